@@ -1,0 +1,986 @@
+//! fpscout's compact IR: what the walker and every domain see instead of LLVM.
+//!
+//! A [`Module`] holds functions in SSA form. Values are numbered densely per function
+//! ([`ValueId`]), blocks too ([`BlockId`]), so a walker frame is a flat vector. Every
+//! floating-point operation carries a module-wide [`FpOpId`] whose [`FpOpInfo`] records the
+//! opcode, fast-math flags and source location; exception events name that id.
+
+use serde::Serialize;
+use std::fmt;
+
+/// IEEE binary format of a floating-point value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum FloatTy {
+    F32,
+    F64,
+}
+
+impl FloatTy {
+    pub fn bits(self) -> u32 {
+        match self {
+            FloatTy::F32 => 32,
+            FloatTy::F64 => 64,
+        }
+    }
+    pub fn c_name(self) -> &'static str {
+        match self {
+            FloatTy::F32 => "float",
+            FloatTy::F64 => "double",
+        }
+    }
+    /// Significand precision including the hidden bit.
+    pub fn precision(self) -> u32 {
+        match self {
+            FloatTy::F32 => 24,
+            FloatTy::F64 => 53,
+        }
+    }
+}
+
+/// A scalar type: what one vector lane or one memory cell holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum ScalarTy {
+    /// Integer of the given width in bits (1 for booleans).
+    Int(u32),
+    Float(FloatTy),
+    Ptr,
+}
+
+impl ScalarTy {
+    /// Size in bytes as laid out in memory (i1 takes a byte).
+    pub fn store_size(self) -> u64 {
+        match self {
+            ScalarTy::Int(w) => u64::from(w.div_ceil(8)).max(1),
+            ScalarTy::Float(f) => u64::from(f.bits() / 8),
+            ScalarTy::Ptr => 8,
+        }
+    }
+}
+
+/// A first-class value type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Type {
+    Void,
+    Scalar(ScalarTy),
+    /// Fixed-length vector of `len` lanes.
+    Vector(ScalarTy, u32),
+}
+
+impl Type {
+    pub const F32: Type = Type::Scalar(ScalarTy::Float(FloatTy::F32));
+    pub const F64: Type = Type::Scalar(ScalarTy::Float(FloatTy::F64));
+    pub const PTR: Type = Type::Scalar(ScalarTy::Ptr);
+    pub fn int(width: u32) -> Type {
+        Type::Scalar(ScalarTy::Int(width))
+    }
+    /// The lane type and lane count (1 for scalars).
+    pub fn lanes(self) -> Option<(ScalarTy, u32)> {
+        match self {
+            Type::Void => None,
+            Type::Scalar(s) => Some((s, 1)),
+            Type::Vector(s, n) => Some((s, n)),
+        }
+    }
+    pub fn float_ty(self) -> Option<FloatTy> {
+        match self.lanes() {
+            Some((ScalarTy::Float(f), _)) => Some(f),
+            _ => None,
+        }
+    }
+    pub fn is_vector(self) -> bool {
+        matches!(self, Type::Vector(..))
+    }
+    pub fn store_size(self) -> u64 {
+        match self.lanes() {
+            None => 0,
+            Some((s, n)) => s.store_size() * u64::from(n),
+        }
+    }
+}
+
+impl fmt::Display for ScalarTy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ScalarTy::Int(w) => write!(f, "i{w}"),
+            ScalarTy::Float(FloatTy::F32) => f.write_str("float"),
+            ScalarTy::Float(FloatTy::F64) => f.write_str("double"),
+            ScalarTy::Ptr => f.write_str("ptr"),
+        }
+    }
+}
+
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Type::Void => f.write_str("void"),
+            Type::Scalar(s) => write!(f, "{s}"),
+            Type::Vector(s, n) => write!(f, "<{n} x {s}>"),
+        }
+    }
+}
+
+/// Index of an SSA value within its function (parameters first, then instruction results).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct ValueId(pub u32);
+
+/// Index of a basic block within its function; block 0 is the entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct BlockId(pub u32);
+
+/// Index of a function within its module.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct FuncId(pub u32);
+
+/// Index of a global variable within its module.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct GlobalId(pub u32);
+
+/// Module-wide stable id of one floating-point operation (one IR instruction; vector
+/// lanes share the id and are told apart by lane number in events).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct FpOpId(pub u32);
+
+/// A source position from `!dbg`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct SourceLoc {
+    pub file: String,
+    pub line: u32,
+    pub col: u32,
+}
+
+impl fmt::Display for SourceLoc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.col)
+    }
+}
+
+/// LLVM fast-math flags kept on each floating-point operation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct FastMath {
+    pub reassoc: bool,
+    pub nnan: bool,
+    pub ninf: bool,
+    pub nsz: bool,
+    pub arcp: bool,
+    pub contract: bool,
+    pub afn: bool,
+}
+
+impl FastMath {
+    pub fn is_empty(&self) -> bool {
+        *self == FastMath::default()
+    }
+    pub fn is_fast(&self) -> bool {
+        self.reassoc && self.nnan && self.ninf && self.nsz && self.arcp && self.contract && self.afn
+    }
+}
+
+impl fmt::Display for FastMath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_fast() {
+            return f.write_str("fast");
+        }
+        let names = [
+            (self.reassoc, "reassoc"),
+            (self.nnan, "nnan"),
+            (self.ninf, "ninf"),
+            (self.nsz, "nsz"),
+            (self.arcp, "arcp"),
+            (self.contract, "contract"),
+            (self.afn, "afn"),
+        ];
+        let set: Vec<&str> = names
+            .iter()
+            .filter(|(on, _)| *on)
+            .map(|(_, n)| *n)
+            .collect();
+        f.write_str(&set.join(" "))
+    }
+}
+
+/// A compile-time constant operand.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum Const {
+    /// Integer bits, zero-extended to 64 (width ≤ 64).
+    Int {
+        width: u32,
+        bits: u64,
+    },
+    /// IEEE bits of a float constant (f32 bits in the low 32).
+    Float {
+        ty: FloatTy,
+        bits: u64,
+    },
+    NullPtr,
+    /// Address of a global variable plus a byte offset.
+    GlobalAddr {
+        global: GlobalId,
+        offset: i64,
+    },
+    /// Address of a module function (only usable as a call target).
+    FuncAddr(FuncId),
+    /// `undef` or `poison` of a scalar type: its value is unspecified, walkers pick zero.
+    Undef(ScalarTy),
+    /// A vector constant, lane by lane.
+    Vector(Vec<Const>),
+}
+
+impl Const {
+    pub fn f64(v: f64) -> Const {
+        Const::Float {
+            ty: FloatTy::F64,
+            bits: v.to_bits(),
+        }
+    }
+    pub fn f32(v: f32) -> Const {
+        Const::Float {
+            ty: FloatTy::F32,
+            bits: u64::from(v.to_bits()),
+        }
+    }
+    pub fn int(width: u32, value: i64) -> Const {
+        Const::Int {
+            width,
+            bits: truncate_bits(value as u64, width),
+        }
+    }
+}
+
+/// Keeps the low `width` bits.
+pub fn truncate_bits(bits: u64, width: u32) -> u64 {
+    if width >= 64 {
+        bits
+    } else {
+        bits & ((1u64 << width) - 1)
+    }
+}
+
+/// Sign-extends the low `width` bits to i64.
+pub fn sign_extend(bits: u64, width: u32) -> i64 {
+    if width >= 64 {
+        bits as i64
+    } else {
+        let shift = 64 - width;
+        ((bits << shift) as i64) >> shift
+    }
+}
+
+/// An instruction operand.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum Operand {
+    Value(ValueId),
+    Const(Const),
+}
+
+/// Floating-point binary opcodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum FBinOp {
+    FAdd,
+    FSub,
+    FMul,
+    FDiv,
+    FRem,
+}
+
+/// Integer binary opcodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum IBinOp {
+    Add,
+    Sub,
+    Mul,
+    UDiv,
+    SDiv,
+    URem,
+    SRem,
+    Shl,
+    LShr,
+    AShr,
+    And,
+    Or,
+    Xor,
+    SMax,
+    SMin,
+    UMax,
+    UMin,
+}
+
+/// `fcmp` predicates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum FCmpPred {
+    False,
+    Oeq,
+    Ogt,
+    Oge,
+    Olt,
+    Ole,
+    One,
+    Ord,
+    Ueq,
+    Ugt,
+    Uge,
+    Ult,
+    Ule,
+    Une,
+    Uno,
+    True,
+}
+
+impl FCmpPred {
+    /// Evaluates the predicate given the IEEE comparison outcome (None = unordered).
+    pub fn holds(self, order: Option<std::cmp::Ordering>) -> bool {
+        use std::cmp::Ordering::*;
+        use FCmpPred::*;
+        match (self, order) {
+            (False, _) => false,
+            (True, _) => true,
+            (Ord, o) => o.is_some(),
+            (Uno, o) => o.is_none(),
+            (Oeq | Ogt | Oge | Olt | Ole | One, None) => false,
+            (Ueq | Ugt | Uge | Ult | Ule | Une, None) => true,
+            (Oeq | Ueq, Some(o)) => o == Equal,
+            (One | Une, Some(o)) => o != Equal,
+            (Ogt | Ugt, Some(o)) => o == Greater,
+            (Oge | Uge, Some(o)) => o != Less,
+            (Olt | Ult, Some(o)) => o == Less,
+            (Ole | Ule, Some(o)) => o != Greater,
+        }
+    }
+}
+
+/// `icmp` predicates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum ICmpPred {
+    Eq,
+    Ne,
+    Ugt,
+    Uge,
+    Ult,
+    Ule,
+    Sgt,
+    Sge,
+    Slt,
+    Sle,
+}
+
+/// Conversion opcodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum CastOp {
+    SIToFP,
+    UIToFP,
+    FPToSI,
+    FPToUI,
+    FPExt,
+    FPTrunc,
+    Trunc,
+    ZExt,
+    SExt,
+    BitCast,
+    PtrToInt,
+    IntToPtr,
+}
+
+/// How an `fcmp` is compiled on x86-64 SSE, which decides whether a quiet NaN raises
+/// INVALID: branches use `ucomis*` (quiet), selects and vector compares use `cmp*`
+/// whose `lt`/`le` predicates signal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum CmpLowering {
+    /// Quiet compare: only signalling NaNs raise INVALID.
+    Quiet,
+    /// `cmpps`/`cmpsd` with the SSE predicate LLVM picks: ordered/unordered relational
+    /// predicates signal on any NaN, equality ones stay quiet.
+    Mask,
+}
+
+/// Elementary functions, from libm calls or `llvm.*` intrinsics (all evaluated by glibc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum MathFn {
+    Sqrt,
+    Exp,
+    Exp2,
+    Log,
+    Log2,
+    Log10,
+    Pow,
+    Sin,
+    Cos,
+    Tan,
+    Atan,
+    Atan2,
+    Sinh,
+    Cosh,
+    Tanh,
+    Hypot,
+    Fmod,
+    Asin,
+    Acos,
+    Expm1,
+    Log1p,
+    Cbrt,
+}
+
+impl MathFn {
+    pub fn arity(self) -> usize {
+        match self {
+            MathFn::Pow | MathFn::Atan2 | MathFn::Hypot | MathFn::Fmod => 2,
+            _ => 1,
+        }
+    }
+    /// The C name of the double variant (the float variant appends `f`).
+    pub fn c_name(self) -> &'static str {
+        match self {
+            MathFn::Sqrt => "sqrt",
+            MathFn::Exp => "exp",
+            MathFn::Exp2 => "exp2",
+            MathFn::Log => "log",
+            MathFn::Log2 => "log2",
+            MathFn::Log10 => "log10",
+            MathFn::Pow => "pow",
+            MathFn::Sin => "sin",
+            MathFn::Cos => "cos",
+            MathFn::Tan => "tan",
+            MathFn::Atan => "atan",
+            MathFn::Atan2 => "atan2",
+            MathFn::Sinh => "sinh",
+            MathFn::Cosh => "cosh",
+            MathFn::Tanh => "tanh",
+            MathFn::Hypot => "hypot",
+            MathFn::Fmod => "fmod",
+            MathFn::Asin => "asin",
+            MathFn::Acos => "acos",
+            MathFn::Expm1 => "expm1",
+            MathFn::Log1p => "log1p",
+            MathFn::Cbrt => "cbrt",
+        }
+    }
+    pub const ALL: [MathFn; 22] = [
+        MathFn::Sqrt,
+        MathFn::Exp,
+        MathFn::Exp2,
+        MathFn::Log,
+        MathFn::Log2,
+        MathFn::Log10,
+        MathFn::Pow,
+        MathFn::Sin,
+        MathFn::Cos,
+        MathFn::Tan,
+        MathFn::Atan,
+        MathFn::Atan2,
+        MathFn::Sinh,
+        MathFn::Cosh,
+        MathFn::Tanh,
+        MathFn::Hypot,
+        MathFn::Fmod,
+        MathFn::Asin,
+        MathFn::Acos,
+        MathFn::Expm1,
+        MathFn::Log1p,
+        MathFn::Cbrt,
+    ];
+    /// Looks up a libm symbol (`exp`, `expf`) by name.
+    pub fn from_c_name(name: &str) -> Option<(MathFn, FloatTy)> {
+        MathFn::ALL.iter().find_map(|&f| {
+            let base = f.c_name();
+            if name == base {
+                Some((f, FloatTy::F64))
+            } else if name.len() == base.len() + 1 && name.starts_with(base) && name.ends_with('f')
+            {
+                Some((f, FloatTy::F32))
+            } else {
+                None
+            }
+        })
+    }
+}
+
+/// Floating-point operations computed by the processor itself (intrinsics and bit tricks).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum FUnaryOp {
+    /// `llvm.sqrt`: the `sqrtss`/`sqrtsd` instruction, correctly rounded.
+    SqrtInsn,
+    Fabs,
+    Floor,
+    Ceil,
+    Trunc,
+    /// `round`: halfway cases away from zero.
+    Round,
+    /// `rint`: nearest-even, raises inexact.
+    Rint,
+    /// `nearbyint`: nearest-even, never raises inexact.
+    NearbyInt,
+    /// `roundeven`: nearest-even.
+    RoundEven,
+    /// x86 `rsqrtss` estimate followed by one Newton step, as the backend emits for
+    /// `1/sqrtf(x)` under fast-math (hardware-specific estimate, executed natively).
+    RsqrtEstimateNewton,
+}
+
+/// Two-operand processor floating-point operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum FBinaryOp {
+    /// `llvm.minnum`: NaN-avoiding minimum (lowered with `minsd` + NaN fix-up).
+    MinNum,
+    MaxNum,
+    /// `minsd`/`maxsd` from `select (fcmp olt a b) a b` patterns: returns the second
+    /// operand when either is NaN or both are zero; signals on any NaN.
+    MinSse,
+    MaxSse,
+    CopySign,
+}
+
+/// Reductions over a vector's lanes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum ReduceOp {
+    FAdd,
+    FMul,
+    FMin,
+    FMax,
+}
+
+/// A dynamic GEP index: sign-extended from `width` bits, times `scale` bytes.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GepIndex {
+    pub index: Operand,
+    pub width: u32,
+    pub scale: i64,
+}
+
+/// What a call instruction calls.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum Callee {
+    Function(FuncId),
+    Math(MathFn),
+}
+
+/// One instruction; `dest` is None for instructions without a result.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Inst {
+    pub dest: Option<ValueId>,
+    pub kind: InstKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum InstKind {
+    FBin {
+        op: FBinOp,
+        ty: Type,
+        a: Operand,
+        b: Operand,
+        site: FpOpId,
+    },
+    FNeg {
+        ty: Type,
+        a: Operand,
+    },
+    FCmp {
+        pred: FCmpPred,
+        ty: Type,
+        a: Operand,
+        b: Operand,
+        lowering: CmpLowering,
+        site: FpOpId,
+    },
+    IBin {
+        op: IBinOp,
+        ty: Type,
+        a: Operand,
+        b: Operand,
+    },
+    ICmp {
+        pred: ICmpPred,
+        ty: Type,
+        a: Operand,
+        b: Operand,
+    },
+    /// `llvm.abs` on integers (wrapping at the minimum value).
+    IAbs {
+        ty: Type,
+        a: Operand,
+    },
+    Cast {
+        op: CastOp,
+        from: Type,
+        to: Type,
+        a: Operand,
+        site: Option<FpOpId>,
+    },
+    /// `select cond, a, b`; `cond` is i1 or a vector of i1.
+    Select {
+        ty: Type,
+        cond: Operand,
+        a: Operand,
+        b: Operand,
+    },
+    FUnary {
+        op: FUnaryOp,
+        ty: Type,
+        a: Operand,
+        site: FpOpId,
+    },
+    FBinary {
+        op: FBinaryOp,
+        ty: Type,
+        a: Operand,
+        b: Operand,
+        site: FpOpId,
+    },
+    /// `llvm.fma` (single rounding) or `llvm.fmuladd` with `fused` chosen by the target:
+    /// x86-64 without FMA lowers fmuladd to a multiply then an add.
+    Fma {
+        ty: Type,
+        a: Operand,
+        b: Operand,
+        c: Operand,
+        fused: bool,
+        site: FpOpId,
+    },
+    /// Elementary function evaluated by glibc.
+    Math {
+        func: MathFn,
+        ty: Type,
+        args: Vec<Operand>,
+        site: FpOpId,
+    },
+    /// `llvm.vector.reduce.*`: `start` is the scalar accumulator of fadd/fmul; `ordered`
+    /// reductions go lane by lane, reassociable ones as the backend's halving tree.
+    Reduce {
+        op: ReduceOp,
+        ty: Type,
+        start: Option<Operand>,
+        v: Operand,
+        ordered: bool,
+        site: FpOpId,
+    },
+    Call {
+        callee: FuncId,
+        args: Vec<Operand>,
+        ret: Type,
+    },
+    Alloca {
+        size: u64,
+    },
+    Load {
+        ty: Type,
+        ptr: Operand,
+    },
+    Store {
+        ty: Type,
+        value: Operand,
+        ptr: Operand,
+    },
+    /// `base + const_offset + Σ index_i · scale_i` in bytes.
+    Gep {
+        base: Operand,
+        const_offset: i64,
+        indices: Vec<GepIndex>,
+    },
+    Memcpy {
+        dst: Operand,
+        src: Operand,
+        len: Operand,
+    },
+    Memset {
+        dst: Operand,
+        byte: Operand,
+        len: Operand,
+    },
+    ExtractElement {
+        ty: Type,
+        v: Operand,
+        index: Operand,
+    },
+    InsertElement {
+        ty: Type,
+        v: Operand,
+        elt: Operand,
+        index: Operand,
+    },
+    /// Lane `i` of the result is lane `mask[i]` of `a ++ b` (None = undefined lane).
+    Shuffle {
+        ty: Type,
+        a: Operand,
+        b: Operand,
+        mask: Vec<Option<u32>>,
+    },
+    /// A phi; its incoming edges are listed in `Block::phis`, not here.
+    Phi {
+        ty: Type,
+    },
+    /// Instruction without effect on values (`llvm.dbg.*`, lifetime markers, assumes).
+    Nop,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum Terminator {
+    Br(BlockId),
+    CondBr {
+        cond: Operand,
+        then_: BlockId,
+        else_: BlockId,
+    },
+    Switch {
+        ty: Type,
+        value: Operand,
+        default: BlockId,
+        cases: Vec<(u64, BlockId)>,
+    },
+    Ret(Option<Operand>),
+    Unreachable,
+}
+
+/// A phi node: on entry from `from`, `dest` takes the paired operand.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Phi {
+    pub dest: ValueId,
+    pub ty: Type,
+    pub incoming: Vec<(BlockId, Operand)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Block {
+    pub phis: Vec<Phi>,
+    pub insts: Vec<Inst>,
+    pub term: Terminator,
+    /// Source line of the terminator, for messages.
+    pub term_loc: Option<SourceLoc>,
+}
+
+/// A parameter and how a caller passes it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Param {
+    pub name: String,
+    pub ty: Type,
+    /// For pointer parameters, the element type inferred from how the body uses it.
+    pub pointee: Option<ScalarTy>,
+    /// Integer parameter declared unsigned in C (from `zeroext`).
+    pub unsigned: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Function {
+    pub name: String,
+    /// Name as written in the source (demangled for C++).
+    pub display_name: String,
+    pub params: Vec<Param>,
+    pub ret: Type,
+    pub blocks: Vec<Block>,
+    /// Number of SSA values (parameters are values 0..params.len()).
+    pub num_values: u32,
+    /// Whether the symbol is visible to other translation units.
+    pub external: bool,
+    pub loc: Option<SourceLoc>,
+}
+
+/// Initial contents of a global variable: scalar cells at byte offsets.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Global {
+    pub name: String,
+    pub size: u64,
+    pub cells: Vec<(u64, ScalarTy, Const)>,
+    pub constant: bool,
+}
+
+/// What one floating-point operation is, for reports.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FpOpInfo {
+    pub func: FuncId,
+    /// IR opcode or intrinsic name (`fadd`, `fdiv`, `llvm.sqrt`, `exp`, `fptosi`).
+    pub opcode: String,
+    pub ty: Type,
+    pub fmf: FastMath,
+    pub loc: Option<SourceLoc>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Module {
+    pub functions: Vec<Function>,
+    pub globals: Vec<Global>,
+    pub fp_ops: Vec<FpOpInfo>,
+    /// Where the module came from (source or IR file), for messages.
+    pub origin: String,
+}
+
+impl Module {
+    pub fn function(&self, id: FuncId) -> &Function {
+        &self.functions[id.0 as usize]
+    }
+    pub fn op(&self, id: FpOpId) -> &FpOpInfo {
+        &self.fp_ops[id.0 as usize]
+    }
+    /// Finds a function by symbol or source name.
+    pub fn find_function(&self, name: &str) -> Option<FuncId> {
+        let pos = self
+            .functions
+            .iter()
+            .position(|f| f.name == name)
+            .or_else(|| {
+                self.functions.iter().position(|f| {
+                    f.display_name == name
+                        || f.display_name
+                            .split('(')
+                            .next()
+                            .is_some_and(|base| base == name)
+                })
+            })?;
+        Some(FuncId(pos as u32))
+    }
+}
+
+/// The floating-point exceptions fpscout reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ExceptionKind {
+    Invalid,
+    DivByZero,
+    Overflow,
+    Underflow,
+    Inexact,
+}
+
+impl ExceptionKind {
+    pub const ALL: [ExceptionKind; 5] = [
+        ExceptionKind::Invalid,
+        ExceptionKind::DivByZero,
+        ExceptionKind::Overflow,
+        ExceptionKind::Underflow,
+        ExceptionKind::Inexact,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            ExceptionKind::Invalid => "invalid",
+            ExceptionKind::DivByZero => "divbyzero",
+            ExceptionKind::Overflow => "overflow",
+            ExceptionKind::Underflow => "underflow",
+            ExceptionKind::Inexact => "inexact",
+        }
+    }
+    /// Bit in an [`ExceptionSet`], matching the x86 MXCSR flag layout.
+    pub fn mxcsr_bit(self) -> u8 {
+        match self {
+            ExceptionKind::Invalid => 0x01,
+            ExceptionKind::DivByZero => 0x04,
+            ExceptionKind::Overflow => 0x08,
+            ExceptionKind::Underflow => 0x10,
+            ExceptionKind::Inexact => 0x20,
+        }
+    }
+}
+
+impl fmt::Display for ExceptionKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A set of exception flags, stored in MXCSR bit positions (denormal-operand excluded).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct ExceptionSet(pub u8);
+
+impl ExceptionSet {
+    pub const EMPTY: ExceptionSet = ExceptionSet(0);
+    /// Keeps the five IEEE flags of an MXCSR value.
+    pub fn from_mxcsr(mxcsr: u32) -> ExceptionSet {
+        ExceptionSet((mxcsr & 0x3d) as u8)
+    }
+    pub fn contains(self, k: ExceptionKind) -> bool {
+        self.0 & k.mxcsr_bit() != 0
+    }
+    pub fn insert(&mut self, k: ExceptionKind) {
+        self.0 |= k.mxcsr_bit();
+    }
+    pub fn union(self, other: ExceptionSet) -> ExceptionSet {
+        ExceptionSet(self.0 | other.0)
+    }
+    pub fn without_inexact(self) -> ExceptionSet {
+        ExceptionSet(self.0 & !ExceptionKind::Inexact.mxcsr_bit())
+    }
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+    pub fn iter(self) -> impl Iterator<Item = ExceptionKind> {
+        ExceptionKind::ALL
+            .into_iter()
+            .filter(move |k| self.contains(*k))
+    }
+    pub fn names(self) -> Vec<&'static str> {
+        self.iter().map(ExceptionKind::name).collect()
+    }
+}
+
+impl fmt::Display for ExceptionSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_empty() {
+            return f.write_str("none");
+        }
+        f.write_str(&self.names().join(","))
+    }
+}
+
+impl Operand {
+    pub fn value(&self) -> Option<ValueId> {
+        match self {
+            Operand::Value(v) => Some(*v),
+            Operand::Const(_) => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cmp::Ordering;
+
+    #[test]
+    fn fcmp_predicates_follow_ieee_ordering() {
+        assert!(FCmpPred::Olt.holds(Some(Ordering::Less)));
+        assert!(!FCmpPred::Olt.holds(None));
+        assert!(FCmpPred::Ult.holds(None));
+        assert!(FCmpPred::Une.holds(None));
+        assert!(!FCmpPred::Oeq.holds(None));
+        assert!(FCmpPred::Oge.holds(Some(Ordering::Equal)));
+        assert!(!FCmpPred::One.holds(Some(Ordering::Equal)));
+        assert!(FCmpPred::Uno.holds(None));
+        assert!(!FCmpPred::Ord.holds(None));
+    }
+
+    #[test]
+    fn libm_names_map_to_both_precisions() {
+        assert_eq!(
+            MathFn::from_c_name("exp"),
+            Some((MathFn::Exp, FloatTy::F64))
+        );
+        assert_eq!(
+            MathFn::from_c_name("expf"),
+            Some((MathFn::Exp, FloatTy::F32))
+        );
+        assert_eq!(
+            MathFn::from_c_name("exp2f"),
+            Some((MathFn::Exp2, FloatTy::F32))
+        );
+        assert_eq!(MathFn::from_c_name("expl"), None);
+        assert_eq!(
+            MathFn::from_c_name("fmodf"),
+            Some((MathFn::Fmod, FloatTy::F32))
+        );
+    }
+
+    #[test]
+    fn integer_bit_helpers() {
+        assert_eq!(truncate_bits(0x1ff, 8), 0xff);
+        assert_eq!(sign_extend(0xff, 8), -1);
+        assert_eq!(sign_extend(0x7f, 8), 127);
+        assert_eq!(
+            Const::int(32, -1),
+            Const::Int {
+                width: 32,
+                bits: 0xffff_ffff
+            }
+        );
+    }
+
+    #[test]
+    fn exception_set_uses_mxcsr_layout() {
+        let s = ExceptionSet::from_mxcsr(0x1f80 | 0x08 | 0x20 | 0x02);
+        assert_eq!(s.names(), vec!["overflow", "inexact"]);
+        assert_eq!(s.without_inexact().names(), vec!["overflow"]);
+    }
+}

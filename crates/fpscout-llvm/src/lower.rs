@@ -1,0 +1,1221 @@
+//! Lowering of an LLVM module (through the LLVM C API) into fpscout-ir.
+
+use crate::{FrontError, LowerOptions, Result, Unsupported};
+use fpscout_ir::*;
+use llvm_sys::core::*;
+use llvm_sys::prelude::*;
+use llvm_sys::target::*;
+use llvm_sys::{LLVMIntPredicate, LLVMOpcode, LLVMRealPredicate, LLVMTypeKind};
+use std::collections::HashMap;
+use std::ffi::CStr;
+
+fn value_name(v: LLVMValueRef) -> String {
+    let mut len = 0usize;
+    // SAFETY: v is a live value of the module being lowered; LLVM returns a borrowed buffer.
+    unsafe {
+        let p = LLVMGetValueName2(v, &mut len);
+        if p.is_null() {
+            return String::new();
+        }
+        let bytes = std::slice::from_raw_parts(p as *const u8, len);
+        String::from_utf8_lossy(bytes).into_owned()
+    }
+}
+
+fn print_value(v: LLVMValueRef) -> String {
+    // SAFETY: LLVMPrintValueToString returns an owned C string we must dispose.
+    unsafe {
+        let p = LLVMPrintValueToString(v);
+        let s = CStr::from_ptr(p).to_string_lossy().into_owned();
+        LLVMDisposeMessage(p);
+        s
+    }
+}
+
+fn debug_loc(v: LLVMValueRef) -> Option<SourceLoc> {
+    // SAFETY: the debug-location accessors accept instructions and functions and return
+    // null/0 when no location is attached.
+    unsafe {
+        let line = LLVMGetDebugLocLine(v);
+        if line == 0 {
+            return None;
+        }
+        let mut len = 0u32;
+        let p = LLVMGetDebugLocFilename(v, &mut len);
+        let file = if p.is_null() {
+            String::from("?")
+        } else {
+            let bytes = std::slice::from_raw_parts(p as *const u8, len as usize);
+            String::from_utf8_lossy(bytes).into_owned()
+        };
+        let col = if LLVMIsAInstruction(v).is_null() {
+            0
+        } else {
+            LLVMGetDebugLocColumn(v)
+        };
+        Some(SourceLoc { file, line, col })
+    }
+}
+
+/// The C++ base name of an Itanium-mangled symbol (`_Z3fooPdi` → `foo`), else the name.
+fn display_name(symbol: &str) -> String {
+    if let Some(rest) = symbol.strip_prefix("_Z") {
+        let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+        if let Ok(n) = digits.parse::<usize>() {
+            let tail = &rest[digits.len()..];
+            if tail.len() >= n {
+                return tail[..n].to_string();
+            }
+        }
+    }
+    symbol.to_string()
+}
+
+struct ModuleCx {
+    module: LLVMModuleRef,
+    target_data: LLVMTargetDataRef,
+    opts: LowerOptions,
+    functions: HashMap<usize, FuncId>,
+    globals: HashMap<usize, GlobalId>,
+    fp_ops: Vec<FpOpInfo>,
+}
+
+struct FuncCx<'m> {
+    m: &'m mut ModuleCx,
+    func_id: FuncId,
+    func_name: String,
+    values: HashMap<usize, Operand>,
+    blocks: HashMap<usize, BlockId>,
+    next_value: u32,
+}
+
+fn key(v: LLVMValueRef) -> usize {
+    v as usize
+}
+
+pub(crate) fn lower_module(module: LLVMModuleRef, opts: LowerOptions) -> Result<Module> {
+    // SAFETY: `module` is owned by the caller's inkwell Module and outlives this call.
+    unsafe {
+        let target_data = LLVMGetModuleDataLayout(module);
+        let mut cx = ModuleCx {
+            module,
+            target_data,
+            opts,
+            functions: HashMap::new(),
+            globals: HashMap::new(),
+            fp_ops: Vec::new(),
+        };
+        let mut defined = Vec::new();
+        let mut f = LLVMGetFirstFunction(module);
+        while !f.is_null() {
+            if LLVMIsDeclaration(f) == 0 {
+                cx.functions.insert(key(f), FuncId(defined.len() as u32));
+                defined.push(f);
+            }
+            f = LLVMGetNextFunction(f);
+        }
+        let globals = lower_globals(&mut cx)?;
+        let mut functions = Vec::with_capacity(defined.len());
+        for (i, &f) in defined.iter().enumerate() {
+            functions.push(lower_function(&mut cx, FuncId(i as u32), f)?);
+        }
+        Ok(Module {
+            functions,
+            globals,
+            fp_ops: cx.fp_ops,
+            origin: String::new(),
+        })
+    }
+}
+
+unsafe fn lower_globals(cx: &mut ModuleCx) -> Result<Vec<Global>> {
+    let mut out = Vec::new();
+    let mut g = LLVMGetFirstGlobal(cx.module);
+    while !g.is_null() {
+        let id = GlobalId(out.len() as u32);
+        cx.globals.insert(key(g), id);
+        let ty = LLVMGlobalGetValueType(g);
+        let size = LLVMABISizeOfType(cx.target_data, ty);
+        let mut cells = Vec::new();
+        let init = LLVMGetInitializer(g);
+        let name = value_name(g);
+        if !init.is_null() {
+            flatten_constant(cx, init, 0, &mut cells).map_err(|reason| {
+                unsupported_at(
+                    &name,
+                    g,
+                    format!("initializer of global '{name}': {reason}"),
+                )
+            })?;
+        }
+        out.push(Global {
+            name,
+            size,
+            cells,
+            constant: LLVMIsGlobalConstant(g) != 0,
+        });
+        g = LLVMGetNextGlobal(g);
+    }
+    Ok(out)
+}
+
+fn unsupported_at(function: &str, v: LLVMValueRef, reason: String) -> FrontError {
+    FrontError::Unsupported(Box::new(Unsupported {
+        function: function.to_string(),
+        instruction: print_value(v),
+        loc: debug_loc(v),
+        reason,
+    }))
+}
+
+/// Writes the scalar cells of a constant aggregate at `base` into `cells`.
+unsafe fn flatten_constant(
+    cx: &ModuleCx,
+    c: LLVMValueRef,
+    base: u64,
+    cells: &mut Vec<(u64, ScalarTy, Const)>,
+) -> std::result::Result<(), String> {
+    let ty = LLVMTypeOf(c);
+    match LLVMGetTypeKind(ty) {
+        LLVMTypeKind::LLVMArrayTypeKind | LLVMTypeKind::LLVMStructTypeKind => {
+            let is_struct = LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMStructTypeKind;
+            let n = if is_struct {
+                u64::from(LLVMCountStructElementTypes(ty))
+            } else {
+                LLVMGetArrayLength2(ty)
+            };
+            for i in 0..n {
+                let elt = LLVMGetAggregateElement(c, i as u32);
+                if elt.is_null() {
+                    return Err("unreadable aggregate element".into());
+                }
+                let off = if is_struct {
+                    LLVMOffsetOfElement(cx.target_data, ty, i as u32)
+                } else {
+                    i * LLVMABISizeOfType(cx.target_data, LLVMGetElementType(ty))
+                };
+                flatten_constant(cx, elt, base + off, cells)?;
+            }
+            Ok(())
+        }
+        _ => {
+            let t = lower_type(ty).map_err(|e| e.to_string())?;
+            match (t, lower_const(cx, c)?) {
+                (Type::Scalar(s), k) => cells.push((base, s, k)),
+                (Type::Vector(s, _), Const::Vector(lanes)) => {
+                    for (i, k) in lanes.into_iter().enumerate() {
+                        cells.push((base + i as u64 * s.store_size(), s, k));
+                    }
+                }
+                _ => return Err(format!("constant of type {t}")),
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Lowers a first-class type; aggregates and exotic floats are unsupported.
+unsafe fn lower_type(ty: LLVMTypeRef) -> std::result::Result<Type, String> {
+    let scalar = |ty: LLVMTypeRef| -> std::result::Result<ScalarTy, String> {
+        match LLVMGetTypeKind(ty) {
+            LLVMTypeKind::LLVMFloatTypeKind => Ok(ScalarTy::Float(FloatTy::F32)),
+            LLVMTypeKind::LLVMDoubleTypeKind => Ok(ScalarTy::Float(FloatTy::F64)),
+            LLVMTypeKind::LLVMIntegerTypeKind => {
+                let w = LLVMGetIntTypeWidth(ty);
+                if w > 64 {
+                    Err(format!("integers wider than 64 bits (i{w})"))
+                } else {
+                    Ok(ScalarTy::Int(w))
+                }
+            }
+            LLVMTypeKind::LLVMPointerTypeKind => Ok(ScalarTy::Ptr),
+            LLVMTypeKind::LLVMX86_FP80TypeKind => Err("long double (x86_fp80)".into()),
+            LLVMTypeKind::LLVMFP128TypeKind => Err("__float128 (fp128)".into()),
+            LLVMTypeKind::LLVMHalfTypeKind | LLVMTypeKind::LLVMBFloatTypeKind => {
+                Err("half-precision floats".into())
+            }
+            k => Err(format!("values of type kind {k:?}")),
+        }
+    };
+    match LLVMGetTypeKind(ty) {
+        LLVMTypeKind::LLVMVoidTypeKind => Ok(Type::Void),
+        LLVMTypeKind::LLVMVectorTypeKind => Ok(Type::Vector(
+            scalar(LLVMGetElementType(ty))?,
+            LLVMGetVectorSize(ty),
+        )),
+        LLVMTypeKind::LLVMScalableVectorTypeKind => Err("scalable vectors".into()),
+        LLVMTypeKind::LLVMStructTypeKind => Err("struct values (e.g. complex numbers)".into()),
+        LLVMTypeKind::LLVMArrayTypeKind => Err("array values".into()),
+        _ => Ok(Type::Scalar(scalar(ty)?)),
+    }
+}
+
+/// Float constant bits; NaNs are read from the printed form so payloads survive.
+unsafe fn float_const_bits(c: LLVMValueRef, fty: FloatTy) -> u64 {
+    let mut loses = 0;
+    let d = LLVMConstRealGetDouble(c, &mut loses);
+    if !d.is_nan() {
+        return match fty {
+            FloatTy::F64 => d.to_bits(),
+            FloatTy::F32 => u64::from((d as f32).to_bits()),
+        };
+    }
+    // LLVM prints every float constant as the hex bits of the equivalent double.
+    let text = print_value(c);
+    let hex = text.rsplit("0x").next().unwrap_or("");
+    let dbits = u64::from_str_radix(hex.trim(), 16).unwrap_or(0x7ff8_0000_0000_0000);
+    match fty {
+        FloatTy::F64 => dbits,
+        FloatTy::F32 => {
+            let sign = ((dbits >> 63) as u32) << 31;
+            let payload = ((dbits >> 29) & 0x7f_ffff) as u32;
+            u64::from(sign | 0x7f80_0000 | payload)
+        }
+    }
+}
+
+unsafe fn lower_const(cx: &ModuleCx, c: LLVMValueRef) -> std::result::Result<Const, String> {
+    let ty = LLVMTypeOf(c);
+    let t = lower_type(ty)?;
+    if LLVMIsUndef(c) != 0 || LLVMIsPoison(c) != 0 {
+        return Ok(match t {
+            Type::Scalar(s) => Const::Undef(s),
+            Type::Vector(s, n) => Const::Vector(vec![Const::Undef(s); n as usize]),
+            Type::Void => return Err("void constant".into()),
+        });
+    }
+    if !LLVMIsAConstantAggregateZero(c).is_null() {
+        return Ok(match t {
+            Type::Vector(s, n) => Const::Vector(vec![zero_const(s); n as usize]),
+            Type::Scalar(s) => zero_const(s),
+            Type::Void => return Err("void constant".into()),
+        });
+    }
+    if let Type::Vector(_, n) = t {
+        let mut lanes = Vec::with_capacity(n as usize);
+        for i in 0..n {
+            let e = LLVMGetAggregateElement(c, i);
+            if e.is_null() {
+                return Err("unreadable vector constant".into());
+            }
+            lanes.push(lower_const(cx, e)?);
+        }
+        return Ok(Const::Vector(lanes));
+    }
+    if !LLVMIsAConstantFP(c).is_null() {
+        let fty = t.float_ty().ok_or("float constant of non-float type")?;
+        return Ok(Const::Float {
+            ty: fty,
+            bits: float_const_bits(c, fty),
+        });
+    }
+    if !LLVMIsAConstantInt(c).is_null() {
+        let w = LLVMGetIntTypeWidth(ty);
+        return Ok(Const::Int {
+            width: w,
+            bits: truncate_bits(LLVMConstIntGetZExtValue(c), w),
+        });
+    }
+    if !LLVMIsAConstantPointerNull(c).is_null() {
+        return Ok(Const::NullPtr);
+    }
+    if !LLVMIsAGlobalVariable(c).is_null() {
+        let id = cx.globals.get(&key(c)).ok_or("unknown global")?;
+        return Ok(Const::GlobalAddr {
+            global: *id,
+            offset: 0,
+        });
+    }
+    if !LLVMIsAFunction(c).is_null() {
+        return match cx.functions.get(&key(c)) {
+            Some(id) => Ok(Const::FuncAddr(*id)),
+            None => Err(format!("address of external function '{}'", value_name(c))),
+        };
+    }
+    if !LLVMIsAConstantExpr(c).is_null() {
+        if LLVMGetConstOpcode(c) == LLVMOpcode::LLVMGetElementPtr {
+            let base = lower_const(cx, LLVMGetOperand(c, 0))?;
+            let (offset, dynamic) = gep_offsets(cx, c, |i| {
+                let op = LLVMGetOperand(c, i);
+                if LLVMIsAConstantInt(op).is_null() {
+                    None
+                } else {
+                    Some(LLVMConstIntGetSExtValue(op))
+                }
+            })?;
+            if !dynamic.is_empty() {
+                return Err("non-constant index in constant GEP".into());
+            }
+            return match base {
+                Const::GlobalAddr { global, offset: o } => Ok(Const::GlobalAddr {
+                    global,
+                    offset: o + offset,
+                }),
+                other => Err(format!("constant GEP on {other:?}")),
+            };
+        }
+        return Err(format!("constant expression {}", print_value(c)));
+    }
+    Err(format!("constant {}", print_value(c)))
+}
+
+fn zero_const(s: ScalarTy) -> Const {
+    match s {
+        ScalarTy::Int(w) => Const::Int { width: w, bits: 0 },
+        ScalarTy::Float(f) => Const::Float { ty: f, bits: 0 },
+        ScalarTy::Ptr => Const::NullPtr,
+    }
+}
+
+/// Splits a GEP (instruction or constant expression) into a constant byte offset and the
+/// dynamic indices with their byte scales. `const_index(i)` reads operand i if constant.
+unsafe fn gep_offsets(
+    cx: &ModuleCx,
+    gep: LLVMValueRef,
+    const_index: impl Fn(u32) -> Option<i64>,
+) -> std::result::Result<(i64, Vec<(u32, i64)>), String> {
+    let td = cx.target_data;
+    let mut ty = LLVMGetGEPSourceElementType(gep);
+    let n = LLVMGetNumOperands(gep) as u32;
+    let mut offset = 0i64;
+    let mut dynamic = Vec::new();
+    for i in 1..n {
+        if i == 1 {
+            let size = LLVMABISizeOfType(td, ty) as i64;
+            match const_index(i) {
+                Some(k) => offset += k * size,
+                None => dynamic.push((i, size)),
+            }
+            continue;
+        }
+        match LLVMGetTypeKind(ty) {
+            LLVMTypeKind::LLVMStructTypeKind => {
+                let k = const_index(i).ok_or("non-constant struct index")? as u32;
+                offset += LLVMOffsetOfElement(td, ty, k) as i64;
+                ty = LLVMStructGetTypeAtIndex(ty, k);
+            }
+            LLVMTypeKind::LLVMArrayTypeKind | LLVMTypeKind::LLVMVectorTypeKind => {
+                ty = LLVMGetElementType(ty);
+                let size = LLVMABISizeOfType(td, ty) as i64;
+                match const_index(i) {
+                    Some(k) => offset += k * size,
+                    None => dynamic.push((i, size)),
+                }
+            }
+            k => return Err(format!("GEP into type kind {k:?}")),
+        }
+    }
+    Ok((offset, dynamic))
+}
+
+unsafe fn lower_function(cx: &mut ModuleCx, id: FuncId, f: LLVMValueRef) -> Result<Function> {
+    let name = value_name(f);
+    let fn_ty = LLVMGlobalGetValueType(f);
+    let mut fcx = FuncCx {
+        m: cx,
+        func_id: id,
+        func_name: name.clone(),
+        values: HashMap::new(),
+        blocks: HashMap::new(),
+        next_value: 0,
+    };
+    let ret = lower_type(LLVMGetReturnType(fn_ty))
+        .map_err(|r| unsupported_at(&name, f, format!("return type: {r}")))?;
+    let nparams = LLVMCountParams(f);
+    let mut params = Vec::new();
+    let zeroext = LLVMGetEnumAttributeKindForName(c"zeroext".as_ptr(), 7);
+    for i in 0..nparams {
+        let p = LLVMGetParam(f, i);
+        let ty = lower_type(LLVMTypeOf(p))
+            .map_err(|r| unsupported_at(&name, f, format!("parameter {i}: {r}")))?;
+        let vid = fcx.fresh();
+        fcx.values.insert(key(p), Operand::Value(vid));
+        let pname = value_name(p);
+        let pointee = if ty == Type::PTR {
+            infer_pointee(p)
+        } else {
+            None
+        };
+        let unsigned = !LLVMGetEnumAttributeAtIndex(f, i + 1, zeroext).is_null();
+        params.push(Param {
+            name: if pname.is_empty() {
+                format!("arg{i}")
+            } else {
+                pname
+            },
+            ty,
+            pointee,
+            unsigned,
+        });
+    }
+    // Number blocks and results first: phis and branches refer forward.
+    let mut bb = LLVMGetFirstBasicBlock(f);
+    let mut bbs = Vec::new();
+    while !bb.is_null() {
+        fcx.blocks
+            .insert(key(LLVMBasicBlockAsValue(bb)), BlockId(bbs.len() as u32));
+        bbs.push(bb);
+        let mut inst = LLVMGetFirstInstruction(bb);
+        while !inst.is_null() {
+            let produces = LLVMGetTypeKind(LLVMTypeOf(inst)) != LLVMTypeKind::LLVMVoidTypeKind;
+            if produces && LLVMGetInstructionOpcode(inst) != LLVMOpcode::LLVMFreeze {
+                let vid = fcx.fresh();
+                fcx.values.insert(key(inst), Operand::Value(vid));
+            }
+            inst = LLVMGetNextInstruction(inst);
+        }
+        bb = LLVMGetNextBasicBlock(bb);
+    }
+    let mut blocks = Vec::with_capacity(bbs.len());
+    for &bb in &bbs {
+        blocks.push(fcx.lower_block(bb)?);
+    }
+    let linkage = LLVMGetLinkage(f);
+    let external = !matches!(
+        linkage,
+        llvm_sys::LLVMLinkage::LLVMInternalLinkage | llvm_sys::LLVMLinkage::LLVMPrivateLinkage
+    );
+    Ok(Function {
+        display_name: display_name(&name),
+        name,
+        params,
+        ret,
+        blocks,
+        num_values: fcx.next_value,
+        external,
+        loc: debug_loc(f),
+    })
+}
+
+/// Guesses what a pointer parameter points to from the loads and stores reached from it
+/// through address arithmetic (opaque pointers carry no element type).
+unsafe fn infer_pointee(param: LLVMValueRef) -> Option<ScalarTy> {
+    let mut work = vec![param];
+    let mut seen = std::collections::HashSet::new();
+    let mut found_int = None;
+    while let Some(v) = work.pop() {
+        if !seen.insert(key(v)) || seen.len() > 256 {
+            continue;
+        }
+        let mut u = LLVMGetFirstUse(v);
+        while !u.is_null() {
+            let user = LLVMGetUser(u);
+            u = LLVMGetNextUse(u);
+            if LLVMIsAInstruction(user).is_null() {
+                continue;
+            }
+            let accessed = match LLVMGetInstructionOpcode(user) {
+                LLVMOpcode::LLVMLoad => Some(LLVMTypeOf(user)),
+                LLVMOpcode::LLVMStore if LLVMGetOperand(user, 1) == v => {
+                    Some(LLVMTypeOf(LLVMGetOperand(user, 0)))
+                }
+                LLVMOpcode::LLVMGetElementPtr | LLVMOpcode::LLVMPHI | LLVMOpcode::LLVMSelect => {
+                    work.push(user);
+                    None
+                }
+                _ => None,
+            };
+            if let Some(t) = accessed {
+                match lower_type(t).ok().and_then(|t| t.lanes()) {
+                    Some((s @ ScalarTy::Float(_), _)) => return Some(s),
+                    Some((s @ ScalarTy::Int(_), _)) => found_int = found_int.or(Some(s)),
+                    _ => {}
+                }
+            }
+        }
+    }
+    found_int
+}
+
+fn fmf_of(inst: LLVMValueRef) -> FastMath {
+    // SAFETY: flags are only read from instructions that can carry them.
+    unsafe {
+        if LLVMCanValueUseFastMathFlags(inst) == 0 {
+            return FastMath::default();
+        }
+        let f = LLVMGetFastMathFlags(inst);
+        FastMath {
+            reassoc: f & llvm_sys::LLVMFastMathAllowReassoc != 0,
+            nnan: f & llvm_sys::LLVMFastMathNoNaNs != 0,
+            ninf: f & llvm_sys::LLVMFastMathNoInfs != 0,
+            nsz: f & llvm_sys::LLVMFastMathNoSignedZeros != 0,
+            arcp: f & llvm_sys::LLVMFastMathAllowReciprocal != 0,
+            contract: f & llvm_sys::LLVMFastMathAllowContract != 0,
+            afn: f & llvm_sys::LLVMFastMathApproxFunc != 0,
+        }
+    }
+}
+
+/// Whether an `fcmp` feeds a `select` in its own block, which x86 selection turns into a
+/// `cmpsd` mask (signalling on quiet NaNs for relational predicates) instead of `ucomisd`.
+unsafe fn fcmp_lowering(inst: LLVMValueRef) -> CmpLowering {
+    if LLVMGetTypeKind(LLVMTypeOf(inst)) == LLVMTypeKind::LLVMVectorTypeKind {
+        return CmpLowering::Mask;
+    }
+    let block = LLVMGetInstructionParent(inst);
+    let mut u = LLVMGetFirstUse(inst);
+    while !u.is_null() {
+        let user = LLVMGetUser(u);
+        u = LLVMGetNextUse(u);
+        if !LLVMIsAInstruction(user).is_null()
+            && LLVMGetInstructionOpcode(user) == LLVMOpcode::LLVMSelect
+            && LLVMGetOperand(user, 0) == inst
+            && LLVMGetInstructionParent(user) == block
+        {
+            return CmpLowering::Mask;
+        }
+    }
+    CmpLowering::Quiet
+}
+
+impl FuncCx<'_> {
+    fn fresh(&mut self) -> ValueId {
+        let v = ValueId(self.next_value);
+        self.next_value += 1;
+        v
+    }
+
+    fn unsupported(&self, inst: LLVMValueRef, reason: impl Into<String>) -> FrontError {
+        unsupported_at(&self.func_name, inst, reason.into())
+    }
+
+    fn site(&mut self, inst: LLVMValueRef, opcode: &str, ty: Type) -> FpOpId {
+        let id = FpOpId(self.m.fp_ops.len() as u32);
+        self.m.fp_ops.push(FpOpInfo {
+            func: self.func_id,
+            opcode: opcode.to_string(),
+            ty,
+            fmf: fmf_of(inst),
+            loc: debug_loc(inst),
+        });
+        id
+    }
+
+    unsafe fn operand(&mut self, inst: LLVMValueRef, v: LLVMValueRef) -> Result<Operand> {
+        if let Some(op) = self.values.get(&key(v)) {
+            return Ok(op.clone());
+        }
+        if LLVMIsAConstant(v).is_null() {
+            return Err(self.unsupported(inst, format!("operand {}", print_value(v).trim())));
+        }
+        lower_const(self.m, v)
+            .map(Operand::Const)
+            .map_err(|r| self.unsupported(inst, r))
+    }
+
+    unsafe fn op(&mut self, inst: LLVMValueRef, i: u32) -> Result<Operand> {
+        self.operand(inst, LLVMGetOperand(inst, i))
+    }
+
+    unsafe fn ty_of(&self, inst: LLVMValueRef, v: LLVMValueRef) -> Result<Type> {
+        lower_type(LLVMTypeOf(v)).map_err(|r| self.unsupported(inst, r))
+    }
+
+    unsafe fn block_of(&self, inst: LLVMValueRef, bb: LLVMBasicBlockRef) -> Result<BlockId> {
+        self.blocks
+            .get(&key(LLVMBasicBlockAsValue(bb)))
+            .copied()
+            .ok_or_else(|| self.unsupported(inst, "branch to an unknown block"))
+    }
+
+    unsafe fn lower_block(&mut self, bb: LLVMBasicBlockRef) -> Result<Block> {
+        let mut phis = Vec::new();
+        let mut insts = Vec::new();
+        let mut inst = LLVMGetFirstInstruction(bb);
+        let mut term = None;
+        let mut term_loc = None;
+        while !inst.is_null() {
+            let opcode = LLVMGetInstructionOpcode(inst);
+            if opcode == LLVMOpcode::LLVMPHI {
+                let ty = self.ty_of(inst, inst)?;
+                let mut incoming = Vec::new();
+                for i in 0..LLVMCountIncoming(inst) {
+                    let v = self.operand(inst, LLVMGetIncomingValue(inst, i))?;
+                    let b = self.block_of(inst, LLVMGetIncomingBlock(inst, i))?;
+                    incoming.push((b, v));
+                }
+                let dest = self.dest(inst)?;
+                phis.push(Phi { dest, ty, incoming });
+            } else if LLVMIsATerminatorInst(inst).is_null() {
+                if opcode == LLVMOpcode::LLVMFreeze {
+                    // freeze only pins undefined values, which the walker already makes concrete.
+                    let v = self.op(inst, 0)?;
+                    self.values.insert(key(inst), v);
+                } else {
+                    self.lower_inst(inst, opcode, &mut insts)?;
+                }
+            } else {
+                term = Some(self.lower_term(inst, opcode)?);
+                term_loc = debug_loc(inst);
+            }
+            inst = LLVMGetNextInstruction(inst);
+        }
+        let term = term.ok_or_else(|| {
+            FrontError::Unsupported(Box::new(Unsupported {
+                function: self.func_name.clone(),
+                instruction: String::from("<block>"),
+                loc: None,
+                reason: "basic block without terminator".into(),
+            }))
+        })?;
+        Ok(Block {
+            phis,
+            insts,
+            term,
+            term_loc,
+        })
+    }
+
+    fn dest(&self, inst: LLVMValueRef) -> Result<ValueId> {
+        match self.values.get(&key(inst)) {
+            Some(Operand::Value(v)) => Ok(*v),
+            _ => Err(self.unsupported(inst, "instruction result was not numbered")),
+        }
+    }
+
+    unsafe fn lower_term(&mut self, inst: LLVMValueRef, opcode: LLVMOpcode) -> Result<Terminator> {
+        Ok(match opcode {
+            LLVMOpcode::LLVMRet => {
+                if LLVMGetNumOperands(inst) == 0 {
+                    Terminator::Ret(None)
+                } else {
+                    Terminator::Ret(Some(self.op(inst, 0)?))
+                }
+            }
+            LLVMOpcode::LLVMBr => {
+                if LLVMIsConditional(inst) != 0 {
+                    let cond = self.operand(inst, LLVMGetCondition(inst))?;
+                    let then_ = self.block_of(inst, LLVMGetSuccessor(inst, 0))?;
+                    let else_ = self.block_of(inst, LLVMGetSuccessor(inst, 1))?;
+                    Terminator::CondBr { cond, then_, else_ }
+                } else {
+                    Terminator::Br(self.block_of(inst, LLVMGetSuccessor(inst, 0))?)
+                }
+            }
+            LLVMOpcode::LLVMSwitch => {
+                let value = self.op(inst, 0)?;
+                let ty = self.ty_of(inst, LLVMGetOperand(inst, 0))?;
+                let default = self.block_of(inst, LLVMGetSwitchDefaultDest(inst))?;
+                let mut cases = Vec::new();
+                for k in 1..LLVMGetNumSuccessors(inst) {
+                    let case_val = LLVMGetOperand(inst, 2 * k);
+                    let w = LLVMGetIntTypeWidth(LLVMTypeOf(case_val));
+                    let bits = truncate_bits(LLVMConstIntGetZExtValue(case_val), w);
+                    cases.push((bits, self.block_of(inst, LLVMGetSuccessor(inst, k))?));
+                }
+                Terminator::Switch {
+                    ty,
+                    value,
+                    default,
+                    cases,
+                }
+            }
+            LLVMOpcode::LLVMUnreachable => Terminator::Unreachable,
+            other => {
+                return Err(self.unsupported(inst, format!("terminator {other:?}")));
+            }
+        })
+    }
+
+    unsafe fn lower_inst(
+        &mut self,
+        inst: LLVMValueRef,
+        opcode: LLVMOpcode,
+        out: &mut Vec<Inst>,
+    ) -> Result<()> {
+        use LLVMOpcode::*;
+        let ty = self.ty_of(inst, inst)?;
+        let dest = if ty == Type::Void {
+            None
+        } else {
+            Some(self.dest(inst)?)
+        };
+        let kind = match opcode {
+            LLVMFAdd | LLVMFSub | LLVMFMul | LLVMFDiv | LLVMFRem => {
+                let (op, name) = match opcode {
+                    LLVMFAdd => (FBinOp::FAdd, "fadd"),
+                    LLVMFSub => (FBinOp::FSub, "fsub"),
+                    LLVMFMul => (FBinOp::FMul, "fmul"),
+                    LLVMFDiv => (FBinOp::FDiv, "fdiv"),
+                    _ => (FBinOp::FRem, "frem"),
+                };
+                let a = self.op(inst, 0)?;
+                let b = self.op(inst, 1)?;
+                let site = self.site(inst, name, ty);
+                InstKind::FBin { op, ty, a, b, site }
+            }
+            LLVMFNeg => InstKind::FNeg {
+                ty,
+                a: self.op(inst, 0)?,
+            },
+            LLVMAdd | LLVMSub | LLVMMul | LLVMUDiv | LLVMSDiv | LLVMURem | LLVMSRem | LLVMShl
+            | LLVMLShr | LLVMAShr | LLVMAnd | LLVMOr | LLVMXor => {
+                let op = match opcode {
+                    LLVMAdd => IBinOp::Add,
+                    LLVMSub => IBinOp::Sub,
+                    LLVMMul => IBinOp::Mul,
+                    LLVMUDiv => IBinOp::UDiv,
+                    LLVMSDiv => IBinOp::SDiv,
+                    LLVMURem => IBinOp::URem,
+                    LLVMSRem => IBinOp::SRem,
+                    LLVMShl => IBinOp::Shl,
+                    LLVMLShr => IBinOp::LShr,
+                    LLVMAShr => IBinOp::AShr,
+                    LLVMAnd => IBinOp::And,
+                    LLVMOr => IBinOp::Or,
+                    _ => IBinOp::Xor,
+                };
+                InstKind::IBin {
+                    op,
+                    ty,
+                    a: self.op(inst, 0)?,
+                    b: self.op(inst, 1)?,
+                }
+            }
+            LLVMFCmp => {
+                let pred = fcmp_pred(LLVMGetFCmpPredicate(inst));
+                let opty = self.ty_of(inst, LLVMGetOperand(inst, 0))?;
+                let a = self.op(inst, 0)?;
+                let b = self.op(inst, 1)?;
+                let lowering = fcmp_lowering(inst);
+                let site = self.site(inst, "fcmp", opty);
+                InstKind::FCmp {
+                    pred,
+                    ty: opty,
+                    a,
+                    b,
+                    lowering,
+                    site,
+                }
+            }
+            LLVMICmp => {
+                let pred = icmp_pred(LLVMGetICmpPredicate(inst));
+                let opty = self.ty_of(inst, LLVMGetOperand(inst, 0))?;
+                InstKind::ICmp {
+                    pred,
+                    ty: opty,
+                    a: self.op(inst, 0)?,
+                    b: self.op(inst, 1)?,
+                }
+            }
+            LLVMSIToFP | LLVMUIToFP | LLVMFPToSI | LLVMFPToUI | LLVMFPExt | LLVMFPTrunc
+            | LLVMTrunc | LLVMZExt | LLVMSExt | LLVMBitCast | LLVMPtrToInt | LLVMIntToPtr => {
+                let (op, name) = match opcode {
+                    LLVMSIToFP => (CastOp::SIToFP, "sitofp"),
+                    LLVMUIToFP => (CastOp::UIToFP, "uitofp"),
+                    LLVMFPToSI => (CastOp::FPToSI, "fptosi"),
+                    LLVMFPToUI => (CastOp::FPToUI, "fptoui"),
+                    LLVMFPExt => (CastOp::FPExt, "fpext"),
+                    LLVMFPTrunc => (CastOp::FPTrunc, "fptrunc"),
+                    LLVMTrunc => (CastOp::Trunc, "trunc"),
+                    LLVMZExt => (CastOp::ZExt, "zext"),
+                    LLVMSExt => (CastOp::SExt, "sext"),
+                    LLVMBitCast => (CastOp::BitCast, "bitcast"),
+                    LLVMPtrToInt => (CastOp::PtrToInt, "ptrtoint"),
+                    _ => (CastOp::IntToPtr, "inttoptr"),
+                };
+                let from = self.ty_of(inst, LLVMGetOperand(inst, 0))?;
+                let a = self.op(inst, 0)?;
+                let floaty = matches!(
+                    op,
+                    CastOp::SIToFP
+                        | CastOp::UIToFP
+                        | CastOp::FPToSI
+                        | CastOp::FPToUI
+                        | CastOp::FPExt
+                        | CastOp::FPTrunc
+                );
+                let site = if floaty {
+                    Some(self.site(inst, name, from))
+                } else {
+                    None
+                };
+                if op == CastOp::BitCast && from.store_size() != ty.store_size() {
+                    return Err(self.unsupported(inst, "bitcast between different sizes"));
+                }
+                InstKind::Cast {
+                    op,
+                    from,
+                    to: ty,
+                    a,
+                    site,
+                }
+            }
+            LLVMSelect => InstKind::Select {
+                ty,
+                cond: self.op(inst, 0)?,
+                a: self.op(inst, 1)?,
+                b: self.op(inst, 2)?,
+            },
+            LLVMAlloca => {
+                let elem = LLVMGetAllocatedType(inst);
+                let count = LLVMGetOperand(inst, 0);
+                if LLVMIsAConstantInt(count).is_null() {
+                    return Err(self.unsupported(inst, "variable-length alloca"));
+                }
+                let n = LLVMConstIntGetZExtValue(count);
+                let size = LLVMABISizeOfType(self.m.target_data, elem).saturating_mul(n);
+                InstKind::Alloca { size }
+            }
+            LLVMLoad => InstKind::Load {
+                ty,
+                ptr: self.op(inst, 0)?,
+            },
+            LLVMStore => {
+                let vty = self.ty_of(inst, LLVMGetOperand(inst, 0))?;
+                InstKind::Store {
+                    ty: vty,
+                    value: self.op(inst, 0)?,
+                    ptr: self.op(inst, 1)?,
+                }
+            }
+            LLVMGetElementPtr => {
+                if ty.is_vector() {
+                    return Err(self.unsupported(inst, "vector of pointers (gather/scatter)"));
+                }
+                let (const_offset, dynamic) = gep_offsets(self.m, inst, |i| {
+                    let op = LLVMGetOperand(inst, i);
+                    if LLVMIsAConstantInt(op).is_null() {
+                        None
+                    } else {
+                        Some(LLVMConstIntGetSExtValue(op))
+                    }
+                })
+                .map_err(|r| self.unsupported(inst, r))?;
+                let base = self.op(inst, 0)?;
+                let mut indices = Vec::new();
+                for (i, scale) in dynamic {
+                    let idx = LLVMGetOperand(inst, i);
+                    let width = match self.ty_of(inst, idx)? {
+                        Type::Scalar(ScalarTy::Int(w)) => w,
+                        _ => return Err(self.unsupported(inst, "vector GEP index")),
+                    };
+                    indices.push(GepIndex {
+                        index: self.operand(inst, idx)?,
+                        width,
+                        scale,
+                    });
+                }
+                InstKind::Gep {
+                    base,
+                    const_offset,
+                    indices,
+                }
+            }
+            LLVMExtractElement => InstKind::ExtractElement {
+                ty: self.ty_of(inst, LLVMGetOperand(inst, 0))?,
+                v: self.op(inst, 0)?,
+                index: self.op(inst, 1)?,
+            },
+            LLVMInsertElement => InstKind::InsertElement {
+                ty,
+                v: self.op(inst, 0)?,
+                elt: self.op(inst, 1)?,
+                index: self.op(inst, 2)?,
+            },
+            LLVMShuffleVector => {
+                let n = LLVMGetNumMaskElements(inst);
+                let undef = LLVMGetUndefMaskElem();
+                let mask = (0..n)
+                    .map(|i| {
+                        let m = LLVMGetMaskValue(inst, i);
+                        if m == undef || m < 0 {
+                            None
+                        } else {
+                            Some(m as u32)
+                        }
+                    })
+                    .collect();
+                InstKind::Shuffle {
+                    ty,
+                    a: self.op(inst, 0)?,
+                    b: self.op(inst, 1)?,
+                    mask,
+                }
+            }
+            LLVMCall => return self.lower_call(inst, ty, dest, out),
+            other => {
+                return Err(self.unsupported(inst, format!("instruction {other:?}")));
+            }
+        };
+        out.push(Inst { dest, kind });
+        Ok(())
+    }
+
+    unsafe fn lower_call(
+        &mut self,
+        inst: LLVMValueRef,
+        ty: Type,
+        dest: Option<ValueId>,
+        out: &mut Vec<Inst>,
+    ) -> Result<()> {
+        let callee = LLVMGetCalledValue(inst);
+        if LLVMIsAFunction(callee).is_null() {
+            return Err(self.unsupported(inst, "indirect call"));
+        }
+        let nargs = LLVMGetNumArgOperands(inst);
+        let mut args = Vec::with_capacity(nargs as usize);
+        for i in 0..nargs {
+            args.push(self.op(inst, i)?);
+        }
+        if let Some(&fid) = self.m.functions.get(&key(callee)) {
+            out.push(Inst {
+                dest,
+                kind: InstKind::Call {
+                    callee: fid,
+                    args,
+                    ret: ty,
+                },
+            });
+            return Ok(());
+        }
+        let name = value_name(callee);
+        let kind = if let Some(intr) = name.strip_prefix("llvm.") {
+            let base = intr.split('.').next().unwrap_or("");
+            match self.lower_intrinsic(inst, intr, base, ty, args)? {
+                Some(k) => k,
+                None => return Ok(()),
+            }
+        } else if let Some((func, fty)) = MathFn::from_c_name(&name) {
+            if ty.float_ty() != Some(fty) || args.len() != func.arity() {
+                return Err(
+                    self.unsupported(inst, format!("call to '{name}' with unexpected signature"))
+                );
+            }
+            let site = self.site(inst, &name, ty);
+            InstKind::Math {
+                func,
+                ty,
+                args,
+                site,
+            }
+        } else if let Some(op) = libm_unary(&name) {
+            let site = self.site(inst, &name, ty);
+            InstKind::FUnary {
+                op,
+                ty,
+                a: args[0].clone(),
+                site,
+            }
+        } else {
+            return Err(self.unsupported(
+                inst,
+                format!("call to external function '{name}' (only module functions and libm are modelled)"),
+            ));
+        };
+        out.push(Inst { dest, kind });
+        Ok(())
+    }
+
+    /// Maps an `llvm.*` intrinsic; `Ok(None)` for intrinsics without effect on values.
+    unsafe fn lower_intrinsic(
+        &mut self,
+        inst: LLVMValueRef,
+        full: &str,
+        base: &str,
+        ty: Type,
+        args: Vec<Operand>,
+    ) -> Result<Option<InstKind>> {
+        let opname = format!("llvm.{base}");
+        let unary = |op: FUnaryOp, this: &mut Self| -> InstKind {
+            let site = this.site(inst, &opname, ty);
+            InstKind::FUnary {
+                op,
+                ty,
+                a: args[0].clone(),
+                site,
+            }
+        };
+        let kind = match base {
+            "dbg" | "lifetime" | "assume" | "experimental" | "invariant" | "var" | "annotation"
+            | "donothing" | "sideeffect" | "pseudoprobe" => return Ok(None),
+            "fabs" => unary(FUnaryOp::Fabs, self),
+            "sqrt" => unary(FUnaryOp::SqrtInsn, self),
+            "floor" => unary(FUnaryOp::Floor, self),
+            "ceil" => unary(FUnaryOp::Ceil, self),
+            "trunc" => unary(FUnaryOp::Trunc, self),
+            "round" => unary(FUnaryOp::Round, self),
+            "rint" => unary(FUnaryOp::Rint, self),
+            "nearbyint" => unary(FUnaryOp::NearbyInt, self),
+            "roundeven" => unary(FUnaryOp::RoundEven, self),
+            "minnum" | "maxnum" | "copysign" => {
+                let op = match base {
+                    "minnum" => FBinaryOp::MinNum,
+                    "maxnum" => FBinaryOp::MaxNum,
+                    _ => FBinaryOp::CopySign,
+                };
+                let site = self.site(inst, &opname, ty);
+                InstKind::FBinary {
+                    op,
+                    ty,
+                    a: args[0].clone(),
+                    b: args[1].clone(),
+                    site,
+                }
+            }
+            "fma" | "fmuladd" => {
+                let fused = base == "fma" || self.m.opts.target_has_fma;
+                let site = self.site(inst, &opname, ty);
+                let [a, b, c]: [Operand; 3] = args
+                    .try_into()
+                    .map_err(|_| self.unsupported(inst, "fma with wrong operand count"))?;
+                InstKind::Fma {
+                    ty,
+                    a,
+                    b,
+                    c,
+                    fused,
+                    site,
+                }
+            }
+            "exp" | "exp2" | "log" | "log2" | "log10" | "pow" | "sin" | "cos" | "tan" | "atan"
+            | "atan2" | "sinh" | "cosh" | "tanh" | "asin" | "acos" => {
+                let (func, _) = MathFn::from_c_name(base)
+                    .ok_or_else(|| self.unsupported(inst, format!("intrinsic {full}")))?;
+                if ty.is_vector() {
+                    return Err(self.unsupported(inst, format!("vector math intrinsic {full}")));
+                }
+                let site = self.site(inst, &opname, ty);
+                InstKind::Math {
+                    func,
+                    ty,
+                    args,
+                    site,
+                }
+            }
+            "vector" => {
+                let (op, opname) = match full.split('.').nth(2) {
+                    Some("fadd") => (ReduceOp::FAdd, "llvm.vector.reduce.fadd"),
+                    Some("fmul") => (ReduceOp::FMul, "llvm.vector.reduce.fmul"),
+                    Some("fmin") => (ReduceOp::FMin, "llvm.vector.reduce.fmin"),
+                    Some("fmax") => (ReduceOp::FMax, "llvm.vector.reduce.fmax"),
+                    _ => return self.int_vector_reduce(inst, full, ty, args),
+                };
+                let (start, v) = if matches!(op, ReduceOp::FAdd | ReduceOp::FMul) {
+                    (Some(args[0].clone()), args[1].clone())
+                } else {
+                    (None, args[0].clone())
+                };
+                let vty = self.ty_of(
+                    inst,
+                    LLVMGetOperand(inst, if start.is_some() { 1 } else { 0 }),
+                )?;
+                let ordered = !fmf_of(inst).reassoc;
+                let site = self.site(inst, opname, vty);
+                InstKind::Reduce {
+                    op,
+                    ty: vty,
+                    start,
+                    v,
+                    ordered,
+                    site,
+                }
+            }
+            "memcpy" | "memmove" => InstKind::Memcpy {
+                dst: args[0].clone(),
+                src: args[1].clone(),
+                len: args[2].clone(),
+            },
+            "memset" => InstKind::Memset {
+                dst: args[0].clone(),
+                byte: args[1].clone(),
+                len: args[2].clone(),
+            },
+            "smax" | "smin" | "umax" | "umin" => {
+                let op = match base {
+                    "smax" => IBinOp::SMax,
+                    "smin" => IBinOp::SMin,
+                    "umax" => IBinOp::UMax,
+                    _ => IBinOp::UMin,
+                };
+                InstKind::IBin {
+                    op,
+                    ty,
+                    a: args[0].clone(),
+                    b: args[1].clone(),
+                }
+            }
+            "abs" => InstKind::IAbs {
+                ty,
+                a: args[0].clone(),
+            },
+            _ => return Err(self.unsupported(inst, format!("intrinsic llvm.{full}"))),
+        };
+        Ok(Some(kind))
+    }
+
+    unsafe fn int_vector_reduce(
+        &mut self,
+        inst: LLVMValueRef,
+        full: &str,
+        _ty: Type,
+        _args: Vec<Operand>,
+    ) -> Result<Option<InstKind>> {
+        Err(self.unsupported(inst, format!("intrinsic llvm.{full}")))
+    }
+}
+
+/// libm rounding helpers that behave like their `llvm.*` counterparts.
+fn libm_unary(name: &str) -> Option<FUnaryOp> {
+    Some(match name.trim_end_matches('f') {
+        "fabs" => FUnaryOp::Fabs,
+        "floor" => FUnaryOp::Floor,
+        "ceil" => FUnaryOp::Ceil,
+        "trunc" => FUnaryOp::Trunc,
+        "round" => FUnaryOp::Round,
+        "rint" => FUnaryOp::Rint,
+        "nearbyint" => FUnaryOp::NearbyInt,
+        "roundeven" => FUnaryOp::RoundEven,
+        _ => return None,
+    })
+}
+
+fn fcmp_pred(p: LLVMRealPredicate) -> FCmpPred {
+    use LLVMRealPredicate::*;
+    match p {
+        LLVMRealPredicateFalse => FCmpPred::False,
+        LLVMRealOEQ => FCmpPred::Oeq,
+        LLVMRealOGT => FCmpPred::Ogt,
+        LLVMRealOGE => FCmpPred::Oge,
+        LLVMRealOLT => FCmpPred::Olt,
+        LLVMRealOLE => FCmpPred::Ole,
+        LLVMRealONE => FCmpPred::One,
+        LLVMRealORD => FCmpPred::Ord,
+        LLVMRealUNO => FCmpPred::Uno,
+        LLVMRealUEQ => FCmpPred::Ueq,
+        LLVMRealUGT => FCmpPred::Ugt,
+        LLVMRealUGE => FCmpPred::Uge,
+        LLVMRealULT => FCmpPred::Ult,
+        LLVMRealULE => FCmpPred::Ule,
+        LLVMRealUNE => FCmpPred::Une,
+        LLVMRealPredicateTrue => FCmpPred::True,
+    }
+}
+
+fn icmp_pred(p: LLVMIntPredicate) -> ICmpPred {
+    use LLVMIntPredicate::*;
+    match p {
+        LLVMIntEQ => ICmpPred::Eq,
+        LLVMIntNE => ICmpPred::Ne,
+        LLVMIntUGT => ICmpPred::Ugt,
+        LLVMIntUGE => ICmpPred::Uge,
+        LLVMIntULT => ICmpPred::Ult,
+        LLVMIntULE => ICmpPred::Ule,
+        LLVMIntSGT => ICmpPred::Sgt,
+        LLVMIntSGE => ICmpPred::Sge,
+        LLVMIntSLT => ICmpPred::Slt,
+        LLVMIntSLE => ICmpPred::Sle,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::display_name;
+
+    #[test]
+    fn itanium_base_names() {
+        assert_eq!(display_name("_Z3sumPdi"), "sum");
+        assert_eq!(display_name("turbine1"), "turbine1");
+        assert_eq!(display_name("_Z10longernameid"), "longername");
+    }
+}

@@ -1,0 +1,463 @@
+//! Generates the C batch driver that calls the function under test and reports bits and flags.
+//!
+//! The driver is its own translation unit, compiled at `-O0` without fast-math, so nothing
+//! of it is inlined into the function and it performs no floating-point arithmetic: values
+//! cross the protocol as hex bit patterns and become `float`/`double` only through `memcpy`.
+//!
+//! Protocol (text, one line per vector, so that after a crash the number of complete lines
+//! says which vector was running):
+//! - start-up: the driver prints `READY <mxcsr>` once the FTZ/DAZ setting is applied;
+//! - `run` mode: each input line holds one hex token per scalar parameter and `len` tokens
+//!   per array parameter; the driver answers `R <ret|-> <flags> <array elements...>` with
+//!   flags in MXCSR layout, or `E <message>` for a line it cannot parse;
+//! - `bench` mode: the driver reads every line first, then calls the function in a timed
+//!   loop and prints `B <calls> <elapsed ns>`.
+
+use crate::{NativeArgKind, NativeSignature};
+use fpscout_ir::{FloatTy, ScalarTy, Type};
+use std::fmt::Write as _;
+
+/// What the driver does with the returned value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RetKind {
+    Void,
+    Float(FloatTy),
+    Int(u32),
+}
+
+impl RetKind {
+    pub(crate) fn of(ty: Type) -> Option<RetKind> {
+        match ty {
+            Type::Void => Some(RetKind::Void),
+            Type::Scalar(ScalarTy::Float(f)) => Some(RetKind::Float(f)),
+            Type::Scalar(ScalarTy::Int(w)) if (1..=64).contains(&w) => Some(RetKind::Int(w)),
+            _ => None,
+        }
+    }
+}
+
+/// Whether an integer width has a `<stdint.h>` type (other widths use `_BitInt`).
+fn is_std_width(width: u32) -> bool {
+    matches!(width, 8 | 16 | 32 | 64)
+}
+
+/// The C type an integer of `width` bits is passed as.
+fn c_int_ty(width: u32, unsigned: bool) -> String {
+    match (width, unsigned) {
+        (1, _) => "_Bool".to_string(),
+        (w, false) if is_std_width(w) => format!("int{w}_t"),
+        (w, true) if is_std_width(w) => format!("uint{w}_t"),
+        (w, false) => format!("_BitInt({w})"),
+        (w, true) => format!("unsigned _BitInt({w})"),
+    }
+}
+
+/// Element type of an integer array (memory contents only, so signedness is irrelevant).
+fn c_int_elem_ty(width: u32) -> String {
+    if width == 1 {
+        "uint8_t".to_string()
+    } else {
+        format!("uint{width}_t")
+    }
+}
+
+/// C type of a scalar parameter or of an array element.
+fn c_param_ty(kind: &NativeArgKind) -> String {
+    match *kind {
+        NativeArgKind::Float(f) => f.c_name().to_string(),
+        NativeArgKind::Int { width, unsigned } => c_int_ty(width, unsigned),
+        NativeArgKind::FloatArray { ty, .. } => format!("{} *", ty.c_name()),
+        NativeArgKind::IntArray { width, .. } => format!("{} *", c_int_elem_ty(width)),
+    }
+}
+
+fn c_elem_ty(kind: &NativeArgKind) -> String {
+    match *kind {
+        NativeArgKind::FloatArray { ty, .. } => ty.c_name().to_string(),
+        NativeArgKind::IntArray { width, .. } => c_int_elem_ty(width),
+        _ => c_param_ty(kind),
+    }
+}
+
+fn c_ret_ty(ret: RetKind) -> String {
+    match ret {
+        RetKind::Void => "void".to_string(),
+        RetKind::Float(f) => f.c_name().to_string(),
+        // Unsigned so that widening to the reported bits is a zero extension.
+        RetKind::Int(w) => c_int_ty(w, true),
+    }
+}
+
+/// Statement storing the token `t` (uint64_t) into `lvalue`, bit for bit.
+fn decode_float(ty: FloatTy, lvalue: &str) -> String {
+    match ty {
+        FloatTy::F64 => format!("memcpy(&{lvalue}, &t, 8);"),
+        FloatTy::F32 => format!("{{ uint32_t u = (uint32_t)t; memcpy(&{lvalue}, &u, 4); }}"),
+    }
+}
+
+fn decode_int(width: u32, unsigned: bool, lvalue: &str) -> String {
+    let ty = c_int_ty(width, unsigned);
+    if width == 1 {
+        format!("{lvalue} = (_Bool)(t & 1u);")
+    } else if is_std_width(width) {
+        // memcpy of the unsigned pattern avoids the implementation-defined signed conversion.
+        format!("{{ uint{width}_t u = (uint{width}_t)t; memcpy(&{lvalue}, &u, sizeof u); }}")
+    } else {
+        format!("{lvalue} = ({ty})(unsigned _BitInt({width}))t;")
+    }
+}
+
+/// Statement storing an array element (integer arrays hold raw unsigned cells).
+fn decode_elem(kind: &NativeArgKind, lvalue: &str) -> String {
+    match *kind {
+        NativeArgKind::FloatArray { ty, .. } => decode_float(ty, lvalue),
+        NativeArgKind::IntArray { width: 1, .. } => format!("{lvalue} = (uint8_t)(t & 1u);"),
+        NativeArgKind::IntArray { width, .. } => format!("{lvalue} = (uint{width}_t)t;"),
+        NativeArgKind::Float(ty) => decode_float(ty, lvalue),
+        NativeArgKind::Int { width, unsigned } => decode_int(width, unsigned, lvalue),
+    }
+}
+
+/// Statement setting `t` to the bits of a float `rvalue` (an lvalue, for memcpy).
+fn encode_float(ty: FloatTy, lvalue: &str) -> String {
+    match ty {
+        FloatTy::F64 => format!("memcpy(&t, &{lvalue}, 8);"),
+        FloatTy::F32 => format!("{{ uint32_t u; memcpy(&u, &{lvalue}, 4); t = u; }}"),
+    }
+}
+
+/// Length of an array parameter (None for scalars).
+fn array_len(kind: &NativeArgKind) -> Option<usize> {
+    match *kind {
+        NativeArgKind::FloatArray { len, .. } | NativeArgKind::IntArray { len, .. } => Some(len),
+        _ => None,
+    }
+}
+
+/// Emits the C source of the driver for `sig` (already validated).
+pub(crate) fn generate(sig: &NativeSignature, ret: RetKind) -> String {
+    let mut c = String::new();
+    let params: Vec<String> = sig.params.iter().map(c_param_ty).collect();
+    let proto = if params.is_empty() {
+        "void".to_string()
+    } else {
+        params.join(", ")
+    };
+    let ret_ty = c_ret_ty(ret);
+
+    let _ = write!(
+        c,
+        r#"/* Generated by fpscout-native: batch driver for {symbol}. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <fenv.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+#include <xmmintrin.h>
+
+#pragma STDC FENV_ACCESS ON
+
+/* The asm label names the exact (possibly C++-mangled) symbol. */
+{ret_ty} fps_target({proto}) __asm__("{symbol}");
+
+static FILE *fps_in, *fps_out;
+static fenv_t fps_base_env;
+
+/* Maps <fenv.h> flags to the MXCSR layout explicitly: FE_* values are not assumed. */
+static unsigned fps_flags_to_mxcsr(int e) {{
+  unsigned m = 0;
+  if (e & FE_INVALID) m |= 0x01u;
+  if (e & FE_DIVBYZERO) m |= 0x04u;
+  if (e & FE_OVERFLOW) m |= 0x08u;
+  if (e & FE_UNDERFLOW) m |= 0x10u;
+  if (e & FE_INEXACT) m |= 0x20u;
+  return m;
+}}
+
+static int fps_is_space(char ch) {{ return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n'; }}
+
+/* Reads the next hex token of a line; 0 when the line is exhausted or malformed. */
+static int fps_next(char **p, uint64_t *out) {{
+  char *s = *p;
+  while (*s == ' ' || *s == '\t') s++;
+  if (*s == 0 || fps_is_space(*s) || *s == '-' || *s == '+') return 0;
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 16);
+  if (end == s || errno != 0 || (*end != 0 && !fps_is_space(*end))) return 0;
+  *out = (uint64_t)v;
+  *p = end;
+  return 1;
+}}
+
+static int fps_at_end(const char *p) {{
+  while (*p != 0 && fps_is_space(*p)) p++;
+  return *p == 0;
+}}
+
+static uint64_t fps_now_ns(void) {{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}}
+
+static void fps_die(const char *msg) {{
+  fprintf(fps_out, "E %s\n", msg);
+  fflush(fps_out);
+  exit(2);
+}}
+"#,
+        symbol = sig.symbol,
+    );
+
+    if ret != RetKind::Void {
+        let _ = writeln!(c, "static volatile {ret_ty} fps_sink;");
+    }
+
+    write_run(&mut c, sig, ret, &ret_ty);
+    write_bench(&mut c, sig, ret);
+    write_main(&mut c);
+    c
+}
+
+/// `run` mode: one vector per line, one report line per vector.
+fn write_run(c: &mut String, sig: &NativeSignature, ret: RetKind, ret_ty: &str) {
+    let args: Vec<String> = (0..sig.params.len()).map(|j| format!("a{j}")).collect();
+    let call = format!("fps_target({})", args.join(", "));
+    c.push_str(
+        "\nstatic int fps_run(void) {\n  char *line = NULL;\n  size_t cap = 0;\n  \
+         while (getline(&line, &cap, fps_in) >= 0) {\n    char *p = line;\n    \
+         uint64_t t = 0;\n    size_t k = 0;\n    int ex;\n",
+    );
+    for (j, kind) in sig.params.iter().enumerate() {
+        if array_len(kind).is_some() {
+            let _ = writeln!(c, "    {} *a{j} = NULL;", c_elem_ty(kind));
+        } else {
+            let _ = writeln!(c, "    {} a{j};", c_param_ty(kind));
+        }
+    }
+    if ret != RetKind::Void {
+        let _ = writeln!(c, "    {ret_ty} r;");
+    }
+    for (j, kind) in sig.params.iter().enumerate() {
+        match array_len(kind) {
+            None => {
+                let _ = writeln!(c, "    if (!fps_next(&p, &t)) goto bad;");
+                let _ = writeln!(c, "    {}", decode_elem(kind, &format!("a{j}")));
+            }
+            Some(len) => {
+                // Exactly `len` elements, so out-of-bounds accesses behave as in reality.
+                let _ = writeln!(c, "    a{j} = malloc({len}u * sizeof *a{j});");
+                if len > 0 {
+                    let _ = writeln!(c, "    if (a{j} == NULL) fps_die(\"out of memory\");");
+                }
+                let _ = writeln!(c, "    for (k = 0; k < {len}u; k++) {{");
+                let _ = writeln!(c, "      if (!fps_next(&p, &t)) goto bad;");
+                let _ = writeln!(c, "      {}", decode_elem(kind, &format!("a{j}[k]")));
+                let _ = writeln!(c, "    }}");
+            }
+        }
+    }
+    // Every vector starts from the same environment: a previous vector may have changed
+    // the rounding mode or MXCSR, and a restarted driver must behave like a fresh one.
+    c.push_str(
+        "    if (!fps_at_end(p)) goto bad;\n    fesetenv(&fps_base_env);\n    \
+         feclearexcept(FE_ALL_EXCEPT);\n",
+    );
+    if ret == RetKind::Void {
+        let _ = writeln!(c, "    {call};");
+    } else {
+        let _ = writeln!(c, "    r = {call};");
+    }
+    c.push_str("    ex = fetestexcept(FE_ALL_EXCEPT);\n");
+    match ret {
+        RetKind::Void => c.push_str("    fprintf(fps_out, \"R - %x\", fps_flags_to_mxcsr(ex));\n"),
+        RetKind::Float(f) => {
+            let _ = writeln!(c, "    {}", encode_float(f, "r"));
+            c.push_str(
+                "    fprintf(fps_out, \"R %\" PRIx64 \" %x\", t, fps_flags_to_mxcsr(ex));\n",
+            );
+        }
+        RetKind::Int(_) => {
+            c.push_str("    t = (uint64_t)r; /* r is declared unsigned: zero extension */\n");
+            c.push_str(
+                "    fprintf(fps_out, \"R %\" PRIx64 \" %x\", t, fps_flags_to_mxcsr(ex));\n",
+            );
+        }
+    }
+    for (j, kind) in sig.params.iter().enumerate() {
+        let Some(len) = array_len(kind) else { continue };
+        let _ = writeln!(c, "    for (k = 0; k < {len}u; k++) {{");
+        match *kind {
+            NativeArgKind::FloatArray { ty, .. } => {
+                let _ = writeln!(c, "      {}", encode_float(ty, &format!("a{j}[k]")));
+            }
+            _ => {
+                let _ = writeln!(c, "      t = (uint64_t)a{j}[k];");
+            }
+        }
+        c.push_str("      fprintf(fps_out, \" %\" PRIx64, t);\n    }\n");
+    }
+    // Buffers are freed before the newline: if the function corrupted the heap and free
+    // crashes, the line stays incomplete and the crash is charged to this vector.
+    for (j, kind) in sig.params.iter().enumerate() {
+        if array_len(kind).is_some() {
+            let _ = writeln!(c, "    free(a{j});");
+        }
+    }
+    c.push_str("    fputc('\\n', fps_out);\n    fflush(fps_out);\n    continue;\n  bad:\n");
+    for (j, kind) in sig.params.iter().enumerate() {
+        if array_len(kind).is_some() {
+            let _ = writeln!(c, "    free(a{j});");
+        }
+    }
+    c.push_str(
+        "    fprintf(fps_out, \"E malformed input line\\n\");\n    fflush(fps_out);\n  }\n  \
+         free(line);\n  return 0;\n}\n",
+    );
+}
+
+/// `bench` mode: preload every vector, then time calls only.
+fn write_bench(c: &mut String, sig: &NativeSignature, ret: RetKind) {
+    c.push_str(
+        "\nstatic int fps_bench(uint64_t min_ns) {\n  size_t n = 0, cap = 0, i = 0, k = 0;\n  \
+         char *line = NULL;\n  size_t lcap = 0;\n  uint64_t t = 0;\n",
+    );
+    for (j, kind) in sig.params.iter().enumerate() {
+        let _ = writeln!(c, "  {} *s{j} = NULL;", c_elem_ty(kind));
+        if let Some(len) = array_len(kind) {
+            let _ = writeln!(
+                c,
+                "  {} *w{j} = malloc({len}u * sizeof *w{j});",
+                c_elem_ty(kind)
+            );
+            if len > 0 {
+                let _ = writeln!(c, "  if (w{j} == NULL) fps_die(\"out of memory\");");
+            }
+        }
+    }
+    c.push_str(
+        "  while (getline(&line, &lcap, fps_in) >= 0) {\n    char *p = line;\n    \
+         if (n == cap) {\n      cap = cap ? 2 * cap : 64;\n",
+    );
+    for (j, kind) in sig.params.iter().enumerate() {
+        let per = array_len(kind).unwrap_or(1).max(1);
+        let _ = writeln!(
+            c,
+            "      s{j} = realloc(s{j}, cap * {per}u * sizeof *s{j});"
+        );
+        let _ = writeln!(c, "      if (s{j} == NULL) fps_die(\"out of memory\");");
+    }
+    c.push_str("    }\n");
+    for (j, kind) in sig.params.iter().enumerate() {
+        match array_len(kind) {
+            None => {
+                let _ = writeln!(
+                    c,
+                    "    if (!fps_next(&p, &t)) fps_die(\"malformed input line\");"
+                );
+                let _ = writeln!(c, "    {}", decode_elem(kind, &format!("s{j}[n]")));
+            }
+            Some(len) => {
+                let _ = writeln!(c, "    for (k = 0; k < {len}u; k++) {{");
+                let _ = writeln!(
+                    c,
+                    "      if (!fps_next(&p, &t)) fps_die(\"malformed input line\");"
+                );
+                let _ = writeln!(
+                    c,
+                    "      {}",
+                    decode_elem(kind, &format!("s{j}[n * {len}u + k]"))
+                );
+                c.push_str("    }\n");
+            }
+        }
+    }
+    c.push_str(
+        "    if (!fps_at_end(p)) fps_die(\"malformed input line\");\n    n++;\n  }\n  \
+         if (n == 0) fps_die(\"no input vectors\");\n  (void)k; (void)t;\n  \
+         fesetenv(&fps_base_env);\n  uint64_t calls = 0, batch = 1;\n  \
+         uint64_t start = fps_now_ns(), now = start;\n  for (;;) {\n    \
+         uint64_t b0 = fps_now_ns();\n    for (uint64_t b = 0; b < batch; b++) {\n",
+    );
+    let mut args = Vec::new();
+    for (j, kind) in sig.params.iter().enumerate() {
+        match array_len(kind) {
+            None => args.push(format!("s{j}[i]")),
+            Some(len) => {
+                // Fresh contents per call, as in run mode: a function that updates its
+                // array in place must not drift to other (e.g. subnormal) inputs.
+                let _ = writeln!(
+                    c,
+                    "      memcpy(w{j}, s{j} + i * {len}u, {len}u * sizeof *w{j});"
+                );
+                args.push(format!("w{j}"));
+            }
+        }
+    }
+    let bench_call = format!("fps_target({})", args.join(", "));
+    if ret == RetKind::Void {
+        let _ = writeln!(c, "      {bench_call};");
+    } else {
+        let _ = writeln!(c, "      fps_sink = {bench_call};");
+    }
+    // Batches double while short, so reading the clock costs nothing measurable while
+    // the loop still stops soon after `min_ns`.
+    c.push_str(
+        "      if (++i == n) i = 0;\n    }\n    calls += batch;\n    now = fps_now_ns();\n    \
+         if (now - start >= min_ns) break;\n    \
+         if (now - b0 < 10000000u && batch < ((uint64_t)1 << 40)) batch *= 2;\n  }\n  \
+         fprintf(fps_out, \"B %\" PRIx64 \" %\" PRIx64 \"\\n\", calls, now - start);\n  \
+         fflush(fps_out);\n  return 0;\n}\n",
+    );
+}
+
+fn write_main(c: &mut String) {
+    c.push_str(
+        r#"
+int main(int argc, char **argv) {
+  /* Crashing vectors are expected: do not leave a core file for each of them. */
+  struct rlimit no_core = {0, 0};
+  setrlimit(RLIMIT_CORE, &no_core);
+  /* The protocol gets private copies of stdin/stdout: the function under test may read
+     stdin or print, which then goes to /dev/null and stderr instead of the protocol. */
+  int in_fd = dup(0), out_fd = dup(1);
+  int null_fd = open("/dev/null", O_RDONLY);
+  if (in_fd < 0 || out_fd < 0 || null_fd < 0) return 3;
+  dup2(null_fd, 0);
+  dup2(2, 1);
+  close(null_fd);
+  fps_in = fdopen(in_fd, "r");
+  fps_out = fdopen(out_fd, "w");
+  if (fps_in == NULL || fps_out == NULL) return 3;
+  if (argc < 3) fps_die("usage: driver run|bench as-linked|on|off [min_ns]");
+  /* FTZ (0x8000) and DAZ (0x0040), set after the C runtime (crtfastmath.o) ran. */
+  if (strcmp(argv[2], "on") == 0) _mm_setcsr(_mm_getcsr() | 0x8040u);
+  else if (strcmp(argv[2], "off") == 0) _mm_setcsr(_mm_getcsr() & ~0x8040u);
+  else if (strcmp(argv[2], "as-linked") != 0) fps_die("unknown FTZ/DAZ mode");
+  feclearexcept(FE_ALL_EXCEPT);
+  fegetenv(&fps_base_env);
+  fprintf(fps_out, "READY %x\n", _mm_getcsr());
+  fflush(fps_out);
+  if (strcmp(argv[1], "run") == 0) return fps_run();
+  if (strcmp(argv[1], "bench") == 0 && argc >= 4) {
+    char *end;
+    errno = 0;
+    unsigned long long min_ns = strtoull(argv[3], &end, 10);
+    if (end == argv[3] || *end != 0 || errno != 0) fps_die("bad bench duration");
+    return fps_bench((uint64_t)min_ns);
+  }
+  fps_die("unknown mode");
+  return 2;
+}
+"#,
+    );
+}

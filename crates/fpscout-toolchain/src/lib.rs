@@ -1,0 +1,357 @@
+//! Locates clang-19 and opt-19 and turns a source file into the two builds fpscout compares.
+//!
+//! P is the unoptimised build (`-O0 -Xclang -disable-O0-optnone -ffp-contract=off -g`, then
+//! `opt -passes=mem2reg` for IR); P' is the optimised one (`-O3 -ffast-math -g` unless the
+//! user gives other flags). The same flags serve for IR and for native objects, so the IR
+//! fpscout walks and the code the native runner executes come from one compilation recipe.
+
+use std::ffi::OsString;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Flags of the unoptimised build P.
+pub const P_FLAGS: &[&str] = &[
+    "-O0",
+    "-Xclang",
+    "-disable-O0-optnone",
+    "-ffp-contract=off",
+    "-g",
+];
+/// Default flags of the optimised build P'.
+pub const P_PRIME_DEFAULT_FLAGS: &[&str] = &["-O3", "-ffast-math", "-g"];
+
+#[derive(Debug, thiserror::Error)]
+pub enum ToolchainError {
+    #[error("{tool} not found: install clang-19 and llvm-19 (apt-get install -y clang-19 llvm-19-dev) or set {env_var} to its path")]
+    NotFound {
+        tool: &'static str,
+        env_var: &'static str,
+    },
+    #[error("source file {0} does not exist")]
+    MissingSource(PathBuf),
+    #[error("{path}: unsupported file extension (expected .c, .cc, .cpp, .cxx, .ll or .bc)")]
+    UnknownExtension { path: PathBuf },
+    #[error("clang could not compile {path} for build {build} (flags: {flags}):\n{diagnostics}")]
+    CompileFailed {
+        path: PathBuf,
+        build: String,
+        flags: String,
+        diagnostics: String,
+    },
+    #[error("{tool} failed: {diagnostics}")]
+    ToolFailed { tool: String, diagnostics: String },
+    #[error("I/O error while running {what}: {source}")]
+    Io {
+        what: String,
+        source: std::io::Error,
+    },
+}
+
+pub type Result<T> = std::result::Result<T, ToolchainError>;
+
+/// Which of the two compared builds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum BuildKind {
+    P,
+    PPrime,
+}
+
+impl BuildKind {
+    pub const BOTH: [BuildKind; 2] = [BuildKind::P, BuildKind::PPrime];
+    pub fn label(self) -> &'static str {
+        match self {
+            BuildKind::P => "P",
+            BuildKind::PPrime => "P'",
+        }
+    }
+}
+
+impl fmt::Display for BuildKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
+/// Source language of an input file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SourceKind {
+    C,
+    Cxx,
+    LlvmText,
+    LlvmBitcode,
+}
+
+impl SourceKind {
+    pub fn of(path: &Path) -> Result<SourceKind> {
+        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+        match ext {
+            "c" => Ok(SourceKind::C),
+            "cc" | "cpp" | "cxx" | "C" | "c++" => Ok(SourceKind::Cxx),
+            "ll" => Ok(SourceKind::LlvmText),
+            "bc" => Ok(SourceKind::LlvmBitcode),
+            _ => Err(ToolchainError::UnknownExtension {
+                path: path.to_path_buf(),
+            }),
+        }
+    }
+    pub fn is_ir(self) -> bool {
+        matches!(self, SourceKind::LlvmText | SourceKind::LlvmBitcode)
+    }
+}
+
+/// The compiler flags of both builds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuildFlags {
+    pub p: Vec<String>,
+    pub p_prime: Vec<String>,
+}
+
+impl Default for BuildFlags {
+    fn default() -> Self {
+        BuildFlags {
+            p: P_FLAGS.iter().map(|s| s.to_string()).collect(),
+            p_prime: P_PRIME_DEFAULT_FLAGS
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+        }
+    }
+}
+
+impl BuildFlags {
+    /// P' flags from a user string such as `"-O2 -ffast-math"` (whitespace separated).
+    pub fn with_p_prime(opt_flags: &str) -> BuildFlags {
+        let mut flags = BuildFlags::default();
+        flags.p_prime = opt_flags.split_whitespace().map(str::to_string).collect();
+        if !flags
+            .p_prime
+            .iter()
+            .any(|f| f == "-g" || f.starts_with("-g"))
+        {
+            flags.p_prime.push("-g".to_string());
+        }
+        flags
+    }
+    pub fn of(&self, build: BuildKind) -> &[String] {
+        match build {
+            BuildKind::P => &self.p,
+            BuildKind::PPrime => &self.p_prime,
+        }
+    }
+    /// Whether a build links `crtfastmath.o`, which sets FTZ/DAZ at program start-up.
+    pub fn links_fast_math(&self, build: BuildKind) -> bool {
+        let flags = self.of(build);
+        let mut fast = false;
+        for f in flags {
+            match f.as_str() {
+                "-ffast-math" | "-Ofast" | "-funsafe-math-optimizations" => fast = true,
+                "-fno-fast-math" | "-fno-unsafe-math-optimizations" => fast = false,
+                _ => {}
+            }
+        }
+        fast
+    }
+}
+
+/// Paths of the LLVM 19 tools fpscout runs.
+#[derive(Clone, Debug)]
+pub struct Toolchain {
+    pub clang: PathBuf,
+    pub opt: PathBuf,
+}
+
+fn find_tool(env_var: &'static str, tool: &'static str, candidates: &[&str]) -> Result<PathBuf> {
+    if let Some(p) = std::env::var_os(env_var) {
+        let p = PathBuf::from(p);
+        if p.is_file() {
+            return Ok(p);
+        }
+    }
+    for c in candidates {
+        let p = Path::new(c);
+        if p.is_absolute() {
+            if p.is_file() {
+                return Ok(p.to_path_buf());
+            }
+        } else if let Some(paths) = std::env::var_os("PATH") {
+            for dir in std::env::split_paths(&paths) {
+                let full = dir.join(c);
+                if full.is_file() {
+                    return Ok(full);
+                }
+            }
+        }
+    }
+    Err(ToolchainError::NotFound { tool, env_var })
+}
+
+fn run(cmd: &mut Command, what: &str) -> Result<std::process::Output> {
+    cmd.output().map_err(|source| ToolchainError::Io {
+        what: what.to_string(),
+        source,
+    })
+}
+
+impl Toolchain {
+    /// Finds clang-19 and opt-19 (`FPSCOUT_CLANG`/`FPSCOUT_OPT` override).
+    pub fn discover() -> Result<Toolchain> {
+        let clang = find_tool(
+            "FPSCOUT_CLANG",
+            "clang-19",
+            &["clang-19", "/usr/lib/llvm-19/bin/clang"],
+        )?;
+        let opt = find_tool(
+            "FPSCOUT_OPT",
+            "opt-19",
+            &["opt-19", "/usr/lib/llvm-19/bin/opt"],
+        )?;
+        Ok(Toolchain { clang, opt })
+    }
+
+    fn clang_for(&self, kind: SourceKind) -> Command {
+        let mut cmd = Command::new(&self.clang);
+        if kind == SourceKind::Cxx {
+            cmd.arg("--driver-mode=g++");
+        }
+        cmd
+    }
+
+    /// Compiles `src` to textual LLVM IR for `build` in `out_dir`; returns the `.ll` path.
+    pub fn compile_to_ir(
+        &self,
+        src: &Path,
+        build: BuildKind,
+        flags: &BuildFlags,
+        out_dir: &Path,
+    ) -> Result<PathBuf> {
+        if !src.exists() {
+            return Err(ToolchainError::MissingSource(src.to_path_buf()));
+        }
+        let kind = SourceKind::of(src)?;
+        let suffix = match build {
+            BuildKind::P => "p",
+            BuildKind::PPrime => "pprime",
+        };
+        let raw = out_dir.join(format!("{suffix}.raw.ll"));
+        let out = out_dir.join(format!("{suffix}.ll"));
+        let mut cmd = self.clang_for(kind);
+        cmd.args(flags.of(build))
+            .arg("-S")
+            .arg("-emit-llvm")
+            .arg("-o")
+            .arg(&raw)
+            .arg(src);
+        let output = run(&mut cmd, "clang")?;
+        if !output.status.success() {
+            return Err(ToolchainError::CompileFailed {
+                path: src.to_path_buf(),
+                build: build.label().to_string(),
+                flags: flags.of(build).join(" "),
+                diagnostics: String::from_utf8_lossy(&output.stderr).into_owned(),
+            });
+        }
+        if build == BuildKind::P {
+            let mut cmd = Command::new(&self.opt);
+            cmd.arg("-passes=mem2reg")
+                .arg("-S")
+                .arg("-o")
+                .arg(&out)
+                .arg(&raw);
+            let output = run(&mut cmd, "opt")?;
+            if !output.status.success() {
+                return Err(ToolchainError::ToolFailed {
+                    tool: "opt -passes=mem2reg".into(),
+                    diagnostics: String::from_utf8_lossy(&output.stderr).into_owned(),
+                });
+            }
+        } else {
+            std::fs::rename(&raw, &out).map_err(|source| ToolchainError::Io {
+                what: "rename".into(),
+                source,
+            })?;
+        }
+        Ok(out)
+    }
+
+    /// Compiles `src` (C, C++ or LLVM IR) to an object file with `flags`.
+    pub fn compile_object(&self, src: &Path, flags: &[String], out: &Path) -> Result<()> {
+        if !src.exists() {
+            return Err(ToolchainError::MissingSource(src.to_path_buf()));
+        }
+        let kind = SourceKind::of(src)?;
+        let mut cmd = self.clang_for(kind);
+        cmd.args(flags).arg("-c").arg("-o").arg(out).arg(src);
+        let output = run(&mut cmd, "clang")?;
+        if !output.status.success() {
+            return Err(ToolchainError::CompileFailed {
+                path: src.to_path_buf(),
+                build: "native".into(),
+                flags: flags.join(" "),
+                diagnostics: String::from_utf8_lossy(&output.stderr).into_owned(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Links objects into an executable; `cxx` links the C++ runtime, `link_flags` may
+    /// carry `-ffast-math` so clang adds `crtfastmath.o` as a real build would.
+    pub fn link(
+        &self,
+        objects: &[PathBuf],
+        link_flags: &[String],
+        cxx: bool,
+        out: &Path,
+    ) -> Result<()> {
+        let mut cmd = Command::new(&self.clang);
+        if cxx {
+            cmd.arg("--driver-mode=g++");
+        }
+        cmd.args(link_flags)
+            .args(objects)
+            .arg("-lm")
+            .arg("-o")
+            .arg(out);
+        let output = run(&mut cmd, "clang (link)")?;
+        if !output.status.success() {
+            return Err(ToolchainError::ToolFailed {
+                tool: "clang (link)".into(),
+                diagnostics: String::from_utf8_lossy(&output.stderr).into_owned(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Runs clang with arbitrary arguments (used for tests and drivers).
+    pub fn clang_command(&self, args: &[OsString]) -> Command {
+        let mut cmd = Command::new(&self.clang);
+        cmd.args(args);
+        cmd
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn user_opt_flags_keep_debug_info() {
+        let f = BuildFlags::with_p_prime("-O2 -ffast-math");
+        assert_eq!(f.p_prime, vec!["-O2", "-ffast-math", "-g"]);
+        assert!(f.links_fast_math(BuildKind::PPrime));
+        assert!(!f.links_fast_math(BuildKind::P));
+        let f = BuildFlags::with_p_prime("-O2 -ffast-math -fno-fast-math");
+        assert!(!f.links_fast_math(BuildKind::PPrime));
+    }
+
+    #[test]
+    fn source_kinds_by_extension() {
+        assert_eq!(SourceKind::of(Path::new("a.c")).unwrap(), SourceKind::C);
+        assert_eq!(SourceKind::of(Path::new("a.cpp")).unwrap(), SourceKind::Cxx);
+        assert_eq!(
+            SourceKind::of(Path::new("a.bc")).unwrap(),
+            SourceKind::LlvmBitcode
+        );
+        assert!(SourceKind::of(Path::new("a.f90")).is_err());
+    }
+}

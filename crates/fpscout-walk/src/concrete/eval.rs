@@ -1,0 +1,163 @@
+//! One concrete evaluation of a function on given argument bits, as the CLI, the
+//! cross-checks and the searches of later issues need it.
+
+use super::{Concrete, Event, FpMode};
+use crate::walker::{Outcome, StopReason, Val, WalkConfig, Walker};
+use crate::{DResult, WalkError};
+use fpscout_ir::{ExceptionSet, FuncId, Module, ScalarTy, Type};
+
+/// An argument value by its bits.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ArgBits {
+    /// A float or integer scalar (f32 bits in the low 32; integers zero-extended).
+    Scalar(u64),
+    /// A buffer of elements of the parameter's pointee type.
+    Array(Vec<u64>),
+}
+
+/// How a concrete evaluation ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EvalEnd {
+    /// Returned; `None` for void functions.
+    Returned(Option<u64>),
+    /// What natively is a crash (integer division by zero, bad memory access).
+    Trapped(String),
+    Stopped(StopReason),
+}
+
+/// Result of one concrete evaluation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evaluation {
+    pub end: EvalEnd,
+    /// Exception events in execution order (inexact only when recorded).
+    pub events: Vec<Event>,
+    /// Union of every flag raised, inexact included.
+    pub flags: ExceptionSet,
+    /// Final contents of array arguments, in parameter order.
+    pub arrays: Vec<Vec<u64>>,
+}
+
+impl Evaluation {
+    pub fn result_bits(&self) -> Option<u64> {
+        match self.end {
+            EvalEnd::Returned(r) => r,
+            _ => None,
+        }
+    }
+}
+
+/// A walker set up for repeated concrete evaluations of one function.
+pub struct ConcreteRunner<'m> {
+    walker: Walker<'m, Concrete>,
+    func: FuncId,
+}
+
+impl<'m> ConcreteRunner<'m> {
+    pub fn new(
+        module: &'m Module,
+        func: FuncId,
+        mode: FpMode,
+        config: WalkConfig,
+    ) -> DResult<Self> {
+        Ok(ConcreteRunner {
+            walker: Walker::new(module, Concrete::new(mode), config)?,
+            func,
+        })
+    }
+
+    /// Also record inexact events (the flag union always has it).
+    pub fn record_inexact(&mut self, on: bool) {
+        self.walker.domain.record_inexact = on;
+    }
+
+    /// Evaluates the function on `args`. Errors are only for unsupported constructs and
+    /// arguments that do not fit; traps and budgets are part of the [`Evaluation`].
+    pub fn eval(&mut self, args: &[ArgBits]) -> DResult<Evaluation> {
+        self.walker.reset();
+        self.walker.domain.clear();
+        let module = self.walker.module;
+        let f = module.function(self.func);
+        if args.len() != f.params.len() {
+            return Err(WalkError::BadArguments(format!(
+                "{} takes {} arguments, {} given",
+                f.display_name,
+                f.params.len(),
+                args.len()
+            )));
+        }
+        let mut vals = Vec::with_capacity(args.len());
+        let mut arrays = Vec::new();
+        for (p, a) in f.params.iter().zip(args) {
+            match (p.ty, a) {
+                (Type::Scalar(ScalarTy::Ptr), ArgBits::Array(elems)) => {
+                    let ty = p
+                        .pointee
+                        .unwrap_or(ScalarTy::Float(fpscout_ir::FloatTy::F64));
+                    let elems = elems
+                        .iter()
+                        .map(|&b| fpscout_ir::truncate_bits(b, (ty.store_size() * 8) as u32))
+                        .collect();
+                    let ptr = self.walker.alloc_array(&p.name, ty, elems)?;
+                    arrays.push((
+                        ptr,
+                        ty,
+                        match a {
+                            ArgBits::Array(v) => v.len(),
+                            ArgBits::Scalar(_) => 0,
+                        },
+                    ));
+                    vals.push(Val::Ptr(ptr));
+                }
+                (
+                    Type::Scalar(s @ (ScalarTy::Int(_) | ScalarTy::Float(_))),
+                    ArgBits::Scalar(bits),
+                ) => {
+                    vals.push(Val::Scalar(crate::Domain::constant(
+                        &self.walker.domain,
+                        s,
+                        *bits,
+                    )));
+                }
+                (ty, _) => {
+                    return Err(WalkError::BadArguments(format!(
+                        "parameter '{}' of type {ty}{} cannot take {}",
+                        p.name,
+                        if p.ty == Type::PTR { " (array)" } else { "" },
+                        match a {
+                            ArgBits::Array(_) => "an array",
+                            ArgBits::Scalar(_) => "a scalar",
+                        }
+                    )))
+                }
+            }
+        }
+        let end = match self.walker.run(self.func, vals) {
+            Ok(Outcome::Returned(None)) => EvalEnd::Returned(None),
+            Ok(Outcome::Returned(Some(Val::Scalar(bits)))) => EvalEnd::Returned(Some(bits)),
+            Ok(Outcome::Returned(Some(_))) => {
+                return Err(WalkError::unsupported(
+                    "functions returning vectors or pointers",
+                ))
+            }
+            Ok(Outcome::Stopped(r)) => EvalEnd::Stopped(r),
+            Err(WalkError::Trap { what, loc }) => EvalEnd::Trapped(match loc {
+                Some(l) => format!("{what} at {l}"),
+                None => what,
+            }),
+            Err(e) => return Err(e),
+        };
+        let mut finals = Vec::with_capacity(arrays.len());
+        if matches!(end, EvalEnd::Returned(_)) {
+            for (ptr, ty, n) in arrays {
+                finals.push(self.walker.read_array(ptr, ty, n)?);
+            }
+        }
+        let domain = &mut self.walker.domain;
+        Ok(Evaluation {
+            end,
+            events: std::mem::take(&mut domain.events),
+            flags: domain.flags,
+            arrays: finals,
+        })
+    }
+}

@@ -1,0 +1,496 @@
+//! The concrete IEEE domain: scalars are raw bits, every floating-point operation runs on
+//! the processor's SSE unit (or in glibc) and each raised flag becomes an [`Event`].
+
+pub mod eval;
+pub mod x86;
+
+pub use eval::{ArgBits, ConcreteRunner, EvalEnd, Evaluation};
+
+use crate::domain::{DResult, Decision, Domain, OpSite};
+use crate::WalkError;
+use fpscout_ir::*;
+use x86::*;
+
+/// The floating-point environment a build runs with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FpMode {
+    /// Flush-to-zero: tiny results become ±0.
+    pub ftz: bool,
+    /// Denormals-are-zero: subnormal operands read as ±0.
+    pub daz: bool,
+}
+
+impl FpMode {
+    pub const IEEE: FpMode = FpMode {
+        ftz: false,
+        daz: false,
+    };
+    /// What `crtfastmath.o` sets at start-up in a `-ffast-math` executable.
+    pub const FAST_MATH_STARTUP: FpMode = FpMode {
+        ftz: true,
+        daz: true,
+    };
+
+    pub fn mxcsr(self) -> u32 {
+        let mut m = MXCSR_DEFAULT;
+        if self.ftz {
+            m |= MXCSR_FTZ;
+        }
+        if self.daz {
+            m |= MXCSR_DAZ;
+        }
+        m
+    }
+}
+
+/// One exception raised by one operation (one lane of it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Event {
+    pub kind: ExceptionKind,
+    pub site: OpSite,
+}
+
+/// Concrete evaluation with per-operation exception events.
+#[derive(Clone, Debug)]
+pub struct Concrete {
+    mxcsr: u32,
+    /// Record inexact events too (the union in `flags` always includes it).
+    pub record_inexact: bool,
+    pub events: Vec<Event>,
+    /// Union of all flags raised since the last [`Concrete::clear`].
+    pub flags: ExceptionSet,
+}
+
+impl Concrete {
+    pub fn new(mode: FpMode) -> Concrete {
+        Concrete {
+            mxcsr: mode.mxcsr(),
+            record_inexact: false,
+            events: Vec::new(),
+            flags: ExceptionSet::EMPTY,
+        }
+    }
+
+    pub fn mode(&self) -> FpMode {
+        FpMode {
+            ftz: self.mxcsr & MXCSR_FTZ != 0,
+            daz: self.mxcsr & MXCSR_DAZ != 0,
+        }
+    }
+
+    /// Forgets events and flags before the next evaluation.
+    pub fn clear(&mut self) {
+        self.events.clear();
+        self.flags = ExceptionSet::EMPTY;
+    }
+
+    #[inline]
+    fn note(&mut self, raised: u32, site: OpSite) {
+        if raised == 0 {
+            return;
+        }
+        let set = ExceptionSet::from_mxcsr(raised);
+        self.flags = self.flags.union(set);
+        for kind in set.iter() {
+            if kind != ExceptionKind::Inexact || self.record_inexact {
+                self.events.push(Event { kind, site });
+            }
+        }
+    }
+
+    fn libm_call(&mut self, name: &str, ty: FloatTy, args: &[u64], site: OpSite) -> DResult<u64> {
+        let full = match ty {
+            FloatTy::F64 => name.to_string(),
+            FloatTy::F32 => format!("{name}f"),
+        };
+        let f =
+            libm(&full).ok_or_else(|| WalkError::unsupported(format!("libm function {full}")))?;
+        let (r, fl) = call_libm(f, args, self.mxcsr);
+        self.note(fl, site);
+        Ok(r)
+    }
+}
+
+fn f64b(b: u64) -> f64 {
+    f64::from_bits(b)
+}
+fn f32b(b: u64) -> f32 {
+    f32::from_bits(b as u32)
+}
+fn sign_bit(ty: FloatTy) -> u64 {
+    match ty {
+        FloatTy::F32 => 0x8000_0000,
+        FloatTy::F64 => 0x8000_0000_0000_0000,
+    }
+}
+fn is_nan(ty: FloatTy, b: u64) -> bool {
+    match ty {
+        FloatTy::F32 => f32b(b).is_nan(),
+        FloatTy::F64 => f64b(b).is_nan(),
+    }
+}
+
+fn relational(pred: FCmpPred) -> bool {
+    use FCmpPred::*;
+    matches!(pred, Ogt | Oge | Olt | Ole | Ugt | Uge | Ult | Ule)
+}
+
+fn int_as_i64(bits: u64, width: u32) -> i64 {
+    sign_extend(bits, width)
+}
+
+impl Domain for Concrete {
+    type Scalar = u64;
+
+    #[inline]
+    fn constant(&self, ty: ScalarTy, bits: u64) -> u64 {
+        match ty {
+            ScalarTy::Int(w) => truncate_bits(bits, w),
+            ScalarTy::Float(FloatTy::F32) => bits & 0xffff_ffff,
+            _ => bits,
+        }
+    }
+
+    fn concrete_bits(&self, v: &u64) -> Option<u64> {
+        Some(*v)
+    }
+
+    fn concretize(&mut self, v: &u64, _ty: ScalarTy) -> DResult<u64> {
+        Ok(*v)
+    }
+
+    fn fbin(&mut self, op: FBinOp, ty: FloatTy, a: &u64, b: &u64, site: OpSite) -> DResult<u64> {
+        let m = self.mxcsr;
+        let (r, fl) = match (ty, op) {
+            (FloatTy::F64, FBinOp::FAdd) => map_d(addsd(f64b(*a), f64b(*b), m)),
+            (FloatTy::F64, FBinOp::FSub) => map_d(subsd(f64b(*a), f64b(*b), m)),
+            (FloatTy::F64, FBinOp::FMul) => map_d(mulsd(f64b(*a), f64b(*b), m)),
+            (FloatTy::F64, FBinOp::FDiv) => map_d(divsd(f64b(*a), f64b(*b), m)),
+            (FloatTy::F32, FBinOp::FAdd) => map_s(addss(f32b(*a), f32b(*b), m)),
+            (FloatTy::F32, FBinOp::FSub) => map_s(subss(f32b(*a), f32b(*b), m)),
+            (FloatTy::F32, FBinOp::FMul) => map_s(mulss(f32b(*a), f32b(*b), m)),
+            (FloatTy::F32, FBinOp::FDiv) => map_s(divss(f32b(*a), f32b(*b), m)),
+            // x86 has no remainder instruction: the backend calls fmod.
+            (_, FBinOp::FRem) => return self.libm_call("fmod", ty, &[*a, *b], site),
+        };
+        self.note(fl, site);
+        Ok(r)
+    }
+
+    fn fneg(&mut self, ty: FloatTy, a: &u64) -> DResult<u64> {
+        Ok(a ^ sign_bit(ty))
+    }
+
+    fn fcmp(
+        &mut self,
+        pred: FCmpPred,
+        lowering: CmpLowering,
+        ty: FloatTy,
+        a: &u64,
+        b: &u64,
+        site: OpSite,
+    ) -> DResult<u64> {
+        if matches!(pred, FCmpPred::False | FCmpPred::True) {
+            return Ok(u64::from(pred == FCmpPred::True));
+        }
+        let signalling = lowering == CmpLowering::Mask && relational(pred);
+        let m = self.mxcsr;
+        let (ord, fl) = match (ty, signalling) {
+            (FloatTy::F64, false) => ucomisd(f64b(*a), f64b(*b), m),
+            (FloatTy::F64, true) => comisd(f64b(*a), f64b(*b), m),
+            (FloatTy::F32, false) => ucomiss(f32b(*a), f32b(*b), m),
+            (FloatTy::F32, true) => comiss(f32b(*a), f32b(*b), m),
+        };
+        self.note(fl, site);
+        Ok(u64::from(pred.holds(ord)))
+    }
+
+    fn funary(&mut self, op: FUnaryOp, ty: FloatTy, a: &u64, site: OpSite) -> DResult<u64> {
+        let m = self.mxcsr;
+        let name = match op {
+            FUnaryOp::Fabs => return Ok(a & !sign_bit(ty)),
+            FUnaryOp::SqrtInsn => {
+                let (r, fl) = match ty {
+                    FloatTy::F64 => map_d(sqrtsd(f64b(*a), m)),
+                    FloatTy::F32 => map_s(sqrtss(f32b(*a), m)),
+                };
+                self.note(fl, site);
+                return Ok(r);
+            }
+            FUnaryOp::RsqrtEstimateNewton => {
+                return Err(WalkError::unsupported(
+                    "reciprocal square-root estimate (rsqrtss)",
+                ))
+            }
+            // Baseline x86-64 has no roundsd: the backend calls these libm functions.
+            FUnaryOp::Floor => "floor",
+            FUnaryOp::Ceil => "ceil",
+            FUnaryOp::Trunc => "trunc",
+            FUnaryOp::Round => "round",
+            FUnaryOp::Rint => "rint",
+            FUnaryOp::NearbyInt => "nearbyint",
+            FUnaryOp::RoundEven => "roundeven",
+        };
+        self.libm_call(name, ty, &[*a], site)
+    }
+
+    fn fbinary(
+        &mut self,
+        op: FBinaryOp,
+        ty: FloatTy,
+        a: &u64,
+        b: &u64,
+        site: OpSite,
+    ) -> DResult<u64> {
+        let m = self.mxcsr;
+        let sse_min = |x: u64, y: u64, max: bool| -> (u64, u32) {
+            match (ty, max) {
+                (FloatTy::F64, false) => map_d(minsd(f64b(x), f64b(y), m)),
+                (FloatTy::F64, true) => map_d(maxsd(f64b(x), f64b(y), m)),
+                (FloatTy::F32, false) => map_s(minss(f32b(x), f32b(y), m)),
+                (FloatTy::F32, true) => map_s(maxss(f32b(x), f32b(y), m)),
+            }
+        };
+        let (r, fl) = match op {
+            FBinaryOp::CopySign => {
+                let s = sign_bit(ty);
+                return Ok((a & !s) | (b & s));
+            }
+            FBinaryOp::MinSse => sse_min(*a, *b, false),
+            FBinaryOp::MaxSse => sse_min(*a, *b, true),
+            // x86 lowering of llvm.minnum without nnan: min(b, a), then pick b if a is NaN
+            // (the unordered self-compare is quiet).
+            FBinaryOp::MinNum | FBinaryOp::MaxNum => {
+                let (r, fl) = sse_min(*b, *a, op == FBinaryOp::MaxNum);
+                (if is_nan(ty, *a) { *b } else { r }, fl)
+            }
+        };
+        self.note(fl, site);
+        Ok(r)
+    }
+
+    fn fma(&mut self, ty: FloatTy, a: &u64, b: &u64, c: &u64, site: OpSite) -> DResult<u64> {
+        let (r, fl) = call_fma(ty == FloatTy::F32, *a, *b, *c, self.mxcsr);
+        self.note(fl, site);
+        Ok(r)
+    }
+
+    fn math(&mut self, func: MathFn, ty: FloatTy, args: &[u64], site: OpSite) -> DResult<u64> {
+        if args.len() != func.arity() {
+            return Err(WalkError::unsupported(format!(
+                "{} with {} arguments",
+                func.c_name(),
+                args.len()
+            )));
+        }
+        self.libm_call(func.c_name(), ty, args, site)
+    }
+
+    fn fcast(
+        &mut self,
+        op: CastOp,
+        from: ScalarTy,
+        to: ScalarTy,
+        a: &u64,
+        site: OpSite,
+    ) -> DResult<u64> {
+        let m = self.mxcsr;
+        let (r, fl) = match (op, from, to) {
+            (CastOp::FPExt, ScalarTy::Float(FloatTy::F32), ScalarTy::Float(FloatTy::F64)) => {
+                map_d(cvtss2sd(f32b(*a), m))
+            }
+            (CastOp::FPTrunc, ScalarTy::Float(FloatTy::F64), ScalarTy::Float(FloatTy::F32)) => {
+                map_s(cvtsd2ss(f64b(*a), m))
+            }
+            (CastOp::FPExt | CastOp::FPTrunc, f, t) if f == t => (*a, 0),
+            (CastOp::SIToFP, ScalarTy::Int(w), ScalarTy::Float(t)) => {
+                sitofp(int_as_i64(*a, w), w, t, m)
+            }
+            (CastOp::UIToFP, ScalarTy::Int(w), ScalarTy::Float(t)) => {
+                uitofp(truncate_bits(*a, w), w, t, m)
+            }
+            (CastOp::FPToSI, ScalarTy::Float(f), ScalarTy::Int(w)) => fptosi(*a, f, w, m),
+            (CastOp::FPToUI, ScalarTy::Float(f), ScalarTy::Int(w)) => fptoui(*a, f, w, m),
+            _ => {
+                return Err(WalkError::unsupported(format!(
+                    "conversion {op:?} from {from} to {to}"
+                )))
+            }
+        };
+        self.note(fl, site);
+        Ok(r)
+    }
+
+    fn icast(&mut self, op: CastOp, from: ScalarTy, to: ScalarTy, a: &u64) -> DResult<u64> {
+        let fw = match from {
+            ScalarTy::Int(w) => w,
+            ScalarTy::Float(f) => f.bits(),
+            ScalarTy::Ptr => 64,
+        };
+        let tw = match to {
+            ScalarTy::Int(w) => w,
+            ScalarTy::Float(f) => f.bits(),
+            ScalarTy::Ptr => 64,
+        };
+        Ok(match op {
+            CastOp::Trunc | CastOp::BitCast => truncate_bits(*a, tw),
+            CastOp::ZExt => truncate_bits(*a, fw),
+            CastOp::SExt => truncate_bits(sign_extend(*a, fw) as u64, tw),
+            _ => return Err(WalkError::unsupported(format!("integer conversion {op:?}"))),
+        })
+    }
+
+    fn ibin(&mut self, op: IBinOp, width: u32, a: &u64, b: &u64) -> DResult<u64> {
+        let (x, y) = (truncate_bits(*a, width), truncate_bits(*b, width));
+        let (sx, sy) = (int_as_i64(x, width), int_as_i64(y, width));
+        let shift = (y as u32) & (width.max(1) - 1).max(if width > 32 { 63 } else { 31 });
+        let r = match op {
+            IBinOp::Add => x.wrapping_add(y),
+            IBinOp::Sub => x.wrapping_sub(y),
+            IBinOp::Mul => x.wrapping_mul(y),
+            IBinOp::UDiv | IBinOp::URem | IBinOp::SDiv | IBinOp::SRem if y == 0 => {
+                return Err(WalkError::trap("integer division by zero (SIGFPE)"))
+            }
+            IBinOp::SDiv | IBinOp::SRem
+                if sy == -1 && sx == int_as_i64(1u64 << (width - 1), width) && width > 1 =>
+            {
+                return Err(WalkError::trap("integer division overflow (SIGFPE)"))
+            }
+            IBinOp::UDiv => x / y,
+            IBinOp::URem => x % y,
+            IBinOp::SDiv => sx.wrapping_div(sy) as u64,
+            IBinOp::SRem => sx.wrapping_rem(sy) as u64,
+            IBinOp::Shl => x.checked_shl(shift).unwrap_or(0),
+            IBinOp::LShr => x.checked_shr(shift).unwrap_or(0),
+            IBinOp::AShr => sx.checked_shr(shift).unwrap_or(if sx < 0 { -1 } else { 0 }) as u64,
+            IBinOp::And => x & y,
+            IBinOp::Or => x | y,
+            IBinOp::Xor => x ^ y,
+            IBinOp::SMax => sx.max(sy) as u64,
+            IBinOp::SMin => sx.min(sy) as u64,
+            IBinOp::UMax => x.max(y),
+            IBinOp::UMin => x.min(y),
+        };
+        Ok(truncate_bits(r, width))
+    }
+
+    fn icmp(&mut self, pred: ICmpPred, width: u32, a: &u64, b: &u64) -> DResult<u64> {
+        let (x, y) = (truncate_bits(*a, width), truncate_bits(*b, width));
+        let (sx, sy) = (int_as_i64(x, width), int_as_i64(y, width));
+        Ok(u64::from(match pred {
+            ICmpPred::Eq => x == y,
+            ICmpPred::Ne => x != y,
+            ICmpPred::Ugt => x > y,
+            ICmpPred::Uge => x >= y,
+            ICmpPred::Ult => x < y,
+            ICmpPred::Ule => x <= y,
+            ICmpPred::Sgt => sx > sy,
+            ICmpPred::Sge => sx >= sy,
+            ICmpPred::Slt => sx < sy,
+            ICmpPred::Sle => sx <= sy,
+        }))
+    }
+
+    fn iabs(&mut self, width: u32, a: &u64) -> DResult<u64> {
+        Ok(truncate_bits(
+            int_as_i64(*a, width).wrapping_abs() as u64,
+            width,
+        ))
+    }
+
+    fn select(&mut self, cond: &u64, a: &u64, b: &u64) -> DResult<u64> {
+        Ok(if cond & 1 != 0 { *a } else { *b })
+    }
+
+    fn decide(&mut self, cond: &u64) -> DResult<Decision> {
+        Ok(Decision::Known(cond & 1 != 0))
+    }
+}
+
+fn map_d((r, f): (f64, u32)) -> (u64, u32) {
+    (r.to_bits(), f)
+}
+fn map_s((r, f): (f32, u32)) -> (u64, u32) {
+    (u64::from(r.to_bits()), f)
+}
+
+/// `sitofp`: narrow integers are sign-extended to 32 bits, i64 uses the 64-bit form.
+fn sitofp(v: i64, width: u32, to: FloatTy, m: u32) -> (u64, u32) {
+    match (to, width <= 32) {
+        (FloatTy::F64, true) => map_d(cvtsi2sd32(v as i32, m)),
+        (FloatTy::F64, false) => map_d(cvtsi2sd64(v, m)),
+        (FloatTy::F32, true) => map_s(cvtsi2ss32(v as i32, m)),
+        (FloatTy::F32, false) => map_s(cvtsi2ss64(v, m)),
+    }
+}
+
+/// `uitofp` as the x86-64 backend lowers it: up to 32 bits zero-extend and convert as
+/// signed 64-bit; 64-bit values with the top bit set are halved (keeping the lost bit
+/// sticky), converted, and doubled.
+fn uitofp(v: u64, width: u32, to: FloatTy, m: u32) -> (u64, u32) {
+    if width < 64 || (v as i64) >= 0 {
+        return sitofp(v as i64, 64, to, m);
+    }
+    let halved = ((v >> 1) | (v & 1)) as i64;
+    match to {
+        FloatTy::F64 => {
+            let (h, f1) = cvtsi2sd64(halved, m);
+            let (r, f2) = addsd(h, h, m);
+            (r.to_bits(), f1 | f2)
+        }
+        FloatTy::F32 => {
+            let (h, f1) = cvtsi2ss64(halved, m);
+            let (r, f2) = addss(h, h, m);
+            (u64::from(r.to_bits()), f1 | f2)
+        }
+    }
+}
+
+fn cvtt(a: u64, from: FloatTy, wide: bool, m: u32) -> (u64, u32) {
+    match (from, wide) {
+        (FloatTy::F64, false) => {
+            let (r, f) = cvttsd2si32(f64b(a), m);
+            (u64::from(r as u32), f)
+        }
+        (FloatTy::F64, true) => {
+            let (r, f) = cvttsd2si64(f64b(a), m);
+            (r as u64, f)
+        }
+        (FloatTy::F32, false) => {
+            let (r, f) = cvttss2si32(f32b(a), m);
+            (u64::from(r as u32), f)
+        }
+        (FloatTy::F32, true) => {
+            let (r, f) = cvttss2si64(f32b(a), m);
+            (r as u64, f)
+        }
+    }
+}
+
+/// `fptosi`: widths up to 32 use the 32-bit `cvtt*2si` and truncate.
+fn fptosi(a: u64, from: FloatTy, width: u32, m: u32) -> (u64, u32) {
+    let (r, f) = cvtt(a, from, width > 32, m);
+    (truncate_bits(r, width), f)
+}
+
+/// `fptoui` as x86-64 lowers it: below 32 bits via the 32-bit signed conversion, 32 bits
+/// via the 64-bit one, 64 bits as `a | (b & (a >> 63))` with a = cvtt(x) and
+/// b = cvtt(x − 2⁶³), both always executed.
+fn fptoui(a: u64, from: FloatTy, width: u32, m: u32) -> (u64, u32) {
+    if width < 32 {
+        let (r, f) = cvtt(a, from, false, m);
+        return (truncate_bits(r, width), f);
+    }
+    if width == 32 {
+        let (r, f) = cvtt(a, from, true, m);
+        return (truncate_bits(r, 32), f);
+    }
+    let (lo, f1) = cvtt(a, from, true, m);
+    let (shifted, f2) = match from {
+        FloatTy::F64 => map_d(subsd(f64b(a), 9_223_372_036_854_775_808.0, m)),
+        FloatTy::F32 => map_s(subss(f32b(a), 9_223_372_036_854_775_808.0, m)),
+    };
+    let (hi, f3) = cvtt(shifted, from, true, m);
+    let mask = ((lo as i64) >> 63) as u64;
+    (lo | (hi & mask), f1 | f2 | f3)
+}

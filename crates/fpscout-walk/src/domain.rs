@@ -1,0 +1,153 @@
+//! The value-domain trait the walker is generic over, with operations named after IR opcodes.
+//!
+//! A domain decides what a scalar is (IEEE bits, a Z3 term, an MPFR shadow pair, a float
+//! interval) and how each operation transforms it. Floating-point exceptions are *events*
+//! the domain records (reported as `Ok`); an operation the domain cannot model is an `Err`.
+//! Every floating-point operation receives the [`OpSite`] it comes from, so events and
+//! formulas can name the IR instruction and vector lane.
+
+use crate::WalkError;
+use fpscout_ir::{
+    CastOp, CmpLowering, FBinOp, FBinaryOp, FCmpPred, FUnaryOp, FloatTy, FpOpId, IBinOp, ICmpPred,
+    MathFn, ScalarTy,
+};
+
+/// Where a floating-point operation happens: the IR op and, for vectors, the lane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OpSite {
+    pub op: FpOpId,
+    pub lane: u32,
+}
+
+/// Outcome of asking a domain which way a conditional branch goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    Known(bool),
+    /// Both directions are feasible: a path-exploring walker forks.
+    Both,
+}
+
+pub type DResult<T> = Result<T, WalkError>;
+
+/// A value domain: one lane's worth of value is a `Scalar`.
+///
+/// Integer and float scalars share one type; the walker always passes the IR type along.
+/// Booleans are `Int(1)` scalars.
+pub trait Domain {
+    type Scalar: Clone + std::fmt::Debug;
+
+    /// A constant given by its bits (f32 bits in the low 32).
+    fn constant(&self, ty: ScalarTy, bits: u64) -> Self::Scalar;
+    /// The bits of a scalar when they are known exactly.
+    fn concrete_bits(&self, v: &Self::Scalar) -> Option<u64>;
+    /// Pins a scalar to one concrete value (for addresses, indices, switch values);
+    /// symbolic domains may add the pinning to their path condition.
+    fn concretize(&mut self, v: &Self::Scalar, ty: ScalarTy) -> DResult<u64>;
+
+    /// `fadd`, `fsub`, `fmul`, `fdiv`, `frem`.
+    fn fbin(
+        &mut self,
+        op: FBinOp,
+        ty: FloatTy,
+        a: &Self::Scalar,
+        b: &Self::Scalar,
+        site: OpSite,
+    ) -> DResult<Self::Scalar>;
+    /// `fneg`: a sign flip, never an exception.
+    fn fneg(&mut self, ty: FloatTy, a: &Self::Scalar) -> DResult<Self::Scalar>;
+    /// `fcmp`: an i1 result; `lowering` says which x86 compare raises the flags.
+    #[allow(clippy::too_many_arguments)]
+    fn fcmp(
+        &mut self,
+        pred: FCmpPred,
+        lowering: CmpLowering,
+        ty: FloatTy,
+        a: &Self::Scalar,
+        b: &Self::Scalar,
+        site: OpSite,
+    ) -> DResult<Self::Scalar>;
+    /// One-operand floating intrinsics (`llvm.sqrt`, `llvm.fabs`, `llvm.floor`, …).
+    fn funary(
+        &mut self,
+        op: FUnaryOp,
+        ty: FloatTy,
+        a: &Self::Scalar,
+        site: OpSite,
+    ) -> DResult<Self::Scalar>;
+    /// Two-operand floating intrinsics (`llvm.minnum`, `llvm.copysign`, SSE min/max).
+    fn fbinary(
+        &mut self,
+        op: FBinaryOp,
+        ty: FloatTy,
+        a: &Self::Scalar,
+        b: &Self::Scalar,
+        site: OpSite,
+    ) -> DResult<Self::Scalar>;
+    /// `llvm.fma`: a·b + c with one rounding (unfused `fmuladd` is walked as fmul, fadd).
+    fn fma(
+        &mut self,
+        ty: FloatTy,
+        a: &Self::Scalar,
+        b: &Self::Scalar,
+        c: &Self::Scalar,
+        site: OpSite,
+    ) -> DResult<Self::Scalar>;
+    /// An elementary function as glibc computes it.
+    fn math(
+        &mut self,
+        func: MathFn,
+        ty: FloatTy,
+        args: &[Self::Scalar],
+        site: OpSite,
+    ) -> DResult<Self::Scalar>;
+    /// Conversions involving a float: `sitofp`, `uitofp`, `fptosi`, `fptoui`, `fpext`,
+    /// `fptrunc`.
+    fn fcast(
+        &mut self,
+        op: CastOp,
+        from: ScalarTy,
+        to: ScalarTy,
+        a: &Self::Scalar,
+        site: OpSite,
+    ) -> DResult<Self::Scalar>;
+    /// Integer conversions and same-size `bitcast` (int ↔ float reinterpretation).
+    fn icast(
+        &mut self,
+        op: CastOp,
+        from: ScalarTy,
+        to: ScalarTy,
+        a: &Self::Scalar,
+    ) -> DResult<Self::Scalar>;
+    /// Integer arithmetic; division by zero is `Err(WalkError::Trap)` as it traps natively.
+    fn ibin(
+        &mut self,
+        op: IBinOp,
+        width: u32,
+        a: &Self::Scalar,
+        b: &Self::Scalar,
+    ) -> DResult<Self::Scalar>;
+    fn icmp(
+        &mut self,
+        pred: ICmpPred,
+        width: u32,
+        a: &Self::Scalar,
+        b: &Self::Scalar,
+    ) -> DResult<Self::Scalar>;
+    /// `llvm.abs`.
+    fn iabs(&mut self, width: u32, a: &Self::Scalar) -> DResult<Self::Scalar>;
+    /// `select` on one lane.
+    fn select(
+        &mut self,
+        cond: &Self::Scalar,
+        a: &Self::Scalar,
+        b: &Self::Scalar,
+    ) -> DResult<Self::Scalar>;
+    /// Which way a branch on an i1 goes.
+    fn decide(&mut self, cond: &Self::Scalar) -> DResult<Decision>;
+    /// Commits to one direction of a branch (after `Decision::Both`); returns whether the
+    /// direction is still feasible.
+    fn assume(&mut self, cond: &Self::Scalar, taken: bool) -> DResult<bool> {
+        let _ = (cond, taken);
+        Ok(true)
+    }
+}

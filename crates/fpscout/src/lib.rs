@@ -1,0 +1,11 @@
+//! Glue shared by the `fpscout` commands: building P and P', parsing inputs, and the
+//! `run` report. Printing stays in main.rs.
+
+pub mod args;
+pub mod run;
+pub mod session;
+
+/// An error the user can fix (bad file, bad arguments, unsupported code): exit code 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct InputError(pub String);
