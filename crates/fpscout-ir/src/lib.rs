@@ -768,6 +768,9 @@ pub struct Function {
     /// Whether the symbol is visible to other translation units.
     pub external: bool,
     pub loc: Option<SourceLoc>,
+    /// Why this function could not be lowered (it then has no blocks); reported only when
+    /// the function is requested or called, so one exotic function does not block a file.
+    pub unsupported: Option<String>,
 }
 
 /// Initial contents of a global variable: scalar cells at byte offsets.

@@ -87,6 +87,9 @@ struct FuncCx<'m> {
     values: HashMap<usize, Operand>,
     blocks: HashMap<usize, BlockId>,
     next_value: u32,
+    /// The function has `"no-nans-fp-math"="true"` (clang's -ffast-math / -ffinite-math-only):
+    /// the x86 backend then selects every compare and min/max as if no operand were NaN.
+    no_nans: bool,
 }
 
 fn key(v: LLVMValueRef) -> usize {
@@ -117,7 +120,16 @@ pub(crate) fn lower_module(module: LLVMModuleRef, opts: LowerOptions) -> Result<
         let globals = lower_globals(&mut cx)?;
         let mut functions = Vec::with_capacity(defined.len());
         for (i, &f) in defined.iter().enumerate() {
-            functions.push(lower_function(&mut cx, FuncId(i as u32), f)?);
+            let ops_before = cx.fp_ops.len();
+            match lower_function(&mut cx, FuncId(i as u32), f) {
+                Ok(func) => functions.push(func),
+                Err(FrontError::Unsupported(u)) => {
+                    // Keep op ids dense and stable: drop the half-lowered function's ops.
+                    cx.fp_ops.truncate(ops_before);
+                    functions.push(unsupported_stub(f, u.to_string()));
+                }
+                Err(e) => return Err(e),
+            }
         }
         Ok(Module {
             functions,
@@ -418,6 +430,7 @@ unsafe fn lower_function(cx: &mut ModuleCx, id: FuncId, f: LLVMValueRef) -> Resu
         values: HashMap::new(),
         blocks: HashMap::new(),
         next_value: 0,
+        no_nans: string_attr(f, "no-nans-fp-math").as_deref() == Some("true"),
     };
     let ret = lower_type(LLVMGetReturnType(fn_ty))
         .map_err(|r| unsupported_at(&name, f, format!("return type: {r}")))?;
@@ -484,7 +497,28 @@ unsafe fn lower_function(cx: &mut ModuleCx, id: FuncId, f: LLVMValueRef) -> Resu
         num_values: fcx.next_value,
         external,
         loc: debug_loc(f),
+        unsupported: None,
     })
+}
+
+/// A function that could not be lowered: its signature as far as known, no body.
+unsafe fn unsupported_stub(f: LLVMValueRef, why: String) -> Function {
+    let name = value_name(f);
+    let linkage = LLVMGetLinkage(f);
+    Function {
+        display_name: display_name(&name),
+        name,
+        params: Vec::new(),
+        ret: Type::Void,
+        blocks: Vec::new(),
+        num_values: 0,
+        external: !matches!(
+            linkage,
+            llvm_sys::LLVMLinkage::LLVMInternalLinkage | llvm_sys::LLVMLinkage::LLVMPrivateLinkage
+        ),
+        loc: debug_loc(f),
+        unsupported: Some(why),
+    }
 }
 
 /// Guesses what a pointer parameter points to from the loads and stores reached from it
@@ -546,6 +580,105 @@ fn fmf_of(inst: LLVMValueRef) -> FastMath {
     }
 }
 
+/// The value of a function's string attribute (`"no-nans-fp-math"="true"`).
+unsafe fn string_attr(f: LLVMValueRef, name: &str) -> Option<String> {
+    let a = LLVMGetStringAttributeAtIndex(
+        f,
+        llvm_sys::LLVMAttributeFunctionIndex,
+        name.as_ptr() as *const _,
+        name.len() as u32,
+    );
+    if a.is_null() {
+        return None;
+    }
+    let mut len = 0u32;
+    let p = LLVMGetStringAttributeValue(a, &mut len);
+    if p.is_null() {
+        return None;
+    }
+    let bytes = std::slice::from_raw_parts(p as *const u8, len as usize);
+    Some(String::from_utf8_lossy(bytes).into_owned())
+}
+
+/// Whether `v` is a `load` in `block`: in the selection DAG of that block it is a load
+/// node (loads of other blocks arrive as register copies).
+unsafe fn is_load_in(v: LLVMValueRef, block: LLVMBasicBlockRef) -> bool {
+    !LLVMIsALoadInst(v).is_null() && LLVMGetInstructionParent(v) == block
+}
+
+/// The predicate an `fcmp` effectively has on x86-64 when the backend assumes no NaNs
+/// (nnan flag or `no-nans-fp-math`). SelectionDAGBuilder::visitFCmp then drops the
+/// ordered/unordered distinction (`getFCmpCodeWithoutNaN`: olt/ult → SETLT, ...), and
+/// what a NaN operand does is whatever the chosen instruction does:
+/// - `ucomisd` + jcc/setcc (branches, integer selects): X86 TranslateX86CC maps SETLT to
+///   `b`, SETLE to `be`, SETGT to `a`, SETGE to `ae`, SETEQ to `e`, SETNE to `ne`; an
+///   unordered `ucomisd` sets ZF=PF=CF=1, so `b`/`be`/`e` hold and `a`/`ae`/`ne` do not.
+///   When only the left operand is a load of the same block it is swapped to the right
+///   (SETLT becomes SETGT, etc.) so it can be folded as the memory operand.
+///   Observed: `fcmp fast olt %x, %lo; br` → `ucomiss %xmm1, %xmm0; jb` (taken for NaN),
+///   `fcmp fast oeq %x, %y; br` → `ucomisd %xmm1, %xmm0; jne` (NaN counts as equal).
+/// - `cmpsd` masks (FP selects): translateX86FSETCC maps SETLT/SETGT to `cmplt` (operands
+///   swapped for GT), SETLE/SETGE to `cmple`, SETEQ to `cmpeq`, SETNE to `cmpneq`: false on
+///   NaN except `cmpneq`. Observed: `fcmp fast ugt %lo, %hi; select` → `cmpltsd %xmm3,
+///   %xmm7` (hi < lo), false for NaN where the IR's `ugt` would be true.
+fn no_nan_pred(pred: FCmpPred, lowering: CmpLowering, swapped: bool) -> FCmpPred {
+    use FCmpPred::*;
+    #[derive(PartialEq)]
+    enum Dc {
+        Lt,
+        Le,
+        Gt,
+        Ge,
+        Eq,
+        Ne,
+    }
+    let dc = match pred {
+        Olt | Ult => Dc::Lt,
+        Ole | Ule => Dc::Le,
+        Ogt | Ugt => Dc::Gt,
+        Oge | Uge => Dc::Ge,
+        Oeq | Ueq => Dc::Eq,
+        One | Une => Dc::Ne,
+        Ord | Uno | True | False => return pred,
+    };
+    match lowering {
+        CmpLowering::Mask => match dc {
+            Dc::Lt => Olt,
+            Dc::Le => Ole,
+            Dc::Gt => Ogt,
+            Dc::Ge => Oge,
+            Dc::Eq => Oeq,
+            Dc::Ne => Une,
+        },
+        // `swapped`: the condition code is computed for (b, a) and read back for (a, b).
+        CmpLowering::Quiet => match (dc, swapped) {
+            (Dc::Lt, false) => Ult,
+            (Dc::Lt, true) => Olt,
+            (Dc::Le, false) => Ule,
+            (Dc::Le, true) => Ole,
+            (Dc::Gt, false) => Ogt,
+            (Dc::Gt, true) => Ugt,
+            (Dc::Ge, false) => Oge,
+            (Dc::Ge, true) => Uge,
+            (Dc::Eq, _) => Ueq,
+            (Dc::Ne, _) => One,
+        },
+    }
+}
+
+/// Whether a type is a float or a vector of floats.
+unsafe fn is_float_type(ty: LLVMTypeRef) -> bool {
+    let scalar = if LLVMGetTypeKind(ty) == LLVMTypeKind::LLVMVectorTypeKind {
+        LLVMGetElementType(ty)
+    } else {
+        ty
+    };
+    matches!(
+        LLVMGetTypeKind(scalar),
+        LLVMTypeKind::LLVMFloatTypeKind | LLVMTypeKind::LLVMDoubleTypeKind
+    )
+}
+
 /// Whether an `fcmp` feeds a `select` in its own block, which x86 selection turns into a
 /// `cmpsd` mask (signalling on quiet NaNs for relational predicates) instead of `ucomisd`.
 unsafe fn fcmp_lowering(inst: LLVMValueRef) -> CmpLowering {
@@ -557,10 +690,15 @@ unsafe fn fcmp_lowering(inst: LLVMValueRef) -> CmpLowering {
     while !u.is_null() {
         let user = LLVMGetUser(u);
         u = LLVMGetNextUse(u);
+        // Only a select of floating-point values lives in XMM registers and gets the
+        // `cmpsd` mask (or minsd/maxsd). A select of integers is `ucomiss` + `cmov`:
+        // `x <= m ? 1 : 3` compiles to `ucomiss %xmm1, %xmm0; cmovael %ecx, %eax` at -O0
+        // and `ucomiss %xmm0, %xmm2; setb %al` at -O3, both quiet on a quiet NaN.
         if !LLVMIsAInstruction(user).is_null()
             && LLVMGetInstructionOpcode(user) == LLVMOpcode::LLVMSelect
             && LLVMGetOperand(user, 0) == inst
             && LLVMGetInstructionParent(user) == block
+            && is_float_type(LLVMTypeOf(user))
         {
             return CmpLowering::Mask;
         }
@@ -778,6 +916,14 @@ impl FuncCx<'_> {
                 let a = self.op(inst, 0)?;
                 let b = self.op(inst, 1)?;
                 let lowering = fcmp_lowering(inst);
+                let pred = if self.no_nans || fmf_of(inst).nnan {
+                    let block = LLVMGetInstructionParent(inst);
+                    let swapped = is_load_in(LLVMGetOperand(inst, 0), block)
+                        && !is_load_in(LLVMGetOperand(inst, 1), block);
+                    no_nan_pred(pred, lowering, swapped)
+                } else {
+                    pred
+                };
                 let site = self.site(inst, "fcmp", opty);
                 InstKind::FCmp {
                     pred,
@@ -1039,9 +1185,15 @@ impl FuncCx<'_> {
             "nearbyint" => unary(FUnaryOp::NearbyInt, self),
             "roundeven" => unary(FUnaryOp::RoundEven, self),
             "minnum" | "maxnum" | "copysign" => {
-                let op = match base {
-                    "minnum" => FBinaryOp::MinNum,
-                    "maxnum" => FBinaryOp::MaxNum,
+                // Without NaNs to respect, X86 combineFMinNumFMaxNum selects a bare
+                // `minsd a, b` (X86ISD::FMIN, not commuted), which returns b when either
+                // operand is NaN: fmin(x, y) under -ffast-math is `minsd %xmm1, %xmm0`.
+                let no_nans = self.no_nans || fmf_of(inst).nnan;
+                let op = match (base, no_nans) {
+                    ("minnum", false) => FBinaryOp::MinNum,
+                    ("maxnum", false) => FBinaryOp::MaxNum,
+                    ("minnum", true) => FBinaryOp::MinSse,
+                    ("maxnum", true) => FBinaryOp::MaxSse,
                     _ => FBinaryOp::CopySign,
                 };
                 let site = self.site(inst, &opname, ty);

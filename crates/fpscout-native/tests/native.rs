@@ -746,6 +746,7 @@ fn signatures_come_from_ir_functions() {
         num_values: 3,
         external: true,
         loc: None,
+        unsupported: None,
     };
     let s = NativeSignature::from_function(&f, &[Some(4), None, None]).expect("supported");
     assert_eq!(

@@ -36,6 +36,11 @@ pub type DResult<T> = Result<T, WalkError>;
 pub trait Domain {
     type Scalar: Clone + std::fmt::Debug;
 
+    /// Called when a walk starts and ends (the concrete domain loads its MXCSR once per
+    /// walk instead of once per operation).
+    fn begin_walk(&mut self) {}
+    fn end_walk(&mut self) {}
+
     /// A constant given by its bits (f32 bits in the low 32).
     fn constant(&self, ty: ScalarTy, bits: u64) -> Self::Scalar;
     /// The bits of a scalar when they are known exactly.

@@ -103,6 +103,22 @@ impl<S: Clone> Memory<S> {
         Ptr { obj, offset: 0 }
     }
 
+    /// Returns to a snapshot this memory started from: objects created since are dropped,
+    /// writable objects get their cells back (read-only ones cannot have changed).
+    pub fn reset_to(&mut self, snapshot: &Memory<S>) {
+        self.objects.truncate(snapshot.objects.len());
+        for (o, p) in self.objects.iter_mut().zip(&snapshot.objects) {
+            if o.writable || o.live != p.live {
+                o.cells.clone_from(&p.cells);
+                o.live = p.live;
+            }
+        }
+        if self.objects.len() < snapshot.objects.len() {
+            let have = self.objects.len();
+            self.objects.extend(snapshot.objects[have..].iter().cloned());
+        }
+    }
+
     /// Ends an object's lifetime (allocas at function return).
     pub fn kill(&mut self, obj: ObjectId) {
         if let Some(o) = self.objects.get_mut(obj as usize) {
@@ -245,12 +261,31 @@ impl<S: Clone> Memory<S> {
         }
         let (sobj, soff) = self.checked(src, len, "memcpy source")?;
         let (dobj, doff) = self.checked(dst, len, "memcpy destination")?;
-        let moved: Vec<(u64, Cell<S>)> = self.objects[sobj]
-            .cells
-            .range(soff..soff + len)
-            .filter(|(&s, c)| s + cell_size(c) <= soff + len)
-            .map(|(&s, c)| (s - soff, c.clone()))
-            .collect();
+        let end = soff + len;
+        let mut moved: Vec<(u64, Cell<S>)> = Vec::new();
+        for (&s, c) in self.objects[sobj].cells.range(soff.saturating_sub(7)..end) {
+            let size = cell_size(c);
+            if s + size <= soff {
+                continue;
+            }
+            if s >= soff && s + size <= end {
+                moved.push((s - soff, c.clone()));
+                continue;
+            }
+            // A cell straddling an end of the range (`memcpy(&hi, (char *)&x + 4, 4)`, the
+            // memcpy form of GET_HIGH_WORD) used to be dropped, so the copy read as
+            // uninitialized: copy the bytes inside the range when the bits are known.
+            let bits = match c {
+                Cell::Scalar(_, v) => d.concrete_bits(v),
+                Cell::Ptr(p) => Some(p.to_int()),
+            };
+            if let Some(bits) = bits {
+                for b in s.max(soff)..(s + size).min(end) {
+                    let byte = (bits >> (8 * (b - s))) & 0xff;
+                    moved.push((b - soff, Cell::Scalar(ScalarTy::Int(8), d_const(d, byte))));
+                }
+            }
+        }
         if !self.objects[dobj].writable {
             return Err(WalkError::trap("memcpy into read-only memory"));
         }

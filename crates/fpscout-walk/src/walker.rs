@@ -87,6 +87,10 @@ pub struct Walker<'m, D: Domain> {
     pristine: Memory<D::Scalar>,
     globals: Vec<Ptr>,
     pub steps: u64,
+    /// Value vectors of finished frames, reused to keep allocation out of the hot loop.
+    spare_values: Vec<Vec<Option<Val<D::Scalar>>>>,
+    /// The frame stack's allocation, reused across runs.
+    frame_stack: Vec<Frame<D::Scalar>>,
 }
 
 fn loc_of<'a>(module: &'a Module, kind: &InstKind) -> Option<&'a SourceLoc> {
@@ -131,12 +135,14 @@ impl<'m, D: Domain> Walker<'m, D> {
             memory,
             globals,
             steps: 0,
+            spare_values: Vec::new(),
+            frame_stack: Vec::new(),
         })
     }
 
     /// Restores memory to the state right after construction (globals initialised).
     pub fn reset(&mut self) {
-        self.memory.clone_from(&self.pristine);
+        self.memory.reset_to(&self.pristine);
         self.steps = 0;
     }
 
@@ -158,7 +164,26 @@ impl<'m, D: Domain> Walker<'m, D> {
 
     /// Runs `func` on `args` until it returns, traps or exhausts its budget.
     pub fn run(&mut self, func: FuncId, args: Vec<Val<D::Scalar>>) -> DResult<Outcome<D::Scalar>> {
+        self.domain.begin_walk();
+        let mut frames = std::mem::take(&mut self.frame_stack);
+        let out = self.run_frames(func, args, &mut frames);
+        // Frames left by traps or budgets still hold reusable value vectors.
+        self.spare_values.extend(frames.drain(..).map(|f| f.values));
+        self.frame_stack = frames;
+        self.domain.end_walk();
+        out
+    }
+
+    fn run_frames(
+        &mut self,
+        func: FuncId,
+        args: Vec<Val<D::Scalar>>,
+        frames: &mut Vec<Frame<D::Scalar>>,
+    ) -> DResult<Outcome<D::Scalar>> {
         let f = self.module.function(func);
+        if let Some(why) = &f.unsupported {
+            return Err(WalkError::unsupported(why.clone()));
+        }
         if args.len() != f.params.len() {
             return Err(WalkError::BadArguments(format!(
                 "{} expects {} arguments, got {}",
@@ -168,8 +193,9 @@ impl<'m, D: Domain> Walker<'m, D> {
             )));
         }
         let module = self.module;
-        let mut frames = vec![self.new_frame(func, args, None)];
-        self.enter_block(&mut frames, 0, None)?;
+        let first = self.new_frame(func, args, None);
+        frames.push(first);
+        self.enter_block(frames, 0, None)?;
         loop {
             let depth = frames.len();
             let frame = frames.last_mut().expect("walk has a frame");
@@ -194,7 +220,7 @@ impl<'m, D: Domain> Walker<'m, D> {
                         .collect::<DResult<Vec<_>>>()?;
                     let callee_frame = self.new_frame(*callee, argv, inst.dest);
                     frames.push(callee_frame);
-                    self.enter_block(&mut frames, 0, None)?;
+                    self.enter_block(frames, 0, None)?;
                     continue;
                 }
                 self.exec(frame, inst)
@@ -205,7 +231,7 @@ impl<'m, D: Domain> Walker<'m, D> {
             match &block.term {
                 Terminator::Br(b) => {
                     let from = frame.block;
-                    self.enter_block(&mut frames, b.0, Some(from))?;
+                    self.enter_block(frames, b.0, Some(from))?;
                 }
                 Terminator::CondBr { cond, then_, else_ } => {
                     let c = self.eval(frame, cond)?;
@@ -222,7 +248,7 @@ impl<'m, D: Domain> Walker<'m, D> {
                         };
                     let from = frame.block;
                     let to = if taken { then_.0 } else { else_.0 };
-                    self.enter_block(&mut frames, to, Some(from))?;
+                    self.enter_block(frames, to, Some(from))?;
                 }
                 Terminator::Switch {
                     ty,
@@ -242,7 +268,7 @@ impl<'m, D: Domain> Walker<'m, D> {
                         .map(|(_, b)| *b)
                         .unwrap_or(*default);
                     let from = frame.block;
-                    self.enter_block(&mut frames, to.0, Some(from))?;
+                    self.enter_block(frames, to.0, Some(from))?;
                 }
                 Terminator::Ret(v) => {
                     let ret = match v {
@@ -250,9 +276,10 @@ impl<'m, D: Domain> Walker<'m, D> {
                         None => None,
                     };
                     let done = frames.pop().expect("frame to return from");
-                    for obj in done.allocas {
+                    for &obj in &done.allocas {
                         self.memory.kill(obj);
                     }
+                    self.spare_values.push(done.values);
                     match frames.last_mut() {
                         None => return Ok(Outcome::Returned(ret)),
                         Some(caller) => {
@@ -273,13 +300,15 @@ impl<'m, D: Domain> Walker<'m, D> {
     }
 
     fn new_frame(
-        &self,
+        &mut self,
         func: FuncId,
         args: Vec<Val<D::Scalar>>,
         ret_to: Option<ValueId>,
     ) -> Frame<D::Scalar> {
         let f = self.module.function(func);
-        let mut values: Vec<Option<Val<D::Scalar>>> = vec![None; f.num_values as usize];
+        let mut values = self.spare_values.pop().unwrap_or_default();
+        values.clear();
+        values.resize(f.num_values as usize, None);
         for (i, a) in args.into_iter().enumerate() {
             values[i] = Some(a);
         }

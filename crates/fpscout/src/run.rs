@@ -7,7 +7,7 @@ use crate::InputError;
 use fpscout_ir::{ExceptionSet, FloatTy, Module, ScalarTy, Type};
 use fpscout_native::{NativeArg, NativeOutcome, RunOptions};
 use fpscout_toolchain::BuildKind;
-use fpscout_walk::concrete::{ArgBits, ConcreteRunner, EvalEnd, Evaluation};
+use fpscout_walk::concrete::{ArgBits, ConcreteRunner, EvalEnd, Evaluation, FpMode};
 use fpscout_walk::WalkConfig;
 use serde::Serialize;
 
@@ -127,13 +127,6 @@ pub fn run_both(
         let fid = session.function(build, function)?;
         let f = module.function(fid);
         let args = parse_args(f, args_text).map_err(InputError)?;
-        let mode = session.fp_mode(build, choice);
-        let mut runner = ConcreteRunner::new(module, fid, mode, config)
-            .map_err(|e| InputError(e.to_string()))?;
-        runner.record_inexact(true);
-        let eval = runner
-            .eval(&args)
-            .map_err(|e| InputError(format!("build {build}: {e}")))?;
         let lens: Vec<Option<usize>> = args
             .iter()
             .map(|a| match a {
@@ -142,6 +135,17 @@ pub fn run_both(
             })
             .collect();
         let native = session.native(build, fid, &lens)?;
+        // The executable itself says which FTZ/DAZ it runs with (crtfastmath.o or not).
+        let mode = native
+            .startup_mxcsr(native_ftz(choice))
+            .map(FpMode::from_mxcsr)
+            .unwrap_or_else(|_| session.fp_mode(build, choice));
+        let mut runner = ConcreteRunner::new(module, fid, mode, config)
+            .map_err(|e| InputError(e.to_string()))?;
+        runner.record_inexact(true);
+        let eval = runner
+            .eval(&args)
+            .map_err(|e| InputError(format!("build {build}: {e}")))?;
         let opts = RunOptions {
             ftz_daz: native_ftz(choice),
             ..RunOptions::default()

@@ -63,7 +63,7 @@ impl Session {
     /// Finds `name` in a build, with the list of candidates when it is missing.
     pub fn function(&self, build: BuildKind, name: &str) -> Result<FuncId, InputError> {
         let m = self.module(build);
-        m.find_function(name).ok_or_else(|| {
+        let found = m.find_function(name).ok_or_else(|| {
             let names: Vec<&str> = m.functions.iter().filter(|f| f.external).map(|f| f.display_name.as_str()).collect();
             InputError(format!(
                 "function '{name}' not found in build {build} of {} (defined: {}){}",
@@ -75,7 +75,11 @@ impl Session {
                     ""
                 }
             ))
-        })
+        })?;
+        match &m.function(found).unsupported {
+            Some(why) => Err(InputError(format!("build {build}: {why}"))),
+            None => Ok(found),
+        }
     }
 
     /// The floating-point mode a build's executable runs with under `choice`.

@@ -70,6 +70,20 @@ impl<'m> ConcreteRunner<'m> {
         self.walker.domain.record_inexact = on;
     }
 
+    /// Whether `flags` includes inexact (default on). Off is much faster for searches
+    /// that ignore inexact: no MXCSR reload between evaluations.
+    pub fn track_inexact(&mut self, on: bool) {
+        self.walker.domain.track_inexact = on;
+    }
+
+    /// Evaluates many inputs, entering the floating-point mode once for the whole batch.
+    pub fn eval_batch(&mut self, inputs: &[Vec<ArgBits>]) -> Vec<DResult<Evaluation>> {
+        crate::Domain::begin_walk(&mut self.walker.domain);
+        let out = inputs.iter().map(|args| self.eval(args)).collect();
+        crate::Domain::end_walk(&mut self.walker.domain);
+        out
+    }
+
     /// Evaluates the function on `args`. Errors are only for unsupported constructs and
     /// arguments that do not fit; traps and budgets are part of the [`Evaluation`].
     pub fn eval(&mut self, args: &[ArgBits]) -> DResult<Evaluation> {
@@ -155,7 +169,7 @@ impl<'m> ConcreteRunner<'m> {
         let domain = &mut self.walker.domain;
         Ok(Evaluation {
             end,
-            events: std::mem::take(&mut domain.events),
+            events: domain.events.clone(),
             flags: domain.flags,
             arrays: finals,
         })

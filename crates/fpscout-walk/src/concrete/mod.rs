@@ -31,6 +31,11 @@ impl FpMode {
         daz: true,
     };
 
+    /// The mode an MXCSR value sets.
+    pub fn from_mxcsr(mxcsr: u32) -> FpMode {
+        FpMode { ftz: mxcsr & MXCSR_FTZ != 0, daz: mxcsr & MXCSR_DAZ != 0 }
+    }
+
     pub fn mxcsr(self) -> u32 {
         let mut m = MXCSR_DEFAULT;
         if self.ftz {
@@ -53,9 +58,19 @@ pub struct Event {
 /// Concrete evaluation with per-operation exception events.
 #[derive(Clone, Debug)]
 pub struct Concrete {
+    /// MXCSR of the modelled mode (flags clear).
     mxcsr: u32,
-    /// Record inexact events too (the union in `flags` always includes it).
+    /// Isolated outside walks; Active between `begin_walk` and `end_walk`.
+    env: Env,
+    /// The caller's MXCSR, restored by the outermost `end_walk`.
+    saved_mxcsr: u32,
+    /// Nesting of `begin_walk` calls (a batch around many walks).
+    walk_depth: u32,
+    /// Record inexact events too.
     pub record_inexact: bool,
+    /// Include inexact in `flags` (exact union, the default). Searches that ignore inexact
+    /// turn it off: then no MXCSR reload is needed between walks, which is much faster.
+    pub track_inexact: bool,
     pub events: Vec<Event>,
     /// Union of all flags raised since the last [`Concrete::clear`].
     pub flags: ExceptionSet,
@@ -63,9 +78,14 @@ pub struct Concrete {
 
 impl Concrete {
     pub fn new(mode: FpMode) -> Concrete {
+        let mxcsr = mode.mxcsr();
         Concrete {
-            mxcsr: mode.mxcsr(),
+            mxcsr,
+            env: Env::Isolated(mxcsr),
+            saved_mxcsr: MXCSR_DEFAULT,
+            walk_depth: 0,
             record_inexact: false,
+            track_inexact: true,
             events: Vec::new(),
             flags: ExceptionSet::EMPTY,
         }
@@ -84,17 +104,36 @@ impl Concrete {
         self.flags = ExceptionSet::EMPTY;
     }
 
+    /// Records the flags an operation raised. Inside a walk MXCSR flags are sticky: a flag
+    /// worth an event is cleared right after it is seen, so the next operation's reading is
+    /// its own; inexact (when not recorded) just stays set and joins the union at the end.
     #[inline]
-    fn note(&mut self, raised: u32, site: OpSite) {
+    fn note(&mut self, raw: u32, site: OpSite) {
+        let raised = raw & self.union_mask();
         if raised == 0 {
             return;
         }
-        let set = ExceptionSet::from_mxcsr(raised);
-        self.flags = self.flags.union(set);
-        for kind in set.iter() {
-            if kind != ExceptionKind::Inexact || self.record_inexact {
-                self.events.push(Event { kind, site });
-            }
+        self.flags = self.flags.union(ExceptionSet::from_mxcsr(raised));
+        let hot_mask = if self.record_inexact { FLAG_MASK } else { FLAG_MASK & !0x20 };
+        let hot = raised & hot_mask;
+        if hot == 0 {
+            return;
+        }
+        for kind in ExceptionSet::from_mxcsr(hot).iter() {
+            self.events.push(Event { kind, site });
+        }
+        if self.env == Env::Active {
+            let sticky = stmxcsr() & self.union_mask();
+            self.flags = self.flags.union(ExceptionSet::from_mxcsr(sticky));
+            ldmxcsr(self.mxcsr);
+        }
+    }
+
+    fn union_mask(&self) -> u32 {
+        if self.track_inexact {
+            FLAG_MASK
+        } else {
+            FLAG_MASK & !0x20
         }
     }
 
@@ -105,7 +144,7 @@ impl Concrete {
         };
         let f =
             libm(&full).ok_or_else(|| WalkError::unsupported(format!("libm function {full}")))?;
-        let (r, fl) = call_libm(f, args, self.mxcsr);
+        let (r, fl) = call_libm(f, args, self.env);
         self.note(fl, site);
         Ok(r)
     }
@@ -123,10 +162,11 @@ fn sign_bit(ty: FloatTy) -> u64 {
         FloatTy::F64 => 0x8000_0000_0000_0000,
     }
 }
+/// NaN test on bits: a float compare here would itself raise INVALID for SNaNs.
 fn is_nan(ty: FloatTy, b: u64) -> bool {
     match ty {
-        FloatTy::F32 => f32b(b).is_nan(),
-        FloatTy::F64 => f64b(b).is_nan(),
+        FloatTy::F32 => b & 0x7fff_ffff > 0x7f80_0000,
+        FloatTy::F64 => b & 0x7fff_ffff_ffff_ffff > 0x7ff0_0000_0000_0000,
     }
 }
 
@@ -141,6 +181,39 @@ fn int_as_i64(bits: u64, width: u32) -> i64 {
 
 impl Domain for Concrete {
     type Scalar = u64;
+
+    /// Enters the modelled mode for a walk. Loading MXCSR costs ~100 ns when its value
+    /// changes, so it is skipped when the control bits already match and no flag needs
+    /// clearing; inside, flags other than inexact are cleared as soon as they are seen
+    /// (inexact too when recorded), which keeps every operation's reading its own.
+    fn begin_walk(&mut self) {
+        self.walk_depth += 1;
+        let current = stmxcsr();
+        if self.walk_depth == 1 {
+            self.saved_mxcsr = current;
+            self.env = Env::Active;
+        }
+        let must_be_clear = if self.track_inexact { FLAG_MASK } else { FLAG_MASK & !0x20 };
+        if current & !FLAG_MASK != self.mxcsr || current & must_be_clear != 0 {
+            ldmxcsr(self.mxcsr);
+        }
+    }
+
+    fn end_walk(&mut self) {
+        if self.env != Env::Active {
+            return;
+        }
+        let current = stmxcsr();
+        self.flags = self.flags.union(ExceptionSet::from_mxcsr(current & self.union_mask()));
+        self.walk_depth = self.walk_depth.saturating_sub(1);
+        if self.walk_depth > 0 {
+            return;
+        }
+        if current & !FLAG_MASK != self.saved_mxcsr & !FLAG_MASK {
+            ldmxcsr(self.saved_mxcsr);
+        }
+        self.env = Env::Isolated(self.mxcsr);
+    }
 
     #[inline]
     fn constant(&self, ty: ScalarTy, bits: u64) -> u64 {
@@ -160,7 +233,7 @@ impl Domain for Concrete {
     }
 
     fn fbin(&mut self, op: FBinOp, ty: FloatTy, a: &u64, b: &u64, site: OpSite) -> DResult<u64> {
-        let m = self.mxcsr;
+        let m = self.env;
         let (r, fl) = match (ty, op) {
             (FloatTy::F64, FBinOp::FAdd) => map_d(addsd(f64b(*a), f64b(*b), m)),
             (FloatTy::F64, FBinOp::FSub) => map_d(subsd(f64b(*a), f64b(*b), m)),
@@ -194,7 +267,7 @@ impl Domain for Concrete {
             return Ok(u64::from(pred == FCmpPred::True));
         }
         let signalling = lowering == CmpLowering::Mask && relational(pred);
-        let m = self.mxcsr;
+        let m = self.env;
         let (ord, fl) = match (ty, signalling) {
             (FloatTy::F64, false) => ucomisd(f64b(*a), f64b(*b), m),
             (FloatTy::F64, true) => comisd(f64b(*a), f64b(*b), m),
@@ -206,7 +279,7 @@ impl Domain for Concrete {
     }
 
     fn funary(&mut self, op: FUnaryOp, ty: FloatTy, a: &u64, site: OpSite) -> DResult<u64> {
-        let m = self.mxcsr;
+        let m = self.env;
         let name = match op {
             FUnaryOp::Fabs => return Ok(a & !sign_bit(ty)),
             FUnaryOp::SqrtInsn => {
@@ -242,7 +315,7 @@ impl Domain for Concrete {
         b: &u64,
         site: OpSite,
     ) -> DResult<u64> {
-        let m = self.mxcsr;
+        let m = self.env;
         let sse_min = |x: u64, y: u64, max: bool| -> (u64, u32) {
             match (ty, max) {
                 (FloatTy::F64, false) => map_d(minsd(f64b(x), f64b(y), m)),
@@ -270,7 +343,7 @@ impl Domain for Concrete {
     }
 
     fn fma(&mut self, ty: FloatTy, a: &u64, b: &u64, c: &u64, site: OpSite) -> DResult<u64> {
-        let (r, fl) = call_fma(ty == FloatTy::F32, *a, *b, *c, self.mxcsr);
+        let (r, fl) = call_fma(ty == FloatTy::F32, *a, *b, *c, self.env);
         self.note(fl, site);
         Ok(r)
     }
@@ -294,7 +367,7 @@ impl Domain for Concrete {
         a: &u64,
         site: OpSite,
     ) -> DResult<u64> {
-        let m = self.mxcsr;
+        let m = self.env;
         let (r, fl) = match (op, from, to) {
             (CastOp::FPExt, ScalarTy::Float(FloatTy::F32), ScalarTy::Float(FloatTy::F64)) => {
                 map_d(cvtss2sd(f32b(*a), m))
@@ -415,7 +488,7 @@ fn map_s((r, f): (f32, u32)) -> (u64, u32) {
 }
 
 /// `sitofp`: narrow integers are sign-extended to 32 bits, i64 uses the 64-bit form.
-fn sitofp(v: i64, width: u32, to: FloatTy, m: u32) -> (u64, u32) {
+fn sitofp(v: i64, width: u32, to: FloatTy, m: Env) -> (u64, u32) {
     match (to, width <= 32) {
         (FloatTy::F64, true) => map_d(cvtsi2sd32(v as i32, m)),
         (FloatTy::F64, false) => map_d(cvtsi2sd64(v, m)),
@@ -427,7 +500,7 @@ fn sitofp(v: i64, width: u32, to: FloatTy, m: u32) -> (u64, u32) {
 /// `uitofp` as the x86-64 backend lowers it: up to 32 bits zero-extend and convert as
 /// signed 64-bit; 64-bit values with the top bit set are halved (keeping the lost bit
 /// sticky), converted, and doubled.
-fn uitofp(v: u64, width: u32, to: FloatTy, m: u32) -> (u64, u32) {
+fn uitofp(v: u64, width: u32, to: FloatTy, m: Env) -> (u64, u32) {
     if width < 64 || (v as i64) >= 0 {
         return sitofp(v as i64, 64, to, m);
     }
@@ -446,7 +519,7 @@ fn uitofp(v: u64, width: u32, to: FloatTy, m: u32) -> (u64, u32) {
     }
 }
 
-fn cvtt(a: u64, from: FloatTy, wide: bool, m: u32) -> (u64, u32) {
+fn cvtt(a: u64, from: FloatTy, wide: bool, m: Env) -> (u64, u32) {
     match (from, wide) {
         (FloatTy::F64, false) => {
             let (r, f) = cvttsd2si32(f64b(a), m);
@@ -468,7 +541,7 @@ fn cvtt(a: u64, from: FloatTy, wide: bool, m: u32) -> (u64, u32) {
 }
 
 /// `fptosi`: widths up to 32 use the 32-bit `cvtt*2si` and truncate.
-fn fptosi(a: u64, from: FloatTy, width: u32, m: u32) -> (u64, u32) {
+fn fptosi(a: u64, from: FloatTy, width: u32, m: Env) -> (u64, u32) {
     let (r, f) = cvtt(a, from, width > 32, m);
     (truncate_bits(r, width), f)
 }
@@ -476,7 +549,7 @@ fn fptosi(a: u64, from: FloatTy, width: u32, m: u32) -> (u64, u32) {
 /// `fptoui` as x86-64 lowers it: below 32 bits via the 32-bit signed conversion, 32 bits
 /// via the 64-bit one, 64 bits as `a | (b & (a >> 63))` with a = cvtt(x) and
 /// b = cvtt(x − 2⁶³), both always executed.
-fn fptoui(a: u64, from: FloatTy, width: u32, m: u32) -> (u64, u32) {
+fn fptoui(a: u64, from: FloatTy, width: u32, m: Env) -> (u64, u32) {
     if width < 32 {
         let (r, f) = cvtt(a, from, false, m);
         return (truncate_bits(r, width), f);

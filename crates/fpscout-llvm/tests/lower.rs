@@ -1,0 +1,158 @@
+//! Front-end tests: compiling P and P', loading .ll/.bc, fast-math flags, source
+//! locations, op ids, pointer element inference and typed errors.
+
+use fpscout_ir::*;
+use fpscout_llvm::{load_build, load_ir_file, FrontError, LowerOptions};
+use fpscout_toolchain::{BuildFlags, BuildKind, Toolchain};
+use std::path::PathBuf;
+use std::process::Command;
+
+fn src(dir: &tempfile::TempDir, name: &str, text: &str) -> PathBuf {
+    let p = dir.path().join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+fn fp_ops_of(m: &Module, f: FuncId) -> Vec<&FpOpInfo> {
+    m.fp_ops.iter().filter(|o| o.func == f).collect()
+}
+
+#[test]
+fn p_has_no_fast_math_flags_and_p_prime_has_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = src(&dir, "t.c", "double f(double a, double b) {\n  return a * b + a / b;\n}\n");
+    let tc = Toolchain::discover().unwrap();
+    let flags = BuildFlags::default();
+    let p = load_build(&tc, &c, BuildKind::P, &flags, dir.path()).unwrap();
+    let pp = load_build(&tc, &c, BuildKind::PPrime, &flags, dir.path()).unwrap();
+    let fp = p.find_function("f").unwrap();
+    let ops = fp_ops_of(&p, fp);
+    let names: Vec<&str> = ops.iter().map(|o| o.opcode.as_str()).collect();
+    assert_eq!(names, vec!["fmul", "fdiv", "fadd"], "P keeps source order, no contraction");
+    assert!(ops.iter().all(|o| o.fmf.is_empty()));
+    // Every op carries file:line:col from !dbg.
+    let loc = ops[0].loc.as_ref().expect("location");
+    assert!(loc.file.ends_with("t.c"));
+    assert_eq!(loc.line, 2);
+    assert!(loc.col > 0);
+    let fpp = pp.find_function("f").unwrap();
+    let ops = fp_ops_of(&pp, fpp);
+    assert!(!ops.is_empty());
+    assert!(ops.iter().all(|o| o.fmf.is_fast()), "{:?}", ops.iter().map(|o| o.fmf).collect::<Vec<_>>());
+}
+
+#[test]
+fn op_ids_are_dense_and_stable() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = src(&dir, "t.c", "double g(double x) { return x * x; }\ndouble h(double y) { return g(y) + 1.0; }\n");
+    let tc = Toolchain::discover().unwrap();
+    let a = load_build(&tc, &c, BuildKind::P, &BuildFlags::default(), dir.path()).unwrap();
+    let b = load_build(&tc, &c, BuildKind::P, &BuildFlags::default(), dir.path()).unwrap();
+    assert_eq!(a.fp_ops, b.fp_ops);
+    let mut seen = Vec::new();
+    for f in &a.functions {
+        for blk in &f.blocks {
+            for i in &blk.insts {
+                if let InstKind::FBin { site, .. } = &i.kind {
+                    seen.push(site.0);
+                }
+            }
+        }
+    }
+    assert_eq!(seen, (0..a.fp_ops.len() as u32).collect::<Vec<_>>());
+}
+
+#[test]
+fn pointer_parameters_get_their_element_type() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = src(
+        &dir,
+        "p.c",
+        "float s(const float *x, int n) { float t = 0; for (int i = 0; i < n; i++) t += x[i]; return t; }\n\
+         long c(const long *k) { return k[1]; }\n",
+    );
+    let tc = Toolchain::discover().unwrap();
+    for build in BuildKind::BOTH {
+        let m = load_build(&tc, &c, build, &BuildFlags::default(), dir.path()).unwrap();
+        let s = m.function(m.find_function("s").unwrap());
+        assert_eq!(s.params[0].pointee, Some(ScalarTy::Float(FloatTy::F32)), "{build}");
+        assert_eq!(s.params[1].ty, Type::int(32));
+        let c = m.function(m.find_function("c").unwrap());
+        assert_eq!(c.params[0].pointee, Some(ScalarTy::Int(64)), "{build}");
+    }
+}
+
+#[test]
+fn ll_and_bc_inputs_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = src(&dir, "k.c", "double k(double x) { return x / 3.0; }\n");
+    let tc = Toolchain::discover().unwrap();
+    let ll = dir.path().join("k.ll");
+    let bc = dir.path().join("k.bc");
+    for (out, extra) in [(&ll, "-S"), (&bc, "-c")] {
+        let st = Command::new(&tc.clang)
+            .args(["-O1", "-emit-llvm", extra, "-o"])
+            .arg(out)
+            .arg(&c)
+            .status()
+            .unwrap();
+        assert!(st.success());
+    }
+    for path in [&ll, &bc] {
+        let m = load_ir_file(path, LowerOptions::default()).unwrap();
+        let f = m.function(m.find_function("k").unwrap());
+        assert_eq!(f.params.len(), 1);
+        assert_eq!(f.ret, Type::F64);
+        // P of an IR input is the file itself; P' re-optimises it with the P' flags.
+        let p = load_build(&tc, path, BuildKind::P, &BuildFlags::default(), dir.path()).unwrap();
+        let pp = load_build(&tc, path, BuildKind::PPrime, &BuildFlags::default(), dir.path()).unwrap();
+        assert!(p.find_function("k").is_some() && pp.find_function("k").is_some());
+    }
+}
+
+#[test]
+fn cxx_functions_are_found_by_their_source_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = src(&dir, "q.cpp", "double area(double r) { return 3.14159 * r * r; }\n");
+    let tc = Toolchain::discover().unwrap();
+    let m = load_build(&tc, &c, BuildKind::P, &BuildFlags::default(), dir.path()).unwrap();
+    let f = m.function(m.find_function("area").expect("demangled lookup"));
+    assert_eq!(f.name, "_Z4aread");
+}
+
+#[test]
+fn unsupported_functions_become_stubs_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = src(
+        &dir,
+        "u.c",
+        "#include <stdio.h>\ndouble ok(double x) { return x; }\n\
+         double noisy(double x) {\n  printf(\"%g\", x);\n  return x;\n}\n",
+    );
+    let tc = Toolchain::discover().unwrap();
+    let m = load_build(&tc, &c, BuildKind::P, &BuildFlags::default(), dir.path()).unwrap();
+    assert!(m.function(m.find_function("ok").unwrap()).unsupported.is_none());
+    let why = m.function(m.find_function("noisy").unwrap()).unsupported.clone().expect("stub");
+    assert!(why.contains("printf"), "{why}");
+    assert!(why.contains("u.c:4"), "{why}");
+}
+
+#[test]
+fn missing_and_broken_inputs_are_typed_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let tc = Toolchain::discover().unwrap();
+    let e = load_build(&tc, &dir.path().join("none.c"), BuildKind::P, &BuildFlags::default(), dir.path()).unwrap_err();
+    assert!(matches!(e, FrontError::Toolchain(_)), "{e}");
+    let bad = src(&dir, "bad.ll", "define double @f( {\n");
+    let e = load_ir_file(&bad, LowerOptions::default()).unwrap_err();
+    assert!(matches!(e, FrontError::Parse { .. }), "{e}");
+    let ext = src(&dir, "x.f90", "program x\nend\n");
+    assert!(load_build(&tc, &ext, BuildKind::P, &BuildFlags::default(), dir.path()).is_err());
+}
+
+#[test]
+fn fmuladd_is_fused_only_on_fma_targets() {
+    assert!(!LowerOptions::from_flags(&["-O3".into(), "-ffast-math".into()]).target_has_fma);
+    assert!(LowerOptions::from_flags(&["-O3".into(), "-march=haswell".into()]).target_has_fma);
+    assert!(LowerOptions::from_flags(&["-mfma".into()]).target_has_fma);
+}

@@ -1,0 +1,150 @@
+//! Benchmark: interpreter evaluations per second next to native calls per second, for
+//! every function of the corpus, both builds. Run via `scripts/bench-throughput.sh`.
+
+use fpscout::run::to_native;
+use fpscout::session::{FtzDazChoice, Session};
+use fpscout_ir::{FloatTy, Function, ScalarTy, Type};
+use fpscout_native::RunOptions;
+use fpscout_toolchain::{BuildFlags, BuildKind};
+use fpscout_walk::concrete::{ArgBits, ConcreteRunner};
+use fpscout_walk::WalkConfig;
+use rand::{Rng, SeedableRng};
+use std::path::PathBuf;
+use std::time::Instant;
+
+const ARRAY_LEN: usize = 16;
+
+/// Inputs typical of the function's domain: moderate finite values, arrays of 16, and
+/// integer parameters equal to the array length (the usual `(double *x, int n)` shape).
+fn inputs(f: &Function, count: usize, seed: u64) -> Vec<Vec<ArgBits>> {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let has_array = f.params.iter().any(|p| p.ty == Type::PTR);
+    let float = |ft: FloatTy, rng: &mut rand_chacha::ChaCha8Rng| -> u64 {
+        let v: f64 = rng.gen_range(0.1..10.0) * if rng.gen_bool(0.5) { 1.0 } else { -1.0 };
+        match ft {
+            FloatTy::F64 => v.to_bits(),
+            FloatTy::F32 => u64::from((v as f32).to_bits()),
+        }
+    };
+    (0..count)
+        .map(|_| {
+            f.params
+                .iter()
+                .map(|p| match (p.ty, p.pointee) {
+                    (Type::Scalar(ScalarTy::Float(ft)), _) => ArgBits::Scalar(float(ft, &mut rng)),
+                    (Type::Scalar(ScalarTy::Int(_)), _) if has_array => ArgBits::Scalar(ARRAY_LEN as u64),
+                    (Type::Scalar(ScalarTy::Int(_)), _) => ArgBits::Scalar(rng.gen_range(1..10)),
+                    (_, Some(ScalarTy::Float(ft))) => {
+                        ArgBits::Array((0..ARRAY_LEN).map(|_| float(ft, &mut rng)).collect())
+                    }
+                    (_, _) => ArgBits::Array((0..ARRAY_LEN).map(|_| rng.gen_range(0..10)).collect()),
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn main() {
+    let files: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
+    if files.is_empty() {
+        eprintln!("usage: throughput FILE.c...  (function = file stem, else the first external one)");
+        std::process::exit(2);
+    }
+    let seconds = 0.3;
+    println!(
+        "{:<16} {:<5} {:>6} {:>14} {:>14} {:>14} {:>8} {:>8}",
+        "function", "build", "insts", "native call/s", "interp eval/s", "no-inexact/s", "ratio", "ratio-ni"
+    );
+    let mut ratios = Vec::new();
+    for file in &files {
+        let session = match Session::open(file, BuildFlags::default()) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("{}: {e}", file.display());
+                continue;
+            }
+        };
+        let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("").to_string();
+        for build in BuildKind::BOTH {
+            let m = session.module(build);
+            let fid = match m.find_function(&stem) {
+                Some(f) => f,
+                None => match m.functions.iter().position(|f| f.external && f.unsupported.is_none()) {
+                    Some(i) => fpscout_ir::FuncId(i as u32),
+                    None => continue,
+                },
+            };
+            let f = m.function(fid);
+            let inputs = inputs(f, 512, 7);
+            let lens: Vec<Option<usize>> =
+                f.params.iter().map(|p| (p.ty == Type::PTR).then_some(ARRAY_LEN)).collect();
+            let native = match session.native(build, fid, &lens) {
+                Ok(n) => n,
+                Err(e) => {
+                    eprintln!("{} {build}: {e}", f.display_name);
+                    continue;
+                }
+            };
+            let mode = session.fp_mode(build, FtzDazChoice::Auto);
+            let mut runner = match ConcreteRunner::new(m, fid, mode, WalkConfig::default()) {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("{} {build}: {e}", f.display_name);
+                    continue;
+                }
+            };
+            let measure = |runner: &mut ConcreteRunner| -> Option<f64> {
+                let start = Instant::now();
+                let mut evals = 0u64;
+                while start.elapsed().as_secs_f64() < seconds {
+                    if runner.eval_batch(&inputs).iter().any(|r| r.is_err()) {
+                        return None;
+                    }
+                    evals += inputs.len() as u64;
+                }
+                Some(evals as f64 / start.elapsed().as_secs_f64())
+            };
+            let Some(interp_rate) = measure(&mut runner) else {
+                eprintln!("{} {build}: interpreter cannot evaluate it", f.display_name);
+                continue;
+            };
+            runner.track_inexact(false);
+            let fast_rate = measure(&mut runner).unwrap_or(0.0);
+            let native_inputs: Vec<_> = inputs.iter().map(|a| to_native(f, a)).collect();
+            let native_rate = match native.throughput(&native_inputs, &RunOptions::default(), seconds) {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("{} {build}: {e}", f.display_name);
+                    continue;
+                }
+            };
+            let insts: usize = f.blocks.iter().map(|b| b.insts.len() + 1).sum();
+            let ratio = native_rate / interp_rate;
+            let ratio_fast = native_rate / fast_rate;
+            ratios.push((ratio, ratio_fast));
+            println!(
+                "{:<16} {:<5} {:>6} {:>14.0} {:>14.0} {:>14.0} {:>7.1}x {:>7.1}x",
+                f.display_name,
+                build.label(),
+                insts,
+                native_rate,
+                interp_rate,
+                fast_rate,
+                ratio,
+                ratio_fast
+            );
+        }
+    }
+    if !ratios.is_empty() {
+        let median = |mut v: Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        println!(
+            "median slowdown vs native over {} rows: {:.1}x (exact flags incl. inexact), {:.1}x (inexact ignored)",
+            ratios.len(),
+            median(ratios.iter().map(|r| r.0).collect()),
+            median(ratios.iter().map(|r| r.1).collect())
+        );
+    }
+}

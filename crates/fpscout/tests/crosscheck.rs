@@ -1,0 +1,956 @@
+//! Interpreter-vs-native cross-check over the corpus in `tests/corpus/`.
+//!
+//! For every corpus function and both builds (P: `-O0` + mem2reg, P': `-O3 -ffast-math`),
+//! thousands of seeded input vectors are evaluated by the concrete interpreter and by the
+//! natively compiled function (one driver process per batch), and the two must agree bit
+//! for bit: result, all five IEEE flags (inexact included), final array contents, and a
+//! native crash exactly when the interpreter traps.
+//!
+//! The main batch runs with the FTZ/DAZ setting the real executable has (P' links
+//! `crtfastmath.o`, so FTZ and DAZ are on); a subset runs again with FTZ/DAZ off on both
+//! sides. Inputs mix uniformly random bit patterns (NaNs, signalling NaNs, infinities,
+//! subnormals), random magnitudes over the whole exponent range, values next to the
+//! overflow/underflow thresholds and zero, the special values, and values inside each
+//! benchmark's FPBench ranges. Disagreements are never filtered: any mismatch fails.
+
+use fpscout::args::{decimal, hex_float};
+use fpscout::run::{exception_records, outcomes_agree, to_native};
+use fpscout::session::{FtzDazChoice, Session};
+use fpscout_ir::{ExceptionSet, FloatTy, Function, ScalarTy, Type};
+use fpscout_native::{FtzDaz, NativeArg, NativeBuild, NativeOutcome, RunOptions};
+use fpscout_toolchain::{BuildFlags, BuildKind};
+use fpscout_walk::concrete::{ArgBits, ConcreteRunner, EvalEnd, Evaluation, FpMode};
+use fpscout_walk::WalkConfig;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// Vectors per function and build with the executable's own FTZ/DAZ.
+const VECTORS: usize = 10_000;
+/// Of those, how many run again with FTZ/DAZ forced off on both sides.
+const FTZ_OFF_VECTORS: usize = 2_500;
+/// Disagreements printed in full per (function, build, mode).
+const SHOWN: usize = 4;
+/// Worker threads (each owns its sessions; native drivers run as child processes).
+const WORKERS: usize = 2;
+
+/// How one parameter's values are drawn.
+#[derive(Clone, Copy, Debug)]
+enum P {
+    /// binary64 scalar; the range is the benchmark's (FPBench `:pre`) or a typical one.
+    F64(f64, f64),
+    /// binary32 scalar.
+    F32(f32, f32),
+    /// Integer of the given width, over its whole range with edge values.
+    Int {
+        width: u32,
+        unsigned: bool,
+    },
+    /// `int` element count of the array parameters: from INT_MIN up to `max` (never more,
+    /// so every access stays inside the buffers on both sides).
+    Count(i32),
+    /// Array of binary64 of fixed length, elements drawn in the given range or wild.
+    ArrF64(usize, f64, f64),
+    ArrF32(usize, f32, f32),
+}
+
+struct Case {
+    file: &'static str,
+    func: &'static str,
+    params: &'static [P],
+}
+
+const I32: P = P::Int {
+    width: 32,
+    unsigned: false,
+};
+const U32: P = P::Int {
+    width: 32,
+    unsigned: true,
+};
+const I64: P = P::Int {
+    width: 64,
+    unsigned: false,
+};
+
+const CORPUS: &[Case] = &[
+    Case {
+        file: "turbine1.c",
+        func: "turbine1",
+        params: &[P::F64(-4.5, -0.3), P::F64(0.4, 0.9), P::F64(3.8, 7.8)],
+    },
+    Case {
+        file: "turbine3.c",
+        func: "turbine3",
+        params: &[P::F64(-4.5, -0.3), P::F64(0.4, 0.9), P::F64(3.8, 7.8)],
+    },
+    Case {
+        file: "jetEngine.c",
+        func: "jetEngine",
+        params: &[P::F64(-5.0, 5.0), P::F64(-20.0, 5.0)],
+    },
+    Case {
+        file: "carbonGas.c",
+        func: "carbonGas",
+        params: &[P::F64(0.1, 0.5)],
+    },
+    Case {
+        file: "av1.c",
+        func: "av1",
+        params: &[P::F64(-1e308, 1e308), P::F64(-1e308, 1e308)],
+    },
+    Case {
+        file: "av2.c",
+        func: "av2",
+        params: &[P::F64(-1e308, 1e308), P::F64(-1e308, 1e308)],
+    },
+    Case {
+        file: "av3.c",
+        func: "av3",
+        params: &[P::F64(-1e308, 1e308), P::F64(-1e308, 1e308)],
+    },
+    Case {
+        file: "av4.c",
+        func: "av4",
+        params: &[P::F64(-1e308, 1e308), P::F64(-1e308, 1e308)],
+    },
+    Case {
+        file: "norm2.c",
+        func: "norm2",
+        params: &[P::ArrF64(17, -100.0, 100.0), P::Count(17)],
+    },
+    Case {
+        file: "sum.c",
+        func: "sum",
+        params: &[P::ArrF64(17, -100.0, 100.0), P::Count(17)],
+    },
+    Case {
+        file: "dot.c",
+        func: "dot",
+        params: &[
+            P::ArrF64(9, -100.0, 100.0),
+            P::ArrF64(9, -100.0, 100.0),
+            P::Count(9),
+        ],
+    },
+    Case {
+        file: "mathfns.c",
+        func: "mathfns",
+        params: &[P::F64(0.0, 10.0), P::F64(0.0, 10.0)],
+    },
+    Case {
+        file: "conversions.c",
+        func: "conversions",
+        params: &[P::F64(-1e10, 1e10), P::F32(-1e10, 1e10), I32, I64, U32],
+    },
+    Case {
+        file: "branches.c",
+        func: "branches",
+        params: &[
+            P::F64(-10.0, 10.0),
+            P::F64(-10.0, 10.0),
+            P::F64(-10.0, 10.0),
+        ],
+    },
+    Case {
+        file: "trip.c",
+        func: "trip",
+        params: &[P::F64(0.0, 100.0), P::F64(0.5, 20.0)],
+    },
+    Case {
+        file: "heronf.c",
+        func: "heronf",
+        params: &[P::F32(5.0, 10.0), P::F32(0.0, 5.0), P::F32(0.0, 5.0)],
+    },
+    Case {
+        file: "sumf.c",
+        func: "sumf",
+        params: &[
+            P::ArrF32(17, -100.0, 100.0),
+            P::ArrF32(17, -100.0, 100.0),
+            P::Count(17),
+        ],
+    },
+    Case {
+        file: "odometer.c",
+        func: "odometer",
+        params: &[P::F32(0.52, 0.53)],
+    },
+    Case {
+        file: "classify.c",
+        func: "classify",
+        params: &[P::F32(-10.0, 10.0), P::F32(-10.0, 0.0), P::F32(0.0, 10.0)],
+    },
+    Case {
+        file: "rounding.c",
+        func: "rounding",
+        params: &[P::F64(-1e3, 1e3), P::F64(-1e3, 1e3)],
+    },
+    Case {
+        file: "calls.c",
+        func: "calls",
+        params: &[P::F64(-1e3, 1e3), P::F64(-1e3, 1e3)],
+    },
+    Case {
+        file: "table.c",
+        func: "table",
+        params: &[P::F64(-3.2, 3.2)],
+    },
+    Case {
+        file: "horner.c",
+        func: "horner",
+        params: &[P::F64(-2.0, 2.0)],
+    },
+    Case {
+        file: "ipow.c",
+        func: "ipow",
+        params: &[P::F64(-2.0, 2.0), I32],
+    },
+    Case {
+        file: "intmix.c",
+        func: "intmix",
+        params: &[I32, U32, I64, P::F64(-1e6, 1e6)],
+    },
+];
+
+// ---------------------------------------------------------------------------------------
+// Input generation
+
+/// Bits of a binary64 value of a random category.
+fn gen_f64(rng: &mut ChaCha8Rng, lo: f64, hi: f64, in_range: bool) -> u64 {
+    if in_range {
+        return in_range_f64(rng, lo, hi);
+    }
+    let sign = if rng.gen::<bool>() { 1u64 << 63 } else { 0 };
+    match rng.gen_range(0..100) {
+        // Uniformly random bit patterns: NaNs (quiet and signalling), infinities and
+        // subnormals appear with their natural frequencies.
+        0..=24 => rng.gen::<u64>(),
+        // Random magnitude over the whole exponent range (subnormals included).
+        25..=49 => sign | (rng.gen_range(0u64..=0x7fe) << 52) | (rng.gen::<u64>() >> 12),
+        // Next to the thresholds: DBL_MAX, DBL_MIN, the largest subnormal, FLT_MAX,
+        // FLT_MIN, 1, and zero, a few ulps either way.
+        50..=69 => {
+            let anchors = [
+                f64::MAX.to_bits(),
+                f64::MIN_POSITIVE.to_bits(),
+                f64::MIN_POSITIVE.to_bits() - 1,
+                (f32::MAX as f64).to_bits(),
+                (f32::MIN_POSITIVE as f64).to_bits(),
+                1.0f64.to_bits(),
+                0,
+            ];
+            let a = anchors[rng.gen_range(0..anchors.len())];
+            let d = rng.gen_range(-4i64..=4);
+            let b = (a as i64).saturating_add(d).clamp(0, 0x7ff0_0000_0000_0000) as u64;
+            sign | b
+        }
+        // The special values.
+        70..=84 => {
+            let specials = [
+                0u64,
+                0x7ff0_0000_0000_0000, // inf
+                0x7ff8_0000_0000_0000, // quiet NaN
+                0x7ff4_0000_0000_0000, // signalling NaN
+                0x7ff0_0000_0000_0001, // signalling NaN, smallest payload
+                0x7fff_ffff_ffff_ffff, // quiet NaN, all payload bits
+                1,                     // smallest subnormal
+                0x000f_ffff_ffff_ffff, // largest subnormal
+            ];
+            sign | specials[rng.gen_range(0..specials.len())]
+        }
+        // Moderate values of either sign and random exponent near 1.
+        _ => {
+            let e = rng.gen_range(-60i32..=60);
+            let v = rng.gen_range(1.0f64..2.0) * 2f64.powi(e);
+            sign | v.to_bits()
+        }
+    }
+}
+
+fn in_range_f64(rng: &mut ChaCha8Rng, lo: f64, hi: f64) -> u64 {
+    match rng.gen_range(0..20) {
+        0 => lo.to_bits(),
+        1 => hi.to_bits(),
+        2 => {
+            // Just outside or inside an endpoint, by a few ulps.
+            let e = if rng.gen::<bool>() { lo } else { hi };
+            let d = rng.gen_range(-3i64..=3);
+            (e.to_bits() as i64 + d) as u64
+        }
+        _ => {
+            let v = lo + (hi - lo) * rng.gen::<f64>();
+            if v.is_finite() {
+                v.to_bits()
+            } else {
+                // Very wide ranges (±1e308): hi - lo overflows, pick a side instead.
+                (if rng.gen::<bool>() { lo } else { hi } * rng.gen::<f64>()).to_bits()
+            }
+        }
+    }
+}
+
+/// Bits of a binary32 value of a random category (in the low 32 bits).
+fn gen_f32(rng: &mut ChaCha8Rng, lo: f32, hi: f32, in_range: bool) -> u64 {
+    if in_range {
+        let b = match rng.gen_range(0..20) {
+            0 => lo.to_bits(),
+            1 => hi.to_bits(),
+            2 => {
+                let e = if rng.gen::<bool>() { lo } else { hi };
+                let d = rng.gen_range(-3i32..=3);
+                (e.to_bits() as i32).wrapping_add(d) as u32
+            }
+            _ => (lo + (hi - lo) * rng.gen::<f32>()).to_bits(),
+        };
+        return u64::from(b);
+    }
+    let sign = if rng.gen::<bool>() { 1u32 << 31 } else { 0 };
+    let b = match rng.gen_range(0..100) {
+        0..=24 => rng.gen::<u32>(),
+        25..=49 => sign | (rng.gen_range(0u32..=0xfe) << 23) | (rng.gen::<u32>() >> 9),
+        50..=69 => {
+            let anchors = [
+                f32::MAX.to_bits(),
+                f32::MIN_POSITIVE.to_bits(),
+                f32::MIN_POSITIVE.to_bits() - 1,
+                1.0f32.to_bits(),
+                0,
+            ];
+            let a = anchors[rng.gen_range(0..anchors.len())];
+            let d = rng.gen_range(-4i32..=4);
+            sign | (a as i32).saturating_add(d).clamp(0, 0x7f80_0000) as u32
+        }
+        70..=84 => {
+            let specials = [
+                0u32,
+                0x7f80_0000, // inf
+                0x7fc0_0000, // quiet NaN
+                0x7fa0_0000, // signalling NaN
+                0x7f80_0001, // signalling NaN, smallest payload
+                0x7fff_ffff, // quiet NaN, all payload bits
+                1,           // smallest subnormal
+                0x007f_ffff, // largest subnormal
+            ];
+            sign | specials[rng.gen_range(0..specials.len())]
+        }
+        _ => {
+            let e = rng.gen_range(-30i32..=30);
+            sign | (rng.gen_range(1.0f32..2.0) * 2f32.powi(e)).to_bits()
+        }
+    };
+    u64::from(b)
+}
+
+fn gen_int(rng: &mut ChaCha8Rng, width: u32, unsigned: bool) -> u64 {
+    let mask = if width >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    };
+    let min_signed = 1u64 << (width - 1);
+    let edges = [
+        0,
+        1,
+        mask, // -1 / UINT_MAX
+        2,
+        min_signed,     // INT_MIN / 2^(w-1)
+        min_signed - 1, // INT_MAX
+        min_signed + 1, // INT_MIN + 1
+        mask - 1,       // -2
+        7,
+        mask - 6, // -7
+        1u64 << 31,
+        (1u64 << 31) - 1,
+        1u64 << 53,
+        (1u64 << 53) + 1,
+        1u64 << 63,
+    ];
+    let v = match rng.gen_range(0..10) {
+        0..=2 => edges[rng.gen_range(0..edges.len())],
+        3..=5 => rng.gen::<u64>(),
+        6..=7 => rng.gen_range(-100i64..=100) as u64,
+        _ => {
+            // A random magnitude: uniformly many bits.
+            let bits = rng.gen_range(0..width);
+            let v = rng.gen::<u64>() >> (63 - bits);
+            if !unsigned && rng.gen::<bool>() {
+                v.wrapping_neg()
+            } else {
+                v
+            }
+        }
+    };
+    v & mask
+}
+
+fn gen_count(rng: &mut ChaCha8Rng, max: i32) -> u64 {
+    let v: i32 = match rng.gen_range(0..20) {
+        0 => i32::MIN,
+        1 => -1,
+        2 => 0,
+        3 => rng.gen_range(-1000..0),
+        4..=9 => max,
+        _ => rng.gen_range(1..=max),
+    };
+    u64::from(v as u32)
+}
+
+/// One input vector for `params`. Half the vectors keep every parameter in its range
+/// (the benchmark's realistic use), the others mix categories per parameter and per
+/// array element.
+fn gen_vector(rng: &mut ChaCha8Rng, params: &[P]) -> Vec<ArgBits> {
+    let all_in_range = rng.gen::<bool>();
+    let pick = |rng: &mut ChaCha8Rng| all_in_range || rng.gen_range(0..3) == 0;
+    params
+        .iter()
+        .map(|p| match *p {
+            P::F64(lo, hi) => {
+                let r = pick(rng);
+                ArgBits::Scalar(gen_f64(rng, lo, hi, r))
+            }
+            P::F32(lo, hi) => {
+                let r = pick(rng);
+                ArgBits::Scalar(gen_f32(rng, lo, hi, r))
+            }
+            P::Int { width, unsigned } => ArgBits::Scalar(gen_int(rng, width, unsigned)),
+            P::Count(max) => ArgBits::Scalar(gen_count(rng, max)),
+            P::ArrF64(len, lo, hi) => {
+                // Wild arrays have mostly tame elements, so one special value at a time
+                // meets ordinary neighbours in the reduction.
+                let wild_share = if all_in_range {
+                    0
+                } else {
+                    rng.gen_range(1..=4)
+                };
+                ArgBits::Array(
+                    (0..len)
+                        .map(|_| {
+                            let r = rng.gen_range(0..4) >= wild_share;
+                            gen_f64(rng, lo, hi, r)
+                        })
+                        .collect(),
+                )
+            }
+            P::ArrF32(len, lo, hi) => {
+                let wild_share = if all_in_range {
+                    0
+                } else {
+                    rng.gen_range(1..=4)
+                };
+                ArgBits::Array(
+                    (0..len)
+                        .map(|_| {
+                            let r = rng.gen_range(0..4) >= wild_share;
+                            gen_f32(rng, lo, hi, r)
+                        })
+                        .collect(),
+                )
+            }
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------
+// Reporting
+
+fn float_text(bits: u64, ty: FloatTy) -> String {
+    format!("{} ({})", hex_float(bits, ty), decimal(bits, ty))
+}
+
+fn value_text(bits: u64, ty: Type) -> String {
+    match ty {
+        Type::Scalar(ScalarTy::Float(f)) => float_text(bits, f),
+        Type::Scalar(ScalarTy::Int(w)) => {
+            format!("{:#x} ({})", bits, fpscout_ir::sign_extend(bits, w))
+        }
+        _ => format!("{bits:#x}"),
+    }
+}
+
+fn elem_text(bits: u64, elem: Option<ScalarTy>) -> String {
+    match elem {
+        Some(ScalarTy::Float(f)) => hex_float(bits, f),
+        _ => format!("{bits:#x}"),
+    }
+}
+
+fn inputs_text(f: &Function, args: &[ArgBits]) -> String {
+    let mut out = String::new();
+    for (p, a) in f.params.iter().zip(args) {
+        let v = match a {
+            ArgBits::Scalar(b) => value_text(*b, p.ty),
+            ArgBits::Array(v) => format!(
+                "[{}]",
+                v.iter()
+                    .map(|&b| elem_text(b, p.pointee))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        out.push_str(&format!("\n      {} = {}", p.name, v));
+    }
+    out
+}
+
+fn arrays_text(f: &Function, arrays: &[Vec<u64>]) -> String {
+    let elems: Vec<Option<ScalarTy>> = f
+        .params
+        .iter()
+        .filter(|p| p.ty == Type::PTR)
+        .map(|p| p.pointee)
+        .collect();
+    arrays
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            format!(
+                "[{}]",
+                a.iter()
+                    .map(|&b| elem_text(b, elems.get(i).copied().flatten()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn flags_text(s: ExceptionSet) -> String {
+    format!("{{{}}}", s.names().join(","))
+}
+
+/// A readable account of one disagreement, with the interpreter's per-op exception
+/// events (inexact included) so the offending operation can be found in the IR.
+#[allow(clippy::too_many_arguments)]
+fn describe(
+    session: &Session,
+    build: BuildKind,
+    fid: fpscout_ir::FuncId,
+    mode: FpMode,
+    index: usize,
+    args: &[ArgBits],
+    eval: &Evaluation,
+    native: &NativeOutcome,
+) -> String {
+    let module = session.module(build);
+    let f = module.function(fid);
+    let mut s = format!(
+        "  vector #{index}, FTZ={} DAZ={}, inputs:{}",
+        mode.ftz,
+        mode.daz,
+        inputs_text(f, args)
+    );
+    match &eval.end {
+        EvalEnd::Returned(r) => {
+            s.push_str(&format!(
+                "\n    interpreter: returned {} flags {}",
+                r.map_or("(void)".into(), |b| value_text(b, f.ret)),
+                flags_text(eval.flags)
+            ));
+            if !eval.arrays.is_empty() {
+                s.push_str(&format!("\n      arrays {}", arrays_text(f, &eval.arrays)));
+            }
+        }
+        EvalEnd::Trapped(t) => s.push_str(&format!("\n    interpreter: trapped: {t}")),
+        EvalEnd::Stopped(r) => s.push_str(&format!("\n    interpreter: stopped: {r}")),
+    }
+    match native {
+        NativeOutcome::Returned {
+            result,
+            flags,
+            arrays,
+        } => {
+            s.push_str(&format!(
+                "\n    native:      returned {} flags {}",
+                result.map_or("(void)".into(), |b| value_text(b, f.ret)),
+                flags_text(*flags)
+            ));
+            if !arrays.is_empty() {
+                s.push_str(&format!("\n      arrays {}", arrays_text(f, arrays)));
+            }
+        }
+        NativeOutcome::Crashed { signal, detail } => s.push_str(&format!(
+            "\n    native:      crashed ({signal:?}): {detail}"
+        )),
+        NativeOutcome::TimedOut => s.push_str("\n    native:      timed out"),
+    }
+    // Re-run with every event recorded to name the operations that raised flags.
+    if let Ok(mut r) = ConcreteRunner::new(module, fid, mode, WalkConfig::default()) {
+        r.record_inexact(true);
+        if let Ok(e) = r.eval(args) {
+            let recs = exception_records(module, &e);
+            if !recs.is_empty() {
+                s.push_str("\n    interpreter events:");
+                for rec in recs.iter().take(24) {
+                    s.push_str(&format!(
+                        "\n      {} at op #{} {} lane {} in {} ({})",
+                        rec.kind,
+                        rec.op,
+                        rec.opcode,
+                        rec.lane,
+                        rec.function,
+                        rec.loc.as_deref().unwrap_or("?")
+                    ));
+                }
+                if recs.len() > 24 {
+                    s.push_str(&format!("\n      ... {} more", recs.len() - 24));
+                }
+            }
+        }
+    }
+    s
+}
+
+/// Whether a disagreement is only in which NaN came out (payload or sign): same flags,
+/// and every differing result or array element is a NaN on both sides.
+fn differs_only_in_nan_bits(f: &Function, e: &Evaluation, o: &NativeOutcome) -> bool {
+    let (
+        EvalEnd::Returned(r),
+        NativeOutcome::Returned {
+            result,
+            flags,
+            arrays,
+        },
+    ) = (&e.end, o)
+    else {
+        return false;
+    };
+    let is_nan = |bits: u64, ty: Option<ScalarTy>| match ty {
+        Some(ScalarTy::Float(FloatTy::F64)) => f64::from_bits(bits).is_nan(),
+        Some(ScalarTy::Float(FloatTy::F32)) => f32::from_bits(bits as u32).is_nan(),
+        _ => false,
+    };
+    let same = |a: u64, b: u64, ty: Option<ScalarTy>| a == b || (is_nan(a, ty) && is_nan(b, ty));
+    let ret_ty = f.ret.lanes().map(|l| l.0);
+    let elems: Vec<Option<ScalarTy>> = f
+        .params
+        .iter()
+        .filter(|p| p.ty == Type::PTR)
+        .map(|p| p.pointee)
+        .collect();
+    e.flags == *flags
+        && match (r, result) {
+            (Some(a), Some(b)) => same(*a, *b, ret_ty),
+            (a, b) => a == b,
+        }
+        && e.arrays.len() == arrays.len()
+        && e.arrays.iter().zip(arrays).enumerate().all(|(i, (x, y))| {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|(&a, &b)| same(a, b, elems.get(i).copied().flatten()))
+        })
+}
+
+// ---------------------------------------------------------------------------------------
+// The check
+
+struct Report {
+    /// One line per (function, build, mode) run.
+    summary: Vec<String>,
+    /// Full failure text.
+    failures: Vec<String>,
+}
+
+fn corpus_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus")
+}
+
+fn mode_of_mxcsr(csr: u32) -> FpMode {
+    FpMode {
+        ftz: csr & 0x8000 != 0,
+        daz: csr & 0x0040 != 0,
+    }
+}
+
+/// Evaluates `vectors` on one build in one mode and compares with one native batch.
+#[allow(clippy::too_many_arguments)]
+fn check_batch(
+    session: &Session,
+    case: &Case,
+    build: BuildKind,
+    fid: fpscout_ir::FuncId,
+    native: &NativeBuild,
+    vectors: &[Vec<ArgBits>],
+    mode: FpMode,
+    ftz_daz: FtzDaz,
+    report: &mut Report,
+) {
+    let module = session.module(build);
+    let f = module.function(fid);
+    let label = format!(
+        "{} [{}] {} FTZ/DAZ {}",
+        case.func,
+        build,
+        match ftz_daz {
+            FtzDaz::AsLinked => "as linked,",
+            FtzDaz::On => "forced",
+            FtzDaz::Off => "forced",
+        },
+        if mode.ftz || mode.daz { "on" } else { "off" }
+    );
+    let start = Instant::now();
+    let mut runner = match ConcreteRunner::new(module, fid, mode, WalkConfig::default()) {
+        Ok(r) => r,
+        Err(e) => {
+            report
+                .failures
+                .push(format!("{label}: interpreter cannot start: {e}"));
+            return;
+        }
+    };
+    let mut evals = Vec::with_capacity(vectors.len());
+    for (i, args) in vectors.iter().enumerate() {
+        match runner.eval(args) {
+            Ok(e) => evals.push(e),
+            Err(e) => {
+                report.failures.push(format!(
+                    "{label}: interpreter error on vector #{i}: {e}; inputs:{}",
+                    inputs_text(f, args)
+                ));
+                return;
+            }
+        }
+    }
+    let interp_time = start.elapsed();
+    let start = Instant::now();
+    let natives: Vec<Vec<NativeArg>> = vectors.iter().map(|a| to_native(f, a)).collect();
+    let opts = RunOptions {
+        ftz_daz,
+        ..RunOptions::default()
+    };
+    let outcomes = match native.run(&natives, &opts) {
+        Ok(o) => o,
+        Err(e) => {
+            report
+                .failures
+                .push(format!("{label}: native run failed: {e}"));
+            return;
+        }
+    };
+    let native_time = start.elapsed();
+    let mut bad = Vec::new();
+    let mut nan_only = 0;
+    let (mut traps, mut invalid, mut overflow, mut underflow, mut divzero) = (0, 0, 0, 0, 0);
+    for (i, (e, o)) in evals.iter().zip(&outcomes).enumerate() {
+        if !outcomes_agree(e, o) {
+            bad.push(i);
+            nan_only += usize::from(differs_only_in_nan_bits(f, e, o));
+        }
+        if matches!(e.end, EvalEnd::Trapped(_)) {
+            traps += 1;
+        }
+        use fpscout_ir::ExceptionKind::*;
+        invalid += usize::from(e.flags.contains(Invalid));
+        overflow += usize::from(e.flags.contains(Overflow));
+        underflow += usize::from(e.flags.contains(Underflow));
+        divzero += usize::from(e.flags.contains(DivByZero));
+    }
+    report.summary.push(format!(
+        "{label}: {} vectors, {} disagree ({nan_only} only in NaN bits) (interpreter {:.2}s, native {:.2}s; \
+         invalid {invalid}, divbyzero {divzero}, overflow {overflow}, underflow {underflow}, \
+         traps {traps})",
+        vectors.len(),
+        bad.len(),
+        interp_time.as_secs_f64(),
+        native_time.as_secs_f64(),
+    ));
+    if !bad.is_empty() {
+        let mut text = format!(
+            "{label}: {} of {} vectors disagree ({nan_only} only in NaN bits); first {}:",
+            bad.len(),
+            vectors.len(),
+            bad.len().min(SHOWN)
+        );
+        // Disagreements in values or flags first: they are the informative ones.
+        let mut shown: Vec<usize> = bad
+            .iter()
+            .copied()
+            .filter(|&i| !differs_only_in_nan_bits(f, &evals[i], &outcomes[i]))
+            .take(SHOWN)
+            .collect();
+        let nan_only_shown: Vec<usize> = bad
+            .iter()
+            .copied()
+            .filter(|i| !shown.contains(i))
+            .take(SHOWN - shown.len())
+            .collect();
+        shown.extend(nan_only_shown);
+        shown.sort_unstable();
+        for &i in &shown {
+            text.push('\n');
+            text.push_str(&describe(
+                session,
+                build,
+                fid,
+                mode,
+                i,
+                &vectors[i],
+                &evals[i],
+                &outcomes[i],
+            ));
+        }
+        report.failures.push(text);
+    }
+}
+
+fn check_case(index: usize, case: &Case, report: &mut Report) {
+    let path = corpus_dir().join(case.file);
+    let session = match Session::open(&path, BuildFlags::default()) {
+        Ok(s) => s,
+        Err(e) => {
+            report.failures.push(format!(
+                "{}: cannot open {}: {e}",
+                case.func,
+                path.display()
+            ));
+            return;
+        }
+    };
+    // The same vectors for both builds.
+    let mut rng = ChaCha8Rng::seed_from_u64(0x5eed_0000 + index as u64);
+    let vectors: Vec<Vec<ArgBits>> = (0..VECTORS)
+        .map(|_| gen_vector(&mut rng, case.params))
+        .collect();
+    let lens: Vec<Option<usize>> = case
+        .params
+        .iter()
+        .map(|p| match *p {
+            P::ArrF64(n, ..) | P::ArrF32(n, ..) => Some(n),
+            _ => None,
+        })
+        .collect();
+    for build in BuildKind::BOTH {
+        let fid = match session.function(build, case.func) {
+            Ok(f) => f,
+            Err(e) => {
+                report
+                    .failures
+                    .push(format!("{} [{build}]: {e}", case.func));
+                continue;
+            }
+        };
+        let f = session.module(build).function(fid);
+        if f.params.len() != case.params.len() {
+            report.failures.push(format!(
+                "{} [{build}]: the corpus table lists {} parameters, the function has {}",
+                case.func,
+                case.params.len(),
+                f.params.len()
+            ));
+            continue;
+        }
+        let native = match session.native(build, fid, &lens) {
+            Ok(n) => n,
+            Err(e) => {
+                report
+                    .failures
+                    .push(format!("{} [{build}]: native build failed: {e}", case.func));
+                continue;
+            }
+        };
+        // What `--ftz-daz auto` assumes must be what the linked executable really does.
+        let mode = session.fp_mode(build, FtzDazChoice::Auto);
+        match native.startup_mxcsr(FtzDaz::AsLinked) {
+            Ok(csr) if mode_of_mxcsr(csr) == mode => {}
+            Ok(csr) => report.failures.push(format!(
+                "{} [{build}]: fp_mode(Auto) says {mode:?} but the executable starts with \
+                 MXCSR {csr:#x}",
+                case.func
+            )),
+            Err(e) => report.failures.push(format!(
+                "{} [{build}]: cannot read start-up MXCSR: {e}",
+                case.func
+            )),
+        }
+        check_batch(
+            &session,
+            case,
+            build,
+            fid,
+            &native,
+            &vectors,
+            mode,
+            FtzDaz::AsLinked,
+            report,
+        );
+        check_batch(
+            &session,
+            case,
+            build,
+            fid,
+            &native,
+            &vectors[..FTZ_OFF_VECTORS],
+            FpMode::IEEE,
+            FtzDaz::Off,
+            report,
+        );
+    }
+}
+
+#[test]
+fn interpreter_matches_native_on_corpus() {
+    let started = Instant::now();
+    // Every .c file of the corpus is in the table, and every table entry has its file.
+    let mut files: Vec<String> = std::fs::read_dir(corpus_dir())
+        .expect("tests/corpus exists")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".c"))
+        .collect();
+    files.sort();
+    let mut listed: Vec<String> = CORPUS.iter().map(|c| c.file.to_string()).collect();
+    listed.sort();
+    assert_eq!(
+        files, listed,
+        "tests/corpus/*.c and the CORPUS table differ"
+    );
+
+    let next = AtomicUsize::new(0);
+    let reports = Mutex::new(Vec::<(usize, Report)>::new());
+    std::thread::scope(|s| {
+        for _ in 0..WORKERS {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(case) = CORPUS.get(i) else { break };
+                let t = Instant::now();
+                let mut report = Report {
+                    summary: Vec::new(),
+                    failures: Vec::new(),
+                };
+                check_case(i, case, &mut report);
+                report.summary.push(format!(
+                    "{}: {:.1}s in all",
+                    case.func,
+                    t.elapsed().as_secs_f64()
+                ));
+                reports.lock().unwrap().push((i, report));
+            });
+        }
+    });
+    let mut reports = reports.into_inner().unwrap();
+    reports.sort_by_key(|(i, _)| *i);
+    let mut failures = Vec::new();
+    for (_, r) in &reports {
+        for line in &r.summary {
+            println!("{line}");
+        }
+        failures.extend(r.failures.iter().cloned());
+    }
+    println!(
+        "cross-check of {} functions took {:.1}s",
+        CORPUS.len(),
+        started.elapsed().as_secs_f64()
+    );
+    if !failures.is_empty() {
+        panic!(
+            "interpreter and native code disagree ({} problems):\n\n{}",
+            failures.len(),
+            failures.join("\n\n")
+        );
+    }
+}

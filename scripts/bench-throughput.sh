@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Interpreter vs native throughput on the cross-check corpus (release build).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ $# -eq 0 ]; then set -- tests/corpus/*.c; fi
+cargo build --release -q --example throughput
+exec ./target/release/examples/throughput "$@"
