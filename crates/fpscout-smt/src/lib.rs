@@ -1,11 +1,9 @@
-//! placeholder
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn z3_links() {
-        let x = z3::ast::Real::new_const("x");
-        let s = z3::Solver::new();
-        s.assert(&x.gt(&z3::ast::Real::from_rational_str("1", "2").unwrap()));
-        assert_eq!(s.check(), z3::SatResult::Sat);
-    }
-}
+//! The only crate that knows Z3: the symbolic real domain, exception formulas, solving in
+//! parallel, and exact model values rounded to floats.
+
+pub mod collect;
+pub mod numeral;
+pub mod symbolic;
+
+pub use collect::{collect, dedupe, solve_all, CollectOptions, Collected, ParamSpec, Query, Verdict};
+pub use symbolic::{ExceptionCondition, Sym, SymReal, VarDecl};

@@ -35,6 +35,11 @@ pub type DResult<T> = Result<T, WalkError>;
 /// Booleans are `Int(1)` scalars.
 pub trait Domain {
     type Scalar: Clone + std::fmt::Debug;
+    /// Per-path state (a path condition) saved at forks and restored to resume a path.
+    type Snapshot: Clone;
+
+    fn snapshot(&self) -> Self::Snapshot;
+    fn restore(&mut self, snapshot: Self::Snapshot);
 
     /// Called when a walk starts and ends (the concrete domain loads its MXCSR once per
     /// walk instead of once per operation).

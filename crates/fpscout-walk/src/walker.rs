@@ -48,6 +48,10 @@ impl Default for WalkConfig {
 pub enum StopReason {
     StepBudget { steps: u64 },
     CallDepth { depth: usize },
+    /// A symbolic branch was forked more than the loop bound on one path.
+    LoopBound { bound: u32 },
+    /// Exploration stopped after this many paths.
+    PathBudget { paths: usize },
 }
 
 impl std::fmt::Display for StopReason {
@@ -57,6 +61,10 @@ impl std::fmt::Display for StopReason {
                 write!(f, "step budget of {steps} instructions exhausted")
             }
             StopReason::CallDepth { depth } => write!(f, "call depth limit {depth} reached"),
+            StopReason::LoopBound { bound } => {
+                write!(f, "loop bound {bound} reached (a symbolic branch forked {bound} times on one path)")
+            }
+            StopReason::PathBudget { paths } => write!(f, "path budget of {paths} paths exhausted"),
         }
     }
 }
@@ -66,6 +74,48 @@ impl std::fmt::Display for StopReason {
 pub enum Outcome<S> {
     Returned(Option<Val<S>>),
     Stopped(StopReason),
+}
+
+/// Limits of a path exploration.
+#[derive(Clone, Copy, Debug)]
+pub struct ExploreLimits {
+    pub max_paths: usize,
+    /// How often one conditional branch may fork on one path (loop unrolling bound).
+    pub loop_bound: u32,
+}
+
+/// How one explored path ended.
+#[derive(Clone, Debug)]
+pub enum PathEnd<S> {
+    Returned(Option<Val<S>>),
+    Stopped(StopReason),
+    Failed(WalkError),
+}
+
+/// Totals of an exploration.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ExploreSummary {
+    pub paths: usize,
+    /// Set when paths were left unexplored.
+    pub stopped: Option<StopReason>,
+}
+
+/// A branch direction parked for later: the whole walk state at the fork.
+struct Pending<D: Domain> {
+    frames: Vec<Frame<D::Scalar>>,
+    memory: Memory<D::Scalar>,
+    steps: u64,
+    forks: std::collections::HashMap<(FuncId, u32), u32>,
+    snapshot: D::Snapshot,
+    to: u32,
+    from: u32,
+}
+
+struct Exploration<D: Domain> {
+    limits: ExploreLimits,
+    pending: Vec<Pending<D>>,
+    /// Forks per (function, block) on the current path.
+    forks: std::collections::HashMap<(FuncId, u32), u32>,
 }
 
 #[derive(Clone, Debug)]
@@ -91,6 +141,8 @@ pub struct Walker<'m, D: Domain> {
     spare_values: Vec<Vec<Option<Val<D::Scalar>>>>,
     /// The frame stack's allocation, reused across runs.
     frame_stack: Vec<Frame<D::Scalar>>,
+    /// Set while exploring paths: where forks park the branch not taken.
+    exploration: Option<Exploration<D>>,
 }
 
 fn loc_of<'a>(module: &'a Module, kind: &InstKind) -> Option<&'a SourceLoc> {
@@ -137,6 +189,7 @@ impl<'m, D: Domain> Walker<'m, D> {
             steps: 0,
             spare_values: Vec::new(),
             frame_stack: Vec::new(),
+            exploration: None,
         })
     }
 
@@ -192,10 +245,15 @@ impl<'m, D: Domain> Walker<'m, D> {
                 args.len()
             )));
         }
-        let module = self.module;
         let first = self.new_frame(func, args, None);
         frames.push(first);
         self.enter_block(frames, 0, None)?;
+        self.step_loop(frames)
+    }
+
+    /// Executes until the bottom frame returns, a budget ends the walk, or an error.
+    fn step_loop(&mut self, frames: &mut Vec<Frame<D::Scalar>>) -> DResult<Outcome<D::Scalar>> {
+        let module = self.module;
         loop {
             let depth = frames.len();
             let frame = frames.last_mut().expect("walk has a frame");
@@ -241,10 +299,15 @@ impl<'m, D: Domain> Walker<'m, D> {
                     let taken =
                         match self.domain.decide(c).map_err(|e| e.at(term_loc))? {
                             Decision::Known(t) => t,
-                            Decision::Both => return Err(WalkError::unsupported(
-                                "branch depends on symbolic input: a single-path walk cannot fork",
-                            )
-                            .at(term_loc)),
+                            Decision::Both => {
+                                let (then_b, else_b, at) = (then_.0, else_.0, frame.block);
+                                let func = frame.func;
+                                match self.fork(frames, c, func, at, then_b, else_b) {
+                                    Ok(Some(stop)) => return Ok(Outcome::Stopped(stop)),
+                                    Ok(None) => continue,
+                                    Err(e) => return Err(e.at(term_loc)),
+                                }
+                            }
                         };
                     let from = frame.block;
                     let to = if taken { then_.0 } else { else_.0 };
@@ -297,6 +360,100 @@ impl<'m, D: Domain> Walker<'m, D> {
                 }
             }
         }
+    }
+
+    /// Both directions of a branch are feasible: park the else-direction (when exploring)
+    /// and continue into the then-direction. Returns a stop reason when the branch has
+    /// forked more than the loop bound on this path.
+    fn fork(
+        &mut self,
+        frames: &mut Vec<Frame<D::Scalar>>,
+        cond: &D::Scalar,
+        func: FuncId,
+        at: u32,
+        then_b: u32,
+        else_b: u32,
+    ) -> DResult<Option<StopReason>> {
+        let Some(exp) = self.exploration.as_mut() else {
+            return Err(WalkError::unsupported(
+                "branch depends on symbolic input: a single-path walk cannot fork",
+            ));
+        };
+        let count = exp.forks.entry((func, at)).or_insert(0);
+        *count += 1;
+        if *count > exp.limits.loop_bound {
+            return Ok(Some(StopReason::LoopBound { bound: exp.limits.loop_bound }));
+        }
+        let forks = exp.forks.clone();
+        let before = self.domain.snapshot();
+        if self.domain.assume(cond, false)? {
+            let parked = Pending {
+                frames: frames.clone(),
+                memory: self.memory.clone(),
+                steps: self.steps,
+                forks,
+                snapshot: self.domain.snapshot(),
+                to: else_b,
+                from: at,
+            };
+            if let Some(exp) = self.exploration.as_mut() {
+                exp.pending.push(parked);
+            }
+        }
+        self.domain.restore(before);
+        if !self.domain.assume(cond, true)? {
+            return Err(WalkError::unsupported("a branch direction the domain called feasible is not"));
+        }
+        self.enter_block(frames, then_b, Some(at))?;
+        Ok(None)
+    }
+
+    /// Walks every feasible path of `func` (depth first), reporting each path's end to
+    /// `on_path` with the domain in that path's state.
+    pub fn explore(
+        &mut self,
+        func: FuncId,
+        args: Vec<Val<D::Scalar>>,
+        limits: ExploreLimits,
+        mut on_path: impl FnMut(&mut D, PathEnd<D::Scalar>),
+    ) -> ExploreSummary {
+        self.exploration = Some(Exploration {
+            limits,
+            pending: Vec::new(),
+            forks: std::collections::HashMap::new(),
+        });
+        let mut summary = ExploreSummary::default();
+        self.domain.begin_walk();
+        let mut frames = Vec::new();
+        let mut result = self.run_frames(func, args, &mut frames);
+        loop {
+            summary.paths += 1;
+            let end = match result {
+                Ok(Outcome::Returned(v)) => PathEnd::Returned(v),
+                Ok(Outcome::Stopped(r)) => PathEnd::Stopped(r),
+                Err(e) => PathEnd::Failed(e),
+            };
+            on_path(&mut self.domain, end);
+            let next = self.exploration.as_mut().and_then(|e| e.pending.pop());
+            let Some(p) = next else { break };
+            if summary.paths >= limits.max_paths {
+                summary.stopped = Some(StopReason::PathBudget { paths: summary.paths });
+                break;
+            }
+            frames = p.frames;
+            self.memory = p.memory;
+            self.steps = p.steps;
+            if let Some(exp) = self.exploration.as_mut() {
+                exp.forks = p.forks;
+            }
+            self.domain.restore(p.snapshot);
+            result = self
+                .enter_block(&mut frames, p.to, Some(p.from))
+                .and_then(|()| self.step_loop(&mut frames));
+        }
+        self.domain.end_walk();
+        self.exploration = None;
+        summary
     }
 
     fn new_frame(
@@ -756,6 +913,18 @@ impl<'m, D: Domain> Walker<'m, D> {
                     &lanes[i + half],
                     i as u32,
                 )?);
+            }
+            // Going from 4 to 2 lanes of f32 the backend works on the whole 128-bit
+            // register: `movaps %xmm1, %xmm2; unpckhpd %xmm1, %xmm2; addps %xmm1, %xmm2`
+            // makes xmm2 = [v2, v3, v2, v3] and adds all four lanes, so the unused lanes
+            // compute v2 ⊕ v2 and v3 ⊕ v3 and their flags (overflow, invalid) are raised
+            // too. (2 → 1 lanes is a scalar `addss`/`addsd`; wider vectors are split into
+            // full registers first, whose lanes are all used.)
+            if fty == FloatTy::F32 && half == 2 {
+                for i in 0..half {
+                    let upper = &lanes[i + half];
+                    combine(&mut self.domain, upper, upper, (i + half) as u32)?;
+                }
             }
             lanes = next;
         }

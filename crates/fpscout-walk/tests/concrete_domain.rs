@@ -44,7 +44,12 @@ fn check(
 }
 
 fn finish(errs: Vec<String>) {
-    assert!(errs.is_empty(), "{} mismatches:\n{}", errs.len(), errs.join("\n"));
+    assert!(
+        errs.is_empty(),
+        "{} mismatches:\n{}",
+        errs.len(),
+        errs.join("\n")
+    );
 }
 
 fn run_rows(mode: FpMode, ty: FloatTy, rows: &[Row]) -> Vec<String> {
@@ -53,7 +58,14 @@ fn run_rows(mode: FpMode, ty: FloatTy, rows: &[Row]) -> Vec<String> {
     for &(op, a, b, want, fl) in rows {
         dom.clear();
         let r = dom.fbin(op, ty, &a, &b, SITE).unwrap();
-        check(&mut errs, format!("{mode:?} {ty:?} {op:?}({a:#x}, {b:#x})"), &dom, r, want, fl);
+        check(
+            &mut errs,
+            format!("{mode:?} {ty:?} {op:?}({a:#x}, {b:#x})"),
+            &dom,
+            r,
+            want,
+            fl,
+        );
     }
     errs
 }
@@ -178,7 +190,14 @@ fn ftz_and_daz_arithmetic() {
     for &(mode, ty, op, a, b, want, fl) in rows {
         let mut dom = Concrete::new(mode);
         let r = dom.fbin(op, ty, &a, &b, SITE).unwrap();
-        check(&mut errs, format!("{mode:?} {ty:?} {op:?}({a:#x}, {b:#x})"), &dom, r, want, fl);
+        check(
+            &mut errs,
+            format!("{mode:?} {ty:?} {op:?}({a:#x}, {b:#x})"),
+            &dom,
+            r,
+            want,
+            fl,
+        );
     }
     finish(errs);
 }
@@ -186,49 +205,131 @@ fn ftz_and_daz_arithmetic() {
 #[test]
 fn ftz_and_daz_in_other_operations() {
     let mut errs = vec![];
-    let mut one = |mode: FpMode, what: &str, op: &dyn Fn(&mut Concrete) -> u64, want: u64, fl: &str| {
-        let mut dom = Concrete::new(mode);
-        let r = op(&mut dom);
-        check(&mut errs, format!("{mode:?} {what}"), &dom, r, want, fl);
-    };
-    let sqrt = |a: u64| move |dm: &mut Concrete| dm.funary(FUnaryOp::SqrtInsn, F64, &a, SITE).unwrap();
-    one(FpMode::IEEE, "sqrt(2^-1074)", &sqrt(d::MIN_SUB), 0x1e60_0000_0000_0000, NONE);
+    let mut one =
+        |mode: FpMode, what: &str, op: &dyn Fn(&mut Concrete) -> u64, want: u64, fl: &str| {
+            let mut dom = Concrete::new(mode);
+            let r = op(&mut dom);
+            check(&mut errs, format!("{mode:?} {what}"), &dom, r, want, fl);
+        };
+    let sqrt =
+        |a: u64| move |dm: &mut Concrete| dm.funary(FUnaryOp::SqrtInsn, F64, &a, SITE).unwrap();
+    one(
+        FpMode::IEEE,
+        "sqrt(2^-1074)",
+        &sqrt(d::MIN_SUB),
+        0x1e60_0000_0000_0000,
+        NONE,
+    );
     one(DAZ, "sqrt(2^-1074)", &sqrt(d::MIN_SUB), d::PZ, NONE);
-    one(DAZ, "sqrt(-2^-1074)", &sqrt(0x8000_0000_0000_0001), d::NZ, NONE);
+    one(
+        DAZ,
+        "sqrt(-2^-1074)",
+        &sqrt(0x8000_0000_0000_0001),
+        d::NZ,
+        NONE,
+    );
     let oeq = |a: u64, b: u64| {
         move |dm: &mut Concrete| {
-            dm.fcmp(FCmpPred::Oeq, CmpLowering::Quiet, F64, &a, &b, SITE).unwrap()
+            dm.fcmp(FCmpPred::Oeq, CmpLowering::Quiet, F64, &a, &b, SITE)
+                .unwrap()
         }
     };
-    one(FpMode::IEEE, "2^-1074 oeq 0", &oeq(d::MIN_SUB, d::PZ), 0, NONE);
+    one(
+        FpMode::IEEE,
+        "2^-1074 oeq 0",
+        &oeq(d::MIN_SUB, d::PZ),
+        0,
+        NONE,
+    );
     one(DAZ, "2^-1074 oeq 0", &oeq(d::MIN_SUB, d::PZ), 1, NONE);
     one(DAZ, "2^-1074 oeq -0", &oeq(d::MIN_SUB, d::NZ), 1, NONE);
     let ext = |a: u64| {
         move |dm: &mut Concrete| {
-            dm.fcast(CastOp::FPExt, ScalarTy::Float(F32), ScalarTy::Float(F64), &a, SITE)
-                .unwrap()
+            dm.fcast(
+                CastOp::FPExt,
+                ScalarTy::Float(F32),
+                ScalarTy::Float(F64),
+                &a,
+                SITE,
+            )
+            .unwrap()
         }
     };
-    one(FpMode::IEEE, "fpext(2^-149)", &ext(f::MIN_SUB), 0x36a0_0000_0000_0000, NONE);
+    one(
+        FpMode::IEEE,
+        "fpext(2^-149)",
+        &ext(f::MIN_SUB),
+        0x36a0_0000_0000_0000,
+        NONE,
+    );
     one(DAZ, "fpext(2^-149)", &ext(f::MIN_SUB), d::PZ, NONE);
     let trunc = |a: u64| {
         move |dm: &mut Concrete| {
-            dm.fcast(CastOp::FPTrunc, ScalarTy::Float(F64), ScalarTy::Float(F32), &a, SITE)
-                .unwrap()
+            dm.fcast(
+                CastOp::FPTrunc,
+                ScalarTy::Float(F64),
+                ScalarTy::Float(F32),
+                &a,
+                SITE,
+            )
+            .unwrap()
         }
     };
-    one(FpMode::IEEE, "fptrunc(2^-149)", &trunc(0x36a0_0000_0000_0000), f::MIN_SUB, NONE);
-    one(FTZ, "fptrunc(2^-149)", &trunc(0x36a0_0000_0000_0000), f::PZ, UF_IE);
+    one(
+        FpMode::IEEE,
+        "fptrunc(2^-149)",
+        &trunc(0x36a0_0000_0000_0000),
+        f::MIN_SUB,
+        NONE,
+    );
+    one(
+        FTZ,
+        "fptrunc(2^-149)",
+        &trunc(0x36a0_0000_0000_0000),
+        f::PZ,
+        UF_IE,
+    );
     // A subnormal double is far below FLT_MIN: DAZ zeroes it before the conversion.
-    one(DAZ, "fptrunc(DBL subnormal)", &trunc(d::MAX_SUB), f::PZ, NONE);
-    one(FpMode::IEEE, "fptrunc(DBL subnormal)", &trunc(d::MAX_SUB), f::PZ, UF_IE);
-    let fma = |a: u64, b: u64, c: u64| move |dm: &mut Concrete| dm.fma(F64, &a, &b, &c, SITE).unwrap();
-    one(FpMode::IEEE, "fma(DBL_MIN, 0.5, 0)", &fma(d::MIN, d::HALF, d::PZ), 0x0008_0000_0000_0000, NONE);
-    one(FTZ, "fma(DBL_MIN, 0.5, 0)", &fma(d::MIN, d::HALF, d::PZ), d::PZ, UF_IE);
+    one(
+        DAZ,
+        "fptrunc(DBL subnormal)",
+        &trunc(d::MAX_SUB),
+        f::PZ,
+        NONE,
+    );
+    one(
+        FpMode::IEEE,
+        "fptrunc(DBL subnormal)",
+        &trunc(d::MAX_SUB),
+        f::PZ,
+        UF_IE,
+    );
+    let fma =
+        |a: u64, b: u64, c: u64| move |dm: &mut Concrete| dm.fma(F64, &a, &b, &c, SITE).unwrap();
+    one(
+        FpMode::IEEE,
+        "fma(DBL_MIN, 0.5, 0)",
+        &fma(d::MIN, d::HALF, d::PZ),
+        0x0008_0000_0000_0000,
+        NONE,
+    );
+    one(
+        FTZ,
+        "fma(DBL_MIN, 0.5, 0)",
+        &fma(d::MIN, d::HALF, d::PZ),
+        d::PZ,
+        UF_IE,
+    );
     let cvt = |a: u64| {
         move |dm: &mut Concrete| {
-            dm.fcast(CastOp::FPToSI, ScalarTy::Float(F64), ScalarTy::Int(32), &a, SITE)
-                .unwrap()
+            dm.fcast(
+                CastOp::FPToSI,
+                ScalarTy::Float(F64),
+                ScalarTy::Int(32),
+                &a,
+                SITE,
+            )
+            .unwrap()
         }
     };
     one(FpMode::IEEE, "fptosi(2^-1074)", &cvt(d::MIN_SUB), 0, IE);
@@ -238,10 +339,34 @@ fn ftz_and_daz_in_other_operations() {
     };
     // minsd under DAZ: the subnormal reads as +0, 0 < 0 is false and the second operand
     // comes back -- zeroed too: DAZ rewrites the operand, not just the comparison.
-    one(FpMode::IEEE, "minsd(2^-1074, 0)", &min(d::MIN_SUB, d::PZ), d::PZ, NONE);
-    one(FpMode::IEEE, "minsd(0, 2^-1074)", &min(d::PZ, d::MIN_SUB), d::PZ, NONE);
-    one(DAZ, "minsd(0, 2^-1074)", &min(d::PZ, d::MIN_SUB), d::PZ, NONE);
-    one(DAZ, "minsd(-2^-1074, 1)", &min(0x8000_0000_0000_0001, d::ONE), d::NZ, NONE);
+    one(
+        FpMode::IEEE,
+        "minsd(2^-1074, 0)",
+        &min(d::MIN_SUB, d::PZ),
+        d::PZ,
+        NONE,
+    );
+    one(
+        FpMode::IEEE,
+        "minsd(0, 2^-1074)",
+        &min(d::PZ, d::MIN_SUB),
+        d::PZ,
+        NONE,
+    );
+    one(
+        DAZ,
+        "minsd(0, 2^-1074)",
+        &min(d::PZ, d::MIN_SUB),
+        d::PZ,
+        NONE,
+    );
+    one(
+        DAZ,
+        "minsd(-2^-1074, 1)",
+        &min(0x8000_0000_0000_0001, d::ONE),
+        d::NZ,
+        NONE,
+    );
     finish(errs);
 }
 
@@ -340,7 +465,14 @@ fn conversions_bits_and_flags() {
     for &(op, from, to, a, want, fl) in CASTS {
         dom.clear();
         let r = dom.fcast(op, from, to, &a, SITE).unwrap();
-        check(&mut errs, format!("{op:?} {from} -> {to} ({a:#x})"), &dom, r, want, fl);
+        check(
+            &mut errs,
+            format!("{op:?} {from} -> {to} ({a:#x})"),
+            &dom,
+            r,
+            want,
+            fl,
+        );
     }
     finish(errs);
 }
@@ -361,7 +493,11 @@ fn integer_casts_and_bitcasts() {
         (BitCast, I32, SF32, f::SNAN, f::SNAN),
     ];
     for &(op, from, to, a, want) in rows {
-        assert_eq!(dom.icast(op, from, to, &a).unwrap(), want, "{op:?} {from}->{to} {a:#x}");
+        assert_eq!(
+            dom.icast(op, from, to, &a).unwrap(),
+            want,
+            "{op:?} {from}->{to} {a:#x}"
+        );
     }
     assert!(dom.flags.is_empty());
 }
@@ -420,7 +556,14 @@ fn unary_intrinsics() {
     for &(op, ty, a, want, fl) in rows {
         dom.clear();
         match dom.funary(op, ty, &a, SITE) {
-            Ok(r) => check(&mut errs, format!("{op:?} {ty:?} {a:#x}"), &dom, r, want, fl),
+            Ok(r) => check(
+                &mut errs,
+                format!("{op:?} {ty:?} {a:#x}"),
+                &dom,
+                r,
+                want,
+                fl,
+            ),
             Err(e) => errs.push(format!("{op:?} {ty:?} {a:#x}: {e}")),
         }
     }
@@ -472,7 +615,14 @@ fn binary_intrinsics_min_max_copysign() {
     for &(op, ty, a, b, want, fl) in rows {
         dom.clear();
         let r = dom.fbinary(op, ty, &a, &b, SITE).unwrap();
-        check(&mut errs, format!("{op:?} {ty:?} {a:#x} {b:#x}"), &dom, r, want, fl);
+        check(
+            &mut errs,
+            format!("{op:?} {ty:?} {a:#x} {b:#x}"),
+            &dom,
+            r,
+            want,
+            fl,
+        );
     }
     finish(errs);
 }
@@ -499,17 +649,41 @@ fn fma_single_rounding() {
     for &(ty, a, b, c, want, fl) in rows {
         dom.clear();
         let r = dom.fma(ty, &a, &b, &c, SITE).unwrap();
-        check(&mut errs, format!("fma {ty:?} {a:#x} {b:#x} {c:#x}"), &dom, r, want, fl);
+        check(
+            &mut errs,
+            format!("fma {ty:?} {a:#x} {b:#x} {c:#x}"),
+            &dom,
+            r,
+            want,
+            fl,
+        );
     }
     // The unfused sequence (what fmuladd is on baseline x86-64) differs on the first two.
     dom.clear();
-    let m = dom.fbin(FBinOp::FMul, F64, &0x3ff0_0000_0000_0001, &0x3fef_ffff_ffff_fffe, SITE).unwrap();
+    let m = dom
+        .fbin(
+            FBinOp::FMul,
+            F64,
+            &0x3ff0_0000_0000_0001,
+            &0x3fef_ffff_ffff_fffe,
+            SITE,
+        )
+        .unwrap();
     let r = dom.fbin(FBinOp::FAdd, F64, &m, &d::MONE, SITE).unwrap();
     check(&mut errs, "unfused (1+e)(1-e)-1".into(), &dom, r, d::PZ, IE);
     dom.clear();
     let m = dom.fbin(FBinOp::FMul, F64, &d::MAX, &d::TWO, SITE).unwrap();
-    let r = dom.fbin(FBinOp::FAdd, F64, &m, &0xffef_ffff_ffff_ffff, SITE).unwrap();
-    check(&mut errs, "unfused MAX*2-MAX".into(), &dom, r, d::INF, OF_IE);
+    let r = dom
+        .fbin(FBinOp::FAdd, F64, &m, &0xffef_ffff_ffff_ffff, SITE)
+        .unwrap();
+    check(
+        &mut errs,
+        "unfused MAX*2-MAX".into(),
+        &dom,
+        r,
+        d::INF,
+        OF_IE,
+    );
     finish(errs);
 }
 
@@ -546,7 +720,14 @@ fn libm_functions() {
     for &(func, ty, args, want, fl) in rows {
         dom.clear();
         match dom.math(func, ty, args, SITE) {
-            Ok(r) => check(&mut errs, format!("{func:?} {ty:?} {args:x?}"), &dom, r, want, fl),
+            Ok(r) => check(
+                &mut errs,
+                format!("{func:?} {ty:?} {args:x?}"),
+                &dom,
+                r,
+                want,
+                fl,
+            ),
             Err(e) => errs.push(format!("{func:?} {ty:?} {args:x?}: {e}")),
         }
     }
@@ -585,7 +766,11 @@ fn integer_arithmetic() {
         (UMin, 8, 0x80, 0x7f, 0x7f),
     ];
     for &(op, w, a, b, want) in rows {
-        assert_eq!(dom.ibin(op, w, &a, &b).unwrap(), want, "{op:?} i{w} {a:#x} {b:#x}");
+        assert_eq!(
+            dom.ibin(op, w, &a, &b).unwrap(),
+            want,
+            "{op:?} i{w} {a:#x} {b:#x}"
+        );
     }
     for op in [SDiv, UDiv, SRem, URem] {
         assert!(

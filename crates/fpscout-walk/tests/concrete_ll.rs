@@ -3,10 +3,11 @@
 
 mod common;
 
+use common::ll::*;
 use common::tables::*;
 use common::{d, eval, eval_scalar, f, flags, load_ll, DAZ, FTZ, LL_HEADER};
 use fpscout_ir::{CmpLowering, ExceptionKind, FCmpPred, InstKind, Module, ScalarTy};
-use fpscout_walk::concrete::{ArgBits, ConcreteRunner, EvalEnd, Evaluation, Event, FpMode};
+use fpscout_walk::concrete::{x86, ArgBits, ConcreteRunner, EvalEnd, Evaluation, Event, FpMode};
 use fpscout_walk::{StopReason, WalkConfig};
 
 const IEEE: FpMode = FpMode::IEEE;
@@ -30,16 +31,7 @@ fn ev(k: ExceptionKind, op: &str, lane: u32) -> (ExceptionKind, String, u32) {
 use ExceptionKind::{DivByZero as DZK, Inexact as IEK, Invalid as INVK, Overflow as OFK};
 
 fn arith_module() -> Module {
-    let mut s = String::new();
-    for (ty, t) in [("double", "d"), ("float", "f")] {
-        for op in ["fadd", "fsub", "fmul", "fdiv", "frem"] {
-            s += &format!(
-                "define {ty} @{op}_{t}({ty} %a, {ty} %b) {{\n  %r = {op} {ty} %a, %b\n  ret {ty} %r\n}}\n"
-            );
-        }
-        s += &format!("define {ty} @fneg_{t}({ty} %a) {{\n  %r = fneg {ty} %a\n  ret {ty} %r\n}}\n");
-    }
-    load_ll(&s)
+    load_ll(&arith_ll())
 }
 
 fn opname(op: fpscout_ir::FBinOp) -> &'static str {
@@ -77,10 +69,16 @@ fn scalar_arithmetic_end_to_end() {
         }
     }
     for &a in F64_NEG {
-        assert_eq!(eval_scalar(&m, "fneg_d", IEEE, &[a]), (a ^ d::NZ, flags(NONE)));
+        assert_eq!(
+            eval_scalar(&m, "fneg_d", IEEE, &[a]),
+            (a ^ d::NZ, flags(NONE))
+        );
     }
     for &a in F32_NEG {
-        assert_eq!(eval_scalar(&m, "fneg_f", IEEE, &[a]), (a ^ f::NZ, flags(NONE)));
+        assert_eq!(
+            eval_scalar(&m, "fneg_f", IEEE, &[a]),
+            (a ^ f::NZ, flags(NONE))
+        );
     }
     assert!(errs.is_empty(), "{}", errs.join("\n"));
 }
@@ -105,7 +103,10 @@ fn events_are_attributed_to_the_operation_that_raised_them() {
     let e = r.eval(&sc(&[0x4010_0000_0000_0000, d::MAX])).unwrap();
     assert_eq!(e.result_bits(), Some(0x4010_0000_0000_0000));
     assert_eq!(e.flags, flags("invalid,overflow,inexact"));
-    assert_eq!(event_list(&m, &e), vec![ev(OFK, "fmul", 0), ev(INVK, "fsub", 0)]);
+    assert_eq!(
+        event_list(&m, &e),
+        vec![ev(OFK, "fmul", 0), ev(INVK, "fsub", 0)]
+    );
     // The same with inexact events: the sticky inexact of the fdiv must not be reported
     // again by later operations.
     r.record_inexact(true);
@@ -140,7 +141,14 @@ fn ftz_daz_end_to_end() {
         (FTZ, "fmul_d", d::BELOW_ONE, d::MIN, d::PZ, UF_IE),
         (DAZ, "fdiv_d", d::ONE, d::MIN_SUB, d::INF, DZ),
         (DAZ, "fadd_d", d::MAX_SUB, d::MAX_SUB, d::PZ, NONE),
-        (FpMode::FAST_MATH_STARTUP, "fsub_d", 0x0010_0000_0000_0001, d::MIN, d::PZ, UF_IE),
+        (
+            FpMode::FAST_MATH_STARTUP,
+            "fsub_d",
+            0x0010_0000_0000_0001,
+            d::MIN,
+            d::PZ,
+            UF_IE,
+        ),
         (FTZ, "fmul_f", f::MIN, f::HALF, f::PZ, UF_IE),
         (DAZ, "fdiv_f", f::ONE, f::MIN_SUB, f::INF, DZ),
     ];
@@ -150,27 +158,23 @@ fn ftz_daz_end_to_end() {
             (want, flags(fl)),
             "{mode:?} {name}({a:#x}, {b:#x})"
         );
+        // The walk's FTZ/DAZ must not leak into the caller's thread (flags may).
+        assert_eq!(
+            x86::stmxcsr() & !0x3f,
+            x86::MXCSR_DEFAULT,
+            "after {mode:?} {name}"
+        );
     }
+    // Nor after a walk that traps half-way.
+    let t = load_ll("define i32 @f(double %a, i32 %n) {\n  %x = fmul double %a, 0.5\n  %q = sdiv i32 1, %n\n  ret i32 %q\n}\n");
+    let e = eval(&t, "f", FpMode::FAST_MATH_STARTUP, &sc(&[d::MIN, 0]));
+    assert!(matches!(e.end, EvalEnd::Trapped(_)));
+    assert_eq!(e.flags, flags(UF_IE));
+    assert_eq!(x86::stmxcsr() & !0x3f, x86::MXCSR_DEFAULT);
+    // Host arithmetic still sees subnormals.
+    let half_min = std::hint::black_box(f64::MIN_POSITIVE) * 0.5;
+    assert_eq!(half_min.to_bits(), 0x0008_0000_0000_0000);
 }
-
-const PREDS: [(&str, FCmpPred); 16] = [
-    ("false", FCmpPred::False),
-    ("oeq", FCmpPred::Oeq),
-    ("ogt", FCmpPred::Ogt),
-    ("oge", FCmpPred::Oge),
-    ("olt", FCmpPred::Olt),
-    ("ole", FCmpPred::Ole),
-    ("one", FCmpPred::One),
-    ("ord", FCmpPred::Ord),
-    ("ueq", FCmpPred::Ueq),
-    ("ugt", FCmpPred::Ugt),
-    ("uge", FCmpPred::Uge),
-    ("ult", FCmpPred::Ult),
-    ("ule", FCmpPred::Ule),
-    ("une", FCmpPred::Une),
-    ("uno", FCmpPred::Uno),
-    ("true", FCmpPred::True),
-];
 
 /// The lowering the front end chose for the single fcmp of `func`.
 fn lowering_of(m: &Module, func: &str) -> (FCmpPred, CmpLowering) {
@@ -187,22 +191,7 @@ fn lowering_of(m: &Module, func: &str) -> (FCmpPred, CmpLowering) {
 
 #[test]
 fn fcmp_predicates_and_lowerings_end_to_end() {
-    let mut s = String::new();
-    for (p, _) in PREDS {
-        // Result used as a value (setcc after ucomisd): quiet.
-        s += &format!(
-            "define i32 @q_{p}(double %a, double %b) {{\n  %c = fcmp {p} double %a, %b\n  %r = zext i1 %c to i32\n  ret i32 %r\n}}\n"
-        );
-        // Returned as i1 directly.
-        s += &format!(
-            "define i1 @b_{p}(float %a, float %b) {{\n  %c = fcmp {p} float %a, %b\n  ret i1 %c\n}}\n"
-        );
-        // Selecting between doubles in the same block: cmpsd mask.
-        s += &format!(
-            "define double @m_{p}(double %a, double %b) {{\n  %c = fcmp {p} double %a, %b\n  %r = select i1 %c, double 1.0, double 0.0\n  ret double %r\n}}\n"
-        );
-    }
-    let m = load_ll(&s);
+    let m = load_ll(&fcmp_ll());
     // (a, b as doubles, a, b as floats, index into the truth row: less, equal, greater,
     // unordered; has an SNaN)
     #[rustfmt::skip]
@@ -222,13 +211,26 @@ fn fcmp_predicates_and_lowerings_end_to_end() {
         ][i];
         p.holds(o)
     };
-    let relational =
-        |p: &str| matches!(p, "ogt" | "oge" | "olt" | "ole" | "ugt" | "uge" | "ult" | "ule");
+    let relational = |p: &str| {
+        matches!(
+            p,
+            "ogt" | "oge" | "olt" | "ole" | "ugt" | "uge" | "ult" | "ule"
+        )
+    };
     let mut errs = vec![];
     for (p, pred) in PREDS {
-        assert_eq!(lowering_of(&m, &format!("q_{p}")), (pred, CmpLowering::Quiet));
-        assert_eq!(lowering_of(&m, &format!("b_{p}")), (pred, CmpLowering::Quiet));
-        assert_eq!(lowering_of(&m, &format!("m_{p}")), (pred, CmpLowering::Mask));
+        assert_eq!(
+            lowering_of(&m, &format!("q_{p}")),
+            (pred, CmpLowering::Quiet)
+        );
+        assert_eq!(
+            lowering_of(&m, &format!("b_{p}")),
+            (pred, CmpLowering::Quiet)
+        );
+        assert_eq!(
+            lowering_of(&m, &format!("m_{p}")),
+            (pred, CmpLowering::Mask)
+        );
         let constant = p == "false" || p == "true";
         for &(a, b, fa, fb, i, snan) in pairs {
             let want = truth(pred, i);
@@ -266,10 +268,19 @@ fn fcmp_feeding_an_integer_select_is_quiet() {
          define float @sel_f(float %a, float %b) {\n  %c = fcmp ole float %a, %b\n  %r = select i1 %c, float %a, float %b\n  ret float %r\n}\n",
     );
     assert_eq!(lowering_of(&m, "sel_i32").1, CmpLowering::Quiet);
-    assert_eq!(eval_scalar(&m, "sel_i32", IEEE, &[d::QNAN, d::ONE]), (0, flags(NONE)));
-    assert_eq!(eval_scalar(&m, "sel_i32", IEEE, &[d::ONE, d::TWO]), (1, flags(NONE)));
+    assert_eq!(
+        eval_scalar(&m, "sel_i32", IEEE, &[d::QNAN, d::ONE]),
+        (0, flags(NONE))
+    );
+    assert_eq!(
+        eval_scalar(&m, "sel_i32", IEEE, &[d::ONE, d::TWO]),
+        (1, flags(NONE))
+    );
     assert_eq!(lowering_of(&m, "sel_f").1, CmpLowering::Mask);
-    assert_eq!(eval_scalar(&m, "sel_f", IEEE, &[f::QNAN, f::ONE]), (f::ONE, flags(INV)));
+    assert_eq!(
+        eval_scalar(&m, "sel_f", IEEE, &[f::QNAN, f::ONE]),
+        (f::ONE, flags(INV))
+    );
 }
 
 fn ll_scalar(s: ScalarTy) -> String {
@@ -318,175 +329,14 @@ fn conversions_end_to_end() {
         let got = e.result_bits().unwrap();
         let want_ev: Vec<_> = flags(fl).iter().map(|k| ev(k, cast_name(op), 0)).collect();
         if (got, e.flags) != (want, flags(fl)) || event_list(&m, &e) != want_ev {
-            errs.push(format!("{name}({a:#x}) = {got:#x} [{}] {:?}, want {want:#x} [{fl}]", e.flags, e.events));
+            errs.push(format!(
+                "{name}({a:#x}) = {got:#x} [{}] {:?}, want {want:#x} [{fl}]",
+                e.flags, e.events
+            ));
         }
     }
     assert!(errs.is_empty(), "{}", errs.join("\n"));
 }
-
-const INTRINSICS: &str = r#"
-declare double @llvm.fabs.f64(double)
-declare double @llvm.sqrt.f64(double)
-declare float @llvm.sqrt.f32(float)
-declare double @llvm.fma.f64(double, double, double)
-declare double @llvm.fmuladd.f64(double, double, double)
-declare double @llvm.minnum.f64(double, double)
-declare double @llvm.maxnum.f64(double, double)
-declare float @llvm.minnum.f32(float, float)
-declare double @llvm.copysign.f64(double, double)
-declare double @llvm.floor.f64(double)
-declare double @llvm.ceil.f64(double)
-declare double @llvm.trunc.f64(double)
-declare double @llvm.round.f64(double)
-declare double @llvm.rint.f64(double)
-declare double @llvm.nearbyint.f64(double)
-declare double @exp(double)
-declare double @log(double)
-declare double @pow(double, double)
-declare double @sqrt(double)
-declare double @fmod(double, double)
-declare float @expf(float)
-declare float @logf(float)
-
-define double @fabs(double %a) {
-  %r = call double @llvm.fabs.f64(double %a)
-  ret double %r
-}
-define double @sqrt_i(double %a) {
-  %r = call double @llvm.sqrt.f64(double %a)
-  ret double %r
-}
-define float @sqrtf_i(float %a) {
-  %r = call float @llvm.sqrt.f32(float %a)
-  ret float %r
-}
-define double @fma(double %a, double %b, double %c) {
-  %r = call double @llvm.fma.f64(double %a, double %b, double %c)
-  ret double %r
-}
-define double @fmuladd(double %a, double %b, double %c) {
-  %r = call double @llvm.fmuladd.f64(double %a, double %b, double %c)
-  ret double %r
-}
-define double @minnum(double %a, double %b) {
-  %r = call double @llvm.minnum.f64(double %a, double %b)
-  ret double %r
-}
-define double @maxnum(double %a, double %b) {
-  %r = call double @llvm.maxnum.f64(double %a, double %b)
-  ret double %r
-}
-define float @minnumf(float %a, float %b) {
-  %r = call float @llvm.minnum.f32(float %a, float %b)
-  ret float %r
-}
-define double @copysign(double %a, double %b) {
-  %r = call double @llvm.copysign.f64(double %a, double %b)
-  ret double %r
-}
-define double @floor(double %a) {
-  %r = call double @llvm.floor.f64(double %a)
-  ret double %r
-}
-define double @ceil(double %a) {
-  %r = call double @llvm.ceil.f64(double %a)
-  ret double %r
-}
-define double @trunc(double %a) {
-  %r = call double @llvm.trunc.f64(double %a)
-  ret double %r
-}
-define double @round(double %a) {
-  %r = call double @llvm.round.f64(double %a)
-  ret double %r
-}
-define double @rint(double %a) {
-  %r = call double @llvm.rint.f64(double %a)
-  ret double %r
-}
-define double @nearbyint(double %a) {
-  %r = call double @llvm.nearbyint.f64(double %a)
-  ret double %r
-}
-define double @c_exp(double %a) {
-  %r = call double @exp(double %a)
-  ret double %r
-}
-define double @c_log(double %a) {
-  %r = call double @log(double %a)
-  ret double %r
-}
-define double @c_pow(double %a, double %b) {
-  %r = call double @pow(double %a, double %b)
-  ret double %r
-}
-define double @c_sqrt(double %a) {
-  %r = call double @sqrt(double %a)
-  ret double %r
-}
-define double @c_fmod(double %a, double %b) {
-  %r = call double @fmod(double %a, double %b)
-  ret double %r
-}
-define float @c_expf(float %a) {
-  %r = call float @expf(float %a)
-  ret float %r
-}
-define float @c_logf(float %a) {
-  %r = call float @logf(float %a)
-  ret float %r
-}
-"#;
-
-/// (function, args, result, flags): shared with the native cross-check.
-pub const INTRINSIC_ROWS: &[(&str, &[u64], u64, &str)] = &[
-    ("fabs", &[d::NZ], d::PZ, NONE),
-    ("fabs", &[0xfff4_0000_0000_0000], d::SNAN, NONE),
-    ("sqrt_i", &[d::MONE], d::DNAN, INV),
-    ("sqrt_i", &[d::NZ], d::NZ, NONE),
-    ("sqrt_i", &[d::TWO], 0x3ff6_a09e_667f_3bcd, IE),
-    ("sqrt_i", &[d::NINF], d::DNAN, INV),
-    ("sqrtf_i", &[f::MONE], f::DNAN, INV),
-    ("sqrtf_i", &[f::NZ], f::NZ, NONE),
-    // One rounding: (1+2^-52)(1-2^-52) - 1 = -2^-104 ...
-    ("fma", &[0x3ff0_0000_0000_0001, 0x3fef_ffff_ffff_fffe, d::MONE], 0xb970_0000_0000_0000, NONE),
-    ("fma", &[d::MAX, d::TWO, 0xffef_ffff_ffff_ffff], d::MAX, NONE),
-    // ... while fmuladd is fmul then fadd on baseline x86-64: two roundings.
-    ("fmuladd", &[0x3ff0_0000_0000_0001, 0x3fef_ffff_ffff_fffe, d::MONE], d::PZ, IE),
-    ("fmuladd", &[d::MAX, d::TWO, 0xffef_ffff_ffff_ffff], d::INF, OF_IE),
-    ("minnum", &[d::QNAN, d::ONE], d::ONE, INV),
-    ("minnum", &[d::ONE, d::QNAN], d::ONE, INV),
-    ("minnum", &[d::SNAN, d::ONE], d::ONE, INV),
-    ("minnum", &[d::ONE, d::TWO], d::ONE, NONE),
-    ("minnum", &[d::PZ, d::NZ], d::PZ, NONE),
-    ("minnum", &[d::NZ, d::PZ], d::NZ, NONE),
-    ("maxnum", &[d::QNAN, d::MONE], d::MONE, INV),
-    ("maxnum", &[d::ONE, d::TWO], d::TWO, NONE),
-    ("minnumf", &[f::ONE, f::QNAN], f::ONE, INV),
-    ("copysign", &[d::ONE, d::NZ], d::MONE, NONE),
-    ("copysign", &[d::SNAN, d::MONE], 0xfff4_0000_0000_0000, NONE),
-    ("floor", &[0xc004_0000_0000_0000], 0xc008_0000_0000_0000, NONE),
-    ("floor", &[d::SNAN], d::SNAN_Q, INV),
-    ("ceil", &[0xbfe0_0000_0000_0000], d::NZ, NONE),
-    ("trunc", &[0xc004_0000_0000_0000], 0xc000_0000_0000_0000, NONE),
-    ("round", &[0x4004_0000_0000_0000], d::THREE, NONE),
-    ("round", &[d::MONE], d::MONE, NONE),
-    ("rint", &[0x4004_0000_0000_0000], d::TWO, IE),
-    ("rint", &[0x400c_0000_0000_0000], 0x4010_0000_0000_0000, IE),
-    ("nearbyint", &[0x4004_0000_0000_0000], d::TWO, NONE),
-    ("nearbyint", &[0x400c_0000_0000_0000], 0x4010_0000_0000_0000, NONE),
-    ("c_exp", &[0x4086_3000_0000_0000], d::INF, OF_IE),
-    ("c_exp", &[0xc087_5000_0000_0000], d::PZ, UF_IE),
-    ("c_log", &[d::PZ], d::NINF, DZ),
-    ("c_log", &[d::MONE], d::DNAN, INV),
-    ("c_pow", &[d::PZ, d::MONE], d::INF, DZ),
-    ("c_sqrt", &[d::MONE], d::DNAN, INV),
-    ("c_sqrt", &[d::NZ], d::NZ, NONE),
-    ("c_fmod", &[d::ONE, d::PZ], d::DNAN, INV),
-    ("c_fmod", &[0x4016_0000_0000_0000, 0xc000_0000_0000_0000], 0x3ff8_0000_0000_0000, NONE),
-    ("c_expf", &[0x42b2_0000], f::INF, OF_IE),
-    ("c_logf", &[f::PZ], f::NINF, DZ),
-];
 
 #[test]
 fn intrinsics_and_libm_end_to_end() {
@@ -495,12 +345,20 @@ fn intrinsics_and_libm_end_to_end() {
     for &(name, args, want, fl) in INTRINSIC_ROWS {
         let got = eval_scalar(&m, name, IEEE, args);
         if got != (want, flags(fl)) {
-            errs.push(format!("{name}({args:x?}) = {:#x} [{}], want {want:#x} [{fl}]", got.0, got.1));
+            errs.push(format!(
+                "{name}({args:x?}) = {:#x} [{}], want {want:#x} [{fl}]",
+                got.0, got.1
+            ));
         }
     }
     assert!(errs.is_empty(), "{}", errs.join("\n"));
     // fmuladd attributes both roundings' flags to the one call site.
-    let e = eval(&m, "fmuladd", IEEE, &sc(&[d::MAX, d::TWO, 0xffef_ffff_ffff_ffff]));
+    let e = eval(
+        &m,
+        "t_fmuladd",
+        IEEE,
+        &sc(&[d::MAX, d::TWO, 0xffef_ffff_ffff_ffff]),
+    );
     assert_eq!(
         event_list(&m, &e),
         vec![ev(OFK, "llvm.fmuladd", 0), ev(IEK, "llvm.fmuladd", 0)]
@@ -517,11 +375,21 @@ fn fmuladd_is_fused_on_fma_targets() {
     };
     let m = fpscout_llvm::load_ir_file(&path, opts).unwrap();
     assert_eq!(
-        eval_scalar(&m, "fmuladd", IEEE, &[0x3ff0_0000_0000_0001, 0x3fef_ffff_ffff_fffe, d::MONE]),
+        eval_scalar(
+            &m,
+            "t_fmuladd",
+            IEEE,
+            &[0x3ff0_0000_0000_0001, 0x3fef_ffff_ffff_fffe, d::MONE]
+        ),
         (0xb970_0000_0000_0000, flags(NONE))
     );
     assert_eq!(
-        eval_scalar(&m, "fmuladd", IEEE, &[d::MAX, d::TWO, 0xffef_ffff_ffff_ffff]),
+        eval_scalar(
+            &m,
+            "t_fmuladd",
+            IEEE,
+            &[d::MAX, d::TWO, 0xffef_ffff_ffff_ffff]
+        ),
         (d::MAX, flags(NONE))
     );
 }
@@ -566,7 +434,10 @@ fn vector_reductions_ordered_and_reassociated() {
     // Ordered: (((-0 + 1e16) + 1) + -1e16) + 1 = 1 (1e16 + 1 ties back to 1e16).
     let e = eval(&m, "add_ord", IEEE, &arr([E16, d::ONE, ME16, d::ONE]));
     assert_eq!((e.result_bits(), e.flags), (Some(d::ONE), flags(IE)));
-    assert_eq!(event_list(&m, &e), vec![ev(IEK, "llvm.vector.reduce.fadd", 1)]);
+    assert_eq!(
+        event_list(&m, &e),
+        vec![ev(IEK, "llvm.vector.reduce.fadd", 1)]
+    );
     // Reassociated, x86's halving tree: (a0+a2) + (a1+a3) = 0 + 2; the -0.0 start is the
     // identity.
     let e = eval(&m, "add_re", IEEE, &arr([E16, d::ONE, ME16, d::ONE]));
@@ -576,28 +447,53 @@ fn vector_reductions_ordered_and_reassociated() {
     assert_eq!((e.result_bits(), e.flags), (Some(d::INF), flags(OF_IE)));
     assert_eq!(
         event_list(&m, &e),
-        vec![ev(OFK, "llvm.vector.reduce.fadd", 1), ev(IEK, "llvm.vector.reduce.fadd", 1)]
+        vec![
+            ev(OFK, "llvm.vector.reduce.fadd", 1),
+            ev(IEK, "llvm.vector.reduce.fadd", 1)
+        ]
     );
-    let e = eval(&m, "add_ord", IEEE, &arr([d::MAX, d::MAX, d::MAX, 0xffef_ffff_ffff_ffff]));
+    let e = eval(
+        &m,
+        "add_ord",
+        IEEE,
+        &arr([d::MAX, d::MAX, d::MAX, 0xffef_ffff_ffff_ffff]),
+    );
     assert_eq!((e.result_bits(), e.flags), (Some(d::INF), flags(OF_IE)));
     assert_eq!(
         event_list(&m, &e),
-        vec![ev(OFK, "llvm.vector.reduce.fadd", 1), ev(IEK, "llvm.vector.reduce.fadd", 1)]
+        vec![
+            ev(OFK, "llvm.vector.reduce.fadd", 1),
+            ev(IEK, "llvm.vector.reduce.fadd", 1)
+        ]
     );
-    let e = eval(&m, "add_re", IEEE, &arr([d::MAX, d::MAX, d::MAX, 0xffef_ffff_ffff_ffff]));
+    let e = eval(
+        &m,
+        "add_re",
+        IEEE,
+        &arr([d::MAX, d::MAX, d::MAX, 0xffef_ffff_ffff_ffff]),
+    );
     assert_eq!((e.result_bits(), e.flags), (Some(d::INF), flags(OF_IE)));
     assert_eq!(
         event_list(&m, &e),
-        vec![ev(OFK, "llvm.vector.reduce.fadd", 0), ev(IEK, "llvm.vector.reduce.fadd", 0)]
+        vec![
+            ev(OFK, "llvm.vector.reduce.fadd", 0),
+            ev(IEK, "llvm.vector.reduce.fadd", 0)
+        ]
     );
     // A non-identity start value is added after the tree.
     let mut args = arr([E16, d::ONE, ME16, d::ONE]);
     args.push(ArgBits::Scalar(d::PZ));
-    assert_eq!(eval(&m, "add_re_start", IEEE, &args).result_bits(), Some(d::TWO));
+    assert_eq!(
+        eval(&m, "add_re_start", IEEE, &args).result_bits(),
+        Some(d::TWO)
+    );
     args[1] = ArgBits::Scalar(E16);
     // 1e16 + 2 is exact.
     let e = eval(&m, "add_re_start", IEEE, &args);
-    assert_eq!((e.result_bits(), e.flags), (Some(0x4341_c379_37e0_8001), flags(NONE)));
+    assert_eq!(
+        (e.result_bits(), e.flags),
+        (Some(0x4341_c379_37e0_8001), flags(NONE))
+    );
     // fmul: ordered overflows on MAX·2 first; the tree computes (MAX·0.5)·(2·1) = MAX.
     let e = eval(&m, "mul_ord", IEEE, &arr([d::MAX, d::TWO, d::HALF, d::ONE]));
     assert_eq!((e.result_bits(), e.flags), (Some(d::INF), flags(OF_IE)));
@@ -654,6 +550,22 @@ define void @vcvt(ptr %out, ptr %a) {
   store <2 x i32> %r, ptr %out
   ret void
 }
+define double @sel_scalar_cond(i1 %c, double %a, double %b) {
+  %x = insertelement <2 x double> <double 1.0, double 2.0>, double %a, i32 1
+  %y = insertelement <2 x double> <double 3.0, double 4.0>, double %b, i32 0
+  %s = select i1 %c, <2 x double> %x, <2 x double> %y
+  %e0 = extractelement <2 x double> %s, i32 0
+  %e1 = extractelement <2 x double> %s, i32 1
+  %r = fsub double %e0, %e1
+  ret double %r
+}
+define double @i1_to_fp(i1 %c) {
+  %s = sitofp i1 %c to double
+  %u = uitofp i1 %c to double
+  %r = fmul double %s, 10.0
+  %t = fadd double %r, %u
+  ret double %t
+}
 define double @vneg_bitcast(double %a) {
   %v = bitcast double %a to <2 x float>
   %n = fneg <2 x float> %v
@@ -666,10 +578,18 @@ define double @vneg_bitcast(double %a) {
 fn vector_operations_with_per_lane_events() {
     let m = load_ll(VECTORS);
     let arr = |v: &[u64]| ArgBits::Array(v.to_vec());
-    let e = eval(&m, "vdiv2", IEEE, &[arr(&[0, 0]), arr(&[d::ONE, d::PZ]), arr(&[d::PZ, d::PZ])]);
+    let e = eval(
+        &m,
+        "vdiv2",
+        IEEE,
+        &[arr(&[0, 0]), arr(&[d::ONE, d::PZ]), arr(&[d::PZ, d::PZ])],
+    );
     assert_eq!(e.end, EvalEnd::Returned(None));
     assert_eq!(e.arrays[0], vec![d::INF, d::DNAN]);
-    assert_eq!(event_list(&m, &e), vec![ev(DZK, "fdiv", 0), ev(INVK, "fdiv", 1)]);
+    assert_eq!(
+        event_list(&m, &e),
+        vec![ev(DZK, "fdiv", 0), ev(INVK, "fdiv", 1)]
+    );
     assert_eq!(e.flags, flags("invalid,divbyzero"));
 
     let e = eval(
@@ -727,10 +647,37 @@ fn vector_operations_with_per_lane_events() {
     assert_eq!(e.arrays[0], vec![1, 0, 0, 0]);
     assert_eq!(event_list(&m, &e), vec![ev(INVK, "fcmp", 2)]);
 
-    let e = eval(&m, "vcvt", IEEE, &[arr(&[0, 0]), arr(&[0x4202_a05f_2000_0000, 0x3ff8_0000_0000_0000])]);
+    let e = eval(
+        &m,
+        "vcvt",
+        IEEE,
+        &[
+            arr(&[0, 0]),
+            arr(&[0x4202_a05f_2000_0000, 0x3ff8_0000_0000_0000]),
+        ],
+    );
     assert_eq!(e.arrays[0], vec![0x8000_0000, 1]);
-    assert_eq!(event_list(&m, &e), vec![ev(INVK, "fptosi", 0), ev(IEK, "fptosi", 1)]);
+    assert_eq!(
+        event_list(&m, &e),
+        vec![ev(INVK, "fptosi", 0), ev(IEK, "fptosi", 1)]
+    );
 
+    // select on an i1 between whole vectors: [1, a] - or - [b, 4].
+    let five = 0x4014_0000_0000_0000;
+    assert_eq!(
+        eval_scalar(&m, "sel_scalar_cond", IEEE, &[1, five, d::MAX]).0,
+        0xc010_0000_0000_0000
+    );
+    assert_eq!(
+        eval_scalar(&m, "sel_scalar_cond", IEEE, &[0, five, d::MAX]),
+        (0x7fef_ffff_ffff_ffff, flags(IE))
+    );
+    // i1 true is -1 signed, 1 unsigned: -1·10 + 1.
+    assert_eq!(
+        eval_scalar(&m, "i1_to_fp", IEEE, &[1]).0,
+        0xc022_0000_0000_0000
+    );
+    assert_eq!(eval_scalar(&m, "i1_to_fp", IEEE, &[0]).0, d::PZ);
     assert_eq!(
         eval_scalar(&m, "vneg_bitcast", IEEE, &[0x3ff0_0000_4000_0000]),
         (0xbff0_0000_c000_0000, flags(NONE))
@@ -873,23 +820,56 @@ define i32 @hiword_memcpy(double %a) {
 #[test]
 fn loops_phis_switch_and_integer_ops() {
     let m = load_ll(CONTROL);
-    let e = eval(&m, "sum", IEEE, &[ArgBits::Array(vec![E16, d::ONE, d::ONE]), ArgBits::Scalar(3)]);
+    let e = eval(
+        &m,
+        "sum",
+        IEEE,
+        &[
+            ArgBits::Array(vec![E16, d::ONE, d::ONE]),
+            ArgBits::Scalar(3),
+        ],
+    );
     // Two ties to even: 1e16 + 1 + 1 stays 1e16, with one inexact event per iteration.
     assert_eq!((e.result_bits(), e.flags), (Some(E16), flags(IE)));
-    assert_eq!(event_list(&m, &e), vec![ev(IEK, "fadd", 0), ev(IEK, "fadd", 0)]);
-    let e = eval(&m, "sum", IEEE, &[ArgBits::Array(vec![d::MAX, d::MAX, d::NINF]), ArgBits::Scalar(3)]);
-    assert_eq!((e.result_bits(), e.flags), (Some(d::DNAN), flags("invalid,overflow,inexact")));
+    assert_eq!(
+        event_list(&m, &e),
+        vec![ev(IEK, "fadd", 0), ev(IEK, "fadd", 0)]
+    );
+    let e = eval(
+        &m,
+        "sum",
+        IEEE,
+        &[
+            ArgBits::Array(vec![d::MAX, d::MAX, d::NINF]),
+            ArgBits::Scalar(3),
+        ],
+    );
+    assert_eq!(
+        (e.result_bits(), e.flags),
+        (Some(d::DNAN), flags("invalid,overflow,inexact"))
+    );
     assert_eq!(eval_scalar(&m, "fib", IEEE, &[10]), (34, flags(NONE)));
     assert_eq!(eval_scalar(&m, "sw", IEEE, &[0xff]).0, 100);
     assert_eq!(eval_scalar(&m, "sw", IEEE, &[3]).0, 300);
     assert_eq!(eval_scalar(&m, "sw", IEEE, &[4]).0, 7);
 
-    for (f, a, b) in [("sdiv", 7, 0), ("urem", 7, 0), ("sdiv", 0x8000_0000, 0xffff_ffff)] {
+    for (f, a, b) in [
+        ("sdiv", 7, 0),
+        ("urem", 7, 0),
+        ("sdiv", 0x8000_0000, 0xffff_ffff),
+    ] {
         let e = eval(&m, f, IEEE, &sc(&[a, b]));
-        assert!(matches!(e.end, EvalEnd::Trapped(_)), "{f}({a}, {b}): {:?}", e.end);
+        assert!(
+            matches!(e.end, EvalEnd::Trapped(_)),
+            "{f}({a}, {b}): {:?}",
+            e.end
+        );
         assert!(e.result_bits().is_none());
     }
-    assert_eq!(eval_scalar(&m, "sdiv", IEEE, &[0xffff_fff9, 2]).0, 0xffff_fffd);
+    assert_eq!(
+        eval_scalar(&m, "sdiv", IEEE, &[0xffff_fff9, 2]).0,
+        0xffff_fffd
+    );
 
     let iops = |a: u64, b: u64| -> u64 {
         let s = a << 3;
@@ -905,8 +885,17 @@ fn loops_phis_switch_and_integer_ops() {
             ab
         }
     };
-    for (a, b) in [(3, 5), (0x1234_5678, 0xfedc_ba98_7654_3210), (u64::MAX, 1), (7, 1 << 63)] {
-        assert_eq!(eval_scalar(&m, "iops", IEEE, &[a, b]).0, iops(a, b), "iops({a:#x}, {b:#x})");
+    for (a, b) in [
+        (3, 5),
+        (0x1234_5678, 0xfedc_ba98_7654_3210),
+        (u64::MAX, 1),
+        (7, 1 << 63),
+    ] {
+        assert_eq!(
+            eval_scalar(&m, "iops", IEEE, &[a, b]).0,
+            iops(a, b),
+            "iops({a:#x}, {b:#x})"
+        );
     }
 }
 
@@ -915,15 +904,29 @@ fn memory_operations() {
     let m = load_ll(CONTROL);
     // (0 + 1.5) · 4
     assert_eq!(
-        eval_scalar(&m, "mem", IEEE, &[0x3ff8_0000_0000_0000, 0x4010_0000_0000_0000]),
+        eval_scalar(
+            &m,
+            "mem",
+            IEEE,
+            &[0x3ff8_0000_0000_0000, 0x4010_0000_0000_0000]
+        ),
         (0x4018_0000_0000_0000, flags(NONE))
     );
     // memset 0xff bytes read as a double: a quiet NaN, propagated without INVALID.
-    assert_eq!(eval_scalar(&m, "memset_nan", IEEE, &[d::ONE]), (u64::MAX, flags(NONE)));
+    assert_eq!(
+        eval_scalar(&m, "memset_nan", IEEE, &[d::ONE]),
+        (u64::MAX, flags(NONE))
+    );
     // Type punning through memory: the high half of the double's bits.
-    assert_eq!(eval_scalar(&m, "pun", IEEE, &[0x4009_21fb_5444_2d18]).0, 0x4009_21fb);
+    assert_eq!(
+        eval_scalar(&m, "pun", IEEE, &[0x4009_21fb_5444_2d18]).0,
+        0x4009_21fb
+    );
     // memcpy of the high half of a double (the memcpy form of GET_HIGH_WORD).
-    assert_eq!(eval_scalar(&m, "hiword_memcpy", IEEE, &[0x4009_21fb_5444_2d18]).0, 0x4009_21fb);
+    assert_eq!(
+        eval_scalar(&m, "hiword_memcpy", IEEE, &[0x4009_21fb_5444_2d18]).0,
+        0x4009_21fb
+    );
 }
 
 #[test]
@@ -971,19 +974,37 @@ loop:
 }
 "#,
     );
-    assert_eq!(eval_scalar(&m, "scaled", IEEE, &[2, d::ONE]), (0x3fd0_0000_0000_0000, flags(NONE)));
-    assert_eq!(eval_scalar(&m, "scaled", IEEE, &[1, d::MIN_SUB]), (d::PZ, flags(UF_IE)));
+    assert_eq!(
+        eval_scalar(&m, "scaled", IEEE, &[2, d::ONE]),
+        (0x3fd0_0000_0000_0000, flags(NONE))
+    );
+    assert_eq!(
+        eval_scalar(&m, "scaled", IEEE, &[1, d::MIN_SUB]),
+        (d::PZ, flags(UF_IE))
+    );
     // Out of the table: a trap, as the native program's out-of-bounds read would be UB.
-    assert!(matches!(eval(&m, "scaled", IEEE, &sc(&[4, d::ONE])).end, EvalEnd::Trapped(_)));
-    assert!(matches!(eval(&m, "scaled", IEEE, &sc(&[0xffff_ffff, d::ONE])).end, EvalEnd::Trapped(_)));
+    assert!(matches!(
+        eval(&m, "scaled", IEEE, &sc(&[4, d::ONE])).end,
+        EvalEnd::Trapped(_)
+    ));
+    assert!(matches!(
+        eval(&m, "scaled", IEEE, &sc(&[0xffff_ffff, d::ONE])).end,
+        EvalEnd::Trapped(_)
+    ));
     // Globals are reset between evaluations.
     let fid = m.find_function("bump").unwrap();
     let mut r = ConcreteRunner::new(&m, fid, IEEE, WalkConfig::default()).unwrap();
     for _ in 0..3 {
         assert_eq!(r.eval(&[]).unwrap().result_bits(), Some(1));
     }
-    assert!(matches!(eval(&m, "write_const", IEEE, &[]).end, EvalEnd::Trapped(_)));
-    assert!(matches!(eval(&m, "unreach", IEEE, &[]).end, EvalEnd::Trapped(_)));
+    assert!(matches!(
+        eval(&m, "write_const", IEEE, &[]).end,
+        EvalEnd::Trapped(_)
+    ));
+    assert!(matches!(
+        eval(&m, "unreach", IEEE, &[]).end,
+        EvalEnd::Trapped(_)
+    ));
     // Events inside a callee name the callee's operation.
     let e = eval(&m, "recip_of_div", IEEE, &sc(&[d::PZ]));
     assert_eq!(e.result_bits(), Some(d::INF));

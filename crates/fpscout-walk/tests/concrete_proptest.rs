@@ -182,15 +182,35 @@ fn check_arith(fmt: Fmt, op: FBinOp, a: u64, b: u64) -> Result<(), TestCaseError
     // Flags.
     let snan_in = fmt.is_snan(a) || fmt.is_snan(b);
     let invalid = snan_in || (!nan_in && fmt.is_nan(r));
-    prop_assert_eq!(fl.contains(fpscout_ir::ExceptionKind::Invalid), invalid, "{}", ctx);
+    prop_assert_eq!(
+        fl.contains(fpscout_ir::ExceptionKind::Invalid),
+        invalid,
+        "{}",
+        ctx
+    );
     let finite_in = fmt.is_finite(a) && fmt.is_finite(b);
     let dz = op == FBinOp::FDiv && finite_in && fmt.is_zero(b) && !fmt.is_zero(a);
-    prop_assert_eq!(fl.contains(fpscout_ir::ExceptionKind::DivByZero), dz, "{}", ctx);
+    prop_assert_eq!(
+        fl.contains(fpscout_ir::ExceptionKind::DivByZero),
+        dz,
+        "{}",
+        ctx
+    );
     let overflow = finite_in && fmt.is_inf(r) && !dz;
-    prop_assert_eq!(fl.contains(fpscout_ir::ExceptionKind::Overflow), overflow, "{}", ctx);
+    prop_assert_eq!(
+        fl.contains(fpscout_ir::ExceptionKind::Overflow),
+        overflow,
+        "{}",
+        ctx
+    );
     if finite_in && !dz && !fmt.is_nan(r) {
         let inexact = overflow || !exact(fmt, op, a, b, r);
-        prop_assert_eq!(fl.contains(fpscout_ir::ExceptionKind::Inexact), inexact, "{}", ctx);
+        prop_assert_eq!(
+            fl.contains(fpscout_ir::ExceptionKind::Inexact),
+            inexact,
+            "{}",
+            ctx
+        );
         let uf = fl.contains(fpscout_ir::ExceptionKind::Underflow);
         let mag = fmt.abs(r);
         if !inexact || mag > fmt.min_normal() {
@@ -209,7 +229,12 @@ fn check_arith(fmt: Fmt, op: FBinOp, a: u64, b: u64) -> Result<(), TestCaseError
         );
     }
     // Events: one per non-inexact flag, at the site.
-    prop_assert_eq!(dom.events.len(), fl.without_inexact().iter().count(), "{}", ctx);
+    prop_assert_eq!(
+        dom.events.len(),
+        fl.without_inexact().iter().count(),
+        "{}",
+        ctx
+    );
     Ok(())
 }
 
@@ -374,7 +399,7 @@ proptest! {
         }
         // fptoui i64 in range: the value; INVALID exactly when x ≥ 2^63 (the plain cvtt
         // overflows there even though the result is right).
-        if !x.is_nan() && t >= 0.0 && t < 18446744073709551616.0 {
+        if !x.is_nan() && (0.0..18446744073709551616.0).contains(&t) {
             dom.clear();
             let r = dom.fcast(CastOp::FPToUI, f64t, ScalarTy::Int(64), &a, SITE).unwrap();
             prop_assert_eq!(r, t as u64);

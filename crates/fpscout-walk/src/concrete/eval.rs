@@ -35,6 +35,10 @@ pub struct Evaluation {
     pub flags: ExceptionSet,
     /// Final contents of array arguments, in parameter order.
     pub arrays: Vec<Vec<u64>>,
+    /// Choice points met: operations whose machine-code result the IR does not determine
+    /// (e.g. which of two NaN operands an `addsd` returns). The native program made one
+    /// of the `2^choice_points` combinations; [`ConcreteRunner::set_choices`] replays others.
+    pub choice_points: u32,
 }
 
 impl Evaluation {
@@ -68,6 +72,12 @@ impl<'m> ConcreteRunner<'m> {
     /// Also record inexact events (the flag union always has it).
     pub fn record_inexact(&mut self, on: bool) {
         self.walker.domain.record_inexact = on;
+    }
+
+    /// Answers for the choice points of the next evaluations, in the order they are met
+    /// (unlisted ones take `false`, the IR's own operand order).
+    pub fn set_choices(&mut self, choices: Vec<bool>) {
+        self.walker.domain.choices = choices;
     }
 
     /// Whether `flags` includes inexact (default on). Off is much faster for searches
@@ -172,6 +182,7 @@ impl<'m> ConcreteRunner<'m> {
             events: domain.events.clone(),
             flags: domain.flags,
             arrays: finals,
+            choice_points: domain.choice_points,
         })
     }
 }

@@ -74,6 +74,11 @@ pub struct Concrete {
     pub events: Vec<Event>,
     /// Union of all flags raised since the last [`Concrete::clear`].
     pub flags: ExceptionSet,
+    /// Answers to the choice points the IR leaves to the backend, in the order they are
+    /// met (missing answers mean `false`: the IR's operand order). See [`Concrete::choose`].
+    pub choices: Vec<bool>,
+    /// Choice points met since the last [`Concrete::clear`].
+    pub choice_points: u32,
 }
 
 impl Concrete {
@@ -88,7 +93,21 @@ impl Concrete {
             track_inexact: true,
             events: Vec::new(),
             flags: ExceptionSet::EMPTY,
+            choices: Vec::new(),
+            choice_points: 0,
         }
+    }
+
+    /// A choice point: the machine code may compute this operation either way and the IR
+    /// does not say which. Returns the scripted answer (default `false`).
+    fn choose(&mut self) -> bool {
+        let answer = self
+            .choices
+            .get(self.choice_points as usize)
+            .copied()
+            .unwrap_or(false);
+        self.choice_points += 1;
+        answer
     }
 
     pub fn mode(&self) -> FpMode {
@@ -102,6 +121,7 @@ impl Concrete {
     pub fn clear(&mut self) {
         self.events.clear();
         self.flags = ExceptionSet::EMPTY;
+        self.choice_points = 0;
     }
 
     /// Records the flags an operation raised. Inside a walk MXCSR flags are sticky: a flag
@@ -170,6 +190,14 @@ fn is_nan(ty: FloatTy, b: u64) -> bool {
     }
 }
 
+/// A NaN's bits after the quieting SSE applies to it.
+fn quiet(ty: FloatTy, b: u64) -> u64 {
+    match ty {
+        FloatTy::F32 => b | 0x0040_0000,
+        FloatTy::F64 => b | 0x0008_0000_0000_0000,
+    }
+}
+
 fn relational(pred: FCmpPred) -> bool {
     use FCmpPred::*;
     matches!(pred, Ogt | Oge | Olt | Ole | Ugt | Uge | Ult | Ule)
@@ -181,6 +209,10 @@ fn int_as_i64(bits: u64, width: u32) -> i64 {
 
 impl Domain for Concrete {
     type Scalar = u64;
+    type Snapshot = ();
+
+    fn snapshot(&self) {}
+    fn restore(&mut self, _snapshot: ()) {}
 
     /// Enters the modelled mode for a walk. Loading MXCSR costs ~100 ns when its value
     /// changes, so it is skipped when the control bits already match and no flag needs
@@ -233,6 +265,22 @@ impl Domain for Concrete {
     }
 
     fn fbin(&mut self, op: FBinOp, ty: FloatTy, a: &u64, b: &u64, site: OpSite) -> DResult<u64> {
+        // With two NaN operands SSE returns the first source (the destination register),
+        // quieted. Which IR operand lands in the destination of a commutative addsd/mulsd
+        // is decided by instruction selection and register allocation, not by the IR:
+        // `s += x[i]` at -O0 is `movsd (%rax,%rcx,8), %xmm0; addsd -24(%rbp), %xmm0` (x[i]
+        // wins), `(x + y) / 2` at -O3 is `addsd %xmm1, %xmm0` for `fadd %y, %x` (x wins).
+        // When the two NaNs differ, the operand order is a choice point.
+        let (a, b) = if matches!(op, FBinOp::FAdd | FBinOp::FMul)
+            && is_nan(ty, *a)
+            && is_nan(ty, *b)
+            && quiet(ty, *a) != quiet(ty, *b)
+            && self.choose()
+        {
+            (b, a)
+        } else {
+            (a, b)
+        };
         let m = self.env;
         let (r, fl) = match (ty, op) {
             (FloatTy::F64, FBinOp::FAdd) => map_d(addsd(f64b(*a), f64b(*b), m)),

@@ -3,6 +3,7 @@
 //! serves as ground truth.
 #![allow(dead_code)]
 
+pub mod ll;
 pub mod tables;
 
 use fpscout_ir::{ExceptionSet, FpOpId, Module};
@@ -183,7 +184,7 @@ impl CTy {
         }
     }
     /// Expression turning the bits `b` (a `uint64_t` literal) into a value of this type.
-    fn from_bits(self, b: u64) -> String {
+    fn literal(self, b: u64) -> String {
         match self {
             CTy::F32 => format!("f_({b:#x}ULL)"),
             CTy::F64 => format!("d_({b:#x}ULL)"),
@@ -191,7 +192,7 @@ impl CTy {
         }
     }
     /// Expression turning a value `v` of this type into its zero-extended bits.
-    fn to_bits(self, v: &str) -> String {
+    fn bits_of(self, v: &str) -> String {
         match self {
             CTy::F32 => format!("bf_({v})"),
             CTy::F64 => format!("bd_({v})"),
@@ -216,7 +217,11 @@ pub struct NativeCall {
 /// Compiles `sources` (`.c` with the P flags, `.ll` at -O0) with a generated `main` that
 /// performs every call under its MXCSR mode and prints result bits and `fetestexcept`
 /// flags; returns one (bits, flags) per call.
-pub fn run_native(dir: &Path, sources: &[(&str, &str)], calls: &[NativeCall]) -> Vec<(u64, ExceptionSet)> {
+pub fn run_native(
+    dir: &Path,
+    sources: &[(&str, &str)],
+    calls: &[NativeCall],
+) -> Vec<(u64, ExceptionSet)> {
     let mut h = String::from(
         "#include <fenv.h>\n#include <stdint.h>\n#include <stdio.h>\n#include <string.h>\n\
          #include <xmmintrin.h>\n\
@@ -238,7 +243,7 @@ pub fn run_native(dir: &Path, sources: &[(&str, &str)], calls: &[NativeCall]) ->
         let mxcsr = c.mode.mxcsr();
         h.push_str("  {\n");
         for (i, (p, a)) in c.params.iter().zip(&c.args).enumerate() {
-            writeln!(h, "    volatile {} a{i} = {};", p.c(), p.from_bits(*a)).unwrap();
+            writeln!(h, "    volatile {} a{i} = {};", p.c(), p.literal(*a)).unwrap();
         }
         let argl: Vec<String> = (0..c.args.len()).map(|i| format!("a{i}")).collect();
         writeln!(
@@ -249,7 +254,7 @@ pub fn run_native(dir: &Path, sources: &[(&str, &str)], calls: &[NativeCall]) ->
             c.ret.c(),
             c.func,
             argl.join(", "),
-            c.ret.to_bits("r")
+            c.ret.bits_of("r")
         )
         .unwrap();
     }
@@ -266,7 +271,10 @@ pub fn run_native(dir: &Path, sources: &[(&str, &str)], calls: &[NativeCall]) ->
             std::fs::write(&src, text).unwrap();
         }
         let obj = dir.join(format!("src{i}.o"));
-        let flags: Vec<String> = fpscout_toolchain::P_FLAGS.iter().map(|s| s.to_string()).collect();
+        let flags: Vec<String> = fpscout_toolchain::P_FLAGS
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         tc.compile_object(&src, &flags, &obj)
             .unwrap_or_else(|e| panic!("native compile of {name}: {e}"));
         objects.push(obj);

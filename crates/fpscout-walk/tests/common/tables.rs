@@ -28,7 +28,13 @@ pub const F64_ARITH: &[Row] = &[
     // Just below the tie, or a quarter ulp: stays DBL_MAX, only inexact.
     (FAdd, d::MAX, 0x7c8f_ffff_ffff_ffff, d::MAX, IE),
     (FAdd, d::MAX, 0x7c80_0000_0000_0000, d::MAX, IE),
-    (FAdd, 0xffef_ffff_ffff_ffff, 0xfc90_0000_0000_0000, d::NINF, OF_IE),
+    (
+        FAdd,
+        0xffef_ffff_ffff_ffff,
+        0xfc90_0000_0000_0000,
+        d::NINF,
+        OF_IE,
+    ),
     (FAdd, d::INF, d::NINF, d::DNAN, INV),
     (FAdd, d::INF, d::MAX, d::INF, NONE),
     (FAdd, d::NINF, d::NINF, d::NINF, NONE),
@@ -43,8 +49,20 @@ pub const F64_ARITH: &[Row] = &[
     (FAdd, d::QNAN2, d::QNAN, d::QNAN2, NONE),
     // 1 + 2^-53 ties to even (1.0); a hair more rounds up.
     (FAdd, d::ONE, 0x3ca0_0000_0000_0000, d::ONE, IE),
-    (FAdd, d::ONE, 0x3ca0_0000_0000_0001, 0x3ff0_0000_0000_0001, IE),
-    (FAdd, 0x3fb9_9999_9999_999a, 0x3fc9_9999_9999_999a, 0x3fd3_3333_3333_3334, IE),
+    (
+        FAdd,
+        d::ONE,
+        0x3ca0_0000_0000_0001,
+        0x3ff0_0000_0000_0001,
+        IE,
+    ),
+    (
+        FAdd,
+        0x3fb9_9999_9999_999a,
+        0x3fc9_9999_9999_999a,
+        0x3fd3_3333_3333_3334,
+        IE,
+    ),
     // --- fsub ---
     (FSub, d::PZ, d::PZ, d::PZ, NONE),
     (FSub, d::NZ, d::PZ, d::NZ, NONE),
@@ -68,7 +86,13 @@ pub const F64_ARITH: &[Row] = &[
     (FMul, d::INF, d::NZ, d::DNAN, INV),
     (FMul, d::NINF, d::NINF, d::INF, NONE),
     (FMul, d::MIN, d::HALF, 0x0008_0000_0000_0000, NONE),
-    (FMul, 0x8010_0000_0000_0000, d::HALF, 0x8008_0000_0000_0000, NONE),
+    (
+        FMul,
+        0x8010_0000_0000_0000,
+        d::HALF,
+        0x8008_0000_0000_0000,
+        NONE,
+    ),
     (FMul, d::MIN_SUB, d::HALF, d::PZ, UF_IE),
     (FMul, d::MIN_SUB, d::Q3, d::MIN_SUB, UF_IE),
     (FMul, 0x8000_0000_0000_0001, d::HALF, d::NZ, UF_IE),
@@ -85,7 +109,13 @@ pub const F64_ARITH: &[Row] = &[
     (FMul, d::MAX, d::BELOW_ONE, 0x7fef_ffff_ffff_fffe, IE),
     (FMul, d::SNAN, d::PZ, d::SNAN_Q, INV),
     (FMul, d::QNAN, d::INF, d::QNAN, NONE),
-    (FMul, d::THREE, 0x3fb9_9999_9999_999a, 0x3fd3_3333_3333_3334, IE),
+    (
+        FMul,
+        d::THREE,
+        0x3fb9_9999_9999_999a,
+        0x3fd3_3333_3333_3334,
+        IE,
+    ),
     (FMul, 0x3ff8_0000_0000_0000, d::TWO, d::THREE, NONE),
     // --- fdiv ---
     (FDiv, d::ONE, d::PZ, d::INF, DZ),
@@ -114,13 +144,31 @@ pub const F64_ARITH: &[Row] = &[
     (FDiv, d::MIN_SUB, d::HALF, 0x0000_0000_0000_0002, NONE),
     // --- frem: x86 has no remainder instruction, the backend calls glibc fmod ---
     (FRem, 0x4014_0000_0000_0000, d::THREE, d::TWO, NONE),
-    (FRem, 0xc014_0000_0000_0000, d::THREE, 0xc000_0000_0000_0000, NONE),
-    (FRem, 0x4016_0000_0000_0000, 0xc000_0000_0000_0000, 0x3ff8_0000_0000_0000, NONE),
+    (
+        FRem,
+        0xc014_0000_0000_0000,
+        d::THREE,
+        0xc000_0000_0000_0000,
+        NONE,
+    ),
+    (
+        FRem,
+        0x4016_0000_0000_0000,
+        0xc000_0000_0000_0000,
+        0x3ff8_0000_0000_0000,
+        NONE,
+    ),
     (FRem, d::ONE, d::PZ, d::DNAN, INV),
     (FRem, d::INF, d::ONE, d::DNAN, INV),
     (FRem, d::ONE, d::INF, d::ONE, NONE),
     (FRem, d::SNAN, d::THREE, d::SNAN_Q, INV),
-    (FRem, 0x0000_0000_0000_0003, 0x0000_0000_0000_0002, d::MIN_SUB, NONE),
+    (
+        FRem,
+        0x0000_0000_0000_0003,
+        0x0000_0000_0000_0002,
+        d::MIN_SUB,
+        NONE,
+    ),
     (FRem, d::NZ, d::ONE, d::NZ, NONE),
     (FRem, d::QNAN, d::ONE, d::QNAN, NONE),
 ];
@@ -181,7 +229,16 @@ pub const F64_NEG: &[u64] = &[
     d::SNAN,
     d::DNAN,
 ];
-pub const F32_NEG: &[u64] = &[f::PZ, f::NZ, f::ONE, f::MIN_SUB, f::MAX, f::INF, f::QNAN, f::SNAN];
+pub const F32_NEG: &[u64] = &[
+    f::PZ,
+    f::NZ,
+    f::ONE,
+    f::MIN_SUB,
+    f::MAX,
+    f::INF,
+    f::QNAN,
+    f::SNAN,
+];
 
 pub type CastRow = (CastOp, ScalarTy, ScalarTy, u64, u64, &'static str);
 
@@ -307,4 +364,3 @@ pub const CASTS: &[CastRow] = {
         (FPTrunc, SF64, SF32, d::NZ, f::NZ, NONE),
     ]
 };
-

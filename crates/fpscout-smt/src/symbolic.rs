@@ -1,0 +1,713 @@
+//! The symbolic real domain: floats are Z3 real terms over the function's parameters,
+//! every floating-point operation records its exception conditions (DESIGN.md §2) under
+//! the current path condition, and branches on symbolic conditions fork.
+
+use crate::numeral::{float_to_real, small_real};
+use fpscout_ir::*;
+use fpscout_walk::{DResult, Decision, Domain, OpSite, WalkError};
+use z3::ast::{Ast, Bool, Int, Real};
+use z3::{Params, SatResult, Solver};
+
+/// A scalar in the symbolic domain.
+#[derive(Clone, Debug)]
+pub enum Sym {
+    /// Known bits: constants, loop counters, integer parameters given concretely.
+    Bits(ScalarTy, u64),
+    /// A finite float as an exact real term.
+    Real(Real),
+    Bool(Bool),
+    /// A symbolic integer of the given width (from a conversion of a symbolic float).
+    Int(Int, u32),
+}
+
+/// One exception condition: `formula` holds exactly for the inputs that reach the op on
+/// this path and satisfy the exception's condition over the reals.
+#[derive(Clone, Debug)]
+pub struct ExceptionCondition {
+    pub site: OpSite,
+    pub kind: ExceptionKind,
+    pub formula: Bool,
+}
+
+/// A variable the formulas mention: a parameter (or array element) or a fresh result of
+/// an elementary function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VarDecl {
+    pub name: String,
+    pub is_int: bool,
+}
+
+/// Largest finite and smallest normal magnitudes of a format.
+pub fn omega(ty: FloatTy) -> Real {
+    match ty {
+        FloatTy::F64 => float_to_real(f64::MAX),
+        FloatTy::F32 => float_to_real(f64::from(f32::MAX)),
+    }
+}
+
+pub fn tiny(ty: FloatTy) -> Real {
+    match ty {
+        FloatTy::F64 => float_to_real(f64::MIN_POSITIVE),
+        FloatTy::F32 => float_to_real(f64::from(f32::MIN_POSITIVE)),
+    }
+}
+
+fn abs(x: &Real) -> Real {
+    x.lt(small_real(0, 1)).ite(&-x, x)
+}
+
+fn zero() -> Real {
+    small_real(0, 1)
+}
+
+/// Symbolic execution over the reals with exception conditions.
+pub struct SymReal {
+    /// Conjuncts of the current path condition.
+    pc: Vec<Bool>,
+    /// Constraints on the inputs (finite, inside the user's ranges), asserted in every check.
+    inputs: Vec<Bool>,
+    /// Conditions recorded so far, across all paths (ops before a fork are walked once).
+    pub conditions: Vec<ExceptionCondition>,
+    /// Variables the formulas may mention.
+    pub vars: Vec<VarDecl>,
+    /// Prefix of fresh variable names, so two builds' fresh results never clash.
+    prefix: String,
+    fresh: u32,
+    solver: Solver,
+    /// Branch feasibility checks that returned unknown (treated as feasible).
+    pub unknown_checks: u32,
+}
+
+impl SymReal {
+    /// `prefix` distinguishes fresh variables of different builds; `check_timeout_ms`
+    /// bounds each branch-feasibility query.
+    pub fn new(prefix: &str, check_timeout_ms: u32) -> SymReal {
+        let solver = Solver::new();
+        let mut params = Params::new();
+        params.set_u32("timeout", check_timeout_ms);
+        solver.set_params(&params);
+        SymReal {
+            pc: Vec::new(),
+            inputs: Vec::new(),
+            conditions: Vec::new(),
+            vars: Vec::new(),
+            prefix: prefix.to_string(),
+            fresh: 0,
+            solver,
+            unknown_checks: 0,
+        }
+    }
+
+    /// A real parameter, constrained to be finite in its format and inside `range`.
+    pub fn real_input(&mut self, name: &str, ty: FloatTy, range: Option<(f64, f64)>) -> Sym {
+        let x = Real::new_const(name);
+        self.vars.push(VarDecl { name: name.to_string(), is_int: false });
+        let om = omega(ty);
+        self.inputs.push(x.le(&om));
+        self.inputs.push(x.ge(-&om));
+        if let Some((lo, hi)) = range {
+            self.inputs.push(x.ge(float_to_real(lo)));
+            self.inputs.push(x.le(float_to_real(hi)));
+        }
+        Sym::Real(x)
+    }
+
+    pub fn input_constraints(&self) -> &[Bool] {
+        &self.inputs
+    }
+
+    fn fresh_real(&mut self, what: &str) -> Real {
+        self.fresh += 1;
+        let name = format!("{}{}_{}", self.prefix, what, self.fresh);
+        self.vars.push(VarDecl { name: name.clone(), is_int: false });
+        Real::new_const(name)
+    }
+
+    /// Adds a defining fact of a fresh variable (always satisfiable given the inputs).
+    fn define(&mut self, fact: Bool) {
+        self.pc.push(fact);
+    }
+
+    fn record(&mut self, site: OpSite, kind: ExceptionKind, cond: Bool) {
+        let cond = cond.simplify();
+        if cond.as_bool() == Some(false) {
+            return;
+        }
+        let mut parts: Vec<Bool> = self.pc.clone();
+        parts.push(cond);
+        let formula = Bool::and(&parts);
+        self.conditions.push(ExceptionCondition { site, kind, formula });
+    }
+
+    fn overflow_underflow(&mut self, r: &Real, ty: FloatTy, site: OpSite) {
+        let a = abs(r);
+        self.record(site, ExceptionKind::Overflow, a.gt(omega(ty)));
+        self.record(site, ExceptionKind::Underflow, Bool::and(&[a.gt(zero()), a.lt(tiny(ty))]));
+    }
+
+    fn real_of(&self, v: &Sym) -> DResult<Real> {
+        match v {
+            Sym::Real(r) => Ok(r.clone()),
+            Sym::Bits(ScalarTy::Float(ft), bits) => {
+                let x = match ft {
+                    FloatTy::F64 => f64::from_bits(*bits),
+                    FloatTy::F32 => f64::from(f32::from_bits(*bits as u32)),
+                };
+                if !x.is_finite() {
+                    return Err(WalkError::unsupported(
+                        "non-finite constant in the symbolic real domain",
+                    ));
+                }
+                Ok(float_to_real(x))
+            }
+            Sym::Bits(ScalarTy::Int(w), bits) => {
+                Ok(float_to_real(sign_extend(*bits, *w) as f64))
+            }
+            Sym::Int(i, _) => Ok(Real::from_int(i)),
+            other => Err(WalkError::unsupported(format!("{other:?} used as a real"))),
+        }
+    }
+
+    fn bool_of(&self, v: &Sym) -> DResult<Bool> {
+        match v {
+            Sym::Bool(b) => Ok(b.clone()),
+            Sym::Bits(_, bits) => Ok(Bool::from_bool(bits & 1 != 0)),
+            other => Err(WalkError::unsupported(format!("{other:?} used as a condition"))),
+        }
+    }
+
+    /// Whether `c` can hold on the current path (unknown counts as feasible).
+    fn feasible(&mut self, c: &Bool) -> bool {
+        self.solver.push();
+        for f in self.inputs.iter().chain(&self.pc) {
+            self.solver.assert(f);
+        }
+        self.solver.assert(c);
+        let r = self.solver.check();
+        self.solver.pop(1);
+        match r {
+            SatResult::Sat => true,
+            SatResult::Unsat => false,
+            SatResult::Unknown => {
+                self.unknown_checks += 1;
+                true
+            }
+        }
+    }
+
+    fn is_concrete(v: &Sym) -> bool {
+        matches!(v, Sym::Bits(..))
+    }
+}
+
+fn relational(pred: FCmpPred, a: &Real, b: &Real) -> Bool {
+    use FCmpPred::*;
+    // Over the reals nothing is unordered: ordered and unordered predicates coincide.
+    match pred {
+        False | Uno => Bool::from_bool(false),
+        True | Ord => Bool::from_bool(true),
+        Oeq | Ueq => a.eq(b),
+        One | Une => a.eq(b).not(),
+        Ogt | Ugt => a.gt(b),
+        Oge | Uge => a.ge(b),
+        Olt | Ult => a.lt(b),
+        Ole | Ule => a.le(b),
+    }
+}
+
+impl Domain for SymReal {
+    type Scalar = Sym;
+    type Snapshot = Vec<Bool>;
+
+    fn snapshot(&self) -> Vec<Bool> {
+        self.pc.clone()
+    }
+
+    fn restore(&mut self, snapshot: Vec<Bool>) {
+        self.pc = snapshot;
+    }
+
+    fn constant(&self, ty: ScalarTy, bits: u64) -> Sym {
+        Sym::Bits(ty, bits)
+    }
+
+    fn concrete_bits(&self, v: &Sym) -> Option<u64> {
+        match v {
+            Sym::Bits(_, b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    fn concretize(&mut self, v: &Sym, _ty: ScalarTy) -> DResult<u64> {
+        self.concrete_bits(v).ok_or_else(|| {
+            WalkError::unsupported("an address, index or switch value depends on symbolic input")
+        })
+    }
+
+    fn fbin(&mut self, op: FBinOp, ty: FloatTy, a: &Sym, b: &Sym, site: OpSite) -> DResult<Sym> {
+        if Self::is_concrete(a) && Self::is_concrete(b) {
+            return concrete_fbin(op, ty, a, b);
+        }
+        let (x, y) = (self.real_of(a)?, self.real_of(b)?);
+        let r = match op {
+            FBinOp::FAdd => &x + &y,
+            FBinOp::FSub => &x - &y,
+            FBinOp::FMul => &x * &y,
+            FBinOp::FDiv => {
+                let om = omega(ty);
+                let (ax, ay) = (abs(&x), abs(&y));
+                self.record(site, ExceptionKind::Overflow, ax.gt(&ay * &om));
+                self.record(
+                    site,
+                    ExceptionKind::Underflow,
+                    Bool::and(&[ax.gt(zero()), ax.lt(&ay * tiny(ty))]),
+                );
+                self.record(site, ExceptionKind::Invalid, Bool::and(&[x.eq(zero()), y.eq(zero())]));
+                self.record(
+                    site,
+                    ExceptionKind::DivByZero,
+                    Bool::and(&[x.eq(zero()).not(), y.eq(zero())]),
+                );
+                return Ok(Sym::Real(x / y));
+            }
+            FBinOp::FRem => {
+                self.record(site, ExceptionKind::Invalid, y.eq(zero()));
+                let r = self.fresh_real("frem");
+                // |x rem y| < |y| and has x's sign.
+                self.define(Bool::and(&[abs(&r).lt(abs(&y)), abs(&r).le(abs(&x))]));
+                return Ok(Sym::Real(r));
+            }
+        };
+        self.overflow_underflow(&r, ty, site);
+        Ok(Sym::Real(r))
+    }
+
+    fn fneg(&mut self, ty: FloatTy, a: &Sym) -> DResult<Sym> {
+        match a {
+            Sym::Bits(t, bits) => Ok(Sym::Bits(*t, bits ^ sign_bit(ty))),
+            _ => Ok(Sym::Real(-self.real_of(a)?)),
+        }
+    }
+
+    fn fcmp(
+        &mut self,
+        pred: FCmpPred,
+        _lowering: CmpLowering,
+        ty: FloatTy,
+        a: &Sym,
+        b: &Sym,
+        _site: OpSite,
+    ) -> DResult<Sym> {
+        if let (Sym::Bits(_, x), Sym::Bits(_, y)) = (a, b) {
+            let ord = match ty {
+                FloatTy::F64 => f64::from_bits(*x).partial_cmp(&f64::from_bits(*y)),
+                FloatTy::F32 => f32::from_bits(*x as u32).partial_cmp(&f32::from_bits(*y as u32)),
+            };
+            return Ok(Sym::Bits(ScalarTy::Int(1), u64::from(pred.holds(ord))));
+        }
+        let (x, y) = (self.real_of(a)?, self.real_of(b)?);
+        Ok(Sym::Bool(relational(pred, &x, &y)))
+    }
+
+    fn funary(&mut self, op: FUnaryOp, ty: FloatTy, a: &Sym, site: OpSite) -> DResult<Sym> {
+        if let Sym::Bits(t, bits) = a {
+            if op == FUnaryOp::Fabs {
+                return Ok(Sym::Bits(*t, bits & !sign_bit(ty)));
+            }
+        }
+        let x = self.real_of(a)?;
+        match op {
+            FUnaryOp::Fabs => Ok(Sym::Real(abs(&x))),
+            FUnaryOp::SqrtInsn => self.sqrt(x, site),
+            FUnaryOp::Floor => Ok(Sym::Real(Real::from_int(&x.to_int()))),
+            FUnaryOp::Ceil => Ok(Sym::Real(-Real::from_int(&(-&x).to_int()))),
+            FUnaryOp::Trunc => {
+                let down = Real::from_int(&x.to_int());
+                let up = -Real::from_int(&(-&x).to_int());
+                Ok(Sym::Real(x.ge(zero()).ite(&down, &up)))
+            }
+            FUnaryOp::Round | FUnaryOp::Rint | FUnaryOp::NearbyInt | FUnaryOp::RoundEven => {
+                // Nearest integer; ties resolved upward (the real model ignores tie rules).
+                let half = small_real(1, 2);
+                Ok(Sym::Real(Real::from_int(&(&x + &half).to_int())))
+            }
+            FUnaryOp::RsqrtEstimateNewton => {
+                Err(WalkError::unsupported("reciprocal square-root estimate (rsqrtss)"))
+            }
+        }
+    }
+
+    fn fbinary(&mut self, op: FBinaryOp, _ty: FloatTy, a: &Sym, b: &Sym, _site: OpSite) -> DResult<Sym> {
+        let (x, y) = (self.real_of(a)?, self.real_of(b)?);
+        Ok(Sym::Real(match op {
+            FBinaryOp::MinNum | FBinaryOp::MinSse => x.lt(&y).ite(&x, &y),
+            FBinaryOp::MaxNum | FBinaryOp::MaxSse => x.gt(&y).ite(&x, &y),
+            FBinaryOp::CopySign => y.lt(zero()).ite(&-abs(&x), &abs(&x)),
+        }))
+    }
+
+    fn fma(&mut self, ty: FloatTy, a: &Sym, b: &Sym, c: &Sym, site: OpSite) -> DResult<Sym> {
+        let r = &self.real_of(a)? * &self.real_of(b)? + &self.real_of(c)?;
+        self.overflow_underflow(&r, ty, site);
+        Ok(Sym::Real(r))
+    }
+
+    fn math(&mut self, func: MathFn, ty: FloatTy, args: &[Sym], site: OpSite) -> DResult<Sym> {
+        let x = self.real_of(&args[0])?;
+        let ln_omega = match ty {
+            FloatTy::F64 => float_to_real(f64::MAX.ln()),
+            FloatTy::F32 => float_to_real(f64::from(f32::MAX).ln()),
+        };
+        let ln_tiny = match ty {
+            FloatTy::F64 => float_to_real(f64::MIN_POSITIVE.ln()),
+            FloatTy::F32 => float_to_real(f64::from(f32::MIN_POSITIVE).ln()),
+        };
+        match func {
+            MathFn::Sqrt => return self.sqrt(x, site),
+            MathFn::Exp | MathFn::Expm1 => {
+                self.record(site, ExceptionKind::Overflow, x.gt(&ln_omega));
+                if func == MathFn::Exp {
+                    self.record(site, ExceptionKind::Underflow, x.lt(&ln_tiny));
+                }
+            }
+            MathFn::Exp2 => {
+                let two = |v: &Real| v * float_to_real(std::f64::consts::LN_2);
+                self.record(site, ExceptionKind::Overflow, two(&x).gt(&ln_omega));
+                self.record(site, ExceptionKind::Underflow, two(&x).lt(&ln_tiny));
+            }
+            MathFn::Log | MathFn::Log2 | MathFn::Log10 => {
+                self.record(site, ExceptionKind::Invalid, x.lt(zero()));
+                self.record(site, ExceptionKind::DivByZero, x.eq(zero()));
+            }
+            MathFn::Log1p => {
+                let m1 = small_real(-1, 1);
+                self.record(site, ExceptionKind::Invalid, x.lt(&m1));
+                self.record(site, ExceptionKind::DivByZero, x.eq(&m1));
+            }
+            MathFn::Pow => {
+                let y = self.real_of(&args[1])?;
+                self.record(
+                    site,
+                    ExceptionKind::Invalid,
+                    Bool::and(&[x.lt(zero()), y.is_int().not()]),
+                );
+                self.record(site, ExceptionKind::DivByZero, Bool::and(&[x.eq(zero()), y.lt(zero())]));
+            }
+            MathFn::Asin | MathFn::Acos => {
+                self.record(site, ExceptionKind::Invalid, abs(&x).gt(small_real(1, 1)));
+            }
+            MathFn::Fmod => {
+                let y = self.real_of(&args[1])?;
+                self.record(site, ExceptionKind::Invalid, y.eq(zero()));
+            }
+            MathFn::Sinh | MathFn::Cosh => {
+                let ln2 = float_to_real(std::f64::consts::LN_2);
+                self.record(site, ExceptionKind::Overflow, abs(&x).gt(&ln_omega + &ln2));
+            }
+            MathFn::Sin | MathFn::Cos | MathFn::Tan | MathFn::Atan | MathFn::Atan2
+            | MathFn::Tanh | MathFn::Hypot | MathFn::Cbrt => {}
+        }
+        let r = self.fresh_real(func.c_name());
+        match func {
+            MathFn::Exp | MathFn::Exp2 | MathFn::Cosh => self.define(r.gt(zero())),
+            MathFn::Sin | MathFn::Cos | MathFn::Tanh => {
+                self.define(Bool::and(&[r.ge(small_real(-1, 1)), r.le(small_real(1, 1))]))
+            }
+            MathFn::Hypot => self.define(r.ge(zero())),
+            _ => {}
+        }
+        Ok(Sym::Real(r))
+    }
+
+    fn fcast(&mut self, op: CastOp, from: ScalarTy, to: ScalarTy, a: &Sym, site: OpSite) -> DResult<Sym> {
+        if let Sym::Bits(..) = a {
+            return concrete_cast(op, from, to, a);
+        }
+        match (op, to) {
+            (CastOp::FPExt, _) => Ok(a.clone()),
+            (CastOp::FPTrunc, ScalarTy::Float(t)) => {
+                let x = self.real_of(a)?;
+                self.overflow_underflow(&x, t, site);
+                Ok(Sym::Real(x))
+            }
+            (CastOp::SIToFP | CastOp::UIToFP, _) => Ok(Sym::Real(self.real_of(a)?)),
+            (CastOp::FPToSI | CastOp::FPToUI, ScalarTy::Int(w)) => {
+                let x = self.real_of(a)?;
+                // cvttsd2si works on 32 or 64 bits; narrower results truncate the 32-bit one.
+                let bits = if w > 32 { 64 } else { 32 };
+                let (lo, hi) = if op == CastOp::FPToUI && w == 64 {
+                    (0.0, 18_446_744_073_709_551_616.0)
+                } else if op == CastOp::FPToUI && w == 32 {
+                    (-9_223_372_036_854_775_808.0, 9_223_372_036_854_775_808.0)
+                } else {
+                    let h = 2f64.powi(bits - 1);
+                    (-h, h)
+                };
+                let out = Bool::or(&[x.ge(float_to_real(hi)), x.le(float_to_real(lo) - small_real(1, 1))]);
+                self.record(site, ExceptionKind::Invalid, out);
+                let down = x.to_int();
+                let up = -(-&x).to_int();
+                Ok(Sym::Int(x.ge(zero()).ite(&down, &up), w))
+            }
+            _ => Err(WalkError::unsupported(format!("symbolic conversion {op:?} to {to}"))),
+        }
+    }
+
+    fn icast(&mut self, op: CastOp, from: ScalarTy, to: ScalarTy, a: &Sym) -> DResult<Sym> {
+        match a {
+            Sym::Bits(..) => concrete_cast(op, from, to, a),
+            Sym::Int(i, _) => match (op, to) {
+                (CastOp::Trunc | CastOp::ZExt | CastOp::SExt, ScalarTy::Int(w)) => Ok(Sym::Int(i.clone(), w)),
+                _ => Err(WalkError::unsupported(format!("{op:?} of a symbolic integer"))),
+            },
+            Sym::Bool(b) if matches!(op, CastOp::ZExt) => {
+                let w = match to {
+                    ScalarTy::Int(w) => w,
+                    _ => 64,
+                };
+                Ok(Sym::Int(b.ite(&Int::from_i64(1), &Int::from_i64(0)), w))
+            }
+            _ => Err(WalkError::unsupported(format!("{op:?} of a symbolic value (bit reinterpretation)"))),
+        }
+    }
+
+    fn ibin(&mut self, op: IBinOp, width: u32, a: &Sym, b: &Sym) -> DResult<Sym> {
+        if let (Sym::Bits(_, x), Sym::Bits(_, y)) = (a, b) {
+            return concrete_ibin(op, width, *x, *y).map(|r| Sym::Bits(ScalarTy::Int(width), r));
+        }
+        let (bool_a, bool_b) = (matches!(a, Sym::Bool(_)), matches!(b, Sym::Bool(_)));
+        if width == 1 && (bool_a || bool_b) {
+            let (x, y) = (self.bool_of(a)?, self.bool_of(b)?);
+            return Ok(Sym::Bool(match op {
+                IBinOp::And => Bool::and(&[x, y]),
+                IBinOp::Or => Bool::or(&[x, y]),
+                IBinOp::Xor => x.xor(&y),
+                _ => return Err(WalkError::unsupported(format!("{op:?} on symbolic booleans"))),
+            }));
+        }
+        let int = |v: &Sym| -> DResult<Int> {
+            match v {
+                Sym::Int(i, _) => Ok(i.clone()),
+                Sym::Bits(_, bits) => Ok(Int::from_i64(sign_extend(*bits, width))),
+                other => Err(WalkError::unsupported(format!("{other:?} as an integer"))),
+            }
+        };
+        let (x, y) = (int(a)?, int(b)?);
+        // Mathematical integers: symbolic integers come from float conversions whose
+        // out-of-range cases are already reported as INVALID.
+        Ok(Sym::Int(
+            match op {
+                IBinOp::Add => &x + &y,
+                IBinOp::Sub => &x - &y,
+                IBinOp::Mul => &x * &y,
+                IBinOp::SMax => x.gt(&y).ite(&x, &y),
+                IBinOp::SMin => x.lt(&y).ite(&x, &y),
+                _ => return Err(WalkError::unsupported(format!("{op:?} on a symbolic integer"))),
+            },
+            width,
+        ))
+    }
+
+    fn icmp(&mut self, pred: ICmpPred, width: u32, a: &Sym, b: &Sym) -> DResult<Sym> {
+        if let (Sym::Bits(_, x), Sym::Bits(_, y)) = (a, b) {
+            return Ok(Sym::Bits(ScalarTy::Int(1), u64::from(concrete_icmp(pred, width, *x, *y))));
+        }
+        let int = |v: &Sym| -> DResult<Int> {
+            match v {
+                Sym::Int(i, _) => Ok(i.clone()),
+                Sym::Bits(_, bits) => Ok(Int::from_i64(sign_extend(*bits, width))),
+                other => Err(WalkError::unsupported(format!("{other:?} as an integer"))),
+            }
+        };
+        let (x, y) = (int(a)?, int(b)?);
+        Ok(Sym::Bool(match pred {
+            ICmpPred::Eq => x.eq(&y),
+            ICmpPred::Ne => x.eq(&y).not(),
+            ICmpPred::Sgt | ICmpPred::Ugt => x.gt(&y),
+            ICmpPred::Sge | ICmpPred::Uge => x.ge(&y),
+            ICmpPred::Slt | ICmpPred::Ult => x.lt(&y),
+            ICmpPred::Sle | ICmpPred::Ule => x.le(&y),
+        }))
+    }
+
+    fn iabs(&mut self, width: u32, a: &Sym) -> DResult<Sym> {
+        match a {
+            Sym::Bits(t, bits) => Ok(Sym::Bits(*t, truncate_bits(sign_extend(*bits, width).wrapping_abs() as u64, width))),
+            Sym::Int(i, w) => Ok(Sym::Int(i.lt(Int::from_i64(0)).ite(&-i, i), *w)),
+            _ => Err(WalkError::unsupported("abs of a non-integer")),
+        }
+    }
+
+    fn select(&mut self, cond: &Sym, a: &Sym, b: &Sym) -> DResult<Sym> {
+        if let Sym::Bits(_, c) = cond {
+            return Ok(if c & 1 != 0 { a.clone() } else { b.clone() });
+        }
+        let c = self.bool_of(cond)?;
+        match (a, b) {
+            (Sym::Bool(_), _) | (_, Sym::Bool(_)) => Ok(Sym::Bool(c.ite(&self.bool_of(a)?, &self.bool_of(b)?))),
+            (Sym::Int(..), _) | (_, Sym::Int(..)) | (Sym::Bits(ScalarTy::Int(_), _), Sym::Bits(ScalarTy::Int(_), _)) => {
+                let w = match (a, b) {
+                    (Sym::Int(_, w), _) | (_, Sym::Int(_, w)) => *w,
+                    (Sym::Bits(ScalarTy::Int(w), _), _) => *w,
+                    _ => 64,
+                };
+                let int = |v: &Sym| match v {
+                    Sym::Int(i, _) => Ok(i.clone()),
+                    Sym::Bits(_, bits) => Ok(Int::from_i64(sign_extend(*bits, w))),
+                    _ => Err(WalkError::unsupported("select between an integer and a float")),
+                };
+                Ok(Sym::Int(c.ite(&int(a)?, &int(b)?), w))
+            }
+            _ => Ok(Sym::Real(c.ite(&self.real_of(a)?, &self.real_of(b)?))),
+        }
+    }
+
+    fn decide(&mut self, cond: &Sym) -> DResult<Decision> {
+        let c = match cond {
+            Sym::Bits(_, b) => return Ok(Decision::Known(b & 1 != 0)),
+            other => self.bool_of(other)?.simplify(),
+        };
+        if let Some(b) = c.as_bool() {
+            return Ok(Decision::Known(b));
+        }
+        let can_true = self.feasible(&c);
+        let can_false = self.feasible(&c.not());
+        Ok(match (can_true, can_false) {
+            (true, true) => Decision::Both,
+            (true, false) => Decision::Known(true),
+            (false, true) => Decision::Known(false),
+            // The path itself is infeasible (only after an unknown earlier); stop forking.
+            (false, false) => Decision::Known(false),
+        })
+    }
+
+    fn assume(&mut self, cond: &Sym, taken: bool) -> DResult<bool> {
+        let c = self.bool_of(cond)?;
+        self.pc.push(if taken { c } else { c.not() });
+        Ok(true)
+    }
+}
+
+impl SymReal {
+    fn sqrt(&mut self, x: Real, site: OpSite) -> DResult<Sym> {
+        self.record(site, ExceptionKind::Invalid, x.lt(zero()));
+        let s = self.fresh_real("sqrt");
+        self.define(x.ge(zero()).implies(Bool::and(&[s.ge(zero()), (&s * &s).eq(&x)])));
+        Ok(Sym::Real(s))
+    }
+}
+
+fn sign_bit(ty: FloatTy) -> u64 {
+    match ty {
+        FloatTy::F32 => 0x8000_0000,
+        FloatTy::F64 => 0x8000_0000_0000_0000,
+    }
+}
+
+/// Constant folding for known operands, with IEEE semantics (no events: the constant
+/// inputs do not depend on the function's inputs).
+fn concrete_fbin(op: FBinOp, ty: FloatTy, a: &Sym, b: &Sym) -> DResult<Sym> {
+    let (Sym::Bits(_, x), Sym::Bits(_, y)) = (a, b) else {
+        return Err(WalkError::unsupported("constant folding of symbolic values"));
+    };
+    let bits = match ty {
+        FloatTy::F64 => {
+            let (x, y) = (f64::from_bits(*x), f64::from_bits(*y));
+            match op {
+                FBinOp::FAdd => x + y,
+                FBinOp::FSub => x - y,
+                FBinOp::FMul => x * y,
+                FBinOp::FDiv => x / y,
+                FBinOp::FRem => x % y,
+            }
+            .to_bits()
+        }
+        FloatTy::F32 => {
+            let (x, y) = (f32::from_bits(*x as u32), f32::from_bits(*y as u32));
+            u64::from(
+                match op {
+                    FBinOp::FAdd => x + y,
+                    FBinOp::FSub => x - y,
+                    FBinOp::FMul => x * y,
+                    FBinOp::FDiv => x / y,
+                    FBinOp::FRem => x % y,
+                }
+                .to_bits(),
+            )
+        }
+    };
+    Ok(Sym::Bits(ScalarTy::Float(ty), bits))
+}
+
+fn concrete_cast(op: CastOp, from: ScalarTy, to: ScalarTy, a: &Sym) -> DResult<Sym> {
+    let Sym::Bits(_, bits) = a else {
+        return Err(WalkError::unsupported("symbolic cast"));
+    };
+    let bits = *bits;
+    let out = match (op, from, to) {
+        (CastOp::Trunc | CastOp::BitCast, _, ScalarTy::Int(w)) => truncate_bits(bits, w),
+        (CastOp::BitCast, _, _) => bits,
+        (CastOp::ZExt, ScalarTy::Int(w), _) => truncate_bits(bits, w),
+        (CastOp::SExt, ScalarTy::Int(w), ScalarTy::Int(t)) => truncate_bits(sign_extend(bits, w) as u64, t),
+        (CastOp::SIToFP, ScalarTy::Int(w), ScalarTy::Float(FloatTy::F64)) => (sign_extend(bits, w) as f64).to_bits(),
+        (CastOp::SIToFP, ScalarTy::Int(w), ScalarTy::Float(FloatTy::F32)) => u64::from((sign_extend(bits, w) as f32).to_bits()),
+        (CastOp::UIToFP, ScalarTy::Int(w), ScalarTy::Float(FloatTy::F64)) => (truncate_bits(bits, w) as f64).to_bits(),
+        (CastOp::UIToFP, ScalarTy::Int(w), ScalarTy::Float(FloatTy::F32)) => u64::from((truncate_bits(bits, w) as f32).to_bits()),
+        (CastOp::FPExt, _, _) => f64::from(f32::from_bits(bits as u32)).to_bits(),
+        (CastOp::FPTrunc, _, _) => u64::from((f64::from_bits(bits) as f32).to_bits()),
+        (CastOp::FPToSI | CastOp::FPToUI, ScalarTy::Float(f), ScalarTy::Int(w)) => {
+            let x = match f {
+                FloatTy::F64 => f64::from_bits(bits),
+                FloatTy::F32 => f64::from(f32::from_bits(bits as u32)),
+            };
+            truncate_bits(x as i64 as u64, w)
+        }
+        _ => return Err(WalkError::unsupported(format!("constant conversion {op:?} {from} → {to}"))),
+    };
+    Ok(Sym::Bits(to, out))
+}
+
+fn concrete_ibin(op: IBinOp, width: u32, x: u64, y: u64) -> DResult<u64> {
+    let (sx, sy) = (sign_extend(x, width), sign_extend(y, width));
+    let shift = (y as u32) & 63;
+    let r = match op {
+        IBinOp::Add => x.wrapping_add(y),
+        IBinOp::Sub => x.wrapping_sub(y),
+        IBinOp::Mul => x.wrapping_mul(y),
+        IBinOp::UDiv | IBinOp::URem | IBinOp::SDiv | IBinOp::SRem if truncate_bits(y, width) == 0 => {
+            return Err(WalkError::trap("integer division by zero (SIGFPE)"))
+        }
+        IBinOp::UDiv => truncate_bits(x, width) / truncate_bits(y, width),
+        IBinOp::URem => truncate_bits(x, width) % truncate_bits(y, width),
+        IBinOp::SDiv => sx.wrapping_div(sy) as u64,
+        IBinOp::SRem => sx.wrapping_rem(sy) as u64,
+        IBinOp::Shl => x.checked_shl(shift).unwrap_or(0),
+        IBinOp::LShr => truncate_bits(x, width).checked_shr(shift).unwrap_or(0),
+        IBinOp::AShr => sx.checked_shr(shift).unwrap_or(if sx < 0 { -1 } else { 0 }) as u64,
+        IBinOp::And => x & y,
+        IBinOp::Or => x | y,
+        IBinOp::Xor => x ^ y,
+        IBinOp::SMax => sx.max(sy) as u64,
+        IBinOp::SMin => sx.min(sy) as u64,
+        IBinOp::UMax => truncate_bits(x, width).max(truncate_bits(y, width)),
+        IBinOp::UMin => truncate_bits(x, width).min(truncate_bits(y, width)),
+    };
+    Ok(truncate_bits(r, width))
+}
+
+fn concrete_icmp(pred: ICmpPred, width: u32, x: u64, y: u64) -> bool {
+    let (ux, uy) = (truncate_bits(x, width), truncate_bits(y, width));
+    let (sx, sy) = (sign_extend(x, width), sign_extend(y, width));
+    match pred {
+        ICmpPred::Eq => ux == uy,
+        ICmpPred::Ne => ux != uy,
+        ICmpPred::Ugt => ux > uy,
+        ICmpPred::Uge => ux >= uy,
+        ICmpPred::Ult => ux < uy,
+        ICmpPred::Ule => ux <= uy,
+        ICmpPred::Sgt => sx > sy,
+        ICmpPred::Sge => sx >= sy,
+        ICmpPred::Slt => sx < sy,
+        ICmpPred::Sle => sx <= sy,
+    }
+}
