@@ -47,6 +47,10 @@ pub type Result<T> = std::result::Result<T, FrontError>;
 pub struct LowerOptions {
     /// The target has hardware FMA (e.g. `-march=haswell`): `llvm.fmuladd` is fused.
     pub target_has_fma: bool,
+    /// The backend optimises (-O1 and up): CodeGenPrepare and MachineSink then move
+    /// floating-point operations that feed only one side of a `select` behind a branch,
+    /// so they run only when selected. At -O0 (FastISel) every operation runs in place.
+    pub optimized: bool,
 }
 
 impl LowerOptions {
@@ -61,8 +65,15 @@ impl LowerOptions {
                         "-march=x86-64" | "-march=x86-64-v2" | "-march=core2"
                     ))
         });
+        // The last -O flag wins, as for clang; none means -O0.
+        let optimized = flags
+            .iter()
+            .filter(|f| f.starts_with("-O"))
+            .last()
+            .is_some_and(|f| f != "-O0");
         LowerOptions {
             target_has_fma: has_fma,
+            optimized,
         }
     }
 }

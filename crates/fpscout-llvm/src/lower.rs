@@ -90,6 +90,24 @@ struct FuncCx<'m> {
     /// The function has `"no-nans-fp-math"="true"` (clang's -ffast-math / -ffinite-math-only):
     /// the x86 backend then selects every compare and min/max as if no operand were NaN.
     no_nans: bool,
+    /// Selects the backend turns into a branch diamond, with the instructions that then
+    /// run only on the true / false side (see [`select_diamonds`]).
+    diamonds: HashMap<usize, Diamond>,
+    /// Instructions moved into a diamond side (lowered there, not in place).
+    sunk: std::collections::HashSet<usize>,
+    /// Blocks created for diamonds, numbered after the function's own blocks.
+    extra_blocks: Vec<Block>,
+    /// Number of the function's own blocks.
+    own_blocks: u32,
+    /// For a block split by diamonds, the part that ends with its original terminator.
+    exit_part: HashMap<u32, BlockId>,
+}
+
+/// A select that the x86-64 backend compiles into a branch.
+struct Diamond {
+    /// Instructions, in program order, computed only when the condition is true / false.
+    on_true: Vec<LLVMValueRef>,
+    on_false: Vec<LLVMValueRef>,
 }
 
 fn key(v: LLVMValueRef) -> usize {
@@ -131,6 +149,7 @@ pub(crate) fn lower_module(module: LLVMModuleRef, opts: LowerOptions) -> Result<
                 Err(e) => return Err(e),
             }
         }
+        name_params_from_debug_info(module, &mut functions);
         Ok(Module {
             functions,
             globals,
@@ -431,6 +450,11 @@ unsafe fn lower_function(cx: &mut ModuleCx, id: FuncId, f: LLVMValueRef) -> Resu
         blocks: HashMap::new(),
         next_value: 0,
         no_nans: string_attr(f, "no-nans-fp-math").as_deref() == Some("true"),
+        diamonds: HashMap::new(),
+        sunk: std::collections::HashSet::new(),
+        extra_blocks: Vec::new(),
+        own_blocks: 0,
+        exit_part: HashMap::new(),
     };
     let ret = lower_type(LLVMGetReturnType(fn_ty))
         .map_err(|r| unsupported_at(&name, f, format!("return type: {r}")))?;
@@ -479,10 +503,33 @@ unsafe fn lower_function(cx: &mut ModuleCx, id: FuncId, f: LLVMValueRef) -> Resu
         }
         bb = LLVMGetNextBasicBlock(bb);
     }
+    fcx.own_blocks = bbs.len() as u32;
+    if fcx.m.opts.optimized {
+        for &bb in &bbs {
+            select_diamonds(bb, &mut fcx.diamonds);
+        }
+        fcx.sunk = fcx
+            .diamonds
+            .values()
+            .flat_map(|d| d.on_true.iter().chain(&d.on_false))
+            .map(|&i| key(i))
+            .collect();
+    }
     let mut blocks = Vec::with_capacity(bbs.len());
     for &bb in &bbs {
         blocks.push(fcx.lower_block(bb)?);
     }
+    // Edges out of a split block now leave from its last part.
+    for b in blocks.iter_mut() {
+        for phi in &mut b.phis {
+            for (from, _) in &mut phi.incoming {
+                if let Some(&exit) = fcx.exit_part.get(&from.0) {
+                    *from = exit;
+                }
+            }
+        }
+    }
+    blocks.append(&mut fcx.extra_blocks);
     let linkage = LLVMGetLinkage(f);
     let external = !matches!(
         linkage,
@@ -499,6 +546,52 @@ unsafe fn lower_function(cx: &mut ModuleCx, id: FuncId, f: LLVMValueRef) -> Resu
         loc: debug_loc(f),
         unsupported: None,
     })
+}
+
+/// Source names of parameters. Unoptimised IR has unnamed arguments (`%0`), so names come
+/// from the `DILocalVariable(name:, arg:, scope:)` debug records of each `DISubprogram`.
+/// The C API has no accessor for a variable's name; the metadata lines of the printed
+/// module are read instead. Parameters keep positional names when there is no debug info.
+unsafe fn name_params_from_debug_info(module: LLVMModuleRef, functions: &mut [Function]) {
+    let text_ptr = LLVMPrintModuleToString(module);
+    let text = CStr::from_ptr(text_ptr).to_string_lossy().into_owned();
+    LLVMDisposeMessage(text_ptr);
+    let field = |line: &str, key: &str| -> Option<String> {
+        let start = line.find(&format!("{key}: "))? + key.len() + 2;
+        let rest = &line[start..];
+        if let Some(q) = rest.strip_prefix('"') {
+            return q.find('"').map(|end| q[..end].to_string());
+        }
+        let end = rest.find([',', ')']).unwrap_or(rest.len());
+        Some(rest[..end].trim().to_string())
+    };
+    let mut subprograms: HashMap<String, Vec<String>> = HashMap::new();
+    let mut args: HashMap<String, Vec<(usize, String)>> = HashMap::new();
+    for line in text.lines().filter(|l| l.starts_with('!')) {
+        let id = line.split_whitespace().next().unwrap_or("").to_string();
+        if line.contains("DISubprogram(") {
+            let names = ["name", "linkageName"].iter().filter_map(|k| field(line, k)).collect();
+            subprograms.insert(id, names);
+        } else if line.contains("DILocalVariable(") {
+            if let (Some(name), Some(arg), Some(scope)) =
+                (field(line, "name"), field(line, "arg"), field(line, "scope"))
+            {
+                if let Ok(n) = arg.parse::<usize>() {
+                    args.entry(scope).or_default().push((n, name));
+                }
+            }
+        }
+    }
+    for (scope, vars) in args {
+        let Some(names) = subprograms.get(&scope) else { continue };
+        for f in functions.iter_mut().filter(|f| names.iter().any(|n| *n == f.name)) {
+            for (n, name) in &vars {
+                if let Some(p) = f.params.get_mut(n.wrapping_sub(1)) {
+                    p.name = name.clone();
+                }
+            }
+        }
+    }
 }
 
 /// A function that could not be lowered: its signature as far as known, no body.
@@ -679,9 +772,158 @@ unsafe fn is_float_type(ty: LLVMTypeRef) -> bool {
     )
 }
 
+/// Whether `v` has exactly one use.
+unsafe fn single_use(v: LLVMValueRef) -> bool {
+    let u = LLVMGetFirstUse(v);
+    !u.is_null() && LLVMGetNextUse(u).is_null()
+}
+
+/// The name of the intrinsic an instruction calls (`llvm.floor.f64` → `floor`).
+unsafe fn intrinsic_base(inst: LLVMValueRef) -> Option<String> {
+    if LLVMGetInstructionOpcode(inst) != LLVMOpcode::LLVMCall {
+        return None;
+    }
+    let callee = LLVMGetCalledValue(inst);
+    if LLVMIsAFunction(callee).is_null() {
+        return None;
+    }
+    let name = value_name(callee);
+    let rest = name.strip_prefix("llvm.")?;
+    Some(rest.split('.').next().unwrap_or("").to_string())
+}
+
+/// Instructions MachineSink may move to the side of a branch that alone uses them:
+/// floating-point arithmetic, conversions and the intrinsics x86 computes inline (not
+/// libcalls, not memory accesses).
+unsafe fn sinkable(inst: LLVMValueRef) -> bool {
+    use LLVMOpcode::*;
+    match LLVMGetInstructionOpcode(inst) {
+        LLVMFAdd | LLVMFSub | LLVMFMul | LLVMFDiv | LLVMFNeg | LLVMFPToSI | LLVMFPToUI
+        | LLVMSIToFP | LLVMUIToFP | LLVMFPExt | LLVMFPTrunc => true,
+        LLVMCall => matches!(
+            intrinsic_base(inst).as_deref(),
+            Some("sqrt" | "fabs" | "minnum" | "maxnum" | "copysign")
+        ),
+        _ => false,
+    }
+}
+
+/// What CodeGenPrepare calls expensive to speculate on x86-64 (`sinkSelectOperand`):
+/// divisions and intrinsics that become libm calls. Observed with clang-19 -O3
+/// -ffast-math: `z < 0 ? x / y : y` and `z < 0 ? floor(x) : y` become a branch around
+/// `divsd` / `callq floor`, while `*`, `+`, `-`, sqrt, conversions stay a `cmpltsd` mask.
+unsafe fn expensive(inst: LLVMValueRef) -> bool {
+    use LLVMOpcode::*;
+    match LLVMGetInstructionOpcode(inst) {
+        LLVMFDiv | LLVMFRem => true,
+        LLVMCall => matches!(
+            intrinsic_base(inst).as_deref(),
+            Some(
+                "exp" | "exp2" | "log" | "log2" | "log10" | "pow" | "sin" | "cos" | "tan"
+                    | "floor" | "ceil" | "trunc" | "round" | "rint" | "nearbyint" | "roundeven"
+            )
+        ),
+        _ => false,
+    }
+}
+
+/// The instructions of `block` that only feed `root` (transitively, single uses) and can
+/// move with it, in program order; empty when `root` itself cannot move.
+unsafe fn side_tree(
+    root: LLVMValueRef,
+    block: LLVMBasicBlockRef,
+    root_ok: impl Fn(LLVMValueRef) -> bool,
+) -> Vec<LLVMValueRef> {
+    let movable_here = |v: LLVMValueRef| {
+        !LLVMIsAInstruction(v).is_null()
+            && LLVMGetInstructionParent(v) == block
+            && single_use(v)
+    };
+    if !movable_here(root) || !root_ok(root) {
+        return Vec::new();
+    }
+    let mut set = std::collections::HashSet::new();
+    let mut work = vec![root];
+    set.insert(key(root));
+    while let Some(i) = work.pop() {
+        for k in 0..LLVMGetNumOperands(i) as u32 {
+            let op = LLVMGetOperand(i, k);
+            if movable_here(op) && sinkable(op) && set.insert(key(op)) {
+                work.push(op);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let mut it = LLVMGetFirstInstruction(block);
+    while !it.is_null() {
+        if set.contains(&key(it)) {
+            out.push(it);
+        }
+        it = LLVMGetNextInstruction(it);
+    }
+    out
+}
+
+/// Finds the selects of `block` that the optimising x86-64 backend turns into a branch
+/// diamond, so that what feeds only one side runs only when that side is selected (and
+/// raises its flags only then):
+/// - CodeGenPrepare (`optimizeSelectInst`) converts a select whose condition is a compare
+///   with one use when a side is expensive (see [`expensive`]); consecutive selects on the
+///   same condition go with the first. `neg ? 1.0 / r : r` in ipow becomes
+///   `testl %edi, %edi; js .LBB0_7 ... .LBB0_7: divsd %xmm0, %xmm1`.
+/// - A floating-point select whose condition is not a same-type `fcmp` of its own block
+///   (which would give a `cmpsd` mask) is a CMOV_FR64 pseudo, expanded into a diamond;
+///   MachineSink then moves single-use computations into the side that uses them,
+///   splitting the critical edge when needed. `c > 3 ? x * y + 1.5 : y` compiles to
+///   `cmpl $4, %edi; jl .LBB0_2; mulsd %xmm0, %xmm1; addsd .LCPI0_0(%rip), %xmm1`, and
+///   ipow's loop `select (bit == 0), r, r * b` to `testb $1, %al; je ...; mulsd`.
+/// MachineSink also sinks into the sides CodeGenPrepare creates, so both cases move the
+/// whole single-use tree of each side.
+unsafe fn select_diamonds(block: LLVMBasicBlockRef, out: &mut HashMap<usize, Diamond>) {
+    let mut inst = LLVMGetFirstInstruction(block);
+    // Condition of the select group CodeGenPrepare converted, if the previous instruction
+    // was part of one.
+    let mut cgp_group: Option<LLVMValueRef> = None;
+    while !inst.is_null() {
+        if LLVMGetInstructionOpcode(inst) != LLVMOpcode::LLVMSelect {
+            cgp_group = None;
+            inst = LLVMGetNextInstruction(inst);
+            continue;
+        }
+        let cond = LLVMGetOperand(inst, 0);
+        let (t, f) = (LLVMGetOperand(inst, 1), LLVMGetOperand(inst, 2));
+        let scalar_cond = LLVMGetTypeKind(LLVMTypeOf(cond)) == LLVMTypeKind::LLVMIntegerTypeKind;
+        let cmp_cond = !LLVMIsACmpInst(cond).is_null();
+        let in_group = cgp_group == Some(cond);
+        let cgp = scalar_cond
+            && (in_group
+                || (cmp_cond
+                    && single_use(cond)
+                    && (side_tree(t, block, |i| expensive(i)).len()
+                        + side_tree(f, block, |i| expensive(i)).len()
+                        > 0)));
+        cgp_group = if cgp { Some(cond) } else { None };
+        let fcmp_mask = !LLVMIsAFCmpInst(cond).is_null()
+            && LLVMGetInstructionParent(cond) == block
+            && LLVMTypeOf(LLVMGetOperand(cond, 0)) == LLVMTypeOf(inst);
+        let cmov = scalar_cond && is_float_type(LLVMTypeOf(inst)) && !fcmp_mask;
+        if cgp || cmov {
+            let root_ok = |i: LLVMValueRef| sinkable(i) || (cgp && expensive(i));
+            let d = Diamond {
+                on_true: side_tree(t, block, root_ok),
+                on_false: side_tree(f, block, root_ok),
+            };
+            if !d.on_true.is_empty() || !d.on_false.is_empty() {
+                out.insert(key(inst), d);
+            }
+        }
+        inst = LLVMGetNextInstruction(inst);
+    }
+}
+
 /// Whether an `fcmp` feeds a `select` in its own block, which x86 selection turns into a
 /// `cmpsd` mask (signalling on quiet NaNs for relational predicates) instead of `ucomisd`.
-unsafe fn fcmp_lowering(inst: LLVMValueRef) -> CmpLowering {
+unsafe fn fcmp_lowering(inst: LLVMValueRef, diamonds: &HashMap<usize, Diamond>) -> CmpLowering {
     if LLVMGetTypeKind(LLVMTypeOf(inst)) == LLVMTypeKind::LLVMVectorTypeKind {
         return CmpLowering::Mask;
     }
@@ -698,7 +940,8 @@ unsafe fn fcmp_lowering(inst: LLVMValueRef) -> CmpLowering {
             && LLVMGetInstructionOpcode(user) == LLVMOpcode::LLVMSelect
             && LLVMGetOperand(user, 0) == inst
             && LLVMGetInstructionParent(user) == block
-            && is_float_type(LLVMTypeOf(user))
+            && LLVMTypeOf(user) == LLVMTypeOf(LLVMGetOperand(inst, 0))
+            && !diamonds.contains_key(&key(user))
         {
             return CmpLowering::Mask;
         }
@@ -762,9 +1005,60 @@ impl FuncCx<'_> {
         let mut inst = LLVMGetFirstInstruction(bb);
         let mut term = None;
         let mut term_loc = None;
+        let own_id = self.block_of(inst, bb)?;
+        // While diamonds split the block: the finished parts (own id first) and the id
+        // of the part being filled.
+        let mut parts: Vec<(BlockId, Block)> = Vec::new();
+        let mut current = own_id;
         while !inst.is_null() {
             let opcode = LLVMGetInstructionOpcode(inst);
-            if opcode == LLVMOpcode::LLVMPHI {
+            if self.sunk.contains(&key(inst)) {
+                // Lowered inside its diamond side.
+            } else if let Some(d) = self.diamonds.remove(&key(inst)) {
+                let cond = self.op(inst, 0)?;
+                let (t, f) = (self.op(inst, 1)?, self.op(inst, 2)?);
+                let ty = self.ty_of(inst, inst)?;
+                let dest = self.dest(inst)?;
+                let end = self.new_block_id();
+                let side = |this: &mut Self, list: &[LLVMValueRef]| -> Result<Option<BlockId>> {
+                    if list.is_empty() {
+                        return Ok(None);
+                    }
+                    let id = this.new_block_id();
+                    let mut body = Vec::new();
+                    for &i in list {
+                        this.lower_inst(i, LLVMGetInstructionOpcode(i), &mut body)?;
+                    }
+                    this.put_block(id, Block {
+                        phis: Vec::new(),
+                        insts: body,
+                        term: Terminator::Br(end),
+                        term_loc: debug_loc(inst),
+                    });
+                    Ok(Some(id))
+                };
+                let t_side = side(self, &d.on_true)?;
+                let f_side = side(self, &d.on_false)?;
+                parts.push((
+                    current,
+                    Block {
+                        phis: std::mem::take(&mut phis),
+                        insts: std::mem::take(&mut insts),
+                        term: Terminator::CondBr {
+                            cond,
+                            then_: t_side.unwrap_or(end),
+                            else_: f_side.unwrap_or(end),
+                        },
+                        term_loc: debug_loc(inst),
+                    },
+                ));
+                phis.push(Phi {
+                    dest,
+                    ty,
+                    incoming: vec![(t_side.unwrap_or(current), t), (f_side.unwrap_or(current), f)],
+                });
+                current = end;
+            } else if opcode == LLVMOpcode::LLVMPHI {
                 let ty = self.ty_of(inst, inst)?;
                 let mut incoming = Vec::new();
                 for i in 0..LLVMCountIncoming(inst) {
@@ -796,12 +1090,39 @@ impl FuncCx<'_> {
                 reason: "basic block without terminator".into(),
             }))
         })?;
-        Ok(Block {
+        let last = Block {
             phis,
             insts,
             term,
             term_loc,
-        })
+        };
+        if parts.is_empty() {
+            return Ok(last);
+        }
+        self.exit_part.insert(own_id.0, current);
+        self.put_block(current, last);
+        let mut parts = parts.into_iter();
+        let (_, first) = parts.next().expect("a split block has a first part");
+        for (id, b) in parts {
+            self.put_block(id, b);
+        }
+        Ok(first)
+    }
+
+    /// A fresh id for a block created by the lowering (after the function's own blocks).
+    fn new_block_id(&mut self) -> BlockId {
+        let id = BlockId(self.own_blocks + self.extra_blocks.len() as u32);
+        self.extra_blocks.push(Block {
+            phis: Vec::new(),
+            insts: Vec::new(),
+            term: Terminator::Unreachable,
+            term_loc: None,
+        });
+        id
+    }
+
+    fn put_block(&mut self, id: BlockId, b: Block) {
+        self.extra_blocks[(id.0 - self.own_blocks) as usize] = b;
     }
 
     fn dest(&self, inst: LLVMValueRef) -> Result<ValueId> {
@@ -915,7 +1236,7 @@ impl FuncCx<'_> {
                 let opty = self.ty_of(inst, LLVMGetOperand(inst, 0))?;
                 let a = self.op(inst, 0)?;
                 let b = self.op(inst, 1)?;
-                let lowering = fcmp_lowering(inst);
+                let lowering = fcmp_lowering(inst, &self.diamonds);
                 let pred = if self.no_nans || fmf_of(inst).nnan {
                     let block = LLVMGetInstructionParent(inst);
                     let swapped = is_load_in(LLVMGetOperand(inst, 0), block)

@@ -2,8 +2,10 @@
 //! parallel, and exact model values rounded to floats.
 
 pub mod collect;
+pub mod exact;
 pub mod numeral;
 pub mod symbolic;
 
 pub use collect::{collect, dedupe, solve_all, CollectOptions, Collected, ParamSpec, Query, Verdict};
+pub use exact::{exact_value, ExactArg};
 pub use symbolic::{ExceptionCondition, Sym, SymReal, VarDecl};

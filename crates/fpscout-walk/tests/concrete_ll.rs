@@ -372,6 +372,7 @@ fn fmuladd_is_fused_on_fma_targets() {
     std::fs::write(&path, format!("{LL_HEADER}{INTRINSICS}")).unwrap();
     let opts = fpscout_llvm::LowerOptions {
         target_has_fma: true,
+        ..Default::default()
     };
     let m = fpscout_llvm::load_ir_file(&path, opts).unwrap();
     assert_eq!(

@@ -1,5 +1,7 @@
 //! The `fpscout` command line: argument parsing, dispatch, printing and exit codes.
 
+mod print_diff;
+
 use clap::{Parser, Subcommand};
 use fpscout::run::{run_both, RunRecord};
 use fpscout::session::{FtzDazChoice, Session};
@@ -23,7 +25,64 @@ struct Cli {
 }
 
 #[derive(Subcommand)]
+#[allow(clippy::large_enum_variant)]
 enum Command {
+    /// Find inputs on which P and the fast-math P' differ in exceptions or results:
+    /// solve the exception conditions of both builds over the reals (Z3), search the
+    /// neighbouring floats, and confirm every difference natively. Exit code 1 when
+    /// differences were found, 0 when none.
+    Diff {
+        /// C/C++ source (.c, .cc, .cpp) or LLVM IR (.ll, .bc)
+        file: PathBuf,
+        #[arg(long, short = 'f')]
+        function: String,
+        /// Restrict a float parameter (every element of an array): NAME=LO:HI
+        #[arg(long = "range", value_name = "NAME=LO:HI")]
+        ranges: Vec<String>,
+        /// Value of an integer parameter: NAME=VALUE (default 0)
+        #[arg(long = "int", value_name = "NAME=VALUE", allow_hyphen_values = true)]
+        ints: Vec<String>,
+        /// Length of an array parameter: NAME=N (default 8)
+        #[arg(long = "array-len", value_name = "NAME=N")]
+        array_lens: Vec<String>,
+        /// Compiler flags of P' (default: "-O3 -ffast-math")
+        #[arg(long, allow_hyphen_values = true)]
+        opt_flags: Option<String>,
+        #[arg(long, value_enum, default_value = "auto")]
+        ftz_daz: FtzDazChoice,
+        /// How often one symbolic branch may fork on a path (loop unrolling bound)
+        #[arg(long, default_value_t = 8)]
+        loop_bound: u32,
+        /// Paths explored per build
+        #[arg(long, default_value_t = 256)]
+        max_paths: usize,
+        /// Timeout of each solver query, in milliseconds
+        #[arg(long, default_value_t = 500)]
+        timeout_ms: u32,
+        /// Solver threads (default: all cores)
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Results more than this many ulps apart count as different
+        #[arg(long, default_value_t = 0)]
+        tolerance: u64,
+        /// Concrete evaluations around each solver candidate
+        #[arg(long, default_value_t = 64)]
+        search_budget: usize,
+        /// Random inputs replayed natively in the cheap phase
+        #[arg(long, default_value_t = 100_000)]
+        random: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Skip the solver (random phase only)
+        #[arg(long)]
+        random_only: bool,
+        /// Also list differences the native replay did not confirm
+        #[arg(long)]
+        show_unconfirmed: bool,
+        /// JSON Lines: one {"type":"finding"} record per confirmed finding, then a summary
+        #[arg(long)]
+        json: bool,
+    },
     /// Evaluate one input on P (-O0) and P' (optimised): results, exception traces, and a
     /// native replay of each build to confirm them.
     Run {
@@ -76,8 +135,103 @@ fn main() -> ExitCode {
     }
 }
 
+fn parse_pairs<T: std::str::FromStr>(items: &[String], what: &str) -> Result<HashMap<String, T>, InputError> {
+    let mut out = HashMap::new();
+    for it in items {
+        let (name, value) = it
+            .split_once('=')
+            .ok_or_else(|| InputError(format!("--{what} expects NAME=VALUE, got '{it}'")))?;
+        let v = value
+            .trim()
+            .parse::<T>()
+            .map_err(|_| InputError(format!("--{what} {it}: '{value}' is not a valid value")))?;
+        out.insert(name.trim().to_string(), v);
+    }
+    Ok(out)
+}
+
+fn parse_ranges(items: &[String]) -> Result<HashMap<String, (f64, f64)>, InputError> {
+    let mut out = HashMap::new();
+    for it in items {
+        let bad = || InputError(format!("--range expects NAME=LO:HI with finite LO <= HI, got '{it}'"));
+        let (name, r) = it.split_once('=').ok_or_else(bad)?;
+        let (lo, hi) = r.split_once(':').ok_or_else(bad)?;
+        let parse = |s: &str| fpscout::args::parse_float(s, fpscout_ir::FloatTy::F64).map(f64::from_bits);
+        let (lo, hi) = (parse(lo).map_err(|_| bad())?, parse(hi).map_err(|_| bad())?);
+        if !(lo.is_finite() && hi.is_finite() && lo <= hi) {
+            return Err(bad());
+        }
+        out.insert(name.trim().to_string(), (lo, hi));
+    }
+    Ok(out)
+}
+
 fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
     match cli.command {
+        Command::Diff {
+            file,
+            function,
+            ranges,
+            ints,
+            array_lens,
+            opt_flags,
+            ftz_daz,
+            loop_bound,
+            max_paths,
+            timeout_ms,
+            jobs,
+            tolerance,
+            search_budget,
+            random,
+            seed,
+            random_only,
+            show_unconfirmed,
+            json,
+        } => {
+            let flags = match &opt_flags {
+                Some(f) => BuildFlags::with_p_prime(f),
+                None => BuildFlags::default(),
+            };
+            let mut cfg = fpscout::diff::DiffConfig::new(&function);
+            cfg.ranges = parse_ranges(&ranges)?;
+            cfg.ints = parse_pairs(&ints, "int")?;
+            cfg.array_lens = parse_pairs(&array_lens, "array-len")?;
+            cfg.collect.loop_bound = loop_bound;
+            cfg.collect.max_paths = max_paths;
+            cfg.query_timeout_ms = timeout_ms;
+            if let Some(j) = jobs {
+                cfg.threads = j.max(1);
+            }
+            cfg.tolerance_ulps = tolerance;
+            cfg.search_budget = search_budget;
+            cfg.random_inputs = random;
+            cfg.seed = seed;
+            cfg.ftz_daz = ftz_daz;
+            cfg.random_only = random_only;
+            let session = Session::open(&file, flags)?;
+            let bar = indicatif::ProgressBar::new(0);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template("{spinner} {msg:10} [{bar:30}] {pos}/{len} {elapsed}")
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            );
+            let mut progress = |phase: &str, done: u64, total: u64| {
+                bar.set_message(phase.to_string());
+                bar.set_length(total);
+                bar.set_position(done);
+            };
+            let report = fpscout::diff::run_diff(&session, &cfg, &mut progress)?;
+            bar.finish_and_clear();
+            let mut out = std::io::stdout().lock();
+            if json {
+                for x in report.findings.iter().filter(|x| x.confirmed || show_unconfirmed) {
+                    let _ = writeln!(out, "{}", print_diff::finding_json(&report, &session.p, &session.p_prime, x));
+                }
+                let _ = writeln!(out, "{}", print_diff::summary_json(&report));
+            } else {
+                print_diff::print_text(&mut out, &report, &session.p, &session.p_prime, show_unconfirmed);
+            }
+            Ok(if report.summary.diff_confirmed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+        }
         Command::Run {
             file,
             function,

@@ -1,0 +1,46 @@
+//! Exact real value of a function at a float input: the symbolic domain run on rational
+//! constants, so every operation is exact and every branch folds (rational functions
+//! only; elementary functions make the value non-numeric and yield `None`).
+
+use crate::numeral::{rational_to_real, real_value};
+use crate::symbolic::{Sym, SymReal};
+use fpscout_ir::{FuncId, Module, ScalarTy, Type};
+use fpscout_walk::{Outcome, Val, WalkConfig, Walker};
+use rug::Rational;
+use z3::ast::Ast;
+
+/// An argument for an exact evaluation.
+#[derive(Clone, Debug)]
+pub enum ExactArg {
+    Real(Rational),
+    Int(u64),
+    Array(Vec<Rational>),
+}
+
+/// The exact real result of `func` on `args`, or `None` when it is not a rational number
+/// (elementary functions, non-numeric results) or the walk fails.
+pub fn exact_value(module: &Module, func: FuncId, args: &[ExactArg]) -> Option<Rational> {
+    let f = module.function(func);
+    let domain = SymReal::new("exact.", 1000);
+    let mut walker = Walker::new(module, domain, WalkConfig { step_budget: 1_000_000, ..WalkConfig::default() }).ok()?;
+    let mut vals = Vec::new();
+    for (p, a) in f.params.iter().zip(args) {
+        vals.push(match (p.ty, a) {
+            (Type::Scalar(ScalarTy::Float(_)), ExactArg::Real(q)) => Val::Scalar(Sym::Real(rational_to_real(q))),
+            (Type::Scalar(ScalarTy::Int(w)), ExactArg::Int(b)) => Val::Scalar(Sym::Bits(ScalarTy::Int(w), *b)),
+            (Type::Scalar(ScalarTy::Ptr), ExactArg::Array(qs)) => {
+                let ty = p.pointee.unwrap_or(ScalarTy::Float(fpscout_ir::FloatTy::F64));
+                let elems = qs.iter().map(|q| Sym::Real(rational_to_real(q))).collect();
+                Val::Ptr(walker.alloc_array(&p.name, ty, elems).ok()?)
+            }
+            _ => return None,
+        });
+    }
+    match walker.run(func, vals) {
+        Ok(Outcome::Returned(Some(Val::Scalar(Sym::Real(r))))) => real_value(&r.simplify(), 30),
+        Ok(Outcome::Returned(Some(Val::Scalar(Sym::Bits(ScalarTy::Float(ty), bits))))) => {
+            crate::numeral::float_value(bits, ty)
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,886 @@
+//! `fpscout diff`: inputs on which P and the fast-math P' differ in exceptions or results.
+//! Solve (exception conditions of both builds over the reals, Z3), Search (the float
+//! candidates and their neighbours in the concrete domain, plus a cheap random phase on
+//! the native builds), Confirm (every difference replayed natively).
+
+use crate::session::{native_ftz, FtzDazChoice, Session};
+use crate::InputError;
+use fpscout_ir::{ExceptionKind, ExceptionSet, FloatTy, FuncId, Function, ScalarTy, Type};
+use fpscout_native::{FtzDaz, NativeArg, NativeBuild, NativeOutcome, RunOptions};
+use fpscout_smt::numeral::{float_value, floats_around, round_to_float};
+use fpscout_smt::{collect, dedupe, exact_value, solve_all, CollectOptions, ExactArg, ParamSpec, Query, Verdict};
+use fpscout_toolchain::BuildKind;
+use fpscout_walk::concrete::{ArgBits, ConcreteRunner, EvalEnd, Evaluation};
+use fpscout_walk::WalkConfig;
+use rand::{Rng, SeedableRng};
+use rug::Rational;
+use serde::Serialize;
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::time::Instant;
+
+/// Settings of a diff run.
+#[derive(Clone, Debug)]
+pub struct DiffConfig {
+    pub function: String,
+    /// `--range name=lo:hi` per float parameter (arrays: every element).
+    pub ranges: HashMap<String, (f64, f64)>,
+    /// Values of integer parameters (`--int name=v`); default 0.
+    pub ints: HashMap<String, i64>,
+    /// Lengths of array parameters (`--array-len name=n`); default 8.
+    pub array_lens: HashMap<String, usize>,
+    pub collect: CollectOptions,
+    pub query_timeout_ms: u32,
+    pub threads: usize,
+    /// Results further apart than this many ulps count as a difference.
+    pub tolerance_ulps: u64,
+    /// Concrete evaluations spent around each candidate.
+    pub search_budget: usize,
+    /// Random inputs replayed natively in the cheap phase (0 = skip).
+    pub random_inputs: usize,
+    pub seed: u64,
+    pub ftz_daz: FtzDazChoice,
+    /// Skip the solver (random phase only: the baseline of the benchmark).
+    pub random_only: bool,
+}
+
+impl DiffConfig {
+    pub fn new(function: &str) -> DiffConfig {
+        DiffConfig {
+            function: function.to_string(),
+            ranges: HashMap::new(),
+            ints: HashMap::new(),
+            array_lens: HashMap::new(),
+            collect: CollectOptions::default(),
+            query_timeout_ms: 500,
+            threads: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2),
+            tolerance_ulps: 0,
+            search_budget: 64,
+            random_inputs: 100_000,
+            seed: 1,
+            ftz_daz: FtzDazChoice::Auto,
+            random_only: false,
+        }
+    }
+}
+
+/// Class of a result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ResultClass {
+    Finite,
+    PosInf,
+    NegInf,
+    Nan,
+    /// Integer or void result, or a run that did not return.
+    Other,
+}
+
+impl ResultClass {
+    pub fn of(bits: Option<u64>, ret: Type) -> ResultClass {
+        let (Some(b), Some(ft)) = (bits, ret.float_ty()) else { return ResultClass::Other };
+        let v = match ft {
+            FloatTy::F64 => f64::from_bits(b),
+            FloatTy::F32 => f64::from(f32::from_bits(b as u32)),
+        };
+        if v.is_nan() {
+            ResultClass::Nan
+        } else if v == f64::INFINITY {
+            ResultClass::PosInf
+        } else if v == f64::NEG_INFINITY {
+            ResultClass::NegInf
+        } else {
+            ResultClass::Finite
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            ResultClass::Finite => "finite",
+            ResultClass::PosInf => "+inf",
+            ResultClass::NegInf => "-inf",
+            ResultClass::Nan => "nan",
+            ResultClass::Other => "other",
+        }
+    }
+}
+
+/// Kinds of difference between P and P', reported separately.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DiffKind {
+    /// The sets of raised flags (inexact excluded) differ.
+    Flags,
+    /// The sequences of exception kinds differ.
+    Trace,
+    /// The result classes (finite / ±inf / NaN) differ.
+    Class,
+    /// Both finite, more than the tolerance apart in ulps.
+    Ulps,
+}
+
+/// What one build did on one input (from the interpreter, checked natively).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Observation {
+    pub result: Option<u64>,
+    pub class: ResultClass,
+    /// Raised flags without inexact.
+    pub flags: ExceptionSet,
+    /// Exception kinds in execution order, with the op that raised each.
+    pub trace: Vec<(ExceptionKind, u32)>,
+}
+
+/// Where a finding came from.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "phase", rename_all = "snake_case")]
+pub enum Origin {
+    /// A solver candidate for an exception condition (or a neighbour of one).
+    Solver { build: &'static str, op: u32, kind: &'static str, steps: usize },
+    /// The random phase.
+    Random,
+}
+
+/// A confirmed (or not) difference.
+#[derive(Clone, Debug, Serialize)]
+pub struct Finding {
+    /// Printed by the report with hex and decimal forms per parameter.
+    #[serde(skip)]
+    pub input: Vec<ArgBits>,
+    pub kinds: Vec<DiffKind>,
+    pub p: Observation,
+    pub p_prime: Observation,
+    pub ulps: Option<u64>,
+    pub origin: Origin,
+    /// Both builds' native outcomes equal the interpreter's and the difference holds.
+    pub confirmed: bool,
+    /// Why a difference was not confirmed.
+    pub unconfirmed_reason: Option<String>,
+    /// The difference disappears natively when FTZ/DAZ is off in both builds.
+    pub ftz_only: bool,
+}
+
+/// The largest |P − P'| found.
+#[derive(Clone, Debug, Serialize)]
+pub struct Worst {
+    #[serde(skip)]
+    pub input: Vec<ArgBits>,
+    pub p: u64,
+    pub p_prime: u64,
+    pub ulps: u64,
+    /// The exact real value, when the function is rational.
+    pub exact: Option<String>,
+    /// Which build is closer to the exact value (`P`, `P'`, `tie`).
+    pub closer: Option<&'static str>,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct PhaseTimes {
+    pub compile: f64,
+    pub collect: f64,
+    pub solve: f64,
+    pub search: f64,
+    pub random: f64,
+    pub confirm: f64,
+}
+
+/// The `{"type":"summary"}` record.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Summary {
+    pub function: String,
+    pub constraints_p: usize,
+    pub constraints_pprime: usize,
+    /// Distinct formulas after the union of both builds.
+    pub unique_constraints: usize,
+    pub satisfiable: usize,
+    pub unsatisfiable: usize,
+    pub unknown: usize,
+    /// Distinct float candidates from the solver's models.
+    pub unique_inputs: usize,
+    pub diff_confirmed: usize,
+    pub diff_unconfirmed: usize,
+    /// Distinct (P flags, P' flags, P class, P' class) among confirmed findings.
+    pub signatures: usize,
+    pub max_ulps: u64,
+    /// Confirmed findings that only the solver phase reached (their signature was not
+    /// seen by the random phase).
+    pub solver_only_signatures: usize,
+    pub paths_p: usize,
+    pub paths_pprime: usize,
+    pub stopped: Vec<String>,
+    pub random_inputs: usize,
+    pub wall_seconds: f64,
+    pub phases: PhaseTimes,
+    pub worst: Option<Worst>,
+}
+
+/// Everything a diff run produced.
+pub struct DiffReport {
+    pub findings: Vec<Finding>,
+    pub summary: Summary,
+    pub ret: Type,
+    pub params: Vec<fpscout_ir::Param>,
+}
+
+/// A progress callback: (phase, done, total).
+pub type Progress<'a> = &'a mut dyn FnMut(&str, u64, u64);
+
+struct Builds<'s> {
+    p: (&'s fpscout_ir::Module, FuncId),
+    pp: (&'s fpscout_ir::Module, FuncId),
+}
+
+fn float_inputs(f: &Function, cfg: &DiffConfig) -> Result<Vec<ParamSpec>, InputError> {
+    let mut specs = Vec::new();
+    for p in &f.params {
+        let range = cfg.ranges.get(&p.name).copied();
+        specs.push(match (p.ty, p.pointee) {
+            (Type::Scalar(ScalarTy::Float(ty)), _) => ParamSpec::Float { name: p.name.clone(), ty, range },
+            (Type::Scalar(ScalarTy::Int(w)), _) => {
+                let v = cfg.ints.get(&p.name).copied().unwrap_or(0);
+                ParamSpec::Int { bits: fpscout_ir::truncate_bits(v as u64, w) }
+            }
+            (Type::Scalar(ScalarTy::Ptr), Some(ScalarTy::Float(ty))) => ParamSpec::FloatArray {
+                name: p.name.clone(),
+                ty,
+                len: cfg.array_lens.get(&p.name).copied().unwrap_or(8),
+                range,
+            },
+            (ty, _) => {
+                return Err(InputError(format!(
+                    "diff supports float, integer and float-array parameters; '{}' is {ty}",
+                    p.name
+                )))
+            }
+        });
+    }
+    Ok(specs)
+}
+
+/// Builds argument bits from per-input float bits (in the order of `ParamSpec::inputs`).
+fn assemble(specs: &[ParamSpec], floats: &[u64]) -> Vec<ArgBits> {
+    let mut it = floats.iter().copied();
+    specs
+        .iter()
+        .map(|s| match s {
+            ParamSpec::Float { .. } => ArgBits::Scalar(it.next().unwrap_or(0)),
+            ParamSpec::Int { bits } => ArgBits::Scalar(*bits),
+            ParamSpec::FloatArray { len, .. } => ArgBits::Array((0..*len).map(|_| it.next().unwrap_or(0)).collect()),
+        })
+        .collect()
+}
+
+fn observe(eval: &Evaluation, ret: Type) -> Observation {
+    let bits = eval.result_bits();
+    Observation {
+        result: bits,
+        class: match eval.end {
+            EvalEnd::Returned(_) => ResultClass::of(bits, ret),
+            _ => ResultClass::Other,
+        },
+        flags: eval.flags.without_inexact(),
+        trace: eval
+            .events
+            .iter()
+            .filter(|e| e.kind != ExceptionKind::Inexact)
+            .map(|e| (e.kind, e.site.op.0))
+            .collect(),
+    }
+}
+
+/// Distance in ulps between two finite floats of the same format (0 when equal).
+pub fn ulps_between(a: u64, b: u64, ty: FloatTy) -> u64 {
+    let key = |x: u64| -> i128 {
+        let (sign, mag) = match ty {
+            FloatTy::F64 => (x >> 63 != 0, (x & 0x7fff_ffff_ffff_ffff) as i128),
+            FloatTy::F32 => (x >> 31 & 1 != 0, (x & 0x7fff_ffff) as i128),
+        };
+        if sign {
+            -mag
+        } else {
+            mag
+        }
+    };
+    (key(a) - key(b)).unsigned_abs().min(u128::from(u64::MAX)) as u64
+}
+
+fn compare(p: &Observation, q: &Observation, ret: Type, tol: u64) -> (Vec<DiffKind>, Option<u64>) {
+    let mut kinds = Vec::new();
+    if p.flags != q.flags {
+        kinds.push(DiffKind::Flags);
+    }
+    let pk: Vec<ExceptionKind> = p.trace.iter().map(|t| t.0).collect();
+    let qk: Vec<ExceptionKind> = q.trace.iter().map(|t| t.0).collect();
+    if pk != qk {
+        kinds.push(DiffKind::Trace);
+    }
+    if p.class != q.class {
+        kinds.push(DiffKind::Class);
+    }
+    let mut ulps = None;
+    if let (ResultClass::Finite, ResultClass::Finite, Some(a), Some(b), Some(ft)) =
+        (p.class, q.class, p.result, q.result, ret.float_ty())
+    {
+        let d = ulps_between(a, b, ft);
+        ulps = Some(d);
+        if d > tol {
+            kinds.push(DiffKind::Ulps);
+        }
+    }
+    (kinds, ulps)
+}
+
+/// Neighbouring inputs of a candidate, in the order they are tried.
+fn neighbours(
+    center: &[u64],
+    around: &[(u64, u64)],
+    tys: &[FloatTy],
+    budget: usize,
+) -> Vec<Vec<u64>> {
+    let mut out: Vec<Vec<u64>> = vec![center.to_vec()];
+    let step = |bits: u64, ty: FloatTy, k: i64| -> u64 {
+        let v = match ty {
+            FloatTy::F64 => f64::from_bits(bits),
+            FloatTy::F32 => f64::from(f32::from_bits(bits as u32)),
+        };
+        let mut b = bits;
+        for _ in 0..k.unsigned_abs() {
+            let x = match ty {
+                FloatTy::F64 => f64::from_bits(b),
+                FloatTy::F32 => f64::from(f32::from_bits(b as u32)),
+            };
+            let up = k > 0;
+            b = match ty {
+                FloatTy::F64 => (if up { x.next_up() } else { x.next_down() }).to_bits(),
+                FloatTy::F32 => u64::from((if up { (x as f32).next_up() } else { (x as f32).next_down() }).to_bits()),
+            };
+        }
+        let _ = v;
+        b
+    };
+    // The floats just below and above each rational coordinate.
+    for (i, &(lo, hi)) in around.iter().enumerate() {
+        for v in [lo, hi] {
+            let mut c = center.to_vec();
+            c[i] = v;
+            out.push(c);
+        }
+    }
+    // ±k ulps per coordinate and jointly.
+    for k in [1i64, 2, 3, 4, 8, 16, 64, 256] {
+        for sign in [1, -1] {
+            for i in 0..center.len() {
+                let mut c = center.to_vec();
+                c[i] = step(c[i], tys[i], sign * k);
+                out.push(c);
+            }
+            out.push(center.iter().zip(tys).map(|(&b, &t)| step(b, t, sign * k)).collect());
+        }
+    }
+    // Geometric steps across exponents: scale each coordinate by 2^±j.
+    for j in [1i32, 4, 16, 64, 256] {
+        for sign in [1, -1] {
+            for i in 0..center.len() {
+                let mut c = center.to_vec();
+                let scale = 2f64.powi(sign * j);
+                c[i] = match tys[i] {
+                    FloatTy::F64 => (f64::from_bits(c[i]) * scale).to_bits(),
+                    FloatTy::F32 => u64::from((f32::from_bits(c[i] as u32) * scale as f32).to_bits()),
+                };
+                out.push(c);
+            }
+        }
+    }
+    // Inputs stay finite: a geometric step can overflow.
+    let mut seen = HashSet::new();
+    out.retain(|c| c.iter().zip(tys).all(|(&b, &t)| is_finite_bits(b, t)) && seen.insert(c.clone()));
+    out.truncate(budget.max(1));
+    out
+}
+
+fn is_finite_bits(bits: u64, ty: FloatTy) -> bool {
+    match ty {
+        FloatTy::F64 => f64::from_bits(bits).is_finite(),
+        FloatTy::F32 => f32::from_bits(bits as u32).is_finite(),
+    }
+}
+
+/// Random finite inputs: uniform inside ranges; otherwise half random bit patterns and
+/// half random magnitudes (uniform exponent) with random signs.
+fn random_input(rng: &mut impl Rng, tys: &[(String, FloatTy)], ranges: &[Option<(f64, f64)>]) -> Vec<u64> {
+    tys.iter()
+        .zip(ranges)
+        .map(|((_, ty), range)| loop {
+            let bits = match range {
+                Some((lo, hi)) => {
+                    let v = rng.gen_range(*lo..=*hi);
+                    match ty {
+                        FloatTy::F64 => v.to_bits(),
+                        FloatTy::F32 => u64::from((v as f32).to_bits()),
+                    }
+                }
+                None if rng.gen_bool(0.5) => match ty {
+                    FloatTy::F64 => rng.gen::<u64>(),
+                    FloatTy::F32 => u64::from(rng.gen::<u32>()),
+                },
+                None => {
+                    let sign = if rng.gen_bool(0.5) { -1.0 } else { 1.0 };
+                    match ty {
+                        FloatTy::F64 => (sign * 2f64.powf(rng.gen_range(-1074.0..1024.0))).to_bits(),
+                        FloatTy::F32 => u64::from((sign as f32 * 2f32.powf(rng.gen_range(-149.0..128.0))).to_bits()),
+                    }
+                }
+            };
+            if is_finite_bits(bits, *ty) {
+                break bits;
+            }
+        })
+        .collect()
+}
+
+fn to_native(f: &Function, args: &[ArgBits]) -> Vec<NativeArg> {
+    crate::run::to_native(f, args)
+}
+
+fn native_observation(o: &NativeOutcome, ret: Type) -> Option<(Option<u64>, ResultClass, ExceptionSet)> {
+    match o {
+        NativeOutcome::Returned { result, flags, .. } => Some((*result, ResultClass::of(*result, ret), *flags)),
+        _ => None,
+    }
+}
+
+/// Runs the whole pipeline.
+pub fn run_diff(session: &Session, cfg: &DiffConfig, progress: Progress) -> Result<DiffReport, InputError> {
+    let start = Instant::now();
+    let mut summary = Summary { function: cfg.function.clone(), ..Summary::default() };
+    let fp = session.function(BuildKind::P, &cfg.function)?;
+    let fpp = session.function(BuildKind::PPrime, &cfg.function)?;
+    let builds = Builds { p: (&session.p, fp), pp: (&session.p_prime, fpp) };
+    let f = session.p.function(fp);
+    let ret = f.ret;
+    let specs = float_inputs(f, cfg)?;
+    let inputs: Vec<(String, FloatTy)> = specs.iter().flat_map(|s| s.inputs()).collect();
+    if inputs.is_empty() {
+        return Err(InputError(format!("{} has no floating-point inputs to search", f.display_name)));
+    }
+    let input_ranges: Vec<Option<(f64, f64)>> = specs
+        .iter()
+        .flat_map(|s| match s {
+            ParamSpec::Float { range, .. } => vec![*range],
+            ParamSpec::FloatArray { len, range, .. } => vec![*range; *len],
+            ParamSpec::Int { .. } => vec![],
+        })
+        .collect();
+    let tys: Vec<FloatTy> = inputs.iter().map(|(_, t)| *t).collect();
+    let lens: Vec<Option<usize>> = specs
+        .iter()
+        .map(|s| match s {
+            ParamSpec::FloatArray { len, .. } => Some(*len),
+            _ => None,
+        })
+        .collect();
+
+    // Native builds and the modes they really run with.
+    let t = Instant::now();
+    progress("compile", 0, 2);
+    let native_p = session.native(BuildKind::P, fp, &lens)?;
+    let native_pp = session.native(BuildKind::PPrime, fpp, &lens)?;
+    let ftz = native_ftz(cfg.ftz_daz);
+    let mode_of = |n: &NativeBuild, b: BuildKind| {
+        n.startup_mxcsr(ftz)
+            .map(fpscout_walk::concrete::FpMode::from_mxcsr)
+            .unwrap_or_else(|_| session.fp_mode(b, cfg.ftz_daz))
+    };
+    let (mode_p, mode_pp) = (mode_of(&native_p, BuildKind::P), mode_of(&native_pp, BuildKind::PPrime));
+    summary.phases.compile = t.elapsed().as_secs_f64();
+
+    let mut findings: Vec<Finding> = Vec::new();
+    let mut seen_inputs: HashSet<Vec<ArgBits>> = HashSet::new();
+    let mut max_ulps: Option<(u64, Vec<ArgBits>, u64, u64)> = None;
+
+    // Step 1: Solve.
+    let mut candidates: Vec<(Vec<u64>, Vec<(u64, u64)>, Origin)> = Vec::new();
+    if !cfg.random_only {
+        let t = Instant::now();
+        progress("collect", 0, 2);
+        let cp = fpscout_smt::collect(builds.p.0, builds.p.1, &specs, "p.", cfg.collect).map_err(InputError)?;
+        progress("collect", 1, 2);
+        let cq = collect(builds.pp.0, builds.pp.1, &specs, "q.", cfg.collect).map_err(InputError)?;
+        summary.constraints_p = cp.queries.len();
+        summary.constraints_pprime = cq.queries.len();
+        summary.paths_p = cp.paths;
+        summary.paths_pprime = cq.paths;
+        summary.stopped.extend(cp.stopped.iter().map(|s| format!("P: {s}")));
+        summary.stopped.extend(cq.stopped.iter().map(|s| format!("P': {s}")));
+        summary.phases.collect = t.elapsed().as_secs_f64();
+
+        let t = Instant::now();
+        let all: Vec<(&'static str, &Query)> =
+            cp.queries.iter().map(|q| ("P", q)).chain(cq.queries.iter().map(|q| ("P'", q))).collect();
+        let refs: Vec<&Query> = all.iter().map(|(_, q)| *q).collect();
+        let uniq = dedupe(&refs);
+        summary.unique_constraints = uniq.len();
+        let scripts: Vec<String> = uniq.iter().map(|&i| all[i].1.script.clone()).collect();
+        let names: Vec<String> = inputs.iter().map(|(n, _)| n.clone()).collect();
+        progress("solve", 0, scripts.len() as u64);
+        let verdicts = solve_all(&scripts, &names, cfg.query_timeout_ms, cfg.threads);
+        let mut unique_inputs: HashSet<Vec<u64>> = HashSet::new();
+        for (&i, v) in uniq.iter().zip(&verdicts) {
+            match v {
+                Verdict::Sat(values) => {
+                    summary.satisfiable += 1;
+                    let center: Vec<u64> = values.iter().zip(&tys).map(|(q, &t)| clamp_finite(round_to_float(q, t), t)).collect();
+                    let around: Vec<(u64, u64)> = values
+                        .iter()
+                        .zip(&tys)
+                        .map(|(q, &t)| {
+                            let (lo, hi) = floats_around(q, t);
+                            (clamp_finite(lo, t), clamp_finite(hi, t))
+                        })
+                        .collect();
+                    if unique_inputs.insert(center.clone()) {
+                        let (build, q) = all[i];
+                        let origin = Origin::Solver { build, op: q.op.0, kind: q.kind.name(), steps: 0 };
+                        candidates.push((center, around, origin));
+                    }
+                }
+                Verdict::Unsat => summary.unsatisfiable += 1,
+                Verdict::Unknown(_) => summary.unknown += 1,
+            }
+        }
+        summary.unique_inputs = unique_inputs.len();
+        summary.phases.solve = t.elapsed().as_secs_f64();
+    }
+
+    // Step 2: Search around each candidate in the concrete domain.
+    let t = Instant::now();
+    let config = WalkConfig::default();
+    let mut rp = ConcreteRunner::new(builds.p.0, builds.p.1, mode_p, config).map_err(|e| InputError(e.to_string()))?;
+    let mut rq =
+        ConcreteRunner::new(builds.pp.0, builds.pp.1, mode_pp, config).map_err(|e| InputError(e.to_string()))?;
+    let total = candidates.len() as u64;
+    for (n, (center, around, origin)) in candidates.iter().enumerate() {
+        progress("search", n as u64, total);
+        for (steps, point) in neighbours(center, around, &tys, cfg.search_budget).into_iter().enumerate() {
+            let args = assemble(&specs, &point);
+            let (Ok(ep), Ok(eq)) = (rp.eval(&args), rq.eval(&args)) else { continue };
+            let (op, oq) = (observe(&ep, ret), observe(&eq, ret));
+            let (kinds, ulps) = compare(&op, &oq, ret, cfg.tolerance_ulps);
+            track_max(&mut max_ulps, ulps, &args, &op, &oq);
+            if !kinds.is_empty() && seen_inputs.insert(args.clone()) {
+                let origin = match origin {
+                    Origin::Solver { build, op, kind, .. } => Origin::Solver { build, op: *op, kind, steps },
+                    o => o.clone(),
+                };
+                findings.push(Finding {
+                    input: args,
+                    kinds,
+                    p: op,
+                    p_prime: oq,
+                    ulps,
+                    origin,
+                    confirmed: false,
+                    unconfirmed_reason: None,
+                    ftz_only: false,
+                });
+                break;
+            }
+        }
+    }
+    summary.phases.search = t.elapsed().as_secs_f64();
+
+    // The cheap phase: random inputs on the native builds.
+    let t = Instant::now();
+    let mut random_signatures: HashSet<Signature> = HashSet::new();
+    if cfg.random_inputs > 0 {
+        progress("random", 0, cfg.random_inputs as u64);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(cfg.seed);
+        let batch: Vec<Vec<ArgBits>> =
+            (0..cfg.random_inputs).map(|_| assemble(&specs, &random_input(&mut rng, &inputs, &input_ranges))).collect();
+        let native_args: Vec<Vec<NativeArg>> = batch.iter().map(|a| to_native(f, a)).collect();
+        let opts = RunOptions { ftz_daz: ftz, ..RunOptions::default() };
+        let outs_p = native_p.run(&native_args, &opts).map_err(|e| InputError(e.to_string()))?;
+        let outs_q = native_pp.run(&native_args, &opts).map_err(|e| InputError(e.to_string()))?;
+        summary.random_inputs = batch.len();
+        let mut per_signature: HashMap<Signature, usize> = HashMap::new();
+        for (i, (a, b)) in outs_p.iter().zip(&outs_q).enumerate() {
+            let (Some(np), Some(nq)) = (native_observation(a, ret), native_observation(b, ret)) else { continue };
+            let (pf, qf) = (np.2.without_inexact(), nq.2.without_inexact());
+            let ulps = match (np.1, nq.1, np.0, nq.0, ret.float_ty()) {
+                (ResultClass::Finite, ResultClass::Finite, Some(x), Some(y), Some(ft)) => Some(ulps_between(x, y, ft)),
+                _ => None,
+            };
+            if let (Some(u), Some(x), Some(y)) = (ulps, np.0, nq.0) {
+                if max_ulps.as_ref().is_none_or(|m| u > m.0) {
+                    max_ulps = Some((u, batch[i].clone(), x, y));
+                }
+            }
+            let differs = pf != qf || np.1 != nq.1 || ulps.is_some_and(|u| u > cfg.tolerance_ulps);
+            if !differs {
+                continue;
+            }
+            let sig = (pf, qf, np.1, nq.1);
+            random_signatures.insert(sig);
+            // Keep a few witnesses per signature; the rest only count.
+            let count = per_signature.entry(sig).or_insert(0);
+            *count += 1;
+            if *count > 3 || !seen_inputs.insert(batch[i].clone()) {
+                continue;
+            }
+            let (Ok(ep), Ok(eq)) = (rp.eval(&batch[i]), rq.eval(&batch[i])) else { continue };
+            let (op, oq) = (observe(&ep, ret), observe(&eq, ret));
+            let (kinds, ulps) = compare(&op, &oq, ret, cfg.tolerance_ulps);
+            findings.push(Finding {
+                input: batch[i].clone(),
+                kinds,
+                p: op,
+                p_prime: oq,
+                ulps,
+                origin: Origin::Random,
+                confirmed: false,
+                unconfirmed_reason: None,
+                ftz_only: false,
+            });
+        }
+    }
+    summary.phases.random = t.elapsed().as_secs_f64();
+
+    // Within ranges: local search around the largest divergence seen so far.
+    if let Some((_, args, _, _)) = max_ulps.clone() {
+        local_search_max(&mut rp, &mut rq, &specs, &tys, ret, args, &mut max_ulps);
+    }
+
+    // Confirm every difference natively (as linked, and with FTZ/DAZ off).
+    let t = Instant::now();
+    progress("confirm", 0, findings.len() as u64);
+    confirm(&mut findings, f, ret, &native_p, &native_pp, ftz, cfg.tolerance_ulps)?;
+    summary.phases.confirm = t.elapsed().as_secs_f64();
+
+    let confirmed: Vec<&Finding> = findings.iter().filter(|x| x.confirmed).collect();
+    summary.diff_confirmed = confirmed.len();
+    summary.diff_unconfirmed = findings.len() - confirmed.len();
+    let sigs: BTreeSet<Signature> = confirmed.iter().map(|x| signature(x)).collect();
+    summary.signatures = sigs.len();
+    summary.solver_only_signatures = sigs
+        .iter()
+        .filter(|s| !random_signatures.contains(*s))
+        .filter(|s| confirmed.iter().any(|x| signature(x) == **s && matches!(x.origin, Origin::Solver { .. })))
+        .count();
+    summary.max_ulps = confirmed.iter().filter_map(|x| x.ulps).max().unwrap_or(0);
+    if let Some((u, args, a, b)) = max_ulps {
+        summary.max_ulps = summary.max_ulps.max(u);
+        summary.worst = Some(worst_with_exact(builds.p, &specs, ret, args, a, b, u));
+    }
+    summary.wall_seconds = start.elapsed().as_secs_f64();
+    Ok(DiffReport { findings, summary, ret, params: f.params.clone() })
+}
+
+type Signature = (ExceptionSet, ExceptionSet, ResultClass, ResultClass);
+
+fn signature(x: &Finding) -> Signature {
+    (x.p.flags, x.p_prime.flags, x.p.class, x.p_prime.class)
+}
+
+fn clamp_finite(bits: u64, ty: FloatTy) -> u64 {
+    match ty {
+        FloatTy::F64 => {
+            let v = f64::from_bits(bits);
+            if v == f64::INFINITY {
+                f64::MAX.to_bits()
+            } else if v == f64::NEG_INFINITY {
+                f64::MIN.to_bits()
+            } else {
+                bits
+            }
+        }
+        FloatTy::F32 => {
+            let v = f32::from_bits(bits as u32);
+            if v == f32::INFINITY {
+                u64::from(f32::MAX.to_bits())
+            } else if v == f32::NEG_INFINITY {
+                u64::from(f32::MIN.to_bits())
+            } else {
+                bits
+            }
+        }
+    }
+}
+
+fn track_max(
+    best: &mut Option<(u64, Vec<ArgBits>, u64, u64)>,
+    ulps: Option<u64>,
+    args: &[ArgBits],
+    p: &Observation,
+    q: &Observation,
+) {
+    if let (Some(u), Some(a), Some(b)) = (ulps, p.result, q.result) {
+        if best.as_ref().is_none_or(|m| u > m.0) {
+            *best = Some((u, args.to_vec(), a, b));
+        }
+    }
+}
+
+/// Hill-climbs |P − P'| in ulps from the best input, moving one coordinate at a time by
+/// geometrically shrinking steps.
+fn local_search_max(
+    rp: &mut ConcreteRunner,
+    rq: &mut ConcreteRunner,
+    specs: &[ParamSpec],
+    tys: &[FloatTy],
+    ret: Type,
+    start: Vec<ArgBits>,
+    best: &mut Option<(u64, Vec<ArgBits>, u64, u64)>,
+) {
+    let flat = |a: &[ArgBits]| -> Vec<u64> {
+        specs
+            .iter()
+            .zip(a)
+            .flat_map(|(s, x)| match (s, x) {
+                (ParamSpec::Float { .. }, ArgBits::Scalar(b)) => vec![*b],
+                (ParamSpec::FloatArray { .. }, ArgBits::Array(v)) => v.clone(),
+                _ => vec![],
+            })
+            .collect()
+    };
+    let ranges: Vec<Option<(f64, f64)>> = specs
+        .iter()
+        .flat_map(|s| match s {
+            ParamSpec::Float { range, .. } => vec![*range],
+            ParamSpec::FloatArray { len, range, .. } => vec![*range; *len],
+            ParamSpec::Int { .. } => vec![],
+        })
+        .collect();
+    let mut point = flat(&start);
+    let mut current = best.as_ref().map(|b| b.0).unwrap_or(0);
+    for exponent in (0..40).rev().step_by(3) {
+        let rel = 2f64.powi(-exponent);
+        let mut improved = true;
+        let mut rounds = 0;
+        while improved && rounds < 20 {
+            improved = false;
+            rounds += 1;
+            for i in 0..point.len() {
+                for sign in [1.0, -1.0] {
+                    let mut cand = point.clone();
+                    let v = match tys[i] {
+                        FloatTy::F64 => f64::from_bits(cand[i]),
+                        FloatTy::F32 => f64::from(f32::from_bits(cand[i] as u32)),
+                    };
+                    let mut nv = v + sign * rel * v.abs().max(f64::MIN_POSITIVE);
+                    if let Some((lo, hi)) = ranges[i] {
+                        nv = nv.clamp(lo, hi);
+                    }
+                    cand[i] = match tys[i] {
+                        FloatTy::F64 => nv.to_bits(),
+                        FloatTy::F32 => u64::from((nv as f32).to_bits()),
+                    };
+                    if cand[i] == point[i] || !is_finite_bits(cand[i], tys[i]) {
+                        continue;
+                    }
+                    let args = assemble(specs, &cand);
+                    let (Ok(ep), Ok(eq)) = (rp.eval(&args), rq.eval(&args)) else { continue };
+                    let (op, oq) = (observe(&ep, ret), observe(&eq, ret));
+                    let (_, ulps) = compare(&op, &oq, ret, u64::MAX);
+                    if let Some(u) = ulps {
+                        if u > current {
+                            current = u;
+                            point = cand;
+                            track_max(best, ulps, &args, &op, &oq);
+                            improved = true;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn worst_with_exact(
+    p: (&fpscout_ir::Module, FuncId),
+    specs: &[ParamSpec],
+    ret: Type,
+    input: Vec<ArgBits>,
+    a: u64,
+    b: u64,
+    ulps: u64,
+) -> Worst {
+    let ft = ret.float_ty().unwrap_or(FloatTy::F64);
+    let exact_args: Option<Vec<ExactArg>> = specs
+        .iter()
+        .zip(&input)
+        .map(|(s, x)| match (s, x) {
+            (ParamSpec::Float { ty, .. }, ArgBits::Scalar(bits)) => float_value(*bits, *ty).map(ExactArg::Real),
+            (ParamSpec::Int { .. }, ArgBits::Scalar(bits)) => Some(ExactArg::Int(*bits)),
+            (ParamSpec::FloatArray { ty, .. }, ArgBits::Array(v)) => {
+                v.iter().map(|&b| float_value(b, *ty)).collect::<Option<Vec<Rational>>>().map(ExactArg::Array)
+            }
+            _ => None,
+        })
+        .collect();
+    let exact = exact_args.and_then(|args| exact_value(p.0, p.1, &args));
+    let closer = exact.as_ref().and_then(|q| {
+        let (qa, qb) = (float_value(a, ft)?, float_value(b, ft)?);
+        let (da, db) = (Rational::from(&qa - q).abs(), Rational::from(&qb - q).abs());
+        Some(match da.cmp(&db) {
+            std::cmp::Ordering::Less => "P",
+            std::cmp::Ordering::Greater => "P'",
+            std::cmp::Ordering::Equal => "tie",
+        })
+    });
+    let exact = exact.map(|q| {
+        let rounded = round_to_float(&q, ft);
+        format!("{} (nearest float {})", crate::args::decimal(rounded, ft), crate::args::hex_float(rounded, ft))
+    });
+    Worst { input, p: a, p_prime: b, ulps, exact, closer }
+}
+
+/// Replays findings natively: confirmed when both builds' native outcomes equal the
+/// interpreter's observations (result bits and flags) and they still differ.
+fn confirm(
+    findings: &mut [Finding],
+    f: &Function,
+    ret: Type,
+    native_p: &NativeBuild,
+    native_pp: &NativeBuild,
+    ftz: FtzDaz,
+    tol: u64,
+) -> Result<(), InputError> {
+    if findings.is_empty() {
+        return Ok(());
+    }
+    let args: Vec<Vec<NativeArg>> = findings.iter().map(|x| to_native(f, &x.input)).collect();
+    let run = |n: &NativeBuild, ftz: FtzDaz| {
+        n.run(&args, &RunOptions { ftz_daz: ftz, ..RunOptions::default() }).map_err(|e| InputError(e.to_string()))
+    };
+    let (op, oq) = (run(native_p, ftz)?, run(native_pp, ftz)?);
+    let (op_off, oq_off) = (run(native_p, FtzDaz::Off)?, run(native_pp, FtzDaz::Off)?);
+    for (i, x) in findings.iter_mut().enumerate() {
+        let (Some(np), Some(nq)) = (native_observation(&op[i], ret), native_observation(&oq[i], ret)) else {
+            x.unconfirmed_reason = Some("the native build crashed or timed out".into());
+            continue;
+        };
+        let agrees = |o: &Observation, n: &(Option<u64>, ResultClass, ExceptionSet)| {
+            o.result == n.0 && o.flags == n.2.without_inexact()
+        };
+        if !agrees(&x.p, &np) || !agrees(&x.p_prime, &nq) {
+            x.unconfirmed_reason = Some(format!(
+                "native replay disagrees with the interpreter (native P: {} {}, P': {} {})",
+                np.0.map(|b| format!("{b:#x}")).unwrap_or_default(),
+                np.2,
+                nq.0.map(|b| format!("{b:#x}")).unwrap_or_default(),
+                nq.2
+            ));
+            continue;
+        }
+        x.confirmed = true;
+        if let (Some(a), Some(b)) = (native_observation(&op_off[i], ret), native_observation(&oq_off[i], ret)) {
+            let same_flags = a.2.without_inexact() == b.2.without_inexact();
+            let same_class = a.1 == b.1;
+            let close = match (a.0, b.0, ret.float_ty()) {
+                (Some(p), Some(q), Some(ft)) if a.1 == ResultClass::Finite && b.1 == ResultClass::Finite => {
+                    ulps_between(p, q, ft) <= tol
+                }
+                (p, q, _) => p == q,
+            };
+            x.ftz_only = same_flags && same_class && close;
+        }
+    }
+    Ok(())
+}

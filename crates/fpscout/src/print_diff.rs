@@ -1,0 +1,231 @@
+//! Printing of `fpscout diff` reports: human text and JSON Lines.
+
+use fpscout::args::{decimal, hex_float};
+use fpscout::diff::{DiffReport, Finding, Observation, Origin, Summary};
+use fpscout::run::format_value;
+use fpscout_ir::{FloatTy, Module, ScalarTy, Type};
+use fpscout_walk::concrete::ArgBits;
+use serde_json::{json, Value};
+use std::io::Write;
+
+/// Inputs as `[{name, hex, decimal}]` (arrays as lists).
+fn inputs_json(report: &DiffReport, input: &[ArgBits]) -> Value {
+    let items: Vec<Value> = report
+        .params
+        .iter()
+        .zip(input)
+        .map(|(p, a)| {
+            let elem = match (p.ty, p.pointee) {
+                (Type::Scalar(s), _) if s != ScalarTy::Ptr => s,
+                (_, Some(e)) => e,
+                _ => ScalarTy::Float(FloatTy::F64),
+            };
+            let one = |b: u64| match elem {
+                ScalarTy::Float(ft) => json!({"hex": hex_float(b, ft), "decimal": decimal(b, ft)}),
+                ScalarTy::Int(w) => json!({"int": fpscout_ir::sign_extend(b, w)}),
+                ScalarTy::Ptr => json!({"bits": format!("{b:#x}")}),
+            };
+            match a {
+                ArgBits::Scalar(b) => json!({"name": p.name, "value": one(*b)}),
+                ArgBits::Array(v) => json!({"name": p.name, "values": v.iter().map(|&b| one(b)).collect::<Vec<_>>()}),
+            }
+        })
+        .collect();
+    Value::Array(items)
+}
+
+fn inputs_text(report: &DiffReport, input: &[ArgBits]) -> String {
+    let v = inputs_json(report, input);
+    let show = |x: &Value| -> String {
+        if let Some(h) = x.get("hex") {
+            format!("{} ({})", h.as_str().unwrap_or(""), x["decimal"].as_str().unwrap_or(""))
+        } else if let Some(i) = x.get("int") {
+            i.to_string()
+        } else {
+            x.to_string()
+        }
+    };
+    v.as_array()
+        .map(|items| {
+            items
+                .iter()
+                .map(|it| {
+                    let name = it["name"].as_str().unwrap_or("?");
+                    match it.get("values") {
+                        Some(vals) => format!(
+                            "{name} = [{}]",
+                            vals.as_array().map(|a| a.iter().map(show).collect::<Vec<_>>().join(", ")).unwrap_or_default()
+                        ),
+                        None => format!("{name} = {}", show(&it["value"])),
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .unwrap_or_default()
+}
+
+fn observation_json(m: &Module, o: &Observation, ret: Type) -> Value {
+    let (result, dec) = match o.result {
+        Some(b) => {
+            let (h, d) = format_value(b, ret);
+            (Some(h), d)
+        }
+        None => (None, None),
+    };
+    json!({
+        "result": result,
+        "result_decimal": dec,
+        "class": o.class.name(),
+        "flags": o.flags.names(),
+        "trace": o.trace.iter().map(|(k, op)| {
+            let info = m.fp_ops.get(*op as usize);
+            json!({
+                "kind": k.name(),
+                "op": op,
+                "opcode": info.map(|i| i.opcode.clone()),
+                "loc": info.and_then(|i| i.loc.as_ref().map(|l| l.to_string())),
+            })
+        }).collect::<Vec<_>>(),
+    })
+}
+
+pub fn finding_json(report: &DiffReport, p: &Module, pp: &Module, x: &Finding) -> Value {
+    json!({"type": "finding", "data": {
+        "inputs": inputs_json(report, &x.input),
+        "kinds": x.kinds,
+        "p": observation_json(p, &x.p, report.ret),
+        "p_prime": observation_json(pp, &x.p_prime, report.ret),
+        "ulps": x.ulps,
+        "origin": x.origin,
+        "confirmed": x.confirmed,
+        "unconfirmed_reason": x.unconfirmed_reason,
+        "ftz_only": x.ftz_only,
+    }})
+}
+
+pub fn summary_json(report: &DiffReport) -> Value {
+    let mut data = serde_json::to_value(&report.summary).unwrap_or(Value::Null);
+    if let (Some(w), Some(obj)) = (&report.summary.worst, data.get_mut("worst").and_then(Value::as_object_mut)) {
+        let ft = report.ret.float_ty().unwrap_or(FloatTy::F64);
+        obj.insert("inputs".into(), inputs_json(report, &w.input));
+        obj.insert("p".into(), json!(hex_float(w.p, ft)));
+        obj.insert("p_prime".into(), json!(hex_float(w.p_prime, ft)));
+    }
+    json!({"type": "summary", "data": data})
+}
+
+fn trace_text(m: &Module, o: &Observation) -> String {
+    if o.trace.is_empty() {
+        return "none".into();
+    }
+    o.trace
+        .iter()
+        .map(|(k, op)| {
+            let info = m.fp_ops.get(*op as usize);
+            let loc = info.and_then(|i| i.loc.as_ref()).map(|l| format!(" {}:{}", l.line, l.col)).unwrap_or_default();
+            format!("{} {}#{}{}", k.name(), info.map(|i| i.opcode.as_str()).unwrap_or("?"), op, loc)
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+pub fn print_text(out: &mut impl Write, report: &DiffReport, p: &Module, pp: &Module, show_unconfirmed: bool) {
+    let s = &report.summary;
+    let _ = writeln!(out, "fpscout diff: {}", s.function);
+    let mut n = 0;
+    for x in &report.findings {
+        if !x.confirmed && !show_unconfirmed {
+            continue;
+        }
+        n += 1;
+        let kinds: Vec<String> = x.kinds.iter().map(|k| format!("{k:?}").to_lowercase()).collect();
+        let origin = match &x.origin {
+            Origin::Solver { build, op, kind, steps } => {
+                format!("solver: {kind} condition of {build} op#{op}, {steps} step(s) from the model")
+            }
+            Origin::Random => "random phase".into(),
+        };
+        let status = if x.confirmed {
+            if x.ftz_only {
+                "confirmed natively (FTZ/DAZ only: gone when both builds run without it)"
+            } else {
+                "confirmed natively"
+            }
+        } else {
+            "NOT confirmed"
+        };
+        let _ = writeln!(out, "\n#{n} [{}] {status}; from {origin}", kinds.join(", "));
+        if let Some(r) = &x.unconfirmed_reason {
+            let _ = writeln!(out, "   reason: {r}");
+        }
+        let _ = writeln!(out, "   inputs: {}", inputs_text(report, &x.input));
+        let res = |o: &Observation| match o.result {
+            Some(b) => {
+                let (h, d) = format_value(b, report.ret);
+                match d {
+                    Some(d) => format!("{d} ({h})"),
+                    None => h,
+                }
+            }
+            None => "-".into(),
+        };
+        let _ = writeln!(out, "   {:<8} {:<44} {}", "", "P", "P'");
+        let _ = writeln!(out, "   {:<8} {:<44} {}", "result", res(&x.p), res(&x.p_prime));
+        let _ = writeln!(out, "   {:<8} {:<44} {}", "flags", x.p.flags, x.p_prime.flags);
+        let _ = writeln!(out, "   {:<8} {:<44} {}", "trace", trace_text(p, &x.p), trace_text(pp, &x.p_prime));
+        if let Some(u) = x.ulps {
+            let _ = writeln!(out, "   {:<8} {u} ulps apart", "");
+        }
+    }
+    if n == 0 {
+        let _ = writeln!(out, "\nno confirmed difference between P and P'.");
+    }
+    print_table(out, s);
+    if let Some(w) = &s.worst {
+        let ft = report.ret.float_ty().unwrap_or(FloatTy::F64);
+        let _ = writeln!(out, "\nlargest divergence: {} ulps at {}", w.ulps, inputs_text(report, &w.input));
+        let _ = writeln!(out, "   P  = {} ({})", decimal(w.p, ft), hex_float(w.p, ft));
+        let _ = writeln!(out, "   P' = {} ({})", decimal(w.p_prime, ft), hex_float(w.p_prime, ft));
+        match (&w.exact, w.closer) {
+            (Some(e), Some(c)) => {
+                let _ = writeln!(out, "   exact = {e}; closer: {c}");
+            }
+            _ => {
+                let _ = writeln!(out, "   exact value not available (the function is not rational)");
+            }
+        }
+    }
+    if !s.stopped.is_empty() {
+        let _ = writeln!(out, "\nlimits reached: {}", s.stopped.join("; "));
+    }
+}
+
+pub fn print_table(out: &mut impl Write, s: &Summary) {
+    let _ = writeln!(
+        out,
+        "\n{:<16} {:>11} {:>11} {:>9} {:>8} {:>7} {:>9} {:>11} {:>10} {:>8}",
+        "function", "constraints", "(P, P')", "sat", "unknown", "inputs", "diff", "unconfirmed", "signatures", "wall s"
+    );
+    let _ = writeln!(
+        out,
+        "{:<16} {:>11} {:>11} {:>9} {:>8} {:>7} {:>9} {:>11} {:>10} {:>8.2}",
+        s.function,
+        s.unique_constraints,
+        format!("({}, {})", s.constraints_p, s.constraints_pprime),
+        s.satisfiable,
+        s.unknown,
+        s.unique_inputs,
+        s.diff_confirmed,
+        s.diff_unconfirmed,
+        s.signatures,
+        s.wall_seconds
+    );
+    let ph = &s.phases;
+    let _ = writeln!(
+        out,
+        "phases (s): compile {:.2}, collect {:.2}, solve {:.2}, search {:.2}, random {:.2} ({} inputs), confirm {:.2}; paths P {} P' {}",
+        ph.compile, ph.collect, ph.solve, ph.search, ph.random, s.random_inputs, ph.confirm, s.paths_p, s.paths_pprime
+    );
+    let _ = writeln!(out, "signatures only the solver phase reached: {}", s.solver_only_signatures);
+}
