@@ -1,14 +1,18 @@
-/* Conversions int/long/unsigned/unsigned long <-> double/float and float <-> double. */
-double conversions(double x, float f, int i, long l, unsigned u) {
-  int xi = (int)x;
-  long xl = (long)(x * 3.0);
-  unsigned xu = (unsigned)f;
-  unsigned long xul = (unsigned long)x;
-  float xf = (float)x;
-  double fd = (double)f;
-  float lf = (float)l;
-  double ud = (double)u;
-  double uld = (double)(unsigned long)l;
-  return (double)xi + (double)xl + (double)xu + (double)xul + (double)xf + fd + (double)lf + ud
-         + uld + (double)i + (double)(float)i;
+/* Conversions int/long/unsigned/unsigned long <-> double/float and float <-> double, each result stored. */
+void conversions(double *d, long *k, double x, float f, int i, long l, unsigned u) {
+  k[0] = (int)x;
+  k[1] = (long)(x * 3.0);
+  k[2] = (unsigned)f;
+  k[3] = (long)(unsigned long)x;
+  k[4] = (int)f;
+  k[5] = (long)f;
+  d[0] = (float)x;
+  d[1] = f;
+  d[2] = (float)l;
+  d[3] = u;
+  d[4] = (unsigned long)l;
+  d[5] = i;
+  d[6] = (float)i;
+  d[7] = (float)(unsigned long)l;
+  d[8] = (float)u;
 }

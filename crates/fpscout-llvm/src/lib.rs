@@ -68,8 +68,8 @@ impl LowerOptions {
         // The last -O flag wins, as for clang; none means -O0.
         let optimized = flags
             .iter()
-            .filter(|f| f.starts_with("-O"))
-            .last()
+            .rev()
+            .find(|f| f.starts_with("-O"))
             .is_some_and(|f| f != "-O0");
         LowerOptions {
             target_has_fma: has_fma,

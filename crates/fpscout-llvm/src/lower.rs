@@ -101,6 +101,11 @@ struct FuncCx<'m> {
     own_blocks: u32,
     /// For a block split by diamonds, the part that ends with its original terminator.
     exit_part: HashMap<u32, BlockId>,
+    /// `fdiv`s the backend turns into a multiply by a shared reciprocal, with their
+    /// divisor (see [`repeated_divisors`]).
+    recip_of: HashMap<usize, LLVMValueRef>,
+    /// The reciprocal of each such (block, divisor), once computed.
+    recip_value: HashMap<(usize, usize), ValueId>,
 }
 
 /// A select that the x86-64 backend compiles into a branch.
@@ -390,6 +395,13 @@ unsafe fn lower_const(cx: &ModuleCx, c: LLVMValueRef) -> std::result::Result<Con
     Err(format!("constant {}", print_value(c)))
 }
 
+fn float_one(f: FloatTy) -> Const {
+    match f {
+        FloatTy::F64 => Const::f64(1.0),
+        FloatTy::F32 => Const::f32(1.0),
+    }
+}
+
 fn zero_const(s: ScalarTy) -> Const {
     match s {
         ScalarTy::Int(w) => Const::Int { width: w, bits: 0 },
@@ -455,6 +467,8 @@ unsafe fn lower_function(cx: &mut ModuleCx, id: FuncId, f: LLVMValueRef) -> Resu
         extra_blocks: Vec::new(),
         own_blocks: 0,
         exit_part: HashMap::new(),
+        recip_of: HashMap::new(),
+        recip_value: HashMap::new(),
     };
     let ret = lower_type(LLVMGetReturnType(fn_ty))
         .map_err(|r| unsupported_at(&name, f, format!("return type: {r}")))?;
@@ -514,6 +528,10 @@ unsafe fn lower_function(cx: &mut ModuleCx, id: FuncId, f: LLVMValueRef) -> Resu
             .flat_map(|d| d.on_true.iter().chain(&d.on_false))
             .map(|&i| key(i))
             .collect();
+        let unsafe_math = string_attr(f, "unsafe-fp-math").as_deref() == Some("true");
+        for &bb in &bbs {
+            repeated_divisors(bb, &fcx.sunk, unsafe_math, &mut fcx.recip_of);
+        }
     }
     let mut blocks = Vec::with_capacity(bbs.len());
     for &bb in &bbs {
@@ -819,8 +837,22 @@ unsafe fn expensive(inst: LLVMValueRef) -> bool {
         LLVMCall => matches!(
             intrinsic_base(inst).as_deref(),
             Some(
-                "exp" | "exp2" | "log" | "log2" | "log10" | "pow" | "sin" | "cos" | "tan"
-                    | "floor" | "ceil" | "trunc" | "round" | "rint" | "nearbyint" | "roundeven"
+                "exp"
+                    | "exp2"
+                    | "log"
+                    | "log2"
+                    | "log10"
+                    | "pow"
+                    | "sin"
+                    | "cos"
+                    | "tan"
+                    | "floor"
+                    | "ceil"
+                    | "trunc"
+                    | "round"
+                    | "rint"
+                    | "nearbyint"
+                    | "roundeven"
             )
         ),
         _ => false,
@@ -835,9 +867,7 @@ unsafe fn side_tree(
     root_ok: impl Fn(LLVMValueRef) -> bool,
 ) -> Vec<LLVMValueRef> {
     let movable_here = |v: LLVMValueRef| {
-        !LLVMIsAInstruction(v).is_null()
-            && LLVMGetInstructionParent(v) == block
-            && single_use(v)
+        !LLVMIsAInstruction(v).is_null() && LLVMGetInstructionParent(v) == block && single_use(v)
     };
     if !movable_here(root) || !root_ok(root) {
         return Vec::new();
@@ -877,6 +907,7 @@ unsafe fn side_tree(
 ///   splitting the critical edge when needed. `c > 3 ? x * y + 1.5 : y` compiles to
 ///   `cmpl $4, %edi; jl .LBB0_2; mulsd %xmm0, %xmm1; addsd .LCPI0_0(%rip), %xmm1`, and
 ///   ipow's loop `select (bit == 0), r, r * b` to `testb $1, %al; je ...; mulsd`.
+///
 /// MachineSink also sinks into the sides CodeGenPrepare creates, so both cases move the
 /// whole single-use tree of each side.
 unsafe fn select_diamonds(block: LLVMBasicBlockRef, out: &mut HashMap<usize, Diamond>) {
@@ -918,6 +949,88 @@ unsafe fn select_diamonds(block: LLVMBasicBlockRef, out: &mut HashMap<usize, Dia
             }
         }
         inst = LLVMGetNextInstruction(inst);
+    }
+}
+
+/// Whether `v` is the constant ±1.0 (or a vector of them): such a division is itself a
+/// reciprocal and does not start the rewrite in [`repeated_divisors`].
+unsafe fn is_one_or_minus_one(v: LLVMValueRef) -> bool {
+    let scalar = if !LLVMIsAConstantFP(v).is_null() {
+        v
+    } else if !LLVMIsAConstantDataVector(v).is_null() || !LLVMIsAConstantVector(v).is_null() {
+        let e = LLVMGetAggregateElement(v, 0);
+        if e.is_null() || LLVMIsAConstantFP(e).is_null() {
+            return false;
+        }
+        let n = LLVMGetVectorSize(LLVMTypeOf(v));
+        if (1..n).any(|i| LLVMGetAggregateElement(v, i) != e) {
+            return false;
+        }
+        e
+    } else {
+        return false;
+    };
+    let mut loses = 0;
+    let d = LLVMConstRealGetDouble(scalar, &mut loses);
+    d == 1.0 || d == -1.0
+}
+
+/// Lanes a divisor counts for: a vector divisor that is a splat (`shufflevector` with one
+/// repeated lane) counts once per lane, anything else once.
+unsafe fn divisor_weight(d: LLVMValueRef) -> usize {
+    let ty = LLVMTypeOf(d);
+    if LLVMGetTypeKind(ty) != LLVMTypeKind::LLVMVectorTypeKind {
+        return 1;
+    }
+    if LLVMIsAShuffleVectorInst(d).is_null() {
+        return 1;
+    }
+    let n = LLVMGetNumMaskElements(d);
+    let first = LLVMGetMaskValue(d, 0);
+    if first < 0 || (1..n).any(|i| LLVMGetMaskValue(d, i) != first) {
+        return 1;
+    }
+    n as usize
+}
+
+/// DAGCombiner::combineRepeatedFPDivisors: within one block (one selection DAG), when
+/// the divisions by the same value that allow reciprocals (arcp, or `unsafe-fp-math`)
+/// number at least two — a splat vector divisor counts once per lane, x86's threshold
+/// being 2 — each `x / d` becomes `x * (1 / d)` with one shared `1 / d`. Observed in
+/// jetEngine under -ffast-math: `fdiv fast <2 x double> %19, splat(d)` compiles to
+/// `movsd .LCPI0_3, %xmm5; divsd %xmm2, %xmm5; unpcklpd %xmm5, %xmm5; mulpd %xmm1, %xmm5`.
+/// Divisions CodeGenPrepare sinks into another block (`sunk`) are not in this DAG.
+unsafe fn repeated_divisors(
+    block: LLVMBasicBlockRef,
+    sunk: &std::collections::HashSet<usize>,
+    unsafe_math: bool,
+    out: &mut HashMap<usize, LLVMValueRef>,
+) {
+    let mut groups: Vec<(LLVMValueRef, Vec<LLVMValueRef>, bool)> = Vec::new();
+    let mut inst = LLVMGetFirstInstruction(block);
+    while !inst.is_null() {
+        if LLVMGetInstructionOpcode(inst) == LLVMOpcode::LLVMFDiv
+            && !sunk.contains(&key(inst))
+            && (unsafe_math || fmf_of(inst).arcp)
+        {
+            let d = LLVMGetOperand(inst, 1);
+            let starts = !is_one_or_minus_one(LLVMGetOperand(inst, 0));
+            match groups.iter_mut().find(|(g, ..)| *g == d) {
+                Some((_, members, any_start)) => {
+                    members.push(inst);
+                    *any_start |= starts;
+                }
+                None => groups.push((d, vec![inst], starts)),
+            }
+        }
+        inst = LLVMGetNextInstruction(inst);
+    }
+    for (d, members, any_start) in groups {
+        if any_start && members.len() * divisor_weight(d) >= 2 {
+            for m in members {
+                out.insert(key(m), d);
+            }
+        }
     }
 }
 
@@ -1029,12 +1142,15 @@ impl FuncCx<'_> {
                     for &i in list {
                         this.lower_inst(i, LLVMGetInstructionOpcode(i), &mut body)?;
                     }
-                    this.put_block(id, Block {
-                        phis: Vec::new(),
-                        insts: body,
-                        term: Terminator::Br(end),
-                        term_loc: debug_loc(inst),
-                    });
+                    this.put_block(
+                        id,
+                        Block {
+                            phis: Vec::new(),
+                            insts: body,
+                            term: Terminator::Br(end),
+                            term_loc: debug_loc(inst),
+                        },
+                    );
                     Ok(Some(id))
                 };
                 let t_side = side(self, &d.on_true)?;
@@ -1055,7 +1171,10 @@ impl FuncCx<'_> {
                 phis.push(Phi {
                     dest,
                     ty,
-                    incoming: vec![(t_side.unwrap_or(current), t), (f_side.unwrap_or(current), f)],
+                    incoming: vec![
+                        (t_side.unwrap_or(current), t),
+                        (f_side.unwrap_or(current), f),
+                    ],
                 });
                 current = end;
             } else if opcode == LLVMOpcode::LLVMPHI {
@@ -1200,8 +1319,51 @@ impl FuncCx<'_> {
                 };
                 let a = self.op(inst, 0)?;
                 let b = self.op(inst, 1)?;
-                let site = self.site(inst, name, ty);
-                InstKind::FBin { op, ty, a, b, site }
+                if let Some(&d) = self.recip_of.get(&key(inst)) {
+                    // x / d as x * (1 / d), the reciprocal computed once per block.
+                    let group = (
+                        key(LLVMBasicBlockAsValue(LLVMGetInstructionParent(inst))),
+                        key(d),
+                    );
+                    let r = match self.recip_value.get(&group) {
+                        Some(&r) => r,
+                        None => {
+                            let r = self.fresh();
+                            let one = match (ty, ty.float_ty()) {
+                                (Type::Vector(_, n), Some(f)) => {
+                                    Const::Vector(vec![float_one(f); n as usize])
+                                }
+                                (_, Some(f)) => float_one(f),
+                                _ => return Err(self.unsupported(inst, "fdiv of non-floats")),
+                            };
+                            let site = self.site(inst, "fdiv", ty);
+                            out.push(Inst {
+                                dest: Some(r),
+                                kind: InstKind::FBin {
+                                    op: FBinOp::FDiv,
+                                    ty,
+                                    a: Operand::Const(one),
+                                    b: b.clone(),
+                                    site,
+                                },
+                            });
+                            self.recip_value.insert(group, r);
+                            r
+                        }
+                    };
+                    // 1.0 / d is the reciprocal itself; 1.0 * r is exact and silent.
+                    let site = self.site(inst, "fmul", ty);
+                    InstKind::FBin {
+                        op: FBinOp::FMul,
+                        ty,
+                        a,
+                        b: Operand::Value(r),
+                        site,
+                    }
+                } else {
+                    let site = self.site(inst, name, ty);
+                    InstKind::FBin { op, ty, a, b, site }
+                }
             }
             LLVMFNeg => InstKind::FNeg {
                 ty,
@@ -1437,6 +1599,9 @@ impl FuncCx<'_> {
             return Ok(());
         }
         let name = value_name(callee);
+        if name.starts_with("llvm.pow.") && self.lower_pow_by_roots(inst, ty, &args, dest, out)? {
+            return Ok(());
+        }
         let kind = if let Some(intr) = name.strip_prefix("llvm.") {
             let base = intr.split('.').next().unwrap_or("");
             match self.lower_intrinsic(inst, intr, base, ty, args)? {
@@ -1472,6 +1637,94 @@ impl FuncCx<'_> {
         };
         out.push(Inst { dest, kind });
         Ok(())
+    }
+
+    /// `llvm.pow` with the constant exponents DAGCombiner::visitFPOW rewrites: with afn and
+    /// ninf (and nsz for 1/4), pow(x, 0.25) is `sqrtsd` twice and pow(x, 0.75) is
+    /// sqrt(x) * sqrt(sqrt(x)); with nnan, ninf, nsz and afn, pow(x, 1/3) is a `cbrt`
+    /// call. Observed: `pow(x, 0.75)` under -ffast-math compiles to `sqrtsd %xmm0, %xmm1;
+    /// sqrtsd %xmm1, %xmm2; mulsd %xmm2, %xmm1`, `pow(x, 1.0 / 3.0)` to `callq cbrt@PLT`.
+    /// Returns false (nothing emitted) for every other pow.
+    unsafe fn lower_pow_by_roots(
+        &mut self,
+        inst: LLVMValueRef,
+        ty: Type,
+        args: &[Operand],
+        dest: Option<ValueId>,
+        out: &mut Vec<Inst>,
+    ) -> Result<bool> {
+        let (Some(fty), Some(Operand::Const(Const::Float { bits, .. })), false) =
+            (ty.float_ty(), args.get(1), ty.is_vector())
+        else {
+            return Ok(false);
+        };
+        let exponent = match fty {
+            FloatTy::F64 => f64::from_bits(*bits),
+            FloatTy::F32 => f64::from(f32::from_bits(*bits as u32)),
+        };
+        let third = match fty {
+            FloatTy::F64 => 1.0 / 3.0,
+            FloatTy::F32 => f64::from(1.0f32 / 3.0),
+        };
+        let fmf = fmf_of(inst);
+        let x = args[0].clone();
+        if exponent == third && fmf.nsz && fmf.ninf && fmf.nnan && fmf.afn {
+            let site = self.site(inst, "llvm.pow", ty);
+            out.push(Inst {
+                dest,
+                kind: InstKind::Math {
+                    func: MathFn::Cbrt,
+                    ty,
+                    args: vec![x],
+                    site,
+                },
+            });
+            return Ok(true);
+        }
+        let quarter = exponent == 0.25 && fmf.nsz;
+        let three_quarters = exponent == 0.75;
+        if !(quarter || three_quarters) || !fmf.ninf || !fmf.afn {
+            return Ok(false);
+        }
+        let sqrt = |this: &mut Self, a: Operand, d: ValueId| {
+            let site = this.site(inst, "llvm.pow", ty);
+            Inst {
+                dest: Some(d),
+                kind: InstKind::FUnary {
+                    op: FUnaryOp::SqrtInsn,
+                    ty,
+                    a,
+                    site,
+                },
+            }
+        };
+        let root = self.fresh();
+        let inst1 = sqrt(self, x, root);
+        out.push(inst1);
+        let fourth = if quarter {
+            match dest {
+                Some(d) => d,
+                None => return Ok(true),
+            }
+        } else {
+            self.fresh()
+        };
+        let inst2 = sqrt(self, Operand::Value(root), fourth);
+        out.push(inst2);
+        if three_quarters {
+            let site = self.site(inst, "llvm.pow", ty);
+            out.push(Inst {
+                dest,
+                kind: InstKind::FBin {
+                    op: FBinOp::FMul,
+                    ty,
+                    a: Operand::Value(root),
+                    b: Operand::Value(fourth),
+                    site,
+                },
+            });
+        }
+        Ok(true)
     }
 
     /// Maps an `llvm.*` intrinsic; `Ok(None)` for intrinsics without effect on values.

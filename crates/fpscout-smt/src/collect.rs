@@ -61,6 +61,9 @@ pub struct Query {
     pub kind: ExceptionKind,
     /// The formula alone (for de-duplication across builds).
     pub formula: String,
+    /// Tightened and widened versions (see `ExceptionCondition`).
+    pub robust: String,
+    pub loose: String,
     /// A complete SMT-LIB script: declarations, input constraints, the formula.
     pub script: String,
 }
@@ -69,6 +72,10 @@ pub struct Query {
 #[derive(Clone, Debug, Default)]
 pub struct Collected {
     pub queries: Vec<Query>,
+    /// `declare-const` lines of every variable the queries mention.
+    pub declarations: String,
+    /// `assert` lines of the input constraints.
+    pub constraints: String,
     pub paths: usize,
     /// Why exploration stopped early, and paths that ended on a limit or an error.
     pub stopped: Vec<String>,
@@ -141,10 +148,19 @@ pub fn collect(
                 kind: c.kind,
                 script: format!("{declarations}{constraints}(assert {formula})\n"),
                 formula,
+                robust: c.robust.to_string(),
+                loose: c.loose.to_string(),
             }
         })
         .collect();
-    Ok(Collected { queries, paths: summary.paths, stopped, unknown_checks: domain.unknown_checks })
+    Ok(Collected {
+        queries,
+        declarations,
+        constraints,
+        paths: summary.paths,
+        stopped,
+        unknown_checks: domain.unknown_checks,
+    })
 }
 
 /// Outcome of one query.
@@ -208,6 +224,19 @@ fn solve_one(script: &str, inputs: &[String], timeout_ms: u32) -> Verdict {
             Verdict::Sat(values)
         }
     }
+}
+
+/// A differential query: `mine` raises its exception with a margin while no operation of
+/// the other build comes near raising one of the same kind (`theirs` are that build's
+/// conditions of that kind). The margins keep models valid once every operation rounds:
+/// over the exact reals alone, models sit on thresholds that rounding moves across.
+pub fn differential_script(declarations: &str, constraints: &str, mine: &Query, theirs: &[&Query]) -> String {
+    let others = match theirs.len() {
+        0 => "false".to_string(),
+        1 => theirs[0].loose.clone(),
+        _ => format!("(or {})", theirs.iter().map(|q| q.loose.as_str()).collect::<Vec<_>>().join(" ")),
+    };
+    format!("{declarations}{constraints}(assert {})\n(assert (not {others}))\n", mine.robust)
 }
 
 /// Unique formulas across builds: the index of the first query with each formula.

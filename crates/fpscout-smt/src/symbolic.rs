@@ -27,6 +27,20 @@ pub struct ExceptionCondition {
     pub site: OpSite,
     pub kind: ExceptionKind,
     pub formula: Bool,
+    /// The condition with its thresholds tightened by a relative margin: its models stay
+    /// exceptional after the rounding of nearby operations.
+    pub robust: Bool,
+    /// The condition with its thresholds widened by the margin: outside it, the operation
+    /// stays clear of the exception despite rounding.
+    pub loose: Bool,
+}
+
+/// Relative margin of robust and loose conditions (far above rounding errors of a few
+/// operations, far below anything a user would call the same input).
+fn margin(scale: i64) -> Real {
+    // 1 + scale · 2^-40
+    let q = rug::Rational::from(1) + rug::Rational::from((scale, 1u64 << 40));
+    crate::numeral::rational_to_real(&q)
 }
 
 /// A variable the formulas mention: a parameter (or array element) or a fresh result of
@@ -43,6 +57,19 @@ pub fn omega(ty: FloatTy) -> Real {
         FloatTy::F64 => float_to_real(f64::MAX),
         FloatTy::F32 => float_to_real(f64::from(f32::MAX)),
     }
+}
+
+/// The smallest magnitude that rounds to infinity: Ω + ½ ulp(Ω) (2^1024 − 2^970 for
+/// doubles). Ties go to even, and Ω's significand is odd, so the midpoint itself rounds
+/// up. Using this instead of the brief's `> Ω` makes each operation's condition exact over
+/// its operands: a model just above Ω would otherwise round back to Ω and not overflow.
+pub fn overflow_threshold(ty: FloatTy) -> Real {
+    let (hi, lo) = match ty {
+        FloatTy::F64 => (1024u32, 970u32),
+        FloatTy::F32 => (128, 103),
+    };
+    let t = (rug::Integer::from(1) << hi) - (rug::Integer::from(1) << lo);
+    crate::numeral::rational_to_real(&rug::Rational::from(t))
 }
 
 pub fn tiny(ty: FloatTy) -> Real {
@@ -129,20 +156,43 @@ impl SymReal {
     }
 
     fn record(&mut self, site: OpSite, kind: ExceptionKind, cond: Bool) {
+        self.record_with_margins(site, kind, cond.clone(), cond.clone(), cond);
+    }
+
+    fn record_with_margins(&mut self, site: OpSite, kind: ExceptionKind, cond: Bool, robust: Bool, loose: Bool) {
         let cond = cond.simplify();
         if cond.as_bool() == Some(false) {
             return;
         }
-        let mut parts: Vec<Bool> = self.pc.clone();
-        parts.push(cond);
-        let formula = Bool::and(&parts);
-        self.conditions.push(ExceptionCondition { site, kind, formula });
+        let with_pc = |c: Bool| {
+            let mut parts: Vec<Bool> = self.pc.clone();
+            parts.push(c);
+            Bool::and(&parts)
+        };
+        let (formula, robust, loose) = (with_pc(cond), with_pc(robust), with_pc(loose));
+        self.conditions.push(ExceptionCondition { site, kind, formula, robust, loose });
     }
 
+    /// Overflow and underflow of a rounded result `r` (|lhs| against `rhs` · threshold).
     fn overflow_underflow(&mut self, r: &Real, ty: FloatTy, site: OpSite) {
         let a = abs(r);
-        self.record(site, ExceptionKind::Overflow, a.gt(omega(ty)));
-        self.record(site, ExceptionKind::Underflow, Bool::and(&[a.gt(zero()), a.lt(tiny(ty))]));
+        let t = overflow_threshold(ty);
+        self.record_with_margins(
+            site,
+            ExceptionKind::Overflow,
+            a.ge(&t),
+            a.ge(&t * margin(1)),
+            a.ge(&t * margin(-1)),
+        );
+        let w = tiny(ty);
+        let pos = a.gt(zero());
+        self.record_with_margins(
+            site,
+            ExceptionKind::Underflow,
+            Bool::and(&[pos.clone(), a.lt(&w)]),
+            Bool::and(&[pos.clone(), a.lt(&w * margin(-1))]),
+            Bool::and(&[pos, a.lt(&w * margin(1))]),
+        );
     }
 
     fn real_of(&self, v: &Sym) -> DResult<Real> {
@@ -254,13 +304,23 @@ impl Domain for SymReal {
             FBinOp::FSub => &x - &y,
             FBinOp::FMul => &x * &y,
             FBinOp::FDiv => {
-                let om = omega(ty);
                 let (ax, ay) = (abs(&x), abs(&y));
-                self.record(site, ExceptionKind::Overflow, ax.gt(&ay * &om));
-                self.record(
+                let t = &ay * overflow_threshold(ty);
+                self.record_with_margins(
+                    site,
+                    ExceptionKind::Overflow,
+                    ax.ge(&t),
+                    ax.ge(&t * margin(1)),
+                    ax.ge(&t * margin(-1)),
+                );
+                let w = &ay * tiny(ty);
+                let pos = ax.gt(zero());
+                self.record_with_margins(
                     site,
                     ExceptionKind::Underflow,
-                    Bool::and(&[ax.gt(zero()), ax.lt(&ay * tiny(ty))]),
+                    Bool::and(&[pos.clone(), ax.lt(&w)]),
+                    Bool::and(&[pos.clone(), ax.lt(&w * margin(-1))]),
+                    Bool::and(&[pos, ax.lt(&w * margin(1))]),
                 );
                 self.record(site, ExceptionKind::Invalid, Bool::and(&[x.eq(zero()), y.eq(zero())]));
                 self.record(

@@ -1,5 +1,6 @@
 //! The walker over fpscout-ir, generic over value domains, and the concrete IEEE domain.
 
+mod code;
 pub mod concrete;
 pub mod domain;
 pub mod memory;

@@ -58,9 +58,30 @@ struct Object<S> {
 }
 
 /// All objects a walk can reach: arguments' buffers, globals, allocas.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Memory<S> {
     objects: Vec<Object<S>>,
+    /// Identifies this memory among all memories of the process (clones get their own).
+    token: u64,
+    /// The token of the memory this one was last reset to, while nothing has changed
+    /// since (0 otherwise).
+    unchanged_copy_of: u64,
+}
+
+/// A token no memory has had yet.
+fn fresh_token() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+impl<S: Clone> Clone for Memory<S> {
+    fn clone(&self) -> Self {
+        Memory {
+            objects: self.objects.clone(),
+            token: fresh_token(),
+            unchanged_copy_of: self.unchanged_copy_of,
+        }
+    }
 }
 
 impl<S: Clone> Default for Memory<S> {
@@ -87,11 +108,20 @@ impl<S: Clone> Memory<S> {
         };
         Memory {
             objects: vec![null],
+            token: fresh_token(),
+            unchanged_copy_of: 0,
         }
+    }
+
+    /// Whether this memory has not changed since it was last reset to `snapshot`, so that
+    /// it holds what `snapshot` held then (the caller knows whether `snapshot` changed).
+    pub(crate) fn is_unchanged_copy_of(&self, snapshot: &Memory<S>) -> bool {
+        self.unchanged_copy_of == snapshot.token
     }
 
     /// Creates an object of `size` bytes and returns a pointer to its start.
     pub fn alloc(&mut self, name: impl Into<String>, size: u64, writable: bool) -> Ptr {
+        self.unchanged_copy_of = 0;
         let obj = self.objects.len() as ObjectId;
         self.objects.push(Object {
             name: name.into(),
@@ -101,6 +131,11 @@ impl<S: Clone> Memory<S> {
             writable,
         });
         Ptr { obj, offset: 0 }
+    }
+
+    /// [`Memory::alloc`] with a borrowed name.
+    pub(crate) fn alloc_named(&mut self, name: &str, size: u64, writable: bool) -> Ptr {
+        self.alloc(name, size, writable)
     }
 
     /// Returns to a snapshot this memory started from: objects created since are dropped,
@@ -117,10 +152,12 @@ impl<S: Clone> Memory<S> {
             let have = self.objects.len();
             self.objects.extend(snapshot.objects[have..].iter().cloned());
         }
+        self.unchanged_copy_of = snapshot.token;
     }
 
     /// Ends an object's lifetime (allocas at function return).
     pub fn kill(&mut self, obj: ObjectId) {
+        self.unchanged_copy_of = 0;
         if let Some(o) = self.objects.get_mut(obj as usize) {
             o.live = false;
             o.cells.clear();
@@ -148,6 +185,7 @@ impl<S: Clone> Memory<S> {
 
     /// Writes one scalar cell, replacing whatever overlapped it.
     pub fn store<D: Domain<Scalar = S>>(&mut self, d: &D, p: Ptr, cell: Cell<S>) -> DResult<()> {
+        self.unchanged_copy_of = 0;
         let size = cell_size(&cell);
         let (obj, off) = self.checked(p, size, "store")?;
         if !self.objects[obj].writable {
@@ -168,6 +206,7 @@ impl<S: Clone> Memory<S> {
         p: Ptr,
         cell: Cell<S>,
     ) -> DResult<()> {
+        self.unchanged_copy_of = 0;
         let size = cell_size(&cell);
         let (obj, off) = self.checked(p, size, "initialiser")?;
         self.clear_range(d, obj, off, size);
@@ -256,6 +295,7 @@ impl<S: Clone> Memory<S> {
         src: Ptr,
         len: u64,
     ) -> DResult<()> {
+        self.unchanged_copy_of = 0;
         if len == 0 {
             return Ok(());
         }
@@ -304,6 +344,7 @@ impl<S: Clone> Memory<S> {
         byte: u8,
         len: u64,
     ) -> DResult<()> {
+        self.unchanged_copy_of = 0;
         if len == 0 {
             return Ok(());
         }

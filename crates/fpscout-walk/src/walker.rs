@@ -4,10 +4,14 @@
 //! cloned to fork paths. Vector instructions are walked lane by lane through the domain's
 //! scalar operations, each lane with its own [`OpSite`].
 
+use crate::code::{
+    const_to_val, decode, undefined, Code, DInst, DPhi, Lanes, Op, Opd, Reg, Term, NO_DEST,
+};
 use crate::domain::{Decision, Domain, OpSite};
 use crate::memory::{Cell, Memory, ObjectId, Ptr};
 use crate::{DResult, WalkError};
 use fpscout_ir::*;
+use smallvec::SmallVec;
 
 /// A first-class value in a frame.
 #[derive(Clone, Debug, PartialEq)]
@@ -123,9 +127,74 @@ struct Frame<S> {
     func: FuncId,
     block: u32,
     pc: usize,
-    values: Vec<Option<Val<S>>>,
+    values: Vec<Option<Reg<S>>>,
     allocas: Vec<ObjectId>,
-    ret_to: Option<ValueId>,
+    /// The caller's slot for the result, or [`NO_DEST`].
+    ret_to: u32,
+}
+
+impl<S> Frame<S> {
+    fn blank() -> Frame<S> {
+        Frame {
+            func: FuncId(0),
+            block: 0,
+            pc: 0,
+            values: Vec::new(),
+            allocas: Vec::new(),
+            ret_to: NO_DEST,
+        }
+    }
+
+    /// Makes this (reused) frame a fresh one for `func`, all slots undefined.
+    fn init(&mut self, func: FuncId, num_values: usize, ret_to: u32) {
+        self.func = func;
+        self.block = 0;
+        self.pc = 0;
+        self.ret_to = ret_to;
+        self.allocas.clear();
+        self.values.clear();
+        self.values.resize_with(num_values, || None);
+    }
+}
+
+/// The frame stack: `frames[..depth]` are live (the last one executing); the frames
+/// beyond are finished ones whose vectors are reused by the next calls and runs.
+struct Stack<S> {
+    frames: Vec<Frame<S>>,
+    depth: usize,
+}
+
+impl<S> Default for Stack<S> {
+    fn default() -> Self {
+        Stack {
+            frames: Vec::new(),
+            depth: 0,
+        }
+    }
+}
+
+impl<S: Clone> Stack<S> {
+    fn from_live(frames: Vec<Frame<S>>) -> Stack<S> {
+        let depth = frames.len();
+        Stack { frames, depth }
+    }
+
+    fn live(&self) -> Vec<Frame<S>> {
+        self.frames[..self.depth].to_vec()
+    }
+
+    fn top(&mut self) -> &mut Frame<S> {
+        &mut self.frames[self.depth - 1]
+    }
+
+    /// Storage for the frame above the live ones, with the live top as its caller.
+    fn next_with_caller(&mut self) -> (&Frame<S>, &mut Frame<S>) {
+        if self.frames.len() == self.depth {
+            self.frames.push(Frame::blank());
+        }
+        let (live, rest) = self.frames.split_at_mut(self.depth);
+        (&live[self.depth - 1], &mut rest[0])
+    }
 }
 
 /// The walker: a module, a domain and the memory of the current walk.
@@ -135,12 +204,13 @@ pub struct Walker<'m, D: Domain> {
     pub config: WalkConfig,
     pub memory: Memory<D::Scalar>,
     pristine: Memory<D::Scalar>,
-    globals: Vec<Ptr>,
     pub steps: u64,
-    /// Value vectors of finished frames, reused to keep allocation out of the hot loop.
-    spare_values: Vec<Vec<Option<Val<D::Scalar>>>>,
-    /// The frame stack's allocation, reused across runs.
-    frame_stack: Vec<Frame<D::Scalar>>,
+    /// The module decoded once for this domain (taken out while a walk runs).
+    code: Option<Box<Code<D::Scalar>>>,
+    /// Frames, kept across runs to reuse their vectors.
+    stack: Stack<D::Scalar>,
+    /// Incoming phi values while a block's phis are assigned (all read before any write).
+    phi_scratch: Vec<Reg<D::Scalar>>,
     /// Set while exploring paths: where forks park the branch not taken.
     exploration: Option<Exploration<D>>,
 }
@@ -160,6 +230,20 @@ fn loc_of<'a>(module: &'a Module, kind: &InstKind) -> Option<&'a SourceLoc> {
     module.op(site).loc.as_ref()
 }
 
+/// The source location of instruction `pc` of a block, for error messages.
+#[cold]
+#[inline(never)]
+fn inst_loc(module: &Module, func: FuncId, block: u32, pc: usize) -> Option<&SourceLoc> {
+    let inst = &module.function(func).blocks[block as usize].insts[pc];
+    loc_of(module, &inst.kind)
+}
+
+#[cold]
+#[inline(never)]
+fn term_loc(module: &Module, func: FuncId, block: u32) -> Option<&SourceLoc> {
+    module.function(func).blocks[block as usize].term_loc.as_ref()
+}
+
 impl<'m, D: Domain> Walker<'m, D> {
     /// Creates a walker with the module's globals laid out in memory.
     pub fn new(module: &'m Module, mut domain: D, config: WalkConfig) -> DResult<Self> {
@@ -171,31 +255,36 @@ impl<'m, D: Domain> Walker<'m, D> {
         for (g, &base) in module.globals.iter().zip(&globals) {
             for (off, ty, c) in &g.cells {
                 let cell = match const_to_val(&domain, &globals, c)? {
-                    Val::Scalar(s) => Cell::Scalar(*ty, s),
-                    Val::Ptr(p) => Cell::Ptr(p),
-                    Val::Vector(_) => return Err(WalkError::unsupported("vector in global cell")),
+                    Reg::Scalar(s) => Cell::Scalar(*ty, s),
+                    Reg::Ptr(p) => Cell::Ptr(p),
+                    Reg::Vector(_) => return Err(WalkError::unsupported("vector in global cell")),
                 };
                 // Read-only globals are initialised before write protection matters.
                 memory.store_init(&mut domain, base.add(*off as i64), cell)?;
             }
         }
+        let code = decode(module, &domain, &globals);
         Ok(Walker {
             module,
             domain,
             config,
             pristine: memory.clone(),
             memory,
-            globals,
             steps: 0,
-            spare_values: Vec::new(),
-            frame_stack: Vec::new(),
+            code: Some(Box::new(code)),
+            stack: Stack::default(),
+            phi_scratch: Vec::new(),
             exploration: None,
         })
     }
 
     /// Restores memory to the state right after construction (globals initialised).
     pub fn reset(&mut self) {
-        self.memory.reset_to(&self.pristine);
+        // Nothing to do when memory has not changed since it was last reset to `pristine`
+        // (which never changes).
+        if !self.memory.is_unchanged_copy_of(&self.pristine) {
+            self.memory.reset_to(&self.pristine);
+        }
         self.steps = 0;
     }
 
@@ -206,8 +295,19 @@ impl<'m, D: Domain> Walker<'m, D> {
         ty: ScalarTy,
         values: Vec<D::Scalar>,
     ) -> DResult<Ptr> {
-        let size = ty.store_size() * values.len() as u64;
-        let p = self.memory.alloc(name, size, true);
+        self.alloc_array_from(name, ty, values.len(), values)
+    }
+
+    /// [`Walker::alloc_array`] from an iterator of `len` elements.
+    pub(crate) fn alloc_array_from(
+        &mut self,
+        name: &str,
+        ty: ScalarTy,
+        len: usize,
+        values: impl IntoIterator<Item = D::Scalar>,
+    ) -> DResult<Ptr> {
+        let size = ty.store_size() * len as u64;
+        let p = self.memory.alloc_named(name, size, true);
         for (i, v) in values.into_iter().enumerate() {
             let at = p.add(i as i64 * ty.store_size() as i64);
             self.memory.store(&self.domain, at, Cell::Scalar(ty, v))?;
@@ -217,22 +317,36 @@ impl<'m, D: Domain> Walker<'m, D> {
 
     /// Runs `func` on `args` until it returns, traps or exhausts its budget.
     pub fn run(&mut self, func: FuncId, args: Vec<Val<D::Scalar>>) -> DResult<Outcome<D::Scalar>> {
+        self.run_regs(func, args.into_iter().map(Reg::from_val))
+    }
+
+    /// [`Walker::run`] on arguments in the walker's inner form.
+    pub(crate) fn run_regs<I>(&mut self, func: FuncId, args: I) -> DResult<Outcome<D::Scalar>>
+    where
+        I: ExactSizeIterator<Item = Reg<D::Scalar>>,
+    {
         self.domain.begin_walk();
-        let mut frames = std::mem::take(&mut self.frame_stack);
-        let out = self.run_frames(func, args, &mut frames);
-        // Frames left by traps or budgets still hold reusable value vectors.
-        self.spare_values.extend(frames.drain(..).map(|f| f.values));
-        self.frame_stack = frames;
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.depth = 0;
+        let code = self.code.take().expect("decoded module");
+        let out = self.run_frames(&code, func, args, &mut stack);
+        self.code = Some(code);
+        // The default stack left in its place holds no allocation.
+        std::mem::forget(std::mem::replace(&mut self.stack, stack));
         self.domain.end_walk();
         out
     }
 
-    fn run_frames(
+    fn run_frames<I>(
         &mut self,
+        code: &Code<D::Scalar>,
         func: FuncId,
-        args: Vec<Val<D::Scalar>>,
-        frames: &mut Vec<Frame<D::Scalar>>,
-    ) -> DResult<Outcome<D::Scalar>> {
+        args: I,
+        stack: &mut Stack<D::Scalar>,
+    ) -> DResult<Outcome<D::Scalar>>
+    where
+        I: ExactSizeIterator<Item = Reg<D::Scalar>>,
+    {
         let f = self.module.function(func);
         if let Some(why) = &f.unsupported {
             return Err(WalkError::unsupported(why.clone()));
@@ -245,22 +359,34 @@ impl<'m, D: Domain> Walker<'m, D> {
                 args.len()
             )));
         }
-        let first = self.new_frame(func, args, None);
-        frames.push(first);
-        self.enter_block(frames, 0, None)?;
-        self.step_loop(frames)
+        let dfunc = &code.funcs[func.0 as usize];
+        if dfunc.blocks.is_empty() {
+            return Err(WalkError::unsupported(format!("{} has no body", f.display_name)));
+        }
+        if stack.frames.is_empty() {
+            stack.frames.push(Frame::blank());
+        }
+        let first = &mut stack.frames[0];
+        first.init(func, dfunc.num_values as usize, NO_DEST);
+        for (slot, a) in first.values.iter_mut().zip(args) {
+            *slot = Some(a);
+        }
+        stack.depth = 1;
+        self.step_loop(code, stack)
     }
 
     /// Executes until the bottom frame returns, a budget ends the walk, or an error.
-    fn step_loop(&mut self, frames: &mut Vec<Frame<D::Scalar>>) -> DResult<Outcome<D::Scalar>> {
+    fn step_loop(
+        &mut self,
+        code: &Code<D::Scalar>,
+        stack: &mut Stack<D::Scalar>,
+    ) -> DResult<Outcome<D::Scalar>> {
         let module = self.module;
-        loop {
-            let depth = frames.len();
-            let frame = frames.last_mut().expect("walk has a frame");
-            let function = module.function(frame.func);
-            let block = &function.blocks[frame.block as usize];
-            if frame.pc < block.insts.len() {
-                let inst = &block.insts[frame.pc];
+        'frames: loop {
+            let depth = stack.depth;
+            let frame = &mut stack.frames[depth - 1];
+            let block = &code.funcs[frame.func.0 as usize].blocks[frame.block as usize];
+            while let Some(inst) = block.insts.get(frame.pc) {
                 frame.pc += 1;
                 self.steps += 1;
                 if self.steps > self.config.step_budget {
@@ -268,61 +394,51 @@ impl<'m, D: Domain> Walker<'m, D> {
                         steps: self.config.step_budget,
                     }));
                 }
-                if let InstKind::Call { callee, args, .. } = &inst.kind {
+                if let Op::Call { callee, args } = &inst.op {
                     if depth >= self.config.max_call_depth {
                         return Ok(Outcome::Stopped(StopReason::CallDepth { depth }));
                     }
-                    let argv = args
-                        .iter()
-                        .map(|a| self.eval(frame, a))
-                        .collect::<DResult<Vec<_>>>()?;
-                    let callee_frame = self.new_frame(*callee, argv, inst.dest);
-                    frames.push(callee_frame);
-                    self.enter_block(frames, 0, None)?;
-                    continue;
+                    self.call(code, stack, *callee, args, inst.dest)?;
+                    continue 'frames;
                 }
-                self.exec(frame, inst)
-                    .map_err(|e| e.at(loc_of(module, &inst.kind)))?;
-                continue;
+                if let Err(e) = self.exec(code, frame, inst) {
+                    return Err(e.at(inst_loc(module, frame.func, frame.block, frame.pc - 1)));
+                }
             }
-            let term_loc = block.term_loc.as_ref();
             match &block.term {
-                Terminator::Br(b) => {
+                Term::Br(b) => {
                     let from = frame.block;
-                    self.enter_block(frames, b.0, Some(from))?;
+                    self.enter_block(code, frame, *b, Some(from))?;
                 }
-                Terminator::CondBr { cond, then_, else_ } => {
-                    let c = self.eval(frame, cond)?;
-                    let c = c
-                        .scalar()
-                        .ok_or_else(|| WalkError::unsupported("vector branch condition"))?;
-                    let taken =
-                        match self.domain.decide(c).map_err(|e| e.at(term_loc))? {
-                            Decision::Known(t) => t,
-                            Decision::Both => {
-                                let (then_b, else_b, at) = (then_.0, else_.0, frame.block);
-                                let func = frame.func;
-                                match self.fork(frames, c, func, at, then_b, else_b) {
-                                    Ok(Some(stop)) => return Ok(Outcome::Stopped(stop)),
-                                    Ok(None) => continue,
-                                    Err(e) => return Err(e.at(term_loc)),
-                                }
+                Term::CondBr { cond, then_, else_ } => {
+                    let c = match code.get(&frame.values, *cond)? {
+                        Reg::Scalar(s) => s,
+                        _ => return Err(WalkError::unsupported("vector branch condition")),
+                    };
+                    let (func, at) = (frame.func, frame.block);
+                    let taken = match self.domain.decide(c) {
+                        Ok(Decision::Known(t)) => t,
+                        Ok(Decision::Both) => {
+                            let c = c.clone();
+                            match self.fork(code, stack, &c, func, at, *then_, *else_) {
+                                Ok(Some(stop)) => return Ok(Outcome::Stopped(stop)),
+                                Ok(None) => continue,
+                                Err(e) => return Err(e.at(term_loc(module, func, at))),
                             }
-                        };
-                    let from = frame.block;
-                    let to = if taken { then_.0 } else { else_.0 };
-                    self.enter_block(frames, to, Some(from))?;
+                        }
+                        Err(e) => return Err(e.at(term_loc(module, func, at))),
+                    };
+                    let to = if taken { *then_ } else { *else_ };
+                    self.enter_block(code, frame, to, Some(at))?;
                 }
-                Terminator::Switch {
-                    ty,
+                Term::Switch {
+                    st,
                     value,
                     default,
                     cases,
                 } => {
-                    let v = self.eval(frame, value)?;
-                    let st = ty.lanes().map(|l| l.0).unwrap_or(ScalarTy::Int(64));
-                    let bits = match v {
-                        Val::Scalar(s) => self.domain.concretize(&s, st)?,
+                    let bits = match code.get(&frame.values, *value)? {
+                        Reg::Scalar(s) => self.domain.concretize(s, *st)?,
                         _ => return Err(WalkError::unsupported("switch on non-scalar")),
                     };
                     let to = cases
@@ -331,43 +447,78 @@ impl<'m, D: Domain> Walker<'m, D> {
                         .map(|(_, b)| *b)
                         .unwrap_or(*default);
                     let from = frame.block;
-                    self.enter_block(frames, to.0, Some(from))?;
+                    self.enter_block(code, frame, to, Some(from))?;
                 }
-                Terminator::Ret(v) => {
-                    let ret = match v {
-                        Some(op) => Some(self.eval(frame, op)?),
+                Term::Ret(v) => {
+                    let ret = match *v {
+                        Some(Opd::Val(i)) => match frame.values[i as usize].take() {
+                            Some(r) => Some(r),
+                            None => return Err(undefined(i)),
+                        },
+                        Some(o) => Some(code.get(&frame.values, o)?.clone()),
                         None => None,
                     };
-                    let done = frames.pop().expect("frame to return from");
-                    for &obj in &done.allocas {
+                    for &obj in &frame.allocas {
                         self.memory.kill(obj);
                     }
-                    self.spare_values.push(done.values);
-                    match frames.last_mut() {
-                        None => return Ok(Outcome::Returned(ret)),
-                        Some(caller) => {
-                            if let (Some(dest), Some(r)) = (done.ret_to, ret) {
-                                caller.values[dest.0 as usize] = Some(r);
-                            }
-                        }
+                    let ret_to = frame.ret_to;
+                    stack.depth -= 1;
+                    if stack.depth == 0 {
+                        return Ok(Outcome::Returned(ret.map(Reg::into_val)));
+                    }
+                    if let (true, Some(r)) = (ret_to != NO_DEST, ret) {
+                        stack.top().values[ret_to as usize] = Some(r);
                     }
                 }
-                Terminator::Unreachable => {
+                Term::Unreachable => {
                     return Err(WalkError::Trap {
                         what: "reached unreachable code".into(),
-                        loc: term_loc.cloned(),
+                        loc: term_loc(module, frame.func, frame.block).cloned(),
                     })
                 }
             }
         }
     }
 
+    /// Pushes the frame of a call from the top frame, its arguments evaluated there.
+    fn call(
+        &mut self,
+        code: &Code<D::Scalar>,
+        stack: &mut Stack<D::Scalar>,
+        callee: FuncId,
+        args: &[Opd],
+        dest: u32,
+    ) -> DResult<()> {
+        let f = self.module.function(callee);
+        if let Some(why) = &f.unsupported {
+            return Err(WalkError::unsupported(why.clone()));
+        }
+        let dc = &code.funcs[callee.0 as usize];
+        if dc.blocks.is_empty() || args.len() != dc.num_params as usize {
+            return Err(WalkError::unsupported(format!(
+                "call to {} with {} arguments ({} expected)",
+                f.display_name,
+                args.len(),
+                dc.num_params
+            )));
+        }
+        let (caller, frame) = stack.next_with_caller();
+        frame.init(callee, dc.num_values as usize, dest);
+        for (i, a) in args.iter().enumerate() {
+            frame.values[i] = Some(code.get(&caller.values, *a)?.clone());
+        }
+        stack.depth += 1;
+        Ok(())
+    }
+
     /// Both directions of a branch are feasible: park the else-direction (when exploring)
     /// and continue into the then-direction. Returns a stop reason when the branch has
     /// forked more than the loop bound on this path.
+    #[allow(clippy::too_many_arguments)]
     fn fork(
         &mut self,
-        frames: &mut Vec<Frame<D::Scalar>>,
+        code: &Code<D::Scalar>,
+        stack: &mut Stack<D::Scalar>,
         cond: &D::Scalar,
         func: FuncId,
         at: u32,
@@ -388,7 +539,7 @@ impl<'m, D: Domain> Walker<'m, D> {
         let before = self.domain.snapshot();
         if self.domain.assume(cond, false)? {
             let parked = Pending {
-                frames: frames.clone(),
+                frames: stack.live(),
                 memory: self.memory.clone(),
                 steps: self.steps,
                 forks,
@@ -404,7 +555,7 @@ impl<'m, D: Domain> Walker<'m, D> {
         if !self.domain.assume(cond, true)? {
             return Err(WalkError::unsupported("a branch direction the domain called feasible is not"));
         }
-        self.enter_block(frames, then_b, Some(at))?;
+        self.enter_block(code, stack.top(), then_b, Some(at))?;
         Ok(None)
     }
 
@@ -424,8 +575,10 @@ impl<'m, D: Domain> Walker<'m, D> {
         });
         let mut summary = ExploreSummary::default();
         self.domain.begin_walk();
-        let mut frames = Vec::new();
-        let mut result = self.run_frames(func, args, &mut frames);
+        let code = self.code.take().expect("decoded module");
+        let mut stack = Stack::default();
+        let mut result =
+            self.run_frames(&code, func, args.into_iter().map(Reg::from_val), &mut stack);
         loop {
             summary.paths += 1;
             let end = match result {
@@ -440,7 +593,7 @@ impl<'m, D: Domain> Walker<'m, D> {
                 summary.stopped = Some(StopReason::PathBudget { paths: summary.paths });
                 break;
             }
-            frames = p.frames;
+            stack = Stack::from_live(p.frames);
             self.memory = p.memory;
             self.steps = p.steps;
             if let Some(exp) = self.exploration.as_mut() {
@@ -448,62 +601,50 @@ impl<'m, D: Domain> Walker<'m, D> {
             }
             self.domain.restore(p.snapshot);
             result = self
-                .enter_block(&mut frames, p.to, Some(p.from))
-                .and_then(|()| self.step_loop(&mut frames));
+                .enter_block(&code, stack.top(), p.to, Some(p.from))
+                .and_then(|()| self.step_loop(&code, &mut stack));
         }
+        self.code = Some(code);
         self.domain.end_walk();
         self.exploration = None;
         summary
     }
 
-    fn new_frame(
-        &mut self,
-        func: FuncId,
-        args: Vec<Val<D::Scalar>>,
-        ret_to: Option<ValueId>,
-    ) -> Frame<D::Scalar> {
-        let f = self.module.function(func);
-        let mut values = self.spare_values.pop().unwrap_or_default();
-        values.clear();
-        values.resize(f.num_values as usize, None);
-        for (i, a) in args.into_iter().enumerate() {
-            values[i] = Some(a);
-        }
-        Frame {
-            func,
-            block: 0,
-            pc: 0,
-            values,
-            allocas: Vec::new(),
-            ret_to,
-        }
-    }
-
-    /// Moves the top frame into block `to`, assigning its phis for the edge from `from`.
+    /// Moves a frame into block `to`, assigning its phis for the edge from `from`.
     fn enter_block(
         &mut self,
-        frames: &mut [Frame<D::Scalar>],
+        code: &Code<D::Scalar>,
+        frame: &mut Frame<D::Scalar>,
         to: u32,
         from: Option<u32>,
     ) -> DResult<()> {
-        let frame = frames.last_mut().expect("frame");
-        let block = &self.module.function(frame.func).blocks[to as usize];
+        let block = &code.funcs[frame.func.0 as usize].blocks[to as usize];
         if let Some(from) = from {
             if !block.phis.is_empty() {
-                let mut incoming = Vec::with_capacity(block.phis.len());
-                for phi in &block.phis {
-                    let op = phi
-                        .incoming
+                let incoming = |phi: &DPhi| -> DResult<Opd> {
+                    phi.incoming
                         .iter()
-                        .find(|(b, _)| b.0 == from)
-                        .map(|(_, op)| op)
+                        .find(|(b, _)| *b == from)
+                        .map(|(_, op)| *op)
                         .ok_or_else(|| {
                             WalkError::unsupported("phi without an edge from the previous block")
-                        })?;
-                    incoming.push(self.eval(frame, op)?);
-                }
-                for (phi, v) in block.phis.iter().zip(incoming) {
-                    frame.values[phi.dest.0 as usize] = Some(v);
+                        })
+                };
+                if block.phis_in_place {
+                    for phi in block.phis.iter() {
+                        let v = code.get(&frame.values, incoming(phi)?)?.clone();
+                        frame.values[phi.dest as usize] = Some(v);
+                    }
+                } else {
+                    let mut scratch = std::mem::take(&mut self.phi_scratch);
+                    scratch.clear();
+                    for phi in block.phis.iter() {
+                        scratch.push(code.get(&frame.values, incoming(phi)?)?.clone());
+                    }
+                    for (phi, v) in block.phis.iter().zip(scratch.drain(..)) {
+                        frame.values[phi.dest as usize] = Some(v);
+                    }
+                    self.phi_scratch = scratch;
                 }
             }
         }
@@ -512,80 +653,243 @@ impl<'m, D: Domain> Walker<'m, D> {
         Ok(())
     }
 
-    fn eval(&self, frame: &Frame<D::Scalar>, op: &Operand) -> DResult<Val<D::Scalar>> {
-        match op {
-            Operand::Value(v) => frame.values[v.0 as usize].clone().ok_or_else(|| {
-                WalkError::unsupported(format!("use of value %{} before definition", v.0))
-            }),
-            Operand::Const(c) => const_to_val(&self.domain, &self.globals, c),
-        }
-    }
-
-    fn eval_ptr(&mut self, frame: &Frame<D::Scalar>, op: &Operand) -> DResult<Ptr> {
-        match self.eval(frame, op)? {
-            Val::Ptr(p) => Ok(p),
-            Val::Scalar(s) => Ok(Ptr::from_int(
-                self.domain.concretize(&s, ScalarTy::Int(64))?,
+    #[inline]
+    fn ptr_of(&mut self, v: &Reg<D::Scalar>) -> DResult<Ptr> {
+        match v {
+            Reg::Ptr(p) => Ok(*p),
+            Reg::Scalar(s) => Ok(Ptr::from_int(
+                self.domain.concretize(s, ScalarTy::Int(64))?,
             )),
-            Val::Vector(_) => Err(WalkError::unsupported("vector used as a pointer")),
+            Reg::Vector(_) => Err(WalkError::unsupported("vector used as a pointer")),
         }
     }
 
-    fn eval_uint(&mut self, frame: &Frame<D::Scalar>, op: &Operand, width: u32) -> DResult<u64> {
-        match self.eval(frame, op)? {
-            Val::Scalar(s) => self.domain.concretize(&s, ScalarTy::Int(width)),
+    #[inline]
+    fn uint_of(&mut self, v: &Reg<D::Scalar>, width: u32) -> DResult<u64> {
+        match v {
+            Reg::Scalar(s) => self.domain.concretize(s, ScalarTy::Int(width)),
             _ => Err(WalkError::unsupported("expected an integer")),
         }
     }
 
-    fn lanes(&self, frame: &Frame<D::Scalar>, op: &Operand) -> DResult<Vec<D::Scalar>> {
-        match self.eval(frame, op)? {
-            Val::Scalar(s) => Ok(vec![s]),
-            Val::Vector(v) => Ok(v),
-            Val::Ptr(_) => Err(WalkError::unsupported(
-                "pointer where a number was expected",
-            )),
-        }
-    }
-
-    fn exec(&mut self, frame: &mut Frame<D::Scalar>, inst: &Inst) -> DResult<()> {
-        let result: Option<Val<D::Scalar>> = match &inst.kind {
-            InstKind::FBin { op, ty, a, b, site } => {
-                let fty = float_of(*ty)?;
-                Some(self.map2(frame, *ty, a, b, |d, x, y, lane| {
-                    d.fbin(*op, fty, x, y, OpSite { op: *site, lane })
-                })?)
-            }
-            InstKind::FNeg { ty, a } => {
-                let fty = float_of(*ty)?;
-                Some(self.map1(frame, *ty, a, |d, x, _| d.fneg(fty, x))?)
-            }
-            InstKind::FCmp {
-                pred,
-                ty,
+    /// Executes one instruction of the top frame (not a call).
+    #[inline]
+    fn exec(
+        &mut self,
+        code: &Code<D::Scalar>,
+        frame: &mut Frame<D::Scalar>,
+        inst: &DInst,
+    ) -> DResult<()> {
+        let vals = &frame.values;
+        let get = |o: Opd| code.get(vals, o);
+        let dest = inst.dest;
+        let result: Reg<D::Scalar> = match &inst.op {
+            Op::FBin {
+                op,
+                fty,
                 a,
                 b,
-                lowering,
                 site,
             } => {
-                let fty = float_of(*ty)?;
-                Some(self.map2(frame, *ty, a, b, |d, x, y, lane| {
-                    d.fcmp(*pred, *lowering, fty, x, y, OpSite { op: *site, lane })
-                })?)
+                return self.bin_into(code, frame, *a, *b, dest, |d, x, y, lane| {
+                    d.fbin(*op, *fty, x, y, OpSite { op: *site, lane })
+                })
             }
-            InstKind::FUnary { op, ty, a, site } => {
-                let fty = float_of(*ty)?;
-                Some(self.map1(frame, *ty, a, |d, x, lane| {
-                    d.funary(*op, fty, x, OpSite { op: *site, lane })
-                })?)
+            Op::FNeg { fty, ty, a } => {
+                return self.un_into(code, frame, *ty, *a, dest, |d, x, _| d.fneg(*fty, x))
             }
-            InstKind::FBinary { op, ty, a, b, site } => {
-                let fty = float_of(*ty)?;
-                Some(self.map2(frame, *ty, a, b, |d, x, y, lane| {
-                    d.fbinary(*op, fty, x, y, OpSite { op: *site, lane })
-                })?)
+            Op::FCmp {
+                pred,
+                lowering,
+                fty,
+                a,
+                b,
+                site,
+            } => {
+                return self.bin_into(code, frame, *a, *b, dest, |d, x, y, lane| {
+                    d.fcmp(*pred, *lowering, *fty, x, y, OpSite { op: *site, lane })
+                })
             }
-            InstKind::Fma {
+            Op::FUnary {
+                op,
+                fty,
+                ty,
+                a,
+                site,
+            } => {
+                return self.un_into(code, frame, *ty, *a, dest, |d, x, lane| {
+                    d.funary(*op, *fty, x, OpSite { op: *site, lane })
+                })
+            }
+            Op::FBinary {
+                op,
+                fty,
+                a,
+                b,
+                site,
+            } => {
+                return self.bin_into(code, frame, *a, *b, dest, |d, x, y, lane| {
+                    d.fbinary(*op, *fty, x, y, OpSite { op: *site, lane })
+                })
+            }
+            Op::IBin { op, width, a, b } => {
+                return self.bin_into(code, frame, *a, *b, dest, |d, x, y, _| {
+                    d.ibin(*op, *width, x, y)
+                })
+            }
+            Op::ICmp { pred, width, a, b } => {
+                return self.bin_into(code, frame, *a, *b, dest, |d, x, y, _| {
+                    d.icmp(*pred, *width, x, y)
+                })
+            }
+            Op::Cast {
+                op,
+                from,
+                to,
+                a,
+                site,
+            } => self.cast(get(*a)?, *op, *from, *to, *site)?,
+            Op::Select { ty, cond, a, b } => {
+                let c = get(*cond)?;
+                let (va, vb) = (get(*a)?, get(*b)?);
+                match (c, va, vb) {
+                    (Reg::Scalar(c), Reg::Scalar(x), Reg::Scalar(y)) => {
+                        Reg::Scalar(self.domain.select(c, x, y)?)
+                    }
+                    _ => self.select_other(*ty, c, va, vb)?,
+                }
+            }
+            Op::Load { ty, ptr } => {
+                let p = self.ptr_of(get(*ptr)?)?;
+                self.load(p, *ty)?
+            }
+            Op::Store { ty, value, ptr } => {
+                let p = self.ptr_of(get(*ptr)?)?;
+                let v = get(*value)?;
+                self.store(p, *ty, v)?;
+                return Ok(());
+            }
+            Op::Gep {
+                base,
+                const_offset,
+                indices,
+            } => {
+                let mut p = self.ptr_of(get(*base)?)?.add(*const_offset);
+                for &(index, width, scale) in indices.iter() {
+                    let raw = self.uint_of(get(index)?, width)?;
+                    p = p.add(sign_extend(raw, width).wrapping_mul(scale));
+                }
+                Reg::Ptr(p)
+            }
+            Op::ExtractElement { v, index } => {
+                let lanes = as_lanes(get(*v)?)?;
+                let i = self.uint_of(get(*index)?, 64)? as usize;
+                let lane = lanes
+                    .get(i)
+                    .cloned()
+                    .ok_or_else(|| WalkError::trap("extractelement index out of range"))?;
+                Reg::Scalar(lane)
+            }
+            Op::InsertElement { ty, v, elt, index } => {
+                let mut lanes: Lanes<D::Scalar> = as_lanes(get(*v)?)?.iter().cloned().collect();
+                let i = self.uint_of(get(*index)?, 64)? as usize;
+                let e = match get(*elt)? {
+                    Reg::Scalar(s) => s.clone(),
+                    _ => return Err(WalkError::unsupported("insertelement of a non-scalar")),
+                };
+                if i >= lanes.len() {
+                    return Err(WalkError::trap("insertelement index out of range"));
+                }
+                lanes[i] = e;
+                pack(*ty, lanes)
+            }
+            Op::Shuffle {
+                ty,
+                lane_ty,
+                a,
+                b,
+                mask,
+            } => {
+                let (xa, xb) = (as_lanes(get(*a)?)?, as_lanes(get(*b)?)?);
+                let lane_ty = lane_ty.ok_or_else(|| WalkError::unsupported("shuffle type"))?;
+                let mut out = Lanes::with_capacity(mask.len());
+                for m in mask.iter() {
+                    out.push(match m {
+                        Some(i) => {
+                            let i = *i as usize;
+                            let lane = if i < xa.len() {
+                                xa.get(i)
+                            } else {
+                                xb.get(i - xa.len())
+                            };
+                            lane.cloned()
+                                .ok_or_else(|| WalkError::trap("shuffle index out of range"))?
+                        }
+                        None => self.domain.constant(lane_ty, 0),
+                    });
+                }
+                pack(*ty, out)
+            }
+            Op::Nop => return Ok(()),
+            _ => return self.exec_rare(code, frame, inst),
+        };
+        set(frame, dest, result);
+        Ok(())
+    }
+
+    /// A lane-wise binary operation, its result written to slot `dest`.
+    #[inline(always)]
+    fn bin_into(
+        &mut self,
+        code: &Code<D::Scalar>,
+        frame: &mut Frame<D::Scalar>,
+        a: Opd,
+        b: Opd,
+        dest: u32,
+        mut f: impl FnMut(&mut D, &D::Scalar, &D::Scalar, u32) -> DResult<D::Scalar>,
+    ) -> DResult<()> {
+        let (x, y) = (code.get(&frame.values, a)?, code.get(&frame.values, b)?);
+        let r = match (x, y) {
+            (Reg::Scalar(x), Reg::Scalar(y)) => Reg::Scalar(f(&mut self.domain, x, y, 0)?),
+            _ => self.map2_lanes(x, y, f)?,
+        };
+        set(frame, dest, r);
+        Ok(())
+    }
+
+    /// A lane-wise unary operation, its result written to slot `dest`.
+    #[inline(always)]
+    fn un_into(
+        &mut self,
+        code: &Code<D::Scalar>,
+        frame: &mut Frame<D::Scalar>,
+        ty: Type,
+        a: Opd,
+        dest: u32,
+        mut f: impl FnMut(&mut D, &D::Scalar, u32) -> DResult<D::Scalar>,
+    ) -> DResult<()> {
+        let x = code.get(&frame.values, a)?;
+        let r = match x {
+            Reg::Scalar(x) => Reg::Scalar(f(&mut self.domain, x, 0)?),
+            _ => self.map1_lanes(ty, x, f)?,
+        };
+        set(frame, dest, r);
+        Ok(())
+    }
+
+    /// The instructions [`Walker::exec`] leaves out of its hot path.
+    #[inline(never)]
+    fn exec_rare(
+        &mut self,
+        code: &Code<D::Scalar>,
+        frame: &mut Frame<D::Scalar>,
+        inst: &DInst,
+    ) -> DResult<()> {
+        let vals = &frame.values;
+        let get = |o: Opd| code.get(vals, o);
+        let result: Reg<D::Scalar> = match &inst.op {
+            Op::Fma {
+                fty,
                 ty,
                 a,
                 b,
@@ -593,268 +897,176 @@ impl<'m, D: Domain> Walker<'m, D> {
                 fused,
                 site,
             } => {
-                let fty = float_of(*ty)?;
                 let (xa, xb, xc) = (
-                    self.lanes(frame, a)?,
-                    self.lanes(frame, b)?,
-                    self.lanes(frame, c)?,
+                    as_lanes(get(*a)?)?,
+                    as_lanes(get(*b)?)?,
+                    as_lanes(get(*c)?)?,
                 );
-                let mut out = Vec::with_capacity(xa.len());
+                let mut out = Lanes::with_capacity(xa.len());
                 for lane in 0..xa.len() {
                     let s = OpSite {
                         op: *site,
                         lane: lane as u32,
                     };
                     let r = if *fused {
-                        self.domain.fma(fty, &xa[lane], &xb[lane], &xc[lane], s)?
+                        self.domain.fma(*fty, &xa[lane], &xb[lane], &xc[lane], s)?
                     } else {
                         let m = self
                             .domain
-                            .fbin(FBinOp::FMul, fty, &xa[lane], &xb[lane], s)?;
-                        self.domain.fbin(FBinOp::FAdd, fty, &m, &xc[lane], s)?
+                            .fbin(FBinOp::FMul, *fty, &xa[lane], &xb[lane], s)?;
+                        self.domain.fbin(FBinOp::FAdd, *fty, &m, &xc[lane], s)?
                     };
                     out.push(r);
                 }
-                Some(pack(*ty, out))
+                pack(*ty, out)
             }
-            InstKind::Math {
+            Op::Math {
                 func,
-                ty,
+                fty,
                 args,
                 site,
             } => {
-                let fty = float_of(*ty)?;
-                let argv = args
-                    .iter()
-                    .map(|a| match self.eval(frame, a)? {
-                        Val::Scalar(s) => Ok(s),
-                        _ => Err(WalkError::unsupported("vector argument to a libm function")),
-                    })
-                    .collect::<DResult<Vec<_>>>()?;
-                Some(Val::Scalar(self.domain.math(
-                    *func,
-                    fty,
-                    &argv,
-                    OpSite { op: *site, lane: 0 },
-                )?))
+                let mut argv: SmallVec<[D::Scalar; 4]> = SmallVec::with_capacity(args.len());
+                for a in args.iter() {
+                    match get(*a)? {
+                        Reg::Scalar(s) => argv.push(s.clone()),
+                        _ => {
+                            return Err(WalkError::unsupported(
+                                "vector argument to a libm function",
+                            ))
+                        }
+                    }
+                }
+                Reg::Scalar(self.domain.math(*func, *fty, &argv, OpSite { op: *site, lane: 0 })?)
             }
-            InstKind::Reduce {
+            Op::Reduce {
                 op,
-                ty,
+                fty,
                 start,
                 v,
                 ordered,
+                fmf,
                 site,
             } => {
-                let fty = float_of(*ty)?;
-                let lanes = self.lanes(frame, v)?;
+                let lanes: Lanes<D::Scalar> = as_lanes(get(*v)?)?.iter().cloned().collect();
                 let start = match start {
-                    Some(s) => Some(match self.eval(frame, s)? {
-                        Val::Scalar(x) => x,
+                    Some(s) => Some(match get(*s)? {
+                        Reg::Scalar(x) => x.clone(),
                         _ => return Err(WalkError::unsupported("vector reduction start value")),
                     }),
                     None => None,
                 };
-                let fmf = self.module.op(*site).fmf;
-                Some(Val::Scalar(
-                    self.reduce(*op, fty, start, lanes, *ordered, fmf, *site)?,
-                ))
+                Reg::Scalar(self.reduce(*op, *fty, start, lanes, *ordered, *fmf, *site)?)
             }
-            InstKind::IBin { op, ty, a, b } => {
-                let w = int_width(*ty)?;
-                Some(self.map2(frame, *ty, a, b, |d, x, y, _| d.ibin(*op, w, x, y))?)
+            Op::IAbs { width, ty, a } => self.map1_lanes(*ty, get(*a)?, |d, x, _| d.iabs(*width, x))?,
+            Op::ICmpPtr { pred, a, b } => {
+                let pa = self.ptr_of(get(*a)?)?;
+                let pb = self.ptr_of(get(*b)?)?;
+                Reg::Scalar(
+                    self.domain
+                        .constant(ScalarTy::Int(1), u64::from(ptr_cmp(*pred, pa, pb))),
+                )
             }
-            InstKind::IAbs { ty, a } => {
-                let w = int_width(*ty)?;
-                Some(self.map1(frame, *ty, a, |d, x, _| d.iabs(w, x))?)
-            }
-            InstKind::ICmp { pred, ty, a, b } => {
-                if *ty == Type::PTR {
-                    let (pa, pb) = (self.eval_ptr(frame, a)?, self.eval_ptr(frame, b)?);
-                    Some(Val::Scalar(self.domain.constant(
-                        ScalarTy::Int(1),
-                        u64::from(ptr_cmp(*pred, pa, pb)),
-                    )))
-                } else {
-                    let w = int_width(*ty)?;
-                    Some(self.map2(frame, *ty, a, b, |d, x, y, _| d.icmp(*pred, w, x, y))?)
-                }
-            }
-            InstKind::Cast {
-                op,
-                from,
-                to,
-                a,
-                site,
-            } => Some(self.cast(frame, *op, *from, *to, a, *site)?),
-            InstKind::Select { ty, cond, a, b } => {
-                let c = self.eval(frame, cond)?;
-                let (va, vb) = (self.eval(frame, a)?, self.eval(frame, b)?);
-                Some(match (c, va, vb) {
-                    (Val::Scalar(c), Val::Ptr(pa), Val::Ptr(pb)) => match self.domain.decide(&c)? {
-                        Decision::Known(t) => Val::Ptr(if t { pa } else { pb }),
-                        Decision::Both => {
-                            return Err(WalkError::unsupported(
-                                "select between pointers on a symbolic condition",
-                            ))
-                        }
-                    },
-                    (Val::Scalar(c), Val::Scalar(x), Val::Scalar(y)) => {
-                        Val::Scalar(self.domain.select(&c, &x, &y)?)
-                    }
-                    (Val::Scalar(c), Val::Vector(x), Val::Vector(y)) => {
-                        let out = x
-                            .iter()
-                            .zip(&y)
-                            .map(|(x, y)| self.domain.select(&c, x, y))
-                            .collect::<DResult<Vec<_>>>()?;
-                        pack(*ty, out)
-                    }
-                    (Val::Vector(c), Val::Vector(x), Val::Vector(y)) => {
-                        let out = c
-                            .iter()
-                            .zip(x.iter().zip(&y))
-                            .map(|(c, (x, y))| self.domain.select(c, x, y))
-                            .collect::<DResult<Vec<_>>>()?;
-                        pack(*ty, out)
-                    }
-                    _ => return Err(WalkError::unsupported("select with mismatched operands")),
-                })
-            }
-            InstKind::Alloca { size } => {
-                let p = self.memory.alloc("alloca", (*size).max(1), true);
+            Op::Alloca { size } => {
+                let p = self.memory.alloc_named("alloca", (*size).max(1), true);
                 frame.allocas.push(p.obj);
-                Some(Val::Ptr(p))
+                Reg::Ptr(p)
             }
-            InstKind::Load { ty, ptr } => {
-                let p = self.eval_ptr(frame, ptr)?;
-                Some(self.load(p, *ty)?)
-            }
-            InstKind::Store { ty, value, ptr } => {
-                let p = self.eval_ptr(frame, ptr)?;
-                let v = self.eval(frame, value)?;
-                self.store(p, *ty, v)?;
-                None
-            }
-            InstKind::Gep {
-                base,
-                const_offset,
-                indices,
-            } => {
-                let mut p = self.eval_ptr(frame, base)?.add(*const_offset);
-                for GepIndex {
-                    index,
-                    width,
-                    scale,
-                } in indices
-                {
-                    let raw = self.eval_uint(frame, index, *width)?;
-                    p = p.add(sign_extend(raw, *width).wrapping_mul(*scale));
-                }
-                Some(Val::Ptr(p))
-            }
-            InstKind::Memcpy { dst, src, len } => {
-                let (d, s) = (self.eval_ptr(frame, dst)?, self.eval_ptr(frame, src)?);
-                let n = self.eval_uint(frame, len, 64)?;
+            Op::Memcpy { dst, src, len } => {
+                let d = self.ptr_of(get(*dst)?)?;
+                let s = self.ptr_of(get(*src)?)?;
+                let n = self.uint_of(get(*len)?, 64)?;
                 self.memory.copy(&self.domain, d, s, n)?;
-                None
+                return Ok(());
             }
-            InstKind::Memset { dst, byte, len } => {
-                let d = self.eval_ptr(frame, dst)?;
-                let b = self.eval_uint(frame, byte, 8)? as u8;
-                let n = self.eval_uint(frame, len, 64)?;
+            Op::Memset { dst, byte, len } => {
+                let d = self.ptr_of(get(*dst)?)?;
+                let b = self.uint_of(get(*byte)?, 8)? as u8;
+                let n = self.uint_of(get(*len)?, 64)?;
                 self.memory.fill(&self.domain, d, b, n)?;
-                None
+                return Ok(());
             }
-            InstKind::ExtractElement { v, index, .. } => {
-                let lanes = self.lanes(frame, v)?;
-                let i = self.eval_uint(frame, index, 64)? as usize;
-                let lane = lanes
-                    .get(i)
-                    .cloned()
-                    .ok_or_else(|| WalkError::trap("extractelement index out of range"))?;
-                Some(Val::Scalar(lane))
-            }
-            InstKind::InsertElement { ty, v, elt, index } => {
-                let mut lanes = self.lanes(frame, v)?;
-                let i = self.eval_uint(frame, index, 64)? as usize;
-                let e = match self.eval(frame, elt)? {
-                    Val::Scalar(s) => s,
-                    _ => return Err(WalkError::unsupported("insertelement of a non-scalar")),
-                };
-                if i >= lanes.len() {
-                    return Err(WalkError::trap("insertelement index out of range"));
-                }
-                lanes[i] = e;
-                Some(pack(*ty, lanes))
-            }
-            InstKind::Shuffle { ty, a, b, mask } => {
-                let mut both = self.lanes(frame, a)?;
-                both.extend(self.lanes(frame, b)?);
-                let (lane_ty, _) = ty
-                    .lanes()
-                    .ok_or_else(|| WalkError::unsupported("shuffle type"))?;
-                let out = mask
-                    .iter()
-                    .map(|m| match m {
-                        Some(i) => both
-                            .get(*i as usize)
-                            .cloned()
-                            .ok_or_else(|| WalkError::trap("shuffle index out of range")),
-                        None => Ok(self.domain.constant(lane_ty, 0)),
-                    })
-                    .collect::<DResult<Vec<_>>>()?;
-                Some(pack(*ty, out))
-            }
-            InstKind::Call { .. } => unreachable!("calls are handled by the run loop"),
-            InstKind::Phi { .. } | InstKind::Nop => None,
+            Op::Fail(i) => return Err(code.bad[*i as usize].clone()),
+            Op::Call { .. } => unreachable!("calls are handled by the run loop"),
+            _ => unreachable!("handled by exec"),
         };
-        if let (Some(dest), Some(v)) = (inst.dest, result) {
-            frame.values[dest.0 as usize] = Some(v);
-        }
+        set(frame, inst.dest, result);
         Ok(())
     }
 
-    fn map1(
+    /// `select` on anything but three scalars.
+    #[inline(never)]
+    fn select_other(
         &mut self,
-        frame: &Frame<D::Scalar>,
         ty: Type,
-        a: &Operand,
+        c: &Reg<D::Scalar>,
+        va: &Reg<D::Scalar>,
+        vb: &Reg<D::Scalar>,
+    ) -> DResult<Reg<D::Scalar>> {
+        Ok(match (c, va, vb) {
+            (Reg::Scalar(c), Reg::Ptr(pa), Reg::Ptr(pb)) => match self.domain.decide(c)? {
+                Decision::Known(t) => Reg::Ptr(if t { *pa } else { *pb }),
+                Decision::Both => {
+                    return Err(WalkError::unsupported(
+                        "select between pointers on a symbolic condition",
+                    ))
+                }
+            },
+            (Reg::Scalar(c), Reg::Scalar(x), Reg::Scalar(y)) => {
+                Reg::Scalar(self.domain.select(c, x, y)?)
+            }
+            (Reg::Scalar(c), Reg::Vector(x), Reg::Vector(y)) => {
+                let mut out = Lanes::new();
+                for (x, y) in x.iter().zip(y) {
+                    out.push(self.domain.select(c, x, y)?);
+                }
+                pack(ty, out)
+            }
+            (Reg::Vector(c), Reg::Vector(x), Reg::Vector(y)) => {
+                let mut out = Lanes::new();
+                for (c, (x, y)) in c.iter().zip(x.iter().zip(y)) {
+                    out.push(self.domain.select(c, x, y)?);
+                }
+                pack(ty, out)
+            }
+            _ => return Err(WalkError::unsupported("select with mismatched operands")),
+        })
+    }
+
+    #[inline(never)]
+    fn map1_lanes(
+        &mut self,
+        ty: Type,
+        a: &Reg<D::Scalar>,
         mut f: impl FnMut(&mut D, &D::Scalar, u32) -> DResult<D::Scalar>,
-    ) -> DResult<Val<D::Scalar>> {
-        match self.eval(frame, a)? {
-            Val::Scalar(x) => Ok(Val::Scalar(f(&mut self.domain, &x, 0)?)),
-            Val::Vector(xs) => {
-                let out = xs
-                    .iter()
-                    .enumerate()
-                    .map(|(i, x)| f(&mut self.domain, x, i as u32))
-                    .collect::<DResult<Vec<_>>>()?;
+    ) -> DResult<Reg<D::Scalar>> {
+        match a {
+            Reg::Scalar(x) => Ok(Reg::Scalar(f(&mut self.domain, x, 0)?)),
+            Reg::Vector(xs) => {
+                let mut out = Lanes::new();
+                for (i, x) in xs.iter().enumerate() {
+                    out.push(f(&mut self.domain, x, i as u32)?);
+                }
                 Ok(pack(ty, out))
             }
-            Val::Ptr(_) => Err(WalkError::unsupported("arithmetic on a pointer")),
+            Reg::Ptr(_) => Err(WalkError::unsupported("arithmetic on a pointer")),
         }
     }
 
-    fn map2(
+    #[inline(never)]
+    fn map2_lanes(
         &mut self,
-        frame: &Frame<D::Scalar>,
-        ty: Type,
-        a: &Operand,
-        b: &Operand,
+        a: &Reg<D::Scalar>,
+        b: &Reg<D::Scalar>,
         mut f: impl FnMut(&mut D, &D::Scalar, &D::Scalar, u32) -> DResult<D::Scalar>,
-    ) -> DResult<Val<D::Scalar>> {
-        match (self.eval(frame, a)?, self.eval(frame, b)?) {
-            (Val::Scalar(x), Val::Scalar(y)) => Ok(Val::Scalar(f(&mut self.domain, &x, &y, 0)?)),
-            (Val::Vector(xs), Val::Vector(ys)) if xs.len() == ys.len() => {
-                let out = xs
-                    .iter()
-                    .zip(&ys)
-                    .enumerate()
-                    .map(|(i, (x, y))| f(&mut self.domain, x, y, i as u32))
-                    .collect::<DResult<Vec<_>>>()?;
-                let _ = ty;
-                Ok(Val::Vector(out))
+    ) -> DResult<Reg<D::Scalar>> {
+        match (a, b) {
+            (Reg::Vector(xs), Reg::Vector(ys)) if xs.len() == ys.len() => {
+                let mut out = Lanes::new();
+                for (i, (x, y)) in xs.iter().zip(ys).enumerate() {
+                    out.push(f(&mut self.domain, x, y, i as u32)?);
+                }
+                Ok(Reg::Vector(out))
             }
             _ => Err(WalkError::unsupported(
                 "operands of mismatched shapes (or pointers) in arithmetic",
@@ -871,7 +1083,7 @@ impl<'m, D: Domain> Walker<'m, D> {
         op: ReduceOp,
         fty: FloatTy,
         start: Option<D::Scalar>,
-        mut lanes: Vec<D::Scalar>,
+        mut lanes: Lanes<D::Scalar>,
         ordered: bool,
         fmf: FastMath,
         site: FpOpId,
@@ -905,7 +1117,7 @@ impl<'m, D: Domain> Walker<'m, D> {
         }
         while lanes.len() > 1 {
             let half = lanes.len() / 2;
-            let mut next = Vec::with_capacity(half);
+            let mut next = Lanes::with_capacity(half);
             for i in 0..half {
                 next.push(combine(
                     &mut self.domain,
@@ -943,30 +1155,29 @@ impl<'m, D: Domain> Walker<'m, D> {
         }
     }
 
+    #[inline]
     fn cast(
         &mut self,
-        frame: &Frame<D::Scalar>,
+        v: &Reg<D::Scalar>,
         op: CastOp,
         from: Type,
         to: Type,
-        a: &Operand,
         site: Option<FpOpId>,
-    ) -> DResult<Val<D::Scalar>> {
-        let v = self.eval(frame, a)?;
+    ) -> DResult<Reg<D::Scalar>> {
         match op {
             CastOp::PtrToInt => {
                 let p = match v {
-                    Val::Ptr(p) => p,
+                    Reg::Ptr(p) => *p,
                     _ => return Err(WalkError::unsupported("ptrtoint of a non-pointer")),
                 };
                 let w = int_width(to)?;
-                return Ok(Val::Scalar(
+                return Ok(Reg::Scalar(
                     self.domain
                         .constant(ScalarTy::Int(w), truncate_bits(p.to_int(), w)),
                 ));
             }
-            CastOp::IntToPtr => return Ok(Val::Ptr(self.eval_ptr(frame, a)?)),
-            CastOp::BitCast if from == Type::PTR || to == Type::PTR => return Ok(v),
+            CastOp::IntToPtr => return Ok(Reg::Ptr(self.ptr_of(v)?)),
+            CastOp::BitCast if from == Type::PTR || to == Type::PTR => return Ok(v.clone()),
             _ => {}
         }
         let (fl, fn_) = from
@@ -975,30 +1186,24 @@ impl<'m, D: Domain> Walker<'m, D> {
         let (tl, tn) = to
             .lanes()
             .ok_or_else(|| WalkError::unsupported("cast to void"))?;
-        let xs = match v {
-            Val::Scalar(s) => vec![s],
-            Val::Vector(xs) => xs,
-            Val::Ptr(_) => return Err(WalkError::unsupported("numeric cast of a pointer")),
+        let xs: &[D::Scalar] = match v {
+            Reg::Scalar(s) => std::slice::from_ref(s),
+            Reg::Vector(xs) => xs,
+            Reg::Ptr(_) => return Err(WalkError::unsupported("numeric cast of a pointer")),
         };
         if op == CastOp::BitCast && fn_ != tn {
             return self.bitcast_relanes(xs, fl, tl, tn, to);
         }
-        let mut out = Vec::with_capacity(xs.len());
+        let conv = |d: &mut D, x: &D::Scalar, lane: u32| match site {
+            Some(site) => d.fcast(op, fl, tl, x, OpSite { op: site, lane }),
+            None => d.icast(op, fl, tl, x),
+        };
+        if let (Reg::Scalar(x), false) = (v, to.is_vector()) {
+            return Ok(Reg::Scalar(conv(&mut self.domain, x, 0)?));
+        }
+        let mut out = Lanes::with_capacity(xs.len());
         for (i, x) in xs.iter().enumerate() {
-            let r = match site {
-                Some(site) => self.domain.fcast(
-                    op,
-                    fl,
-                    tl,
-                    x,
-                    OpSite {
-                        op: site,
-                        lane: i as u32,
-                    },
-                )?,
-                None => self.domain.icast(op, fl, tl, x)?,
-            };
-            out.push(r);
+            out.push(conv(&mut self.domain, x, i as u32)?);
         }
         Ok(pack(to, out))
     }
@@ -1007,22 +1212,22 @@ impl<'m, D: Domain> Walker<'m, D> {
     /// concrete bits.
     fn bitcast_relanes(
         &mut self,
-        xs: Vec<D::Scalar>,
+        xs: &[D::Scalar],
         fl: ScalarTy,
         tl: ScalarTy,
         tn: u32,
         to: Type,
-    ) -> DResult<Val<D::Scalar>> {
+    ) -> DResult<Reg<D::Scalar>> {
         let fbits = fl.store_size() * 8;
         let tbits = tl.store_size() * 8;
         let mut bytes: Vec<u8> = Vec::with_capacity(xs.len() * fbits as usize / 8);
-        for x in &xs {
+        for x in xs {
             let b = self.domain.concrete_bits(x).ok_or_else(|| {
                 WalkError::unsupported("bitcast changing lane count on a symbolic value")
             })?;
             bytes.extend_from_slice(&b.to_le_bytes()[..(fbits / 8) as usize]);
         }
-        let mut out = Vec::with_capacity(tn as usize);
+        let mut out = Lanes::with_capacity(tn as usize);
         for chunk in bytes.chunks((tbits / 8) as usize) {
             let mut buf = [0u8; 8];
             buf[..chunk.len()].copy_from_slice(chunk);
@@ -1031,14 +1236,14 @@ impl<'m, D: Domain> Walker<'m, D> {
         Ok(pack(to, out))
     }
 
-    fn load(&mut self, p: Ptr, ty: Type) -> DResult<Val<D::Scalar>> {
+    fn load(&mut self, p: Ptr, ty: Type) -> DResult<Reg<D::Scalar>> {
         match ty {
             Type::Scalar(s) => match self.memory.load(&mut self.domain, p, s)? {
-                Cell::Scalar(_, v) => Ok(Val::Scalar(v)),
-                Cell::Ptr(q) => Ok(Val::Ptr(q)),
+                Cell::Scalar(_, v) => Ok(Reg::Scalar(v)),
+                Cell::Ptr(q) => Ok(Reg::Ptr(q)),
             },
             Type::Vector(s, n) => {
-                let mut out = Vec::with_capacity(n as usize);
+                let mut out = Lanes::with_capacity(n as usize);
                 for i in 0..n {
                     match self.memory.load(
                         &mut self.domain,
@@ -1049,24 +1254,25 @@ impl<'m, D: Domain> Walker<'m, D> {
                         Cell::Ptr(_) => return Err(WalkError::unsupported("vector of pointers")),
                     }
                 }
-                Ok(Val::Vector(out))
+                Ok(Reg::Vector(out))
             }
             Type::Void => Err(WalkError::unsupported("load of void")),
         }
     }
 
-    fn store(&mut self, p: Ptr, ty: Type, v: Val<D::Scalar>) -> DResult<()> {
+    fn store(&mut self, p: Ptr, ty: Type, v: &Reg<D::Scalar>) -> DResult<()> {
         match (ty, v) {
-            (Type::Scalar(s), Val::Scalar(x)) => {
-                self.memory.store(&self.domain, p, Cell::Scalar(s, x))
+            (Type::Scalar(s), Reg::Scalar(x)) => {
+                self.memory
+                    .store(&self.domain, p, Cell::Scalar(s, x.clone()))
             }
-            (Type::Scalar(_), Val::Ptr(q)) => self.memory.store(&self.domain, p, Cell::Ptr(q)),
-            (Type::Vector(s, _), Val::Vector(xs)) => {
-                for (i, x) in xs.into_iter().enumerate() {
+            (Type::Scalar(_), Reg::Ptr(q)) => self.memory.store(&self.domain, p, Cell::Ptr(*q)),
+            (Type::Vector(s, _), Reg::Vector(xs)) => {
+                for (i, x) in xs.iter().enumerate() {
                     self.memory.store(
                         &self.domain,
                         p.add(i as i64 * s.store_size() as i64),
-                        Cell::Scalar(s, x),
+                        Cell::Scalar(s, x.clone()),
                     )?;
                 }
                 Ok(())
@@ -1090,17 +1296,32 @@ impl<'m, D: Domain> Walker<'m, D> {
     }
 }
 
-fn pack<S>(ty: Type, mut lanes: Vec<S>) -> Val<S> {
-    if ty.is_vector() {
-        Val::Vector(lanes)
-    } else {
-        Val::Scalar(lanes.pop().expect("scalar result"))
+/// Writes an instruction's result to its slot (if it has one).
+#[inline(always)]
+fn set<S>(frame: &mut Frame<S>, dest: u32, v: Reg<S>) {
+    if dest != NO_DEST {
+        frame.values[dest as usize] = Some(v);
     }
 }
 
-fn float_of(ty: Type) -> DResult<FloatTy> {
-    ty.float_ty()
-        .ok_or_else(|| WalkError::unsupported(format!("floating-point op on {ty}")))
+fn pack<S>(ty: Type, mut lanes: Lanes<S>) -> Reg<S> {
+    if ty.is_vector() {
+        Reg::Vector(lanes)
+    } else {
+        Reg::Scalar(lanes.pop().expect("scalar result"))
+    }
+}
+
+/// The lanes of a numeric value (a scalar is one lane).
+#[inline]
+fn as_lanes<S>(v: &Reg<S>) -> DResult<&[S]> {
+    match v {
+        Reg::Scalar(s) => Ok(std::slice::from_ref(s)),
+        Reg::Vector(xs) => Ok(xs),
+        Reg::Ptr(_) => Err(WalkError::unsupported(
+            "pointer where a number was expected",
+        )),
+    }
 }
 
 fn int_width(ty: Type) -> DResult<u32> {
@@ -1138,27 +1359,4 @@ fn is_one(fty: FloatTy, bits: u64) -> bool {
         FloatTy::F32 => bits == u64::from(1.0f32.to_bits()),
         FloatTy::F64 => bits == 1.0f64.to_bits(),
     }
-}
-
-/// Evaluates a constant operand in a domain.
-fn const_to_val<D: Domain>(d: &D, globals: &[Ptr], c: &Const) -> DResult<Val<D::Scalar>> {
-    Ok(match c {
-        Const::Int { width, bits } => Val::Scalar(d.constant(ScalarTy::Int(*width), *bits)),
-        Const::Float { ty, bits } => Val::Scalar(d.constant(ScalarTy::Float(*ty), *bits)),
-        Const::NullPtr => Val::Ptr(Ptr::NULL),
-        Const::GlobalAddr { global, offset } => Val::Ptr(globals[global.0 as usize].add(*offset)),
-        Const::FuncAddr(_) => return Err(WalkError::unsupported("function pointers as values")),
-        Const::Undef(ScalarTy::Ptr) => Val::Ptr(Ptr::NULL),
-        Const::Undef(s) => Val::Scalar(d.constant(*s, 0)),
-        Const::Vector(lanes) => {
-            let mut out = Vec::with_capacity(lanes.len());
-            for l in lanes {
-                match const_to_val(d, globals, l)? {
-                    Val::Scalar(s) => out.push(s),
-                    _ => return Err(WalkError::unsupported("vector of pointers")),
-                }
-            }
-            Val::Vector(out)
-        }
-    })
 }

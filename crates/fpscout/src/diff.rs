@@ -192,6 +192,9 @@ pub struct Summary {
     pub satisfiable: usize,
     pub unsatisfiable: usize,
     pub unknown: usize,
+    /// Queries asking for an exception in one build and none of that kind in the other.
+    pub differential_queries: usize,
+    pub differential_satisfiable: usize,
     /// Distinct float candidates from the solver's models.
     pub unique_inputs: usize,
     pub diff_confirmed: usize,
@@ -545,6 +548,47 @@ pub fn run_diff(session: &Session, cfg: &DiffConfig, progress: Progress) -> Resu
                 Verdict::Unknown(_) => summary.unknown += 1,
             }
         }
+        // Differential queries aim at the difference itself: this build raises the
+        // exception while no operation of the other build raises one of that kind.
+        let declarations: String = {
+            let mut seen = HashSet::new();
+            cp.declarations.lines().chain(cq.declarations.lines()).filter(|l| seen.insert(*l)).map(|l| format!("{l}\n")).collect()
+        };
+        let mut diff_scripts = Vec::new();
+        let mut diff_origins = Vec::new();
+        for (mine, theirs, build) in [(&cp, &cq, "P"), (&cq, &cp, "P'")] {
+            let mut seen_formulas = HashSet::new();
+            for q in &mine.queries {
+                if !seen_formulas.insert(q.formula.as_str()) {
+                    continue;
+                }
+                let others: Vec<&Query> = theirs.queries.iter().filter(|o| o.kind == q.kind).collect();
+                diff_scripts.push(fpscout_smt::differential_script(&declarations, &cp.constraints, q, &others));
+                diff_origins.push(Origin::Solver { build, op: q.op.0, kind: q.kind.name(), steps: 0 });
+            }
+        }
+        progress("solve", scripts.len() as u64, (scripts.len() + diff_scripts.len()) as u64);
+        let diff_verdicts = solve_all(&diff_scripts, &names, cfg.query_timeout_ms, cfg.threads);
+        for (v, origin) in diff_verdicts.iter().zip(diff_origins) {
+            if let Verdict::Sat(values) = v {
+                summary.differential_satisfiable += 1;
+                let center: Vec<u64> =
+                    values.iter().zip(&tys).map(|(q, &t)| clamp_finite(round_to_float(q, t), t)).collect();
+                let around: Vec<(u64, u64)> = values
+                    .iter()
+                    .zip(&tys)
+                    .map(|(q, &t)| {
+                        let (lo, hi) = floats_around(q, t);
+                        (clamp_finite(lo, t), clamp_finite(hi, t))
+                    })
+                    .collect();
+                if unique_inputs.insert(center.clone()) {
+                    // Differential candidates go first: they are the likeliest witnesses.
+                    candidates.insert(0, (center, around, origin));
+                }
+            }
+        }
+        summary.differential_queries = diff_scripts.len();
         summary.unique_inputs = unique_inputs.len();
         summary.phases.solve = t.elapsed().as_secs_f64();
     }

@@ -12,6 +12,14 @@
 //! subnormals), random magnitudes over the whole exponent range, values next to the
 //! overflow/underflow thresholds and zero, the special values, and values inside each
 //! benchmark's FPBench ranges. Disagreements are never filtered: any mismatch fails.
+//!
+//! Two things the LLVM IR leaves open are handled explicitly, not by tolerance:
+//! - choice points: which of two different NaN operands a commutative `addsd`/`mulsd`
+//!   returns depends on register allocation; the interpreter counts such points and the
+//!   test replays every combination of answers, accepting the native outcome only if one
+//!   of them reproduces it bit for bit;
+//! - [`UNMODELLED_P_PRIME`]: P' builds the backend rewrites after instruction selection
+//!   (MachineCombiner) are not compared here; an ignored test documents them.
 
 use fpscout::args::{decimal, hex_float};
 use fpscout::run::{exception_records, outcomes_agree, to_native};
@@ -55,6 +63,8 @@ enum P {
     /// Array of binary64 of fixed length, elements drawn in the given range or wild.
     ArrF64(usize, f64, f64),
     ArrF32(usize, f32, f32),
+    /// Array of i64 of fixed length (an output buffer; its initial contents are random).
+    ArrI64(usize),
 }
 
 struct Case {
@@ -144,7 +154,15 @@ const CORPUS: &[Case] = &[
     Case {
         file: "conversions.c",
         func: "conversions",
-        params: &[P::F64(-1e10, 1e10), P::F32(-1e10, 1e10), I32, I64, U32],
+        params: &[
+            P::ArrF64(9, -1.0, 1.0),
+            P::ArrI64(6),
+            P::F64(-1e10, 1e10),
+            P::F32(-1e10, 1e10),
+            I32,
+            I64,
+            U32,
+        ],
     },
     Case {
         file: "branches.c",
@@ -205,6 +223,36 @@ const CORPUS: &[Case] = &[
         params: &[P::F64(-2.0, 2.0)],
     },
     Case {
+        file: "first_below.c",
+        func: "first_below",
+        params: &[
+            P::ArrF64(9, -100.0, 100.0),
+            P::F64(-100.0, 0.0),
+            P::F64(0.0, 100.0),
+            P::Count(9),
+        ],
+    },
+    Case {
+        file: "lazy.c",
+        func: "lazy",
+        params: &[
+            P::F64(-10.0, 10.0),
+            P::F64(-10.0, 10.0),
+            P::F64(-10.0, 10.0),
+            I32,
+        ],
+    },
+    Case {
+        file: "floatmath.c",
+        func: "floatmath",
+        params: &[P::F32(0.0, 100.0), P::F32(-10.0, 10.0)],
+    },
+    Case {
+        file: "roots.c",
+        func: "roots",
+        params: &[P::F64(0.0, 100.0)],
+    },
+    Case {
         file: "polar.c",
         func: "polar",
         params: &[P::F64(0.0, 100.0), P::F64(-10.0, 10.0)],
@@ -223,8 +271,8 @@ const CORPUS: &[Case] = &[
 
 /// Functions whose P' build is not cross-checked by the main test: after instruction
 /// selection the x86 backend rewrites their fast-math arithmetic in ways the LLVM IR does
-/// not determine (MachineCombiner reassociates chains by latency, DAGCombiner turns
-/// divisions into reciprocal multiplies, min/max become commutable), so the IR-level
+/// not determine (MachineCombiner reassociates chains by latency after instruction
+/// selection, min/max become commutable), so the IR-level
 /// interpreter computes another rounding of the same formula. Their P builds are checked
 /// like every other function; `backend_rewrites_of_unmodelled_p_prime_builds` (ignored by
 /// default) replays their P' builds and prints the disagreements.
@@ -238,15 +286,6 @@ const UNMODELLED_P_PRIME: &[(&str, &str)] = &[
     (
         "turbine3",
         "MachineCombiner reassociates the reassoc multiply chain, as in turbine1",
-    ),
-    (
-        "jetEngine",
-        "DAGCombiner (combineRepeatedFPDivisors, arcp) computes the <2 x double> division by \
-         d as `divsd 1.0/d` then `mulpd`, and rewrites (2*x1)*s as (s+s)*x1",
-    ),
-    (
-        "conversions",
-        "MachineCombiner rebalances the 11-term reassoc addition chain",
     ),
     (
         "heronf",
@@ -486,6 +525,7 @@ fn gen_vector(rng: &mut ChaCha8Rng, params: &[P]) -> Vec<ArgBits> {
                         .collect(),
                 )
             }
+            P::ArrI64(len) => ArgBits::Array((0..len).map(|_| gen_int(rng, 64, false)).collect()),
             P::ArrF32(len, lo, hi) => {
                 let wild_share = if all_in_range {
                     0
@@ -922,7 +962,7 @@ fn check_case(index: usize, case: &Case, builds: &[BuildKind], report: &mut Repo
         .params
         .iter()
         .map(|p| match *p {
-            P::ArrF64(n, ..) | P::ArrF32(n, ..) => Some(n),
+            P::ArrF64(n, ..) | P::ArrF32(n, ..) | P::ArrI64(n) => Some(n),
             _ => None,
         })
         .collect();

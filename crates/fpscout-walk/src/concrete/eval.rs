@@ -2,6 +2,8 @@
 //! cross-checks and the searches of later issues need it.
 
 use super::{Concrete, Event, FpMode};
+use crate::code::Reg;
+use crate::memory::Ptr;
 use crate::walker::{Outcome, StopReason, Val, WalkConfig, Walker};
 use crate::{DResult, WalkError};
 use fpscout_ir::{ExceptionSet, FuncId, Module, ScalarTy, Type};
@@ -54,6 +56,10 @@ impl Evaluation {
 pub struct ConcreteRunner<'m> {
     walker: Walker<'m, Concrete>,
     func: FuncId,
+    /// Argument values of the current evaluation (kept to reuse the allocation).
+    args: Vec<Reg<u64>>,
+    /// Array arguments of the current evaluation: pointer, element type, length.
+    arrays: Vec<(Ptr, ScalarTy, usize)>,
 }
 
 impl<'m> ConcreteRunner<'m> {
@@ -66,6 +72,8 @@ impl<'m> ConcreteRunner<'m> {
         Ok(ConcreteRunner {
             walker: Walker::new(module, Concrete::new(mode), config)?,
             func,
+            args: Vec::new(),
+            arrays: Vec::new(),
         })
     }
 
@@ -109,34 +117,78 @@ impl<'m> ConcreteRunner<'m> {
                 args.len()
             )));
         }
-        let mut vals = Vec::with_capacity(args.len());
-        let mut arrays = Vec::new();
+        let mut vals = std::mem::take(&mut self.args);
+        vals.clear();
+        let mut arrays = std::mem::take(&mut self.arrays);
+        arrays.clear();
+        if let Err(e) = self.fill_args(args, &mut vals, &mut arrays) {
+            self.args = vals;
+            self.arrays = arrays;
+            return Err(e);
+        }
+        let run = self.walker.run_regs(self.func, vals.iter().cloned());
+        self.args = vals;
+        let end = match run {
+            Ok(Outcome::Returned(None)) => EvalEnd::Returned(None),
+            Ok(Outcome::Returned(Some(Val::Scalar(bits)))) => EvalEnd::Returned(Some(bits)),
+            Ok(Outcome::Returned(Some(_))) => {
+                return Err(WalkError::unsupported(
+                    "functions returning vectors or pointers",
+                ))
+            }
+            Ok(Outcome::Stopped(r)) => EvalEnd::Stopped(r),
+            Err(WalkError::Trap { what, loc }) => EvalEnd::Trapped(match loc {
+                Some(l) => format!("{what} at {l}"),
+                None => what,
+            }),
+            Err(e) => return Err(e),
+        };
+        let mut finals = Vec::with_capacity(arrays.len());
+        if matches!(end, EvalEnd::Returned(_)) {
+            for &(ptr, ty, n) in &arrays {
+                finals.push(self.walker.read_array(ptr, ty, n)?);
+            }
+        }
+        self.arrays = arrays;
+        let domain = &mut self.walker.domain;
+        Ok(Evaluation {
+            end,
+            events: domain.events.clone(),
+            flags: domain.flags,
+            arrays: finals,
+            choice_points: domain.choice_points,
+        })
+    }
+
+    /// Turns the argument bits into values, placing arrays in memory.
+    fn fill_args(
+        &mut self,
+        args: &[ArgBits],
+        vals: &mut Vec<Reg<u64>>,
+        arrays: &mut Vec<(Ptr, ScalarTy, usize)>,
+    ) -> DResult<()> {
+        let f = self.walker.module.function(self.func);
         for (p, a) in f.params.iter().zip(args) {
             match (p.ty, a) {
                 (Type::Scalar(ScalarTy::Ptr), ArgBits::Array(elems)) => {
                     let ty = p
                         .pointee
                         .unwrap_or(ScalarTy::Float(fpscout_ir::FloatTy::F64));
-                    let elems = elems
-                        .iter()
-                        .map(|&b| fpscout_ir::truncate_bits(b, (ty.store_size() * 8) as u32))
-                        .collect();
-                    let ptr = self.walker.alloc_array(&p.name, ty, elems)?;
-                    arrays.push((
-                        ptr,
+                    let width = (ty.store_size() * 8) as u32;
+                    let ptr = self.walker.alloc_array_from(
+                        &p.name,
                         ty,
-                        match a {
-                            ArgBits::Array(v) => v.len(),
-                            ArgBits::Scalar(_) => 0,
-                        },
-                    ));
-                    vals.push(Val::Ptr(ptr));
+                        elems.len(),
+                        elems.iter().map(|&b| fpscout_ir::truncate_bits(b, width)),
+                    )?;
+                    arrays.push((ptr, ty, elems.len()));
+                    vals.push(Reg::Ptr(ptr));
                 }
                 (
                     Type::Scalar(s @ (ScalarTy::Int(_) | ScalarTy::Float(_))),
                     ArgBits::Scalar(bits),
                 ) => {
-                    vals.push(Val::Scalar(crate::Domain::constant(
+                    vals.push(Reg::Scalar(crate::Domain::constant(
                         &self.walker.domain,
                         s,
                         *bits,
@@ -155,34 +207,6 @@ impl<'m> ConcreteRunner<'m> {
                 }
             }
         }
-        let end = match self.walker.run(self.func, vals) {
-            Ok(Outcome::Returned(None)) => EvalEnd::Returned(None),
-            Ok(Outcome::Returned(Some(Val::Scalar(bits)))) => EvalEnd::Returned(Some(bits)),
-            Ok(Outcome::Returned(Some(_))) => {
-                return Err(WalkError::unsupported(
-                    "functions returning vectors or pointers",
-                ))
-            }
-            Ok(Outcome::Stopped(r)) => EvalEnd::Stopped(r),
-            Err(WalkError::Trap { what, loc }) => EvalEnd::Trapped(match loc {
-                Some(l) => format!("{what} at {l}"),
-                None => what,
-            }),
-            Err(e) => return Err(e),
-        };
-        let mut finals = Vec::with_capacity(arrays.len());
-        if matches!(end, EvalEnd::Returned(_)) {
-            for (ptr, ty, n) in arrays {
-                finals.push(self.walker.read_array(ptr, ty, n)?);
-            }
-        }
-        let domain = &mut self.walker.domain;
-        Ok(Evaluation {
-            end,
-            events: domain.events.clone(),
-            flags: domain.flags,
-            arrays: finals,
-            choice_points: domain.choice_points,
-        })
+        Ok(())
     }
 }

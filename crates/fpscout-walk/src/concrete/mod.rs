@@ -100,6 +100,7 @@ impl Concrete {
 
     /// A choice point: the machine code may compute this operation either way and the IR
     /// does not say which. Returns the scripted answer (default `false`).
+    #[cold]
     fn choose(&mut self) -> bool {
         let answer = self
             .choices
@@ -139,6 +140,13 @@ impl Concrete {
         if hot == 0 {
             return;
         }
+        self.note_events(hot, site);
+    }
+
+    /// The part of [`Concrete::note`] for flags worth an event.
+    #[cold]
+    #[inline(never)]
+    fn note_events(&mut self, hot: u32, site: OpSite) {
         for kind in ExceptionSet::from_mxcsr(hot).iter() {
             self.events.push(Event { kind, site });
         }
@@ -149,6 +157,15 @@ impl Concrete {
         }
     }
 
+    /// Whether the two operands of a commutative `fadd`/`fmul` with a NaN first operand
+    /// swap: when both are NaNs that differ once quieted, the order is a choice point.
+    #[cold]
+    #[inline(never)]
+    fn nan_operands_swap(&mut self, ty: FloatTy, a: u64, b: u64) -> bool {
+        is_nan(ty, b) && quiet(ty, a) != quiet(ty, b) && self.choose()
+    }
+
+    #[inline]
     fn union_mask(&self) -> u32 {
         if self.track_inexact {
             FLAG_MASK
@@ -170,12 +187,15 @@ impl Concrete {
     }
 }
 
+#[inline]
 fn f64b(b: u64) -> f64 {
     f64::from_bits(b)
 }
+#[inline]
 fn f32b(b: u64) -> f32 {
     f32::from_bits(b as u32)
 }
+#[inline]
 fn sign_bit(ty: FloatTy) -> u64 {
     match ty {
         FloatTy::F32 => 0x8000_0000,
@@ -183,6 +203,7 @@ fn sign_bit(ty: FloatTy) -> u64 {
     }
 }
 /// NaN test on bits: a float compare here would itself raise INVALID for SNaNs.
+#[inline]
 fn is_nan(ty: FloatTy, b: u64) -> bool {
     match ty {
         FloatTy::F32 => b & 0x7fff_ffff > 0x7f80_0000,
@@ -191,6 +212,7 @@ fn is_nan(ty: FloatTy, b: u64) -> bool {
 }
 
 /// A NaN's bits after the quieting SSE applies to it.
+#[inline]
 fn quiet(ty: FloatTy, b: u64) -> u64 {
     match ty {
         FloatTy::F32 => b | 0x0040_0000,
@@ -198,11 +220,13 @@ fn quiet(ty: FloatTy, b: u64) -> u64 {
     }
 }
 
+#[inline]
 fn relational(pred: FCmpPred) -> bool {
     use FCmpPred::*;
     matches!(pred, Ogt | Oge | Olt | Ole | Ugt | Uge | Ult | Ule)
 }
 
+#[inline]
 fn int_as_i64(bits: u64, width: u32) -> i64 {
     sign_extend(bits, width)
 }
@@ -256,14 +280,17 @@ impl Domain for Concrete {
         }
     }
 
+    #[inline]
     fn concrete_bits(&self, v: &u64) -> Option<u64> {
         Some(*v)
     }
 
+    #[inline]
     fn concretize(&mut self, v: &u64, _ty: ScalarTy) -> DResult<u64> {
         Ok(*v)
     }
 
+    #[inline]
     fn fbin(&mut self, op: FBinOp, ty: FloatTy, a: &u64, b: &u64, site: OpSite) -> DResult<u64> {
         // With two NaN operands SSE returns the first source (the destination register),
         // quieted. Which IR operand lands in the destination of a commutative addsd/mulsd
@@ -273,9 +300,7 @@ impl Domain for Concrete {
         // When the two NaNs differ, the operand order is a choice point.
         let (a, b) = if matches!(op, FBinOp::FAdd | FBinOp::FMul)
             && is_nan(ty, *a)
-            && is_nan(ty, *b)
-            && quiet(ty, *a) != quiet(ty, *b)
-            && self.choose()
+            && self.nan_operands_swap(ty, *a, *b)
         {
             (b, a)
         } else {
@@ -298,10 +323,12 @@ impl Domain for Concrete {
         Ok(r)
     }
 
+    #[inline]
     fn fneg(&mut self, ty: FloatTy, a: &u64) -> DResult<u64> {
         Ok(a ^ sign_bit(ty))
     }
 
+    #[inline]
     fn fcmp(
         &mut self,
         pred: FCmpPred,
@@ -326,6 +353,7 @@ impl Domain for Concrete {
         Ok(u64::from(pred.holds(ord)))
     }
 
+    #[inline]
     fn funary(&mut self, op: FUnaryOp, ty: FloatTy, a: &u64, site: OpSite) -> DResult<u64> {
         let m = self.env;
         let name = match op {
@@ -355,6 +383,7 @@ impl Domain for Concrete {
         self.libm_call(name, ty, &[*a], site)
     }
 
+    #[inline]
     fn fbinary(
         &mut self,
         op: FBinaryOp,
@@ -407,6 +436,7 @@ impl Domain for Concrete {
         self.libm_call(func.c_name(), ty, args, site)
     }
 
+    #[inline]
     fn fcast(
         &mut self,
         op: CastOp,
@@ -442,6 +472,7 @@ impl Domain for Concrete {
         Ok(r)
     }
 
+    #[inline]
     fn icast(&mut self, op: CastOp, from: ScalarTy, to: ScalarTy, a: &u64) -> DResult<u64> {
         let fw = match from {
             ScalarTy::Int(w) => w,
@@ -461,6 +492,7 @@ impl Domain for Concrete {
         })
     }
 
+    #[inline]
     fn ibin(&mut self, op: IBinOp, width: u32, a: &u64, b: &u64) -> DResult<u64> {
         let (x, y) = (truncate_bits(*a, width), truncate_bits(*b, width));
         let (sx, sy) = (int_as_i64(x, width), int_as_i64(y, width));
@@ -495,6 +527,7 @@ impl Domain for Concrete {
         Ok(truncate_bits(r, width))
     }
 
+    #[inline]
     fn icmp(&mut self, pred: ICmpPred, width: u32, a: &u64, b: &u64) -> DResult<u64> {
         let (x, y) = (truncate_bits(*a, width), truncate_bits(*b, width));
         let (sx, sy) = (int_as_i64(x, width), int_as_i64(y, width));
@@ -512,6 +545,7 @@ impl Domain for Concrete {
         }))
     }
 
+    #[inline]
     fn iabs(&mut self, width: u32, a: &u64) -> DResult<u64> {
         Ok(truncate_bits(
             int_as_i64(*a, width).wrapping_abs() as u64,
@@ -519,23 +553,28 @@ impl Domain for Concrete {
         ))
     }
 
+    #[inline]
     fn select(&mut self, cond: &u64, a: &u64, b: &u64) -> DResult<u64> {
         Ok(if cond & 1 != 0 { *a } else { *b })
     }
 
+    #[inline]
     fn decide(&mut self, cond: &u64) -> DResult<Decision> {
         Ok(Decision::Known(cond & 1 != 0))
     }
 }
 
+#[inline]
 fn map_d((r, f): (f64, u32)) -> (u64, u32) {
     (r.to_bits(), f)
 }
+#[inline]
 fn map_s((r, f): (f32, u32)) -> (u64, u32) {
     (u64::from(r.to_bits()), f)
 }
 
 /// `sitofp`: narrow integers are sign-extended to 32 bits, i64 uses the 64-bit form.
+#[inline]
 fn sitofp(v: i64, width: u32, to: FloatTy, m: Env) -> (u64, u32) {
     match (to, width <= 32) {
         (FloatTy::F64, true) => map_d(cvtsi2sd32(v as i32, m)),
@@ -567,6 +606,7 @@ fn uitofp(v: u64, width: u32, to: FloatTy, m: Env) -> (u64, u32) {
     }
 }
 
+#[inline]
 fn cvtt(a: u64, from: FloatTy, wide: bool, m: Env) -> (u64, u32) {
     match (from, wide) {
         (FloatTy::F64, false) => {
@@ -589,6 +629,7 @@ fn cvtt(a: u64, from: FloatTy, wide: bool, m: Env) -> (u64, u32) {
 }
 
 /// `fptosi`: widths up to 32 use the 32-bit `cvtt*2si` and truncate.
+#[inline]
 fn fptosi(a: u64, from: FloatTy, width: u32, m: Env) -> (u64, u32) {
     let (r, f) = cvtt(a, from, width > 32, m);
     (truncate_bits(r, width), f)

@@ -90,15 +90,18 @@ sse_binary!(
 );
 sse_binary!(sqrtss_into, "sqrtss {x}, {y}", f32);
 
+#[inline]
 pub fn sqrtsd(a: f64, env: Env) -> (f64, u32) {
     sqrtsd_into(a, a, env)
 }
 
+#[inline]
 pub fn sqrtss(a: f32, env: Env) -> (f32, u32) {
     sqrtss_into(a, a, env)
 }
 
 /// `cvtsd2ss`: f64 → f32 with the current rounding, FTZ and DAZ.
+#[inline]
 pub fn cvtsd2ss(a: f64, env: Env) -> (f32, u32) {
     let r: f32;
     let flags = sse!(env, "cvtsd2ss {r}, {a}", r = out(xmm_reg) r, a = in(xmm_reg) a, options(nostack, preserves_flags));
@@ -106,6 +109,7 @@ pub fn cvtsd2ss(a: f64, env: Env) -> (f32, u32) {
 }
 
 /// `cvtss2sd`: f32 → f64 (exact, but DAZ zeroes subnormal inputs and SNaN signals).
+#[inline]
 pub fn cvtss2sd(a: f32, env: Env) -> (f64, u32) {
     let r: f64;
     let flags = sse!(env, "cvtss2sd {r}, {a}", r = out(xmm_reg) r, a = in(xmm_reg) a, options(nostack, preserves_flags));
@@ -116,6 +120,7 @@ macro_rules! cvtt {
     ($name:ident, $insn:literal, $from:ty, $to:ty) => {
         /// Truncating conversion to a signed integer register (INVALID and the
         /// "integer indefinite" value when out of range or NaN).
+        #[inline]
         pub fn $name(a: $from, env: Env) -> ($to, u32) {
             let r: $to;
             let flags = sse!(env, $insn, r = out(reg) r, a = in(xmm_reg) a, options(nostack, preserves_flags));
@@ -132,6 +137,7 @@ cvtt!(cvttss2si64, "cvttss2si {r}, {a}", f32, i64);
 macro_rules! cvtsi {
     ($name:ident, $insn:literal, $from:ty, $to:ty) => {
         /// Signed integer → float with the current rounding (INEXACT when rounded).
+        #[inline]
         pub fn $name(a: $from, env: Env) -> ($to, u32) {
             let r: $to;
             let flags = sse!(env, $insn, r = out(xmm_reg) r, a = in(reg) a, options(nostack, preserves_flags));
@@ -150,6 +156,7 @@ pub type Ordering = Option<std::cmp::Ordering>;
 
 macro_rules! compare {
     ($name:ident, $insn:literal, $t:ty) => {
+        #[inline]
         pub fn $name(a: $t, b: $t, env: Env) -> (Ordering, u32) {
             let (p, z, c): (u8, u8, u8);
             let flags = sse!(
@@ -317,14 +324,20 @@ pub fn libm(name: &str) -> Option<Libm> {
         let mut t = std::collections::HashMap::new();
         for &(base, arity) in LIBM_FUNCTIONS {
             for (sym, single) in [(base.to_string(), false), (format!("{base}f"), true)] {
-                let Some(p) = glibc_symbol(&sym) else { continue };
+                let Some(p) = glibc_symbol(&sym) else {
+                    continue;
+                };
+                type D1 = unsafe extern "C" fn(f64) -> f64;
+                type F1 = unsafe extern "C" fn(f32) -> f32;
+                type D2 = unsafe extern "C" fn(f64, f64) -> f64;
+                type F2 = unsafe extern "C" fn(f32, f32) -> f32;
                 // SAFETY: glibc declares these symbols with exactly these C signatures.
                 let f = unsafe {
                     match (arity, single) {
-                        (1, false) => Libm::D1(std::mem::transmute::<usize, unsafe extern "C" fn(f64) -> f64>(p)),
-                        (1, true) => Libm::F1(std::mem::transmute::<usize, unsafe extern "C" fn(f32) -> f32>(p)),
-                        (_, false) => Libm::D2(std::mem::transmute::<usize, unsafe extern "C" fn(f64, f64) -> f64>(p)),
-                        (_, true) => Libm::F2(std::mem::transmute::<usize, unsafe extern "C" fn(f32, f32) -> f32>(p)),
+                        (1, false) => Libm::D1(std::mem::transmute::<usize, D1>(p)),
+                        (1, true) => Libm::F1(std::mem::transmute::<usize, F1>(p)),
+                        (_, false) => Libm::D2(std::mem::transmute::<usize, D2>(p)),
+                        (_, true) => Libm::F2(std::mem::transmute::<usize, F2>(p)),
                     }
                 };
                 t.insert(sym, f);
