@@ -306,12 +306,14 @@ impl Domain for SymReal {
             FBinOp::FDiv => {
                 let (ax, ay) = (abs(&x), abs(&y));
                 let t = &ay * overflow_threshold(ty);
+                // x/0 is a division by zero (or invalid), never an overflow.
+                let nonzero = y.eq(zero()).not();
                 self.record_with_margins(
                     site,
                     ExceptionKind::Overflow,
-                    ax.ge(&t),
-                    ax.ge(&t * margin(1)),
-                    ax.ge(&t * margin(-1)),
+                    Bool::and(&[nonzero.clone(), ax.ge(&t)]),
+                    Bool::and(&[nonzero.clone(), ax.ge(&t * margin(1))]),
+                    Bool::and(&[nonzero, ax.ge(&t * margin(-1))]),
                 );
                 let w = &ay * tiny(ty);
                 let pos = ax.gt(zero());

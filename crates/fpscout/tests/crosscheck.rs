@@ -22,7 +22,7 @@
 //!   (MachineCombiner) are not compared here; an ignored test documents them.
 
 use fpscout::args::{decimal, hex_float};
-use fpscout::run::{exception_records, outcomes_agree, to_native};
+use fpscout::run::{agrees_with_some_choice, exception_records, outcomes_agree, to_native};
 use fpscout::session::{FtzDazChoice, Session};
 use fpscout_ir::{ExceptionSet, FloatTy, Function, ScalarTy, Type};
 use fpscout_native::{FtzDaz, NativeArg, NativeBuild, NativeOutcome, RunOptions};
@@ -697,48 +697,6 @@ fn describe(
 }
 
 /// Most evaluations spent per vector on the other answers to its choice points.
-const MAX_CHOICE_EVALS: usize = 4096;
-
-/// Whether the native outcome is one of the other outcomes the interpreter allows: the
-/// evaluation met choice points (e.g. which of two NaN operands an `addsd` returns, which
-/// register allocation decides), so the tree of answers is walked depth first. Answers
-/// change which choice points come later, so each prefix is extended by the points its
-/// own evaluation meets.
-fn agrees_with_some_choice(
-    runner: &mut ConcreteRunner<'_>,
-    args: &[ArgBits],
-    first: &Evaluation,
-    native: &NativeOutcome,
-) -> bool {
-    // Prefixes still to explore: (answers so far, choice points their evaluation met).
-    let extend = |prefix: &[bool], met: u32, stack: &mut Vec<Vec<bool>>| {
-        for j in prefix.len()..met as usize {
-            let mut p = prefix.to_vec();
-            p.resize(j, false);
-            p.push(true);
-            stack.push(p);
-        }
-    };
-    let mut stack = Vec::new();
-    extend(&[], first.choice_points, &mut stack);
-    let mut evals = 0;
-    let mut found = false;
-    while let Some(prefix) = stack.pop() {
-        if evals == MAX_CHOICE_EVALS {
-            break;
-        }
-        evals += 1;
-        runner.set_choices(prefix.clone());
-        let Ok(e) = runner.eval(args) else { continue };
-        if outcomes_agree(&e, native) {
-            found = true;
-            break;
-        }
-        extend(&prefix, e.choice_points, &mut stack);
-    }
-    runner.set_choices(Vec::new());
-    found
-}
 
 /// Whether a disagreement is only in which NaN came out (payload or sign): same flags,
 /// and every differing result or array element is a NaN on both sides.
