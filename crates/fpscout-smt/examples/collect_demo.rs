@@ -9,6 +9,7 @@ fn main() {
     let tc = Toolchain::discover().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let mut all = Vec::new();
+    let mut constraints = Vec::new();
     let mut names = Vec::new();
     for (b, prefix) in [(BuildKind::P, "p."), (BuildKind::PPrime, "q.")] {
         let m = fpscout_llvm::load_build(&tc, file.as_ref(), b, &BuildFlags::default(), dir.path()).unwrap();
@@ -22,13 +23,14 @@ fn main() {
         let t = std::time::Instant::now();
         let c = collect(&m, fid, &specs, prefix, CollectOptions::default()).unwrap();
         println!("{b}: {} conditions, {} paths, stopped {:?}, {:?}", c.queries.len(), c.paths, c.stopped, t.elapsed());
+        constraints = c.constraints.clone();
         all.extend(c.queries);
     }
     let refs: Vec<&Query> = all.iter().collect();
     let uniq = dedupe(&refs);
-    let scripts: Vec<String> = uniq.iter().map(|&i| all[i].script.clone()).collect();
+    let scripts: Vec<z3::ast::Bool> = uniq.iter().map(|&i| plain_query(&constraints, &all[i])).collect();
     let t = std::time::Instant::now();
-    let verdicts = solve_all(&scripts, &names, 2000, 2);
+    let verdicts = solve_all(&scripts, &names, 2000, 2, None);
     let sat = verdicts.iter().filter(|v| matches!(v, Verdict::Sat(_))).count();
     let unknown = verdicts.iter().filter(|v| matches!(v, Verdict::Unknown(_))).count();
     println!("{} unique, {sat} sat, {unknown} unknown, solved in {:?}", uniq.len(), t.elapsed());

@@ -7,10 +7,11 @@ use crate::symbolic::{Sym, SymReal};
 use fpscout_ir::{ExceptionKind, FloatTy, FpOpId, FuncId, Module, ScalarTy, Type};
 use fpscout_walk::{ExploreLimits, PathEnd, StopReason, Val, WalkConfig, Walker};
 use rug::Rational;
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
-use z3::ast::{Ast, Real};
+use z3::ast::{Ast, Bool, Real};
+use z3::Synchronized;
 use z3::{Params, SatResult, Solver};
 
 /// How one parameter enters the symbolic walk.
@@ -53,29 +54,25 @@ impl Default for CollectOptions {
     }
 }
 
-/// One exception condition, ready to be solved anywhere.
+/// One exception condition of one build.
 #[derive(Clone, Debug)]
 pub struct Query {
     pub op: FpOpId,
     pub lane: u32,
     pub kind: ExceptionKind,
-    /// The formula alone (for de-duplication across builds).
-    pub formula: String,
+    /// The condition under its path condition (input constraints not included).
+    pub formula: Bool,
     /// Tightened and widened versions (see `ExceptionCondition`).
-    pub robust: String,
-    pub loose: String,
-    /// A complete SMT-LIB script: declarations, input constraints, the formula.
-    pub script: String,
+    pub robust: Bool,
+    pub loose: Bool,
 }
 
 /// What the symbolic walk of one build produced.
 #[derive(Clone, Debug, Default)]
 pub struct Collected {
     pub queries: Vec<Query>,
-    /// `declare-const` lines of every variable the queries mention.
-    pub declarations: String,
-    /// `assert` lines of the input constraints.
-    pub constraints: String,
+    /// Constraints on the inputs (finite, inside the ranges), to conjoin with every query.
+    pub constraints: Vec<Bool>,
     pub paths: usize,
     /// Why exploration stopped early, and paths that ended on a limit or an error.
     pub stopped: Vec<String>,
@@ -130,32 +127,21 @@ pub fn collect(
         stopped.push(format!("path budget of {paths} paths exhausted"));
     }
     let domain = &walker.domain;
-    let declarations: String = domain
-        .vars
-        .iter()
-        .map(|v| format!("(declare-const |{}| {})\n", v.name, if v.is_int { "Int" } else { "Real" }))
-        .collect();
-    let constraints: String =
-        domain.input_constraints().iter().map(|c| format!("(assert {c})\n")).collect();
-    let queries = domain
+    let queries: Vec<Query> = domain
         .conditions
         .iter()
-        .map(|c| {
-            let formula = c.formula.to_string();
-            Query {
-                op: c.site.op,
-                lane: c.site.lane,
-                kind: c.kind,
-                script: format!("{declarations}{constraints}(assert {formula})\n"),
-                formula,
-                robust: c.robust.to_string(),
-                loose: c.loose.to_string(),
-            }
+        .map(|c| Query {
+            op: c.site.op,
+            lane: c.site.lane,
+            kind: c.kind,
+            formula: c.formula.clone(),
+            robust: c.robust.clone(),
+            loose: c.loose.clone(),
         })
         .collect();
+    let constraints = domain.input_constraints().to_vec();
     Ok(Collected {
         queries,
-        declarations,
         constraints,
         paths: summary.paths,
         stopped,
@@ -171,23 +157,43 @@ pub enum Verdict {
     Unsat,
     /// Unknown or timed out, with Z3's reason.
     Unknown(String),
+    /// Skipped: the solving budget ran out first.
+    NotAttempted,
 }
 
-/// Solves scripts in parallel (`threads` workers, each with its own thread-local Z3
-/// context) and reads the values of `inputs` from each model.
-pub fn solve_all(scripts: &[String], inputs: &[String], timeout_ms: u32, threads: usize) -> Vec<Verdict> {
+/// Solves formulas in parallel: `threads` workers, each with its own thread-local Z3
+/// context. Formulas move between contexts by translation, which keeps their sharing (a
+/// textual SMT-LIB form of an unrolled loop's terms is exponentially large). Reads the
+/// values of `inputs` from each model.
+pub fn solve_all(
+    formulas: &[Bool],
+    inputs: &[String],
+    timeout_ms: u32,
+    threads: usize,
+    deadline: Option<std::time::Instant>,
+) -> Vec<Verdict> {
+    if formulas.is_empty() {
+        return Vec::new();
+    }
+    let shared = Synchronized::new(&formulas.to_vec());
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<Verdict>>> = Mutex::new(vec![None; scripts.len()]);
+    let results: Mutex<Vec<Option<Verdict>>> = Mutex::new(vec![None; formulas.len()]);
     std::thread::scope(|scope| {
-        for _ in 0..threads.max(1) {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= scripts.len() {
-                    break;
-                }
-                let verdict = solve_one(&scripts[i], inputs, timeout_ms);
-                if let Ok(mut r) = results.lock() {
-                    r[i] = Some(verdict);
+        for _ in 0..threads.max(1).min(formulas.len()) {
+            scope.spawn(|| {
+                let local: Vec<Bool> = shared.recover();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= local.len() {
+                        break;
+                    }
+                    let verdict = match deadline {
+                        Some(d) if std::time::Instant::now() >= d => Verdict::NotAttempted,
+                        _ => solve_one(&local[i], inputs, timeout_ms),
+                    };
+                    if let Ok(mut r) = results.lock() {
+                        r[i] = Some(verdict);
+                    }
                 }
             });
         }
@@ -200,12 +206,12 @@ pub fn solve_all(scripts: &[String], inputs: &[String], timeout_ms: u32, threads
         .collect()
 }
 
-fn solve_one(script: &str, inputs: &[String], timeout_ms: u32) -> Verdict {
+fn solve_one(formula: &Bool, inputs: &[String], timeout_ms: u32) -> Verdict {
     let solver = Solver::new();
     let mut params = Params::new();
     params.set_u32("timeout", timeout_ms);
     solver.set_params(&params);
-    solver.from_string(script);
+    solver.assert(formula);
     match solver.check() {
         SatResult::Unsat => Verdict::Unsat,
         SatResult::Unknown => Verdict::Unknown(solver.get_reason_unknown().unwrap_or_else(|| "unknown".into())),
@@ -226,25 +232,40 @@ fn solve_one(script: &str, inputs: &[String], timeout_ms: u32) -> Verdict {
     }
 }
 
-/// A differential query: `mine` raises its exception with a margin while no operation of
-/// the other build comes near raising one of the same kind (`theirs` are that build's
-/// conditions of that kind). The margins keep models valid once every operation rounds:
-/// over the exact reals alone, models sit on thresholds that rounding moves across.
-pub fn differential_script(declarations: &str, constraints: &str, mine: &Query, theirs: &[&Query]) -> String {
-    let others = match theirs.len() {
-        0 => "false".to_string(),
-        1 => theirs[0].loose.clone(),
-        _ => format!("(or {})", theirs.iter().map(|q| q.loose.as_str()).collect::<Vec<_>>().join(" ")),
-    };
-    format!("{declarations}{constraints}(assert {})\n(assert (not {others}))\n", mine.robust)
+/// The plain query of a condition: the formula under the input constraints.
+pub fn plain_query(constraints: &[Bool], q: &Query) -> Bool {
+    let mut parts = constraints.to_vec();
+    parts.push(q.formula.clone());
+    Bool::and(&parts)
 }
 
-/// Unique formulas across builds: the index of the first query with each formula.
+/// A differential query: `mine` raises its exception with a margin while no operation of
+/// the other build comes near raising one of the same kind (`theirs_any`, from
+/// [`any_loose`]). The margins keep models valid once every operation rounds:
+/// over the exact reals alone, models sit on thresholds that rounding moves across.
+pub fn differential_query(constraints: &[Bool], mine: &Query, theirs_any: &Bool) -> Bool {
+    let mut parts = constraints.to_vec();
+    parts.push(mine.robust.clone());
+    parts.push(theirs_any.not());
+    Bool::and(&parts)
+}
+
+/// The disjunction of the loose forms of `queries` of `kind` (built once per build and
+/// kind: repeating it per differential query would be quadratic in the operation count).
+pub fn any_loose(queries: &[Query], kind: ExceptionKind) -> Bool {
+    let mut seen = HashSet::new();
+    let parts: Vec<Bool> =
+        queries.iter().filter(|q| q.kind == kind && seen.insert(q.loose.clone())).map(|q| q.loose.clone()).collect();
+    Bool::or(&parts)
+}
+
+/// Unique formulas across builds: the index of the first query with each formula. Z3
+/// hash-conses terms, so identical formulas of P and P' are one and the same node.
 pub fn dedupe(queries: &[&Query]) -> Vec<usize> {
-    let mut seen: HashMap<&str, usize> = HashMap::new();
+    let mut seen: HashSet<Bool> = HashSet::new();
     let mut out = Vec::new();
     for (i, q) in queries.iter().enumerate() {
-        if seen.insert(q.formula.as_str(), i).is_none() {
+        if seen.insert(q.formula.clone()) {
             out.push(i);
         }
     }

@@ -160,7 +160,8 @@ impl SymReal {
     }
 
     fn record_with_margins(&mut self, site: OpSite, kind: ExceptionKind, cond: Bool, robust: Bool, loose: Bool) {
-        let cond = cond.simplify();
+        // Only constant conditions are dropped: simplifying big shared terms would flatten
+        // them (unrolled loops build DAGs whose trees are exponentially large).
         if cond.as_bool() == Some(false) {
             return;
         }

@@ -562,7 +562,11 @@ impl<D: Domain> Decoder<'_, D> {
             .iter()
             .map(|p| DPhi {
                 dest: p.dest.0,
-                incoming: p.incoming.iter().map(|(from, o)| (from.0, self.opd(o))).collect(),
+                incoming: p
+                    .incoming
+                    .iter()
+                    .map(|(from, o)| (from.0, self.opd(o)))
+                    .collect(),
             })
             .collect();
         // Assigning in order is only safe when no phi reads an earlier phi's slot.

@@ -8,7 +8,9 @@ pub mod walker;
 
 pub use domain::{DResult, Decision, Domain, OpSite};
 pub use memory::{Memory, ObjectId, Ptr};
-pub use walker::{ExploreLimits, ExploreSummary, Outcome, PathEnd, StopReason, Val, WalkConfig, Walker};
+pub use walker::{
+    ExploreLimits, ExploreSummary, Outcome, PathEnd, StopReason, Val, WalkConfig, Walker,
+};
 
 use fpscout_ir::SourceLoc;
 

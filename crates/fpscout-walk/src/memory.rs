@@ -4,6 +4,7 @@
 use crate::domain::Domain;
 use crate::{DResult, WalkError};
 use fpscout_ir::{CastOp, ScalarTy};
+use smallvec::SmallVec;
 use std::collections::BTreeMap;
 
 /// Index of a memory object; 0 is reserved for the null pointer.
@@ -33,6 +34,8 @@ impl Ptr {
             offset,
         }
     }
+    // Pointer plus byte offset (not `Ptr + Ptr`): not an `std::ops::Add`.
+    #[allow(clippy::should_implement_trait)]
     pub fn add(self, delta: i64) -> Ptr {
         Ptr {
             obj: self.obj,
@@ -48,25 +51,158 @@ pub enum Cell<S> {
     Ptr(Ptr),
 }
 
+/// Objects up to this many bytes keep their cells in a vector indexed by byte offset;
+/// larger ones in an ordered map.
+const DENSE_MAX: u64 = 4096;
+
+/// The cells of one object, keyed by their first byte's offset.
+#[derive(Debug)]
+enum Cells<S> {
+    /// Slot `i` holds the cell starting at byte `i` (one slot per byte of the object).
+    Dense(Vec<Option<Cell<S>>>),
+    Sparse(BTreeMap<u64, Cell<S>>),
+}
+
+impl<S: Clone> Clone for Cells<S> {
+    fn clone(&self) -> Self {
+        match self {
+            Cells::Dense(v) => Cells::Dense(v.clone()),
+            Cells::Sparse(m) => Cells::Sparse(m.clone()),
+        }
+    }
+
+    fn clone_from(&mut self, source: &Self) {
+        match (self, source) {
+            (Cells::Dense(v), Cells::Dense(w)) => v.clone_from(w),
+            (Cells::Sparse(m), Cells::Sparse(n)) => m.clone_from(n),
+            (this, source) => *this = source.clone(),
+        }
+    }
+}
+
+impl<S> Cells<S> {
+    fn for_size(size: u64) -> Cells<S> {
+        if size <= DENSE_MAX {
+            let mut v = Vec::new();
+            v.resize_with(size as usize, || None);
+            Cells::Dense(v)
+        } else {
+            Cells::Sparse(BTreeMap::new())
+        }
+    }
+
+    /// Reuses this (emptied) storage for an object of `size` bytes.
+    fn reuse_for(&mut self, size: u64) {
+        match self {
+            Cells::Dense(v) if size <= DENSE_MAX => {
+                v.clear();
+                v.resize_with(size as usize, || None);
+            }
+            _ => *self = Cells::for_size(size),
+        }
+    }
+
+    #[inline]
+    fn get(&self, off: u64) -> Option<&Cell<S>> {
+        match self {
+            Cells::Dense(v) => v.get(off as usize).and_then(Option::as_ref),
+            Cells::Sparse(m) => m.get(&off),
+        }
+    }
+
+    #[inline]
+    fn insert(&mut self, off: u64, c: Cell<S>) {
+        match self {
+            Cells::Dense(v) => v[off as usize] = Some(c),
+            Cells::Sparse(m) => {
+                m.insert(off, c);
+            }
+        }
+    }
+
+    #[inline]
+    fn remove(&mut self, off: u64) -> Option<Cell<S>> {
+        match self {
+            Cells::Dense(v) => v.get_mut(off as usize).and_then(Option::take),
+            Cells::Sparse(m) => m.remove(&off),
+        }
+    }
+
+    fn clear(&mut self) {
+        match self {
+            Cells::Dense(v) => v.iter_mut().for_each(|c| *c = None),
+            Cells::Sparse(m) => m.clear(),
+        }
+    }
+
+    /// The cells starting in `[lo, hi)`, in order.
+    #[inline]
+    fn range(&self, lo: u64, hi: u64) -> impl Iterator<Item = (u64, &Cell<S>)> {
+        let (dense, sparse) = match self {
+            Cells::Dense(v) => {
+                let hi = (hi as usize).min(v.len());
+                let lo = (lo as usize).min(hi);
+                (Some((lo, &v[lo..hi])), None)
+            }
+            Cells::Sparse(m) => (None, Some(m.range(lo..hi))),
+        };
+        let dense = dense.into_iter().flat_map(|(lo, slots)| {
+            slots
+                .iter()
+                .enumerate()
+                .filter_map(move |(i, c)| c.as_ref().map(|c| ((lo + i) as u64, c)))
+        });
+        let sparse = sparse.into_iter().flatten().map(|(&s, c)| (s, c));
+        dense.chain(sparse)
+    }
+
+    /// The last cell starting in `[lo, b]` that covers byte `b`.
+    #[inline]
+    fn covering(&self, b: u64) -> Option<(u64, &Cell<S>)> {
+        let lo = b.saturating_sub(7);
+        match self {
+            Cells::Dense(v) => (lo..=b).rev().find_map(|s| {
+                v.get(s as usize)
+                    .and_then(Option::as_ref)
+                    .filter(|c| s + cell_size(c) > b)
+                    .map(|c| (s, c))
+            }),
+            Cells::Sparse(m) => m
+                .range(lo..=b)
+                .rev()
+                .find(|(&s, c)| s + cell_size(c) > b)
+                .map(|(&s, c)| (s, c)),
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 struct Object<S> {
     name: String,
     size: u64,
-    cells: BTreeMap<u64, Cell<S>>,
+    cells: Cells<S>,
     live: bool,
     writable: bool,
+    /// Cells or liveness changed since the memory was last reset.
+    dirty: bool,
 }
 
 /// All objects a walk can reach: arguments' buffers, globals, allocas.
 #[derive(Debug)]
 pub struct Memory<S> {
     objects: Vec<Object<S>>,
+    /// Objects dropped by resets, kept to reuse their storage.
+    spare: Vec<Object<S>>,
     /// Identifies this memory among all memories of the process (clones get their own).
     token: u64,
-    /// The token of the memory this one was last reset to, while nothing has changed
-    /// since (0 otherwise).
+    /// The token of the memory this one was last reset to (0 if none).
+    last_reset: u64,
+    /// `last_reset` while nothing has changed since that reset (0 otherwise).
     unchanged_copy_of: u64,
 }
+
+/// At most this many dropped objects are kept for reuse.
+const MAX_SPARE: usize = 64;
 
 /// A token no memory has had yet.
 fn fresh_token() -> u64 {
@@ -78,7 +214,9 @@ impl<S: Clone> Clone for Memory<S> {
     fn clone(&self) -> Self {
         Memory {
             objects: self.objects.clone(),
+            spare: Vec::new(),
             token: fresh_token(),
+            last_reset: self.last_reset,
             unchanged_copy_of: self.unchanged_copy_of,
         }
     }
@@ -90,9 +228,20 @@ impl<S: Clone> Default for Memory<S> {
     }
 }
 
+/// [`ScalarTy::store_size`], inlinable here.
+#[inline]
+pub(crate) fn store_size(t: ScalarTy) -> u64 {
+    match t {
+        ScalarTy::Int(w) => u64::from(w.div_ceil(8)).max(1),
+        ScalarTy::Float(fpscout_ir::FloatTy::F32) => 4,
+        ScalarTy::Float(fpscout_ir::FloatTy::F64) | ScalarTy::Ptr => 8,
+    }
+}
+
+#[inline]
 fn cell_size<S>(c: &Cell<S>) -> u64 {
     match c {
-        Cell::Scalar(t, _) => t.store_size(),
+        Cell::Scalar(t, _) => store_size(*t),
         Cell::Ptr(_) => 8,
     }
 }
@@ -102,55 +251,111 @@ impl<S: Clone> Memory<S> {
         let null = Object {
             name: "null".into(),
             size: 0,
-            cells: BTreeMap::new(),
+            cells: Cells::for_size(0),
             live: false,
             writable: false,
+            dirty: false,
         };
         Memory {
             objects: vec![null],
+            spare: Vec::new(),
             token: fresh_token(),
+            last_reset: 0,
             unchanged_copy_of: 0,
         }
     }
 
-    /// Whether this memory has not changed since it was last reset to `snapshot`, so that
-    /// it holds what `snapshot` held then (the caller knows whether `snapshot` changed).
-    pub(crate) fn is_unchanged_copy_of(&self, snapshot: &Memory<S>) -> bool {
-        self.unchanged_copy_of == snapshot.token
-    }
-
     /// Creates an object of `size` bytes and returns a pointer to its start.
     pub fn alloc(&mut self, name: impl Into<String>, size: u64, writable: bool) -> Ptr {
+        self.alloc_object(name.into(), size, writable)
+    }
+
+    /// [`Memory::alloc`] with a borrowed name (reusing a dropped object's storage).
+    pub(crate) fn alloc_named(&mut self, name: &str, size: u64, writable: bool) -> Ptr {
+        match self.spare.pop() {
+            Some(mut o) => {
+                self.unchanged_copy_of = 0;
+                o.name.clear();
+                o.name.push_str(name);
+                o.size = size;
+                o.cells.reuse_for(size);
+                o.live = true;
+                o.writable = writable;
+                o.dirty = true;
+                let obj = self.objects.len() as ObjectId;
+                self.objects.push(o);
+                Ptr { obj, offset: 0 }
+            }
+            None => self.alloc_object(name.to_string(), size, writable),
+        }
+    }
+
+    fn alloc_object(&mut self, name: String, size: u64, writable: bool) -> Ptr {
         self.unchanged_copy_of = 0;
         let obj = self.objects.len() as ObjectId;
         self.objects.push(Object {
-            name: name.into(),
+            name,
             size,
-            cells: BTreeMap::new(),
+            cells: Cells::for_size(size),
             live: true,
             writable,
+            dirty: true,
         });
         Ptr { obj, offset: 0 }
     }
 
-    /// [`Memory::alloc`] with a borrowed name.
-    pub(crate) fn alloc_named(&mut self, name: &str, size: u64, writable: bool) -> Ptr {
-        self.alloc(name, size, writable)
+    /// Drops the objects from index `n` on, keeping some for reuse.
+    fn retire_from(&mut self, n: usize) {
+        if self.objects.len() > n {
+            let room = MAX_SPARE.saturating_sub(self.spare.len());
+            let keep = (self.objects.len() - n).min(room);
+            self.objects.truncate(n + keep);
+            self.spare.extend(self.objects.drain(n..));
+        }
     }
 
     /// Returns to a snapshot this memory started from: objects created since are dropped,
     /// writable objects get their cells back (read-only ones cannot have changed).
     pub fn reset_to(&mut self, snapshot: &Memory<S>) {
-        self.objects.truncate(snapshot.objects.len());
+        self.retire_from(snapshot.objects.len());
         for (o, p) in self.objects.iter_mut().zip(&snapshot.objects) {
             if o.writable || o.live != p.live {
                 o.cells.clone_from(&p.cells);
                 o.live = p.live;
             }
+            o.dirty = false;
         }
         if self.objects.len() < snapshot.objects.len() {
             let have = self.objects.len();
-            self.objects.extend(snapshot.objects[have..].iter().cloned());
+            self.objects
+                .extend(snapshot.objects[have..].iter().cloned());
+            for o in &mut self.objects[have..] {
+                o.dirty = false;
+            }
+        }
+        self.last_reset = snapshot.token;
+        self.unchanged_copy_of = snapshot.token;
+    }
+
+    /// [`Memory::reset_to`] for a snapshot that has not changed since this memory was
+    /// last reset to it (if it was): then only what changed since is restored.
+    pub(crate) fn reset_to_unchanged(&mut self, snapshot: &Memory<S>) {
+        if self.unchanged_copy_of == snapshot.token {
+            return;
+        }
+        let n = snapshot.objects.len();
+        if self.last_reset != snapshot.token || self.objects.len() < n {
+            return self.reset_to(snapshot);
+        }
+        self.retire_from(n);
+        for (o, p) in self.objects.iter_mut().zip(&snapshot.objects) {
+            if o.dirty {
+                if o.writable || o.live != p.live {
+                    o.cells.clone_from(&p.cells);
+                    o.live = p.live;
+                }
+                o.dirty = false;
+            }
         }
         self.unchanged_copy_of = snapshot.token;
     }
@@ -161,6 +366,7 @@ impl<S: Clone> Memory<S> {
         if let Some(o) = self.objects.get_mut(obj as usize) {
             o.live = false;
             o.cells.clear();
+            o.dirty = true;
         }
     }
 
@@ -168,17 +374,14 @@ impl<S: Clone> Memory<S> {
         self.objects.get(obj as usize).map(|o| o.size)
     }
 
+    #[inline]
     fn checked(&self, p: Ptr, size: u64, what: &str) -> DResult<(usize, u64)> {
-        let o = self
-            .objects
-            .get(p.obj as usize)
-            .filter(|o| o.live)
-            .ok_or_else(|| WalkError::trap(format!("{what} through an invalid or null pointer")))?;
+        let o = match self.objects.get(p.obj as usize) {
+            Some(o) if o.live => o,
+            _ => return Err(bad_pointer(what)),
+        };
         if p.offset < 0 || (p.offset as u64).saturating_add(size) > o.size {
-            return Err(WalkError::trap(format!(
-                "{what} of {size} bytes at offset {} outside '{}' ({} bytes)",
-                p.offset, o.name, o.size
-            )));
+            return Err(out_of_bounds(what, size, p.offset, o));
         }
         Ok((p.obj as usize, p.offset as u64))
     }
@@ -215,18 +418,20 @@ impl<S: Clone> Memory<S> {
     }
 
     /// Removes cells overlapping `[off, off+size)`, keeping the bytes of partially
-    /// overlapped concrete cells as byte cells.
+    /// overlapped concrete cells as byte cells (and marks the object changed).
     fn clear_range<D: Domain<Scalar = S>>(&mut self, d: &D, obj: usize, off: u64, size: u64) {
         let end = off + size;
-        let cells = &mut self.objects[obj].cells;
+        let object = &mut self.objects[obj];
+        object.dirty = true;
+        let cells = &mut object.cells;
         let start_scan = off.saturating_sub(7);
-        let overlapping: Vec<u64> = cells
-            .range(start_scan..end)
-            .filter(|(&s, c)| s + cell_size(c) > off)
-            .map(|(&s, _)| s)
+        let overlapping: SmallVec<[u64; 8]> = cells
+            .range(start_scan, end)
+            .filter(|&(s, c)| s + cell_size(c) > off)
+            .map(|(s, _)| s)
             .collect();
         for s in overlapping {
-            let Some(old) = cells.remove(&s) else {
+            let Some(old) = cells.remove(s) else {
                 continue;
             };
             let old_size = cell_size(&old);
@@ -251,10 +456,10 @@ impl<S: Clone> Memory<S> {
 
     /// Reads a scalar of type `ty`.
     pub fn load<D: Domain<Scalar = S>>(&self, d: &mut D, p: Ptr, ty: ScalarTy) -> DResult<Cell<S>> {
-        let size = ty.store_size();
+        let size = store_size(ty);
         let (obj, off) = self.checked(p, size, "load")?;
         let cells = &self.objects[obj].cells;
-        if let Some(c) = cells.get(&off) {
+        if let Some(c) = cells.get(off) {
             if cell_size(c) == size {
                 return reinterpret(d, c, ty);
             }
@@ -263,16 +468,12 @@ impl<S: Clone> Memory<S> {
         let mut bits = 0u64;
         for i in 0..size {
             let b = off + i;
-            let (start, c) = cells
-                .range(b.saturating_sub(7)..=b)
-                .rev()
-                .find(|(&s, c)| s + cell_size(c) > b)
-                .ok_or_else(|| {
-                    WalkError::unsupported(format!(
-                        "read of uninitialized memory in '{}' at offset {b}",
-                        self.objects[obj].name
-                    ))
-                })?;
+            let (start, c) = cells.covering(b).ok_or_else(|| {
+                WalkError::unsupported(format!(
+                    "read of uninitialized memory in '{}' at offset {b}",
+                    self.objects[obj].name
+                ))
+            })?;
             let cbits = match c {
                 Cell::Scalar(_, v) => d.concrete_bits(v),
                 Cell::Ptr(p) => Some(p.to_int()),
@@ -303,7 +504,7 @@ impl<S: Clone> Memory<S> {
         let (dobj, doff) = self.checked(dst, len, "memcpy destination")?;
         let end = soff + len;
         let mut moved: Vec<(u64, Cell<S>)> = Vec::new();
-        for (&s, c) in self.objects[sobj].cells.range(soff.saturating_sub(7)..end) {
+        for (s, c) in self.objects[sobj].cells.range(soff.saturating_sub(7), end) {
             let size = cell_size(c);
             if s + size <= soff {
                 continue;
@@ -366,9 +567,24 @@ impl<S: Clone> Memory<S> {
         count: usize,
     ) -> DResult<Vec<Cell<S>>> {
         (0..count)
-            .map(|i| self.load(d, p.add(i as i64 * ty.store_size() as i64), ty))
+            .map(|i| self.load(d, p.add(i as i64 * store_size(ty) as i64), ty))
             .collect()
     }
+}
+
+#[cold]
+#[inline(never)]
+fn bad_pointer(what: &str) -> WalkError {
+    WalkError::trap(format!("{what} through an invalid or null pointer"))
+}
+
+#[cold]
+#[inline(never)]
+fn out_of_bounds<S>(what: &str, size: u64, offset: i64, o: &Object<S>) -> WalkError {
+    WalkError::trap(format!(
+        "{what} of {size} bytes at offset {offset} outside '{}' ({} bytes)",
+        o.name, o.size
+    ))
 }
 
 fn d_const<S, D: Domain<Scalar = S>>(d: &D, bits: u64) -> S {
@@ -394,5 +610,115 @@ fn reinterpret<S: Clone, D: Domain<Scalar = S>>(
         (Cell::Ptr(_), ScalarTy::Float(_)) => {
             Err(WalkError::unsupported("loading a pointer as a float"))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::concrete::{Concrete, FpMode};
+    use fpscout_ir::FloatTy;
+
+    /// Dense (small) and sparse (large) objects behave the same under the same operations.
+    #[test]
+    fn dense_and_sparse_cells_agree() {
+        let mut d = Concrete::new(FpMode::IEEE);
+        let mut m: Memory<u64> = Memory::new();
+        let small = m.alloc("small", 64, true);
+        let big = m.alloc("big", DENSE_MAX * 2, true);
+        let tys = [
+            ScalarTy::Int(8),
+            ScalarTy::Int(16),
+            ScalarTy::Int(32),
+            ScalarTy::Int(64),
+            ScalarTy::Float(FloatTy::F32),
+            ScalarTy::Float(FloatTy::F64),
+        ];
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let outcome = |r: DResult<Cell<u64>>| match r {
+            Ok(Cell::Scalar(t, v)) => Ok((t, v)),
+            Ok(Cell::Ptr(p)) => Ok((ScalarTy::Ptr, p.to_int())),
+            Err(WalkError::Trap { .. }) => Err("trap"),
+            Err(_) => Err("unsupported"),
+        };
+        let mut loaded = 0;
+        for step in 0..20_000 {
+            let r = next();
+            let ty = tys[(r % 6) as usize];
+            let off = ((r >> 8) % 72) as i64 - 4;
+            // Out of the small object's bounds the two differ by design.
+            let fits = |len: u64| off >= 0 && off as u64 + len <= 64;
+            match (r >> 16) % 5 {
+                0 | 1 if fits(store_size(ty)) => {
+                    let bits = d.constant(ty, next());
+                    let a = m.store(&d, small.add(off), Cell::Scalar(ty, bits));
+                    let b = m.store(&d, big.add(off), Cell::Scalar(ty, bits));
+                    assert_eq!(a.is_ok(), b.is_ok(), "store at step {step}");
+                }
+                2 if fits((r >> 24) % 12) => {
+                    let len = (r >> 24) % 12;
+                    let byte = (r >> 32) as u8;
+                    let a = m.fill(&d, small.add(off), byte, len);
+                    let b = m.fill(&d, big.add(off), byte, len);
+                    assert_eq!(a.is_ok(), b.is_ok(), "fill at step {step}");
+                }
+                3 if fits((r >> 24) % 16) && (r >> 40) % 64 + (r >> 24) % 16 <= 64 => {
+                    let len = (r >> 24) % 16;
+                    let src = ((r >> 40) % 64) as i64;
+                    let a = m.copy(&d, small.add(off), small.add(src), len);
+                    let b = m.copy(&d, big.add(off), big.add(src), len);
+                    assert_eq!(a.is_ok(), b.is_ok(), "copy at step {step}");
+                }
+                _ if fits(store_size(ty)) => {
+                    let a = outcome(m.load(&mut d, small.add(off), ty));
+                    let b = outcome(m.load(&mut d, big.add(off), ty));
+                    assert_eq!(a, b, "load at step {step}");
+                    loaded += usize::from(a.is_ok());
+                }
+                _ => {}
+            }
+        }
+        assert!(loaded > 1000, "only {loaded} loads read initialised memory");
+    }
+
+    /// Resetting to an unchanged snapshot restores exactly what a full reset restores.
+    #[test]
+    fn incremental_reset_matches_full_reset() {
+        let d = Concrete::new(FpMode::IEEE);
+        let mut m: Memory<u64> = Memory::new();
+        let g = m.alloc("g", 16, true);
+        let c = m.alloc("c", 8, false);
+        let i64t = ScalarTy::Int(64);
+        m.store(&d, g, Cell::Scalar(i64t, 1)).unwrap();
+        m.store_init(&mut Concrete::new(FpMode::IEEE), c, Cell::Scalar(i64t, 2))
+            .unwrap();
+        let pristine = m.clone();
+        for round in 0..3u64 {
+            m.reset_to_unchanged(&pristine);
+            let mut d2 = Concrete::new(FpMode::IEEE);
+            let load = |m: &Memory<u64>, d2: &mut Concrete, p: Ptr| match m.load(d2, p, i64t) {
+                Ok(Cell::Scalar(_, v)) => v,
+                other => panic!("{other:?}"),
+            };
+            assert_eq!(load(&m, &mut d2, g), 1);
+            assert!(m.load(&mut d2, g.add(8), i64t).is_err());
+            assert_eq!(load(&m, &mut d2, c), 2);
+            let a = m.alloc_named("a", 8, true);
+            m.store(&d, a, Cell::Scalar(i64t, round)).unwrap();
+            m.store(&d, g, Cell::Scalar(i64t, 10 + round)).unwrap();
+            m.fill(&d, g.add(8), 0xff, 8).unwrap();
+            assert_eq!(load(&m, &mut d2, a), round);
+        }
+        m.reset_to_unchanged(&pristine);
+        let mut d2 = Concrete::new(FpMode::IEEE);
+        assert!(matches!(m.load(&mut d2, g, i64t), Ok(Cell::Scalar(_, 1))));
+        assert!(m.load(&mut d2, g.add(8), i64t).is_err());
+        assert_eq!(m.objects.len(), pristine.objects.len());
     }
 }

@@ -5,10 +5,10 @@
 //! scalar operations, each lane with its own [`OpSite`].
 
 use crate::code::{
-    const_to_val, decode, undefined, Code, DInst, DPhi, Lanes, Op, Opd, Reg, Term, NO_DEST,
+    const_to_val, decode, undefined, Code, DBlock, DInst, DPhi, Lanes, Op, Opd, Reg, Term, NO_DEST,
 };
 use crate::domain::{Decision, Domain, OpSite};
-use crate::memory::{Cell, Memory, ObjectId, Ptr};
+use crate::memory::{store_size, Cell, Memory, ObjectId, Ptr};
 use crate::{DResult, WalkError};
 use fpscout_ir::*;
 use smallvec::SmallVec;
@@ -50,12 +50,20 @@ impl Default for WalkConfig {
 /// Why a walk ended without returning.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StopReason {
-    StepBudget { steps: u64 },
-    CallDepth { depth: usize },
+    StepBudget {
+        steps: u64,
+    },
+    CallDepth {
+        depth: usize,
+    },
     /// A symbolic branch was forked more than the loop bound on one path.
-    LoopBound { bound: u32 },
+    LoopBound {
+        bound: u32,
+    },
     /// Exploration stopped after this many paths.
-    PathBudget { paths: usize },
+    PathBudget {
+        paths: usize,
+    },
 }
 
 impl std::fmt::Display for StopReason {
@@ -241,7 +249,9 @@ fn inst_loc(module: &Module, func: FuncId, block: u32, pc: usize) -> Option<&Sou
 #[cold]
 #[inline(never)]
 fn term_loc(module: &Module, func: FuncId, block: u32) -> Option<&SourceLoc> {
-    module.function(func).blocks[block as usize].term_loc.as_ref()
+    module.function(func).blocks[block as usize]
+        .term_loc
+        .as_ref()
 }
 
 impl<'m, D: Domain> Walker<'m, D> {
@@ -280,11 +290,8 @@ impl<'m, D: Domain> Walker<'m, D> {
 
     /// Restores memory to the state right after construction (globals initialised).
     pub fn reset(&mut self) {
-        // Nothing to do when memory has not changed since it was last reset to `pristine`
-        // (which never changes).
-        if !self.memory.is_unchanged_copy_of(&self.pristine) {
-            self.memory.reset_to(&self.pristine);
-        }
+        // `pristine` never changes: only what changed since the last reset is restored.
+        self.memory.reset_to_unchanged(&self.pristine);
         self.steps = 0;
     }
 
@@ -306,10 +313,10 @@ impl<'m, D: Domain> Walker<'m, D> {
         len: usize,
         values: impl IntoIterator<Item = D::Scalar>,
     ) -> DResult<Ptr> {
-        let size = ty.store_size() * len as u64;
+        let size = store_size(ty) * len as u64;
         let p = self.memory.alloc_named(name, size, true);
         for (i, v) in values.into_iter().enumerate() {
-            let at = p.add(i as i64 * ty.store_size() as i64);
+            let at = p.add(i as i64 * store_size(ty) as i64);
             self.memory.store(&self.domain, at, Cell::Scalar(ty, v))?;
         }
         Ok(p)
@@ -361,7 +368,10 @@ impl<'m, D: Domain> Walker<'m, D> {
         }
         let dfunc = &code.funcs[func.0 as usize];
         if dfunc.blocks.is_empty() {
-            return Err(WalkError::unsupported(format!("{} has no body", f.display_name)));
+            return Err(WalkError::unsupported(format!(
+                "{} has no body",
+                f.display_name
+            )));
         }
         if stack.frames.is_empty() {
             stack.frames.push(Frame::blank());
@@ -533,7 +543,9 @@ impl<'m, D: Domain> Walker<'m, D> {
         let count = exp.forks.entry((func, at)).or_insert(0);
         *count += 1;
         if *count > exp.limits.loop_bound {
-            return Ok(Some(StopReason::LoopBound { bound: exp.limits.loop_bound }));
+            return Ok(Some(StopReason::LoopBound {
+                bound: exp.limits.loop_bound,
+            }));
         }
         let forks = exp.forks.clone();
         let before = self.domain.snapshot();
@@ -553,7 +565,9 @@ impl<'m, D: Domain> Walker<'m, D> {
         }
         self.domain.restore(before);
         if !self.domain.assume(cond, true)? {
-            return Err(WalkError::unsupported("a branch direction the domain called feasible is not"));
+            return Err(WalkError::unsupported(
+                "a branch direction the domain called feasible is not",
+            ));
         }
         self.enter_block(code, stack.top(), then_b, Some(at))?;
         Ok(None)
@@ -590,7 +604,9 @@ impl<'m, D: Domain> Walker<'m, D> {
             let next = self.exploration.as_mut().and_then(|e| e.pending.pop());
             let Some(p) = next else { break };
             if summary.paths >= limits.max_paths {
-                summary.stopped = Some(StopReason::PathBudget { paths: summary.paths });
+                summary.stopped = Some(StopReason::PathBudget {
+                    paths: summary.paths,
+                });
                 break;
             }
             stack = Stack::from_live(p.frames);
@@ -611,6 +627,7 @@ impl<'m, D: Domain> Walker<'m, D> {
     }
 
     /// Moves a frame into block `to`, assigning its phis for the edge from `from`.
+    #[inline(always)]
     fn enter_block(
         &mut self,
         code: &Code<D::Scalar>,
@@ -621,31 +638,7 @@ impl<'m, D: Domain> Walker<'m, D> {
         let block = &code.funcs[frame.func.0 as usize].blocks[to as usize];
         if let Some(from) = from {
             if !block.phis.is_empty() {
-                let incoming = |phi: &DPhi| -> DResult<Opd> {
-                    phi.incoming
-                        .iter()
-                        .find(|(b, _)| *b == from)
-                        .map(|(_, op)| *op)
-                        .ok_or_else(|| {
-                            WalkError::unsupported("phi without an edge from the previous block")
-                        })
-                };
-                if block.phis_in_place {
-                    for phi in block.phis.iter() {
-                        let v = code.get(&frame.values, incoming(phi)?)?.clone();
-                        frame.values[phi.dest as usize] = Some(v);
-                    }
-                } else {
-                    let mut scratch = std::mem::take(&mut self.phi_scratch);
-                    scratch.clear();
-                    for phi in block.phis.iter() {
-                        scratch.push(code.get(&frame.values, incoming(phi)?)?.clone());
-                    }
-                    for (phi, v) in block.phis.iter().zip(scratch.drain(..)) {
-                        frame.values[phi.dest as usize] = Some(v);
-                    }
-                    self.phi_scratch = scratch;
-                }
+                self.assign_phis(code, frame, block, from)?;
             }
         }
         frame.block = to;
@@ -653,13 +646,49 @@ impl<'m, D: Domain> Walker<'m, D> {
         Ok(())
     }
 
+    /// Assigns the phis of `block` for the edge from `from`: all are read before any is
+    /// written.
+    #[inline(never)]
+    fn assign_phis(
+        &mut self,
+        code: &Code<D::Scalar>,
+        frame: &mut Frame<D::Scalar>,
+        block: &DBlock,
+        from: u32,
+    ) -> DResult<()> {
+        let incoming = |phi: &DPhi| -> DResult<Opd> {
+            phi.incoming
+                .iter()
+                .find(|(b, _)| *b == from)
+                .map(|(_, op)| *op)
+                .ok_or_else(|| {
+                    WalkError::unsupported("phi without an edge from the previous block")
+                })
+        };
+        if block.phis_in_place {
+            for phi in block.phis.iter() {
+                let v = code.get(&frame.values, incoming(phi)?)?.clone();
+                frame.values[phi.dest as usize] = Some(v);
+            }
+        } else {
+            let mut scratch = std::mem::take(&mut self.phi_scratch);
+            scratch.clear();
+            for phi in block.phis.iter() {
+                scratch.push(code.get(&frame.values, incoming(phi)?)?.clone());
+            }
+            for (phi, v) in block.phis.iter().zip(scratch.drain(..)) {
+                frame.values[phi.dest as usize] = Some(v);
+            }
+            self.phi_scratch = scratch;
+        }
+        Ok(())
+    }
+
     #[inline]
     fn ptr_of(&mut self, v: &Reg<D::Scalar>) -> DResult<Ptr> {
         match v {
             Reg::Ptr(p) => Ok(*p),
-            Reg::Scalar(s) => Ok(Ptr::from_int(
-                self.domain.concretize(s, ScalarTy::Int(64))?,
-            )),
+            Reg::Scalar(s) => Ok(Ptr::from_int(self.domain.concretize(s, ScalarTy::Int(64))?)),
             Reg::Vector(_) => Err(WalkError::unsupported("vector used as a pointer")),
         }
     }
@@ -673,7 +702,7 @@ impl<'m, D: Domain> Walker<'m, D> {
     }
 
     /// Executes one instruction of the top frame (not a call).
-    #[inline]
+    #[inline(always)]
     fn exec(
         &mut self,
         code: &Code<D::Scalar>,
@@ -937,7 +966,10 @@ impl<'m, D: Domain> Walker<'m, D> {
                         }
                     }
                 }
-                Reg::Scalar(self.domain.math(*func, *fty, &argv, OpSite { op: *site, lane: 0 })?)
+                Reg::Scalar(
+                    self.domain
+                        .math(*func, *fty, &argv, OpSite { op: *site, lane: 0 })?,
+                )
             }
             Op::Reduce {
                 op,
@@ -958,7 +990,9 @@ impl<'m, D: Domain> Walker<'m, D> {
                 };
                 Reg::Scalar(self.reduce(*op, *fty, start, lanes, *ordered, *fmf, *site)?)
             }
-            Op::IAbs { width, ty, a } => self.map1_lanes(*ty, get(*a)?, |d, x, _| d.iabs(*width, x))?,
+            Op::IAbs { width, ty, a } => {
+                self.map1_lanes(*ty, get(*a)?, |d, x, _| d.iabs(*width, x))?
+            }
             Op::ICmpPtr { pred, a, b } => {
                 let pa = self.ptr_of(get(*a)?)?;
                 let pb = self.ptr_of(get(*b)?)?;
@@ -1247,7 +1281,7 @@ impl<'m, D: Domain> Walker<'m, D> {
                 for i in 0..n {
                     match self.memory.load(
                         &mut self.domain,
-                        p.add(i64::from(i) * s.store_size() as i64),
+                        p.add(i64::from(i) * store_size(s) as i64),
                         s,
                     )? {
                         Cell::Scalar(_, v) => out.push(v),
@@ -1271,7 +1305,7 @@ impl<'m, D: Domain> Walker<'m, D> {
                 for (i, x) in xs.iter().enumerate() {
                     self.memory.store(
                         &self.domain,
-                        p.add(i as i64 * s.store_size() as i64),
+                        p.add(i as i64 * store_size(s) as i64),
                         Cell::Scalar(s, x.clone()),
                     )?;
                 }

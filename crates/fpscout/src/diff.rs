@@ -41,6 +41,9 @@ pub struct DiffConfig {
     pub ftz_daz: FtzDazChoice,
     /// Skip the solver (random phase only: the baseline of the benchmark).
     pub random_only: bool,
+    /// Wall-clock budget of the solving phase, in seconds; queries left are reported as
+    /// not attempted.
+    pub solve_budget_s: f64,
 }
 
 impl DiffConfig {
@@ -59,6 +62,7 @@ impl DiffConfig {
             seed: 1,
             ftz_daz: FtzDazChoice::Auto,
             random_only: false,
+            solve_budget_s: 30.0,
         }
     }
 }
@@ -192,6 +196,8 @@ pub struct Summary {
     pub satisfiable: usize,
     pub unsatisfiable: usize,
     pub unknown: usize,
+    /// Queries skipped because the solving budget ran out (`--solve-budget`).
+    pub not_attempted: usize,
     /// Queries asking for an exception in one build and none of that kind in the other.
     pub differential_queries: usize,
     pub differential_satisfiable: usize,
@@ -520,10 +526,11 @@ pub fn run_diff(session: &Session, cfg: &DiffConfig, progress: Progress) -> Resu
         let refs: Vec<&Query> = all.iter().map(|(_, q)| *q).collect();
         let uniq = dedupe(&refs);
         summary.unique_constraints = uniq.len();
-        let scripts: Vec<String> = uniq.iter().map(|&i| all[i].1.script.clone()).collect();
+        let scripts: Vec<z3::ast::Bool> = uniq.iter().map(|&i| fpscout_smt::plain_query(&cp.constraints, all[i].1)).collect();
         let names: Vec<String> = inputs.iter().map(|(n, _)| n.clone()).collect();
         progress("solve", 0, scripts.len() as u64);
-        let verdicts = solve_all(&scripts, &names, cfg.query_timeout_ms, cfg.threads);
+        let deadline = t + std::time::Duration::from_secs_f64(cfg.solve_budget_s);
+        let verdicts = solve_all(&scripts, &names, cfg.query_timeout_ms, cfg.threads, Some(deadline));
         let mut unique_inputs: HashSet<Vec<u64>> = HashSet::new();
         for (&i, v) in uniq.iter().zip(&verdicts) {
             match v {
@@ -546,29 +553,33 @@ pub fn run_diff(session: &Session, cfg: &DiffConfig, progress: Progress) -> Resu
                 }
                 Verdict::Unsat => summary.unsatisfiable += 1,
                 Verdict::Unknown(_) => summary.unknown += 1,
+                Verdict::NotAttempted => summary.not_attempted += 1,
             }
         }
         // Differential queries aim at the difference itself: this build raises the
         // exception while no operation of the other build raises one of that kind.
-        let declarations: String = {
-            let mut seen = HashSet::new();
-            cp.declarations.lines().chain(cq.declarations.lines()).filter(|l| seen.insert(*l)).map(|l| format!("{l}\n")).collect()
-        };
         let mut diff_scripts = Vec::new();
         let mut diff_origins = Vec::new();
         for (mine, theirs, build) in [(&cp, &cq, "P"), (&cq, &cp, "P'")] {
+            let mut theirs_any: HashMap<ExceptionKind, z3::ast::Bool> = HashMap::new();
             let mut seen_formulas = HashSet::new();
             for q in &mine.queries {
-                if !seen_formulas.insert(q.formula.as_str()) {
+                if Instant::now() >= deadline {
+                    break;
+                }
+                if !seen_formulas.insert(q.formula.clone()) {
                     continue;
                 }
-                let others: Vec<&Query> = theirs.queries.iter().filter(|o| o.kind == q.kind).collect();
-                diff_scripts.push(fpscout_smt::differential_script(&declarations, &cp.constraints, q, &others));
+                let others =
+                    theirs_any.entry(q.kind).or_insert_with(|| fpscout_smt::any_loose(&theirs.queries, q.kind));
+                diff_scripts.push(fpscout_smt::differential_query(&cp.constraints, q, others));
                 diff_origins.push(Origin::Solver { build, op: q.op.0, kind: q.kind.name(), steps: 0 });
             }
         }
         progress("solve", scripts.len() as u64, (scripts.len() + diff_scripts.len()) as u64);
-        let diff_verdicts = solve_all(&diff_scripts, &names, cfg.query_timeout_ms, cfg.threads);
+        let diff_verdicts = solve_all(&diff_scripts, &names, cfg.query_timeout_ms, cfg.threads, Some(deadline));
+        summary.not_attempted +=
+            diff_verdicts.iter().filter(|v| matches!(v, Verdict::NotAttempted)).count();
         for (v, origin) in diff_verdicts.iter().zip(diff_origins) {
             if let Verdict::Sat(values) = v {
                 summary.differential_satisfiable += 1;

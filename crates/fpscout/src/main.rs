@@ -62,6 +62,9 @@ enum Command {
         /// Solver threads (default: all cores)
         #[arg(long)]
         jobs: Option<usize>,
+        /// Seconds the solver phase may take in all; queries left are reported as not attempted
+        #[arg(long, default_value_t = 30.0)]
+        solve_budget: f64,
         /// Results more than this many ulps apart count as different
         #[arg(long, default_value_t = 0)]
         tolerance: u64,
@@ -180,6 +183,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
             max_paths,
             timeout_ms,
             jobs,
+            solve_budget,
             tolerance,
             search_budget,
             random,
@@ -203,6 +207,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
                 cfg.threads = j.max(1);
             }
             cfg.tolerance_ulps = tolerance;
+            cfg.solve_budget_s = solve_budget;
             cfg.search_budget = search_budget;
             cfg.random_inputs = random;
             cfg.seed = seed;

@@ -228,4 +228,7 @@ pub fn print_table(out: &mut impl Write, s: &Summary) {
         ph.compile, ph.collect, ph.solve, ph.search, ph.random, s.random_inputs, ph.confirm, s.paths_p, s.paths_pprime
     );
     let _ = writeln!(out, "signatures only the solver phase reached: {}", s.solver_only_signatures);
+    if s.not_attempted > 0 {
+        let _ = writeln!(out, "queries not attempted (solve budget exhausted): {}", s.not_attempted);
+    }
 }

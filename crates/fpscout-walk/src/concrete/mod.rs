@@ -33,7 +33,10 @@ impl FpMode {
 
     /// The mode an MXCSR value sets.
     pub fn from_mxcsr(mxcsr: u32) -> FpMode {
-        FpMode { ftz: mxcsr & MXCSR_FTZ != 0, daz: mxcsr & MXCSR_DAZ != 0 }
+        FpMode {
+            ftz: mxcsr & MXCSR_FTZ != 0,
+            daz: mxcsr & MXCSR_DAZ != 0,
+        }
     }
 
     pub fn mxcsr(self) -> u32 {
@@ -135,7 +138,11 @@ impl Concrete {
             return;
         }
         self.flags = self.flags.union(ExceptionSet::from_mxcsr(raised));
-        let hot_mask = if self.record_inexact { FLAG_MASK } else { FLAG_MASK & !0x20 };
+        let hot_mask = if self.record_inexact {
+            FLAG_MASK
+        } else {
+            FLAG_MASK & !0x20
+        };
         let hot = raised & hot_mask;
         if hot == 0 {
             return;
@@ -249,7 +256,11 @@ impl Domain for Concrete {
             self.saved_mxcsr = current;
             self.env = Env::Active;
         }
-        let must_be_clear = if self.track_inexact { FLAG_MASK } else { FLAG_MASK & !0x20 };
+        let must_be_clear = if self.track_inexact {
+            FLAG_MASK
+        } else {
+            FLAG_MASK & !0x20
+        };
         if current & !FLAG_MASK != self.mxcsr || current & must_be_clear != 0 {
             ldmxcsr(self.mxcsr);
         }
@@ -260,7 +271,9 @@ impl Domain for Concrete {
             return;
         }
         let current = stmxcsr();
-        self.flags = self.flags.union(ExceptionSet::from_mxcsr(current & self.union_mask()));
+        self.flags = self
+            .flags
+            .union(ExceptionSet::from_mxcsr(current & self.union_mask()));
         self.walk_depth = self.walk_depth.saturating_sub(1);
         if self.walk_depth > 0 {
             return;

@@ -183,9 +183,17 @@ macro_rules! compare {
     };
 }
 
-compare!(ucomisd, "ucomisd {a}, {b}\nsetp {p}\nsetz {z}\nsetc {c}", f64);
+compare!(
+    ucomisd,
+    "ucomisd {a}, {b}\nsetp {p}\nsetz {z}\nsetc {c}",
+    f64
+);
 compare!(comisd, "comisd {a}, {b}\nsetp {p}\nsetz {z}\nsetc {c}", f64);
-compare!(ucomiss, "ucomiss {a}, {b}\nsetp {p}\nsetz {z}\nsetc {c}", f32);
+compare!(
+    ucomiss,
+    "ucomiss {a}, {b}\nsetp {p}\nsetz {z}\nsetc {c}",
+    f32
+);
 compare!(comiss, "comiss {a}, {b}\nsetp {p}\nsetz {z}\nsetc {c}", f32);
 
 #[inline]
