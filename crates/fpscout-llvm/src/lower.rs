@@ -588,12 +588,17 @@ unsafe fn name_params_from_debug_info(module: LLVMModuleRef, functions: &mut [Fu
     for line in text.lines().filter(|l| l.starts_with('!')) {
         let id = line.split_whitespace().next().unwrap_or("").to_string();
         if line.contains("DISubprogram(") {
-            let names = ["name", "linkageName"].iter().filter_map(|k| field(line, k)).collect();
+            let names = ["name", "linkageName"]
+                .iter()
+                .filter_map(|k| field(line, k))
+                .collect();
             subprograms.insert(id, names);
         } else if line.contains("DILocalVariable(") {
-            if let (Some(name), Some(arg), Some(scope)) =
-                (field(line, "name"), field(line, "arg"), field(line, "scope"))
-            {
+            if let (Some(name), Some(arg), Some(scope)) = (
+                field(line, "name"),
+                field(line, "arg"),
+                field(line, "scope"),
+            ) {
                 if let Ok(n) = arg.parse::<usize>() {
                     args.entry(scope).or_default().push((n, name));
                 }
@@ -601,8 +606,10 @@ unsafe fn name_params_from_debug_info(module: LLVMModuleRef, functions: &mut [Fu
         }
     }
     for (scope, vars) in args {
-        let Some(names) = subprograms.get(&scope) else { continue };
-        for f in functions.iter_mut().filter(|f| names.iter().any(|n| *n == f.name)) {
+        let Some(names) = subprograms.get(&scope) else {
+            continue;
+        };
+        for f in functions.iter_mut().filter(|f| names.contains(&f.name)) {
             for (n, name) in &vars {
                 if let Some(p) = f.params.get_mut(n.wrapping_sub(1)) {
                     p.name = name.clone();

@@ -20,7 +20,11 @@ fn fp_ops_of(m: &Module, f: FuncId) -> Vec<&FpOpInfo> {
 #[test]
 fn p_has_no_fast_math_flags_and_p_prime_has_them() {
     let dir = tempfile::tempdir().unwrap();
-    let c = src(&dir, "t.c", "double f(double a, double b) {\n  return a * b + a / b;\n}\n");
+    let c = src(
+        &dir,
+        "t.c",
+        "double f(double a, double b) {\n  return a * b + a / b;\n}\n",
+    );
     let tc = Toolchain::discover().unwrap();
     let flags = BuildFlags::default();
     let p = load_build(&tc, &c, BuildKind::P, &flags, dir.path()).unwrap();
@@ -28,7 +32,11 @@ fn p_has_no_fast_math_flags_and_p_prime_has_them() {
     let fp = p.find_function("f").unwrap();
     let ops = fp_ops_of(&p, fp);
     let names: Vec<&str> = ops.iter().map(|o| o.opcode.as_str()).collect();
-    assert_eq!(names, vec!["fmul", "fdiv", "fadd"], "P keeps source order, no contraction");
+    assert_eq!(
+        names,
+        vec!["fmul", "fdiv", "fadd"],
+        "P keeps source order, no contraction"
+    );
     assert!(ops.iter().all(|o| o.fmf.is_empty()));
     // Every op carries file:line:col from !dbg.
     let loc = ops[0].loc.as_ref().expect("location");
@@ -38,13 +46,21 @@ fn p_has_no_fast_math_flags_and_p_prime_has_them() {
     let fpp = pp.find_function("f").unwrap();
     let ops = fp_ops_of(&pp, fpp);
     assert!(!ops.is_empty());
-    assert!(ops.iter().all(|o| o.fmf.is_fast()), "{:?}", ops.iter().map(|o| o.fmf).collect::<Vec<_>>());
+    assert!(
+        ops.iter().all(|o| o.fmf.is_fast()),
+        "{:?}",
+        ops.iter().map(|o| o.fmf).collect::<Vec<_>>()
+    );
 }
 
 #[test]
 fn op_ids_are_dense_and_stable() {
     let dir = tempfile::tempdir().unwrap();
-    let c = src(&dir, "t.c", "double g(double x) { return x * x; }\ndouble h(double y) { return g(y) + 1.0; }\n");
+    let c = src(
+        &dir,
+        "t.c",
+        "double g(double x) { return x * x; }\ndouble h(double y) { return g(y) + 1.0; }\n",
+    );
     let tc = Toolchain::discover().unwrap();
     let a = load_build(&tc, &c, BuildKind::P, &BuildFlags::default(), dir.path()).unwrap();
     let b = load_build(&tc, &c, BuildKind::P, &BuildFlags::default(), dir.path()).unwrap();
@@ -75,7 +91,11 @@ fn pointer_parameters_get_their_element_type() {
     for build in BuildKind::BOTH {
         let m = load_build(&tc, &c, build, &BuildFlags::default(), dir.path()).unwrap();
         let s = m.function(m.find_function("s").unwrap());
-        assert_eq!(s.params[0].pointee, Some(ScalarTy::Float(FloatTy::F32)), "{build}");
+        assert_eq!(
+            s.params[0].pointee,
+            Some(ScalarTy::Float(FloatTy::F32)),
+            "{build}"
+        );
         assert_eq!(s.params[1].ty, Type::int(32));
         let c = m.function(m.find_function("c").unwrap());
         assert_eq!(c.params[0].pointee, Some(ScalarTy::Int(64)), "{build}");
@@ -105,7 +125,14 @@ fn ll_and_bc_inputs_load() {
         assert_eq!(f.ret, Type::F64);
         // P of an IR input is the file itself; P' re-optimises it with the P' flags.
         let p = load_build(&tc, path, BuildKind::P, &BuildFlags::default(), dir.path()).unwrap();
-        let pp = load_build(&tc, path, BuildKind::PPrime, &BuildFlags::default(), dir.path()).unwrap();
+        let pp = load_build(
+            &tc,
+            path,
+            BuildKind::PPrime,
+            &BuildFlags::default(),
+            dir.path(),
+        )
+        .unwrap();
         assert!(p.find_function("k").is_some() && pp.find_function("k").is_some());
     }
 }
@@ -113,7 +140,11 @@ fn ll_and_bc_inputs_load() {
 #[test]
 fn cxx_functions_are_found_by_their_source_name() {
     let dir = tempfile::tempdir().unwrap();
-    let c = src(&dir, "q.cpp", "double area(double r) { return 3.14159 * r * r; }\n");
+    let c = src(
+        &dir,
+        "q.cpp",
+        "double area(double r) { return 3.14159 * r * r; }\n",
+    );
     let tc = Toolchain::discover().unwrap();
     let m = load_build(&tc, &c, BuildKind::P, &BuildFlags::default(), dir.path()).unwrap();
     let f = m.function(m.find_function("area").expect("demangled lookup"));
@@ -131,8 +162,15 @@ fn unsupported_functions_become_stubs_with_the_reason() {
     );
     let tc = Toolchain::discover().unwrap();
     let m = load_build(&tc, &c, BuildKind::P, &BuildFlags::default(), dir.path()).unwrap();
-    assert!(m.function(m.find_function("ok").unwrap()).unsupported.is_none());
-    let why = m.function(m.find_function("noisy").unwrap()).unsupported.clone().expect("stub");
+    assert!(m
+        .function(m.find_function("ok").unwrap())
+        .unsupported
+        .is_none());
+    let why = m
+        .function(m.find_function("noisy").unwrap())
+        .unsupported
+        .clone()
+        .expect("stub");
     assert!(why.contains("printf"), "{why}");
     assert!(why.contains("u.c:4"), "{why}");
 }
@@ -141,7 +179,14 @@ fn unsupported_functions_become_stubs_with_the_reason() {
 fn missing_and_broken_inputs_are_typed_errors() {
     let dir = tempfile::tempdir().unwrap();
     let tc = Toolchain::discover().unwrap();
-    let e = load_build(&tc, &dir.path().join("none.c"), BuildKind::P, &BuildFlags::default(), dir.path()).unwrap_err();
+    let e = load_build(
+        &tc,
+        &dir.path().join("none.c"),
+        BuildKind::P,
+        &BuildFlags::default(),
+        dir.path(),
+    )
+    .unwrap_err();
     assert!(matches!(e, FrontError::Toolchain(_)), "{e}");
     let bad = src(&dir, "bad.ll", "define double @f( {\n");
     let e = load_ir_file(&bad, LowerOptions::default()).unwrap_err();

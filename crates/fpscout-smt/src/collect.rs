@@ -18,11 +18,20 @@ use z3::{Params, SatResult, Solver};
 #[derive(Clone, Debug, PartialEq)]
 pub enum ParamSpec {
     /// A symbolic float, finite, optionally inside `[lo, hi]`.
-    Float { name: String, ty: FloatTy, range: Option<(f64, f64)> },
+    Float {
+        name: String,
+        ty: FloatTy,
+        range: Option<(f64, f64)>,
+    },
     /// A concrete integer (bits).
     Int { bits: u64 },
     /// An array of `len` symbolic floats named `name[i]`, each optionally inside a range.
-    FloatArray { name: String, ty: FloatTy, len: usize, range: Option<(f64, f64)> },
+    FloatArray {
+        name: String,
+        ty: FloatTy,
+        len: usize,
+        range: Option<(f64, f64)>,
+    },
 }
 
 impl ParamSpec {
@@ -50,7 +59,12 @@ pub struct CollectOptions {
 
 impl Default for CollectOptions {
     fn default() -> Self {
-        CollectOptions { loop_bound: 8, max_paths: 256, step_budget: 200_000, check_timeout_ms: 500 }
+        CollectOptions {
+            loop_bound: 8,
+            max_paths: 256,
+            step_budget: 200_000,
+            check_timeout_ms: 500,
+        }
     }
 }
 
@@ -93,10 +107,18 @@ pub fn collect(
         return Err(why.clone());
     }
     if params.len() != f.params.len() {
-        return Err(format!("{} takes {} parameters, {} specified", f.display_name, f.params.len(), params.len()));
+        return Err(format!(
+            "{} takes {} parameters, {} specified",
+            f.display_name,
+            f.params.len(),
+            params.len()
+        ));
     }
     let domain = SymReal::new(prefix, opts.check_timeout_ms);
-    let config = WalkConfig { step_budget: opts.step_budget, ..WalkConfig::default() };
+    let config = WalkConfig {
+        step_budget: opts.step_budget,
+        ..WalkConfig::default()
+    };
     let mut walker = Walker::new(module, domain, config).map_err(|e| e.to_string())?;
     let mut args = Vec::new();
     for (p, spec) in f.params.iter().zip(params) {
@@ -107,16 +129,39 @@ pub fn collect(
             (Type::Scalar(ScalarTy::Int(w)), ParamSpec::Int { bits }) => {
                 args.push(Val::Scalar(Sym::Bits(ScalarTy::Int(w), *bits)));
             }
-            (Type::Scalar(ScalarTy::Ptr), ParamSpec::FloatArray { name, ty, len, range }) => {
-                let elems: Vec<Sym> =
-                    (0..*len).map(|i| walker.domain.real_input(&format!("{name}[{i}]"), *ty, *range)).collect();
-                let ptr = walker.alloc_array(name, ScalarTy::Float(*ty), elems).map_err(|e| e.to_string())?;
+            (
+                Type::Scalar(ScalarTy::Ptr),
+                ParamSpec::FloatArray {
+                    name,
+                    ty,
+                    len,
+                    range,
+                },
+            ) => {
+                let elems: Vec<Sym> = (0..*len)
+                    .map(|i| {
+                        walker
+                            .domain
+                            .real_input(&format!("{name}[{i}]"), *ty, *range)
+                    })
+                    .collect();
+                let ptr = walker
+                    .alloc_array(name, ScalarTy::Float(*ty), elems)
+                    .map_err(|e| e.to_string())?;
                 args.push(Val::Ptr(ptr));
             }
-            (ty, spec) => return Err(format!("parameter '{}' of type {ty} cannot be {spec:?}", p.name)),
+            (ty, spec) => {
+                return Err(format!(
+                    "parameter '{}' of type {ty} cannot be {spec:?}",
+                    p.name
+                ))
+            }
         }
     }
-    let limits = ExploreLimits { max_paths: opts.max_paths, loop_bound: opts.loop_bound };
+    let limits = ExploreLimits {
+        max_paths: opts.max_paths,
+        loop_bound: opts.loop_bound,
+    };
     let mut stopped = Vec::new();
     let summary = walker.explore(func, args, limits, |_, end| match end {
         PathEnd::Returned(_) => {}
@@ -214,7 +259,11 @@ fn solve_one(formula: &Bool, inputs: &[String], timeout_ms: u32) -> Verdict {
     solver.assert(formula);
     match solver.check() {
         SatResult::Unsat => Verdict::Unsat,
-        SatResult::Unknown => Verdict::Unknown(solver.get_reason_unknown().unwrap_or_else(|| "unknown".into())),
+        SatResult::Unknown => Verdict::Unknown(
+            solver
+                .get_reason_unknown()
+                .unwrap_or_else(|| "unknown".into()),
+        ),
         SatResult::Sat => {
             let Some(model) = solver.get_model() else {
                 return Verdict::Unknown("no model".into());
@@ -254,8 +303,11 @@ pub fn differential_query(constraints: &[Bool], mine: &Query, theirs_any: &Bool)
 /// kind: repeating it per differential query would be quadratic in the operation count).
 pub fn any_loose(queries: &[Query], kind: ExceptionKind) -> Bool {
     let mut seen = HashSet::new();
-    let parts: Vec<Bool> =
-        queries.iter().filter(|q| q.kind == kind && seen.insert(q.loose.clone())).map(|q| q.loose.clone()).collect();
+    let parts: Vec<Bool> = queries
+        .iter()
+        .filter(|q| q.kind == kind && seen.insert(q.loose.clone()))
+        .map(|q| q.loose.clone())
+        .collect();
     Bool::or(&parts)
 }
 

@@ -22,14 +22,28 @@ pub enum ExactArg {
 pub fn exact_value(module: &Module, func: FuncId, args: &[ExactArg]) -> Option<Rational> {
     let f = module.function(func);
     let domain = SymReal::new("exact.", 1000);
-    let mut walker = Walker::new(module, domain, WalkConfig { step_budget: 1_000_000, ..WalkConfig::default() }).ok()?;
+    let mut walker = Walker::new(
+        module,
+        domain,
+        WalkConfig {
+            step_budget: 1_000_000,
+            ..WalkConfig::default()
+        },
+    )
+    .ok()?;
     let mut vals = Vec::new();
     for (p, a) in f.params.iter().zip(args) {
         vals.push(match (p.ty, a) {
-            (Type::Scalar(ScalarTy::Float(_)), ExactArg::Real(q)) => Val::Scalar(Sym::Real(rational_to_real(q))),
-            (Type::Scalar(ScalarTy::Int(w)), ExactArg::Int(b)) => Val::Scalar(Sym::Bits(ScalarTy::Int(w), *b)),
+            (Type::Scalar(ScalarTy::Float(_)), ExactArg::Real(q)) => {
+                Val::Scalar(Sym::Real(rational_to_real(q)))
+            }
+            (Type::Scalar(ScalarTy::Int(w)), ExactArg::Int(b)) => {
+                Val::Scalar(Sym::Bits(ScalarTy::Int(w), *b))
+            }
             (Type::Scalar(ScalarTy::Ptr), ExactArg::Array(qs)) => {
-                let ty = p.pointee.unwrap_or(ScalarTy::Float(fpscout_ir::FloatTy::F64));
+                let ty = p
+                    .pointee
+                    .unwrap_or(ScalarTy::Float(fpscout_ir::FloatTy::F64));
                 let elems = qs.iter().map(|q| Sym::Real(rational_to_real(q))).collect();
                 Val::Ptr(walker.alloc_array(&p.name, ty, elems).ok()?)
             }

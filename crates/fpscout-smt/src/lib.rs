@@ -6,6 +6,9 @@ pub mod exact;
 pub mod numeral;
 pub mod symbolic;
 
-pub use collect::{any_loose, collect, dedupe, differential_query, plain_query, solve_all, CollectOptions, Collected, ParamSpec, Query, Verdict};
+pub use collect::{
+    any_loose, collect, dedupe, differential_query, plain_query, solve_all, CollectOptions,
+    Collected, ParamSpec, Query, Verdict,
+};
 pub use exact::{exact_value, ExactArg};
 pub use symbolic::{ExceptionCondition, Sym, SymReal, VarDecl};

@@ -97,7 +97,10 @@ pub fn floats_around(q: &Rational, ty: FloatTy) -> (u64, u64) {
     };
     match ty {
         FloatTy::F64 => (down.to_f64().to_bits(), up.to_f64().to_bits()),
-        FloatTy::F32 => (u64::from(down.to_f32().to_bits()), u64::from(up.to_f32().to_bits())),
+        FloatTy::F32 => (
+            u64::from(down.to_f32().to_bits()),
+            u64::from(up.to_f32().to_bits()),
+        ),
     }
 }
 
@@ -111,9 +114,9 @@ pub fn float_value(bits: u64, ty: FloatTy) -> Option<Rational> {
 
 #[cfg(test)]
 mod tests {
+    use super::small_real;
     use super::*;
     use z3::{SatResult, Solver};
-    use super::small_real;
 
     fn q(s: &str) -> Rational {
         Rational::from(Rational::parse(s).unwrap())
@@ -121,13 +124,22 @@ mod tests {
 
     #[test]
     fn rationals_round_to_nearest_even() {
-        assert_eq!(round_to_float(&q("1/3"), FloatTy::F64), (1.0f64 / 3.0).to_bits());
-        assert_eq!(round_to_float(&q("1/10"), FloatTy::F32), u64::from(0.1f32.to_bits()));
+        assert_eq!(
+            round_to_float(&q("1/3"), FloatTy::F64),
+            (1.0f64 / 3.0).to_bits()
+        );
+        assert_eq!(
+            round_to_float(&q("1/10"), FloatTy::F32),
+            u64::from(0.1f32.to_bits())
+        );
         // 1 + 2^-53 is exactly halfway between 1 and its successor: ties go to even (1).
         let half_ulp = Rational::from((1u64 << 53) + 1) / Rational::from(1u64 << 53);
         assert_eq!(round_to_float(&half_ulp, FloatTy::F64), 1.0f64.to_bits());
         let three_halves = Rational::from((1u64 << 53) + 3) / Rational::from(1u64 << 53);
-        assert_eq!(round_to_float(&three_halves, FloatTy::F64), 1.0f64.to_bits() + 2);
+        assert_eq!(
+            round_to_float(&three_halves, FloatTy::F64),
+            1.0f64.to_bits() + 2
+        );
     }
 
     #[test]
@@ -142,7 +154,8 @@ mod tests {
         let above = Rational::from((rug::Integer::from(3), rug::Integer::from(1) << 1076u32));
         assert_eq!(round_to_float(&above, FloatTy::F64), 1);
         // A subnormal that is not representable exactly rounds within the subnormal grid.
-        let sub = q("1/3") * Rational::from((rug::Integer::from(1), rug::Integer::from(1) << 1070u32));
+        let sub =
+            q("1/3") * Rational::from((rug::Integer::from(1), rug::Integer::from(1) << 1070u32));
         let bits = round_to_float(&sub, FloatTy::F64);
         assert!(bits > 0 && bits < (1 << 52), "subnormal {bits:#x}");
         assert_eq!(bits, 5); // 2^-1070/3 = 5.33 · 2^-1074
@@ -167,7 +180,10 @@ mod tests {
         s.assert(x.eq(&big));
         assert_eq!(s.check(), SatResult::Sat);
         let v = s.get_model().unwrap().eval(&x, true).unwrap();
-        assert_eq!(real_value(&v, 40).unwrap(), q("123456789012345678901234567890/7"));
+        assert_eq!(
+            real_value(&v, 40).unwrap(),
+            q("123456789012345678901234567890/7")
+        );
     }
 
     #[test]
@@ -180,7 +196,10 @@ mod tests {
         assert_eq!(s.check(), SatResult::Sat);
         let v = s.get_model().unwrap().eval(&y, true).unwrap();
         let r = real_value(&v, 40).expect("algebraic value");
-        assert_eq!(round_to_float(&r, FloatTy::F64), std::f64::consts::SQRT_2.to_bits());
+        assert_eq!(
+            round_to_float(&r, FloatTy::F64),
+            std::f64::consts::SQRT_2.to_bits()
+        );
     }
 
     #[test]

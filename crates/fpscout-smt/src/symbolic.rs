@@ -128,7 +128,10 @@ impl SymReal {
     /// A real parameter, constrained to be finite in its format and inside `range`.
     pub fn real_input(&mut self, name: &str, ty: FloatTy, range: Option<(f64, f64)>) -> Sym {
         let x = Real::new_const(name);
-        self.vars.push(VarDecl { name: name.to_string(), is_int: false });
+        self.vars.push(VarDecl {
+            name: name.to_string(),
+            is_int: false,
+        });
         let om = omega(ty);
         self.inputs.push(x.le(&om));
         self.inputs.push(x.ge(-&om));
@@ -146,7 +149,10 @@ impl SymReal {
     fn fresh_real(&mut self, what: &str) -> Real {
         self.fresh += 1;
         let name = format!("{}{}_{}", self.prefix, what, self.fresh);
-        self.vars.push(VarDecl { name: name.clone(), is_int: false });
+        self.vars.push(VarDecl {
+            name: name.clone(),
+            is_int: false,
+        });
         Real::new_const(name)
     }
 
@@ -159,7 +165,14 @@ impl SymReal {
         self.record_with_margins(site, kind, cond.clone(), cond.clone(), cond);
     }
 
-    fn record_with_margins(&mut self, site: OpSite, kind: ExceptionKind, cond: Bool, robust: Bool, loose: Bool) {
+    fn record_with_margins(
+        &mut self,
+        site: OpSite,
+        kind: ExceptionKind,
+        cond: Bool,
+        robust: Bool,
+        loose: Bool,
+    ) {
         // Only constant conditions are dropped: simplifying big shared terms would flatten
         // them (unrolled loops build DAGs whose trees are exponentially large).
         if cond.as_bool() == Some(false) {
@@ -171,7 +184,13 @@ impl SymReal {
             Bool::and(&parts)
         };
         let (formula, robust, loose) = (with_pc(cond), with_pc(robust), with_pc(loose));
-        self.conditions.push(ExceptionCondition { site, kind, formula, robust, loose });
+        self.conditions.push(ExceptionCondition {
+            site,
+            kind,
+            formula,
+            robust,
+            loose,
+        });
     }
 
     /// Overflow and underflow of a rounded result `r` (|lhs| against `rhs` · threshold).
@@ -211,9 +230,7 @@ impl SymReal {
                 }
                 Ok(float_to_real(x))
             }
-            Sym::Bits(ScalarTy::Int(w), bits) => {
-                Ok(float_to_real(sign_extend(*bits, *w) as f64))
-            }
+            Sym::Bits(ScalarTy::Int(w), bits) => Ok(float_to_real(sign_extend(*bits, *w) as f64)),
             Sym::Int(i, _) => Ok(Real::from_int(i)),
             other => Err(WalkError::unsupported(format!("{other:?} used as a real"))),
         }
@@ -223,7 +240,9 @@ impl SymReal {
         match v {
             Sym::Bool(b) => Ok(b.clone()),
             Sym::Bits(_, bits) => Ok(Bool::from_bool(bits & 1 != 0)),
-            other => Err(WalkError::unsupported(format!("{other:?} used as a condition"))),
+            other => Err(WalkError::unsupported(format!(
+                "{other:?} used as a condition"
+            ))),
         }
     }
 
@@ -325,7 +344,11 @@ impl Domain for SymReal {
                     Bool::and(&[pos.clone(), ax.lt(&w * margin(-1))]),
                     Bool::and(&[pos, ax.lt(&w * margin(1))]),
                 );
-                self.record(site, ExceptionKind::Invalid, Bool::and(&[x.eq(zero()), y.eq(zero())]));
+                self.record(
+                    site,
+                    ExceptionKind::Invalid,
+                    Bool::and(&[x.eq(zero()), y.eq(zero())]),
+                );
                 self.record(
                     site,
                     ExceptionKind::DivByZero,
@@ -394,13 +417,20 @@ impl Domain for SymReal {
                 let half = small_real(1, 2);
                 Ok(Sym::Real(Real::from_int(&(&x + &half).to_int())))
             }
-            FUnaryOp::RsqrtEstimateNewton => {
-                Err(WalkError::unsupported("reciprocal square-root estimate (rsqrtss)"))
-            }
+            FUnaryOp::RsqrtEstimateNewton => Err(WalkError::unsupported(
+                "reciprocal square-root estimate (rsqrtss)",
+            )),
         }
     }
 
-    fn fbinary(&mut self, op: FBinaryOp, _ty: FloatTy, a: &Sym, b: &Sym, _site: OpSite) -> DResult<Sym> {
+    fn fbinary(
+        &mut self,
+        op: FBinaryOp,
+        _ty: FloatTy,
+        a: &Sym,
+        b: &Sym,
+        _site: OpSite,
+    ) -> DResult<Sym> {
         let (x, y) = (self.real_of(a)?, self.real_of(b)?);
         Ok(Sym::Real(match op {
             FBinaryOp::MinNum | FBinaryOp::MinSse => x.lt(&y).ite(&x, &y),
@@ -454,7 +484,11 @@ impl Domain for SymReal {
                     ExceptionKind::Invalid,
                     Bool::and(&[x.lt(zero()), y.is_int().not()]),
                 );
-                self.record(site, ExceptionKind::DivByZero, Bool::and(&[x.eq(zero()), y.lt(zero())]));
+                self.record(
+                    site,
+                    ExceptionKind::DivByZero,
+                    Bool::and(&[x.eq(zero()), y.lt(zero())]),
+                );
             }
             MathFn::Asin | MathFn::Acos => {
                 self.record(site, ExceptionKind::Invalid, abs(&x).gt(small_real(1, 1)));
@@ -467,22 +501,36 @@ impl Domain for SymReal {
                 let ln2 = float_to_real(std::f64::consts::LN_2);
                 self.record(site, ExceptionKind::Overflow, abs(&x).gt(&ln_omega + &ln2));
             }
-            MathFn::Sin | MathFn::Cos | MathFn::Tan | MathFn::Atan | MathFn::Atan2
-            | MathFn::Tanh | MathFn::Hypot | MathFn::Cbrt => {}
+            MathFn::Sin
+            | MathFn::Cos
+            | MathFn::Tan
+            | MathFn::Atan
+            | MathFn::Atan2
+            | MathFn::Tanh
+            | MathFn::Hypot
+            | MathFn::Cbrt => {}
         }
         let r = self.fresh_real(func.c_name());
         match func {
             MathFn::Exp | MathFn::Exp2 | MathFn::Cosh => self.define(r.gt(zero())),
-            MathFn::Sin | MathFn::Cos | MathFn::Tanh => {
-                self.define(Bool::and(&[r.ge(small_real(-1, 1)), r.le(small_real(1, 1))]))
-            }
+            MathFn::Sin | MathFn::Cos | MathFn::Tanh => self.define(Bool::and(&[
+                r.ge(small_real(-1, 1)),
+                r.le(small_real(1, 1)),
+            ])),
             MathFn::Hypot => self.define(r.ge(zero())),
             _ => {}
         }
         Ok(Sym::Real(r))
     }
 
-    fn fcast(&mut self, op: CastOp, from: ScalarTy, to: ScalarTy, a: &Sym, site: OpSite) -> DResult<Sym> {
+    fn fcast(
+        &mut self,
+        op: CastOp,
+        from: ScalarTy,
+        to: ScalarTy,
+        a: &Sym,
+        site: OpSite,
+    ) -> DResult<Sym> {
         if let Sym::Bits(..) = a {
             return concrete_cast(op, from, to, a);
         }
@@ -506,13 +554,18 @@ impl Domain for SymReal {
                     let h = 2f64.powi(bits - 1);
                     (-h, h)
                 };
-                let out = Bool::or(&[x.ge(float_to_real(hi)), x.le(float_to_real(lo) - small_real(1, 1))]);
+                let out = Bool::or(&[
+                    x.ge(float_to_real(hi)),
+                    x.le(float_to_real(lo) - small_real(1, 1)),
+                ]);
                 self.record(site, ExceptionKind::Invalid, out);
                 let down = x.to_int();
                 let up = -(-&x).to_int();
                 Ok(Sym::Int(x.ge(zero()).ite(&down, &up), w))
             }
-            _ => Err(WalkError::unsupported(format!("symbolic conversion {op:?} to {to}"))),
+            _ => Err(WalkError::unsupported(format!(
+                "symbolic conversion {op:?} to {to}"
+            ))),
         }
     }
 
@@ -520,8 +573,12 @@ impl Domain for SymReal {
         match a {
             Sym::Bits(..) => concrete_cast(op, from, to, a),
             Sym::Int(i, _) => match (op, to) {
-                (CastOp::Trunc | CastOp::ZExt | CastOp::SExt, ScalarTy::Int(w)) => Ok(Sym::Int(i.clone(), w)),
-                _ => Err(WalkError::unsupported(format!("{op:?} of a symbolic integer"))),
+                (CastOp::Trunc | CastOp::ZExt | CastOp::SExt, ScalarTy::Int(w)) => {
+                    Ok(Sym::Int(i.clone(), w))
+                }
+                _ => Err(WalkError::unsupported(format!(
+                    "{op:?} of a symbolic integer"
+                ))),
             },
             Sym::Bool(b) if matches!(op, CastOp::ZExt) => {
                 let w = match to {
@@ -530,7 +587,9 @@ impl Domain for SymReal {
                 };
                 Ok(Sym::Int(b.ite(&Int::from_i64(1), &Int::from_i64(0)), w))
             }
-            _ => Err(WalkError::unsupported(format!("{op:?} of a symbolic value (bit reinterpretation)"))),
+            _ => Err(WalkError::unsupported(format!(
+                "{op:?} of a symbolic value (bit reinterpretation)"
+            ))),
         }
     }
 
@@ -545,7 +604,11 @@ impl Domain for SymReal {
                 IBinOp::And => Bool::and(&[x, y]),
                 IBinOp::Or => Bool::or(&[x, y]),
                 IBinOp::Xor => x.xor(&y),
-                _ => return Err(WalkError::unsupported(format!("{op:?} on symbolic booleans"))),
+                _ => {
+                    return Err(WalkError::unsupported(format!(
+                        "{op:?} on symbolic booleans"
+                    )))
+                }
             }));
         }
         let int = |v: &Sym| -> DResult<Int> {
@@ -565,7 +628,11 @@ impl Domain for SymReal {
                 IBinOp::Mul => &x * &y,
                 IBinOp::SMax => x.gt(&y).ite(&x, &y),
                 IBinOp::SMin => x.lt(&y).ite(&x, &y),
-                _ => return Err(WalkError::unsupported(format!("{op:?} on a symbolic integer"))),
+                _ => {
+                    return Err(WalkError::unsupported(format!(
+                        "{op:?} on a symbolic integer"
+                    )))
+                }
             },
             width,
         ))
@@ -573,7 +640,10 @@ impl Domain for SymReal {
 
     fn icmp(&mut self, pred: ICmpPred, width: u32, a: &Sym, b: &Sym) -> DResult<Sym> {
         if let (Sym::Bits(_, x), Sym::Bits(_, y)) = (a, b) {
-            return Ok(Sym::Bits(ScalarTy::Int(1), u64::from(concrete_icmp(pred, width, *x, *y))));
+            return Ok(Sym::Bits(
+                ScalarTy::Int(1),
+                u64::from(concrete_icmp(pred, width, *x, *y)),
+            ));
         }
         let int = |v: &Sym| -> DResult<Int> {
             match v {
@@ -595,7 +665,10 @@ impl Domain for SymReal {
 
     fn iabs(&mut self, width: u32, a: &Sym) -> DResult<Sym> {
         match a {
-            Sym::Bits(t, bits) => Ok(Sym::Bits(*t, truncate_bits(sign_extend(*bits, width).wrapping_abs() as u64, width))),
+            Sym::Bits(t, bits) => Ok(Sym::Bits(
+                *t,
+                truncate_bits(sign_extend(*bits, width).wrapping_abs() as u64, width),
+            )),
             Sym::Int(i, w) => Ok(Sym::Int(i.lt(Int::from_i64(0)).ite(&-i, i), *w)),
             _ => Err(WalkError::unsupported("abs of a non-integer")),
         }
@@ -607,8 +680,12 @@ impl Domain for SymReal {
         }
         let c = self.bool_of(cond)?;
         match (a, b) {
-            (Sym::Bool(_), _) | (_, Sym::Bool(_)) => Ok(Sym::Bool(c.ite(&self.bool_of(a)?, &self.bool_of(b)?))),
-            (Sym::Int(..), _) | (_, Sym::Int(..)) | (Sym::Bits(ScalarTy::Int(_), _), Sym::Bits(ScalarTy::Int(_), _)) => {
+            (Sym::Bool(_), _) | (_, Sym::Bool(_)) => {
+                Ok(Sym::Bool(c.ite(&self.bool_of(a)?, &self.bool_of(b)?)))
+            }
+            (Sym::Int(..), _)
+            | (_, Sym::Int(..))
+            | (Sym::Bits(ScalarTy::Int(_), _), Sym::Bits(ScalarTy::Int(_), _)) => {
                 let w = match (a, b) {
                     (Sym::Int(_, w), _) | (_, Sym::Int(_, w)) => *w,
                     (Sym::Bits(ScalarTy::Int(w), _), _) => *w,
@@ -617,7 +694,9 @@ impl Domain for SymReal {
                 let int = |v: &Sym| match v {
                     Sym::Int(i, _) => Ok(i.clone()),
                     Sym::Bits(_, bits) => Ok(Int::from_i64(sign_extend(*bits, w))),
-                    _ => Err(WalkError::unsupported("select between an integer and a float")),
+                    _ => Err(WalkError::unsupported(
+                        "select between an integer and a float",
+                    )),
                 };
                 Ok(Sym::Int(c.ite(&int(a)?, &int(b)?), w))
             }
@@ -655,7 +734,10 @@ impl SymReal {
     fn sqrt(&mut self, x: Real, site: OpSite) -> DResult<Sym> {
         self.record(site, ExceptionKind::Invalid, x.lt(zero()));
         let s = self.fresh_real("sqrt");
-        self.define(x.ge(zero()).implies(Bool::and(&[s.ge(zero()), (&s * &s).eq(&x)])));
+        self.define(
+            x.ge(zero())
+                .implies(Bool::and(&[s.ge(zero()), (&s * &s).eq(&x)])),
+        );
         Ok(Sym::Real(s))
     }
 }
@@ -671,7 +753,9 @@ fn sign_bit(ty: FloatTy) -> u64 {
 /// inputs do not depend on the function's inputs).
 fn concrete_fbin(op: FBinOp, ty: FloatTy, a: &Sym, b: &Sym) -> DResult<Sym> {
     let (Sym::Bits(_, x), Sym::Bits(_, y)) = (a, b) else {
-        return Err(WalkError::unsupported("constant folding of symbolic values"));
+        return Err(WalkError::unsupported(
+            "constant folding of symbolic values",
+        ));
     };
     let bits = match ty {
         FloatTy::F64 => {
@@ -711,11 +795,21 @@ fn concrete_cast(op: CastOp, from: ScalarTy, to: ScalarTy, a: &Sym) -> DResult<S
         (CastOp::Trunc | CastOp::BitCast, _, ScalarTy::Int(w)) => truncate_bits(bits, w),
         (CastOp::BitCast, _, _) => bits,
         (CastOp::ZExt, ScalarTy::Int(w), _) => truncate_bits(bits, w),
-        (CastOp::SExt, ScalarTy::Int(w), ScalarTy::Int(t)) => truncate_bits(sign_extend(bits, w) as u64, t),
-        (CastOp::SIToFP, ScalarTy::Int(w), ScalarTy::Float(FloatTy::F64)) => (sign_extend(bits, w) as f64).to_bits(),
-        (CastOp::SIToFP, ScalarTy::Int(w), ScalarTy::Float(FloatTy::F32)) => u64::from((sign_extend(bits, w) as f32).to_bits()),
-        (CastOp::UIToFP, ScalarTy::Int(w), ScalarTy::Float(FloatTy::F64)) => (truncate_bits(bits, w) as f64).to_bits(),
-        (CastOp::UIToFP, ScalarTy::Int(w), ScalarTy::Float(FloatTy::F32)) => u64::from((truncate_bits(bits, w) as f32).to_bits()),
+        (CastOp::SExt, ScalarTy::Int(w), ScalarTy::Int(t)) => {
+            truncate_bits(sign_extend(bits, w) as u64, t)
+        }
+        (CastOp::SIToFP, ScalarTy::Int(w), ScalarTy::Float(FloatTy::F64)) => {
+            (sign_extend(bits, w) as f64).to_bits()
+        }
+        (CastOp::SIToFP, ScalarTy::Int(w), ScalarTy::Float(FloatTy::F32)) => {
+            u64::from((sign_extend(bits, w) as f32).to_bits())
+        }
+        (CastOp::UIToFP, ScalarTy::Int(w), ScalarTy::Float(FloatTy::F64)) => {
+            (truncate_bits(bits, w) as f64).to_bits()
+        }
+        (CastOp::UIToFP, ScalarTy::Int(w), ScalarTy::Float(FloatTy::F32)) => {
+            u64::from((truncate_bits(bits, w) as f32).to_bits())
+        }
         (CastOp::FPExt, _, _) => f64::from(f32::from_bits(bits as u32)).to_bits(),
         (CastOp::FPTrunc, _, _) => u64::from((f64::from_bits(bits) as f32).to_bits()),
         (CastOp::FPToSI | CastOp::FPToUI, ScalarTy::Float(f), ScalarTy::Int(w)) => {
@@ -725,7 +819,11 @@ fn concrete_cast(op: CastOp, from: ScalarTy, to: ScalarTy, a: &Sym) -> DResult<S
             };
             truncate_bits(x as i64 as u64, w)
         }
-        _ => return Err(WalkError::unsupported(format!("constant conversion {op:?} {from} → {to}"))),
+        _ => {
+            return Err(WalkError::unsupported(format!(
+                "constant conversion {op:?} {from} → {to}"
+            )))
+        }
     };
     Ok(Sym::Bits(to, out))
 }
@@ -737,7 +835,9 @@ fn concrete_ibin(op: IBinOp, width: u32, x: u64, y: u64) -> DResult<u64> {
         IBinOp::Add => x.wrapping_add(y),
         IBinOp::Sub => x.wrapping_sub(y),
         IBinOp::Mul => x.wrapping_mul(y),
-        IBinOp::UDiv | IBinOp::URem | IBinOp::SDiv | IBinOp::SRem if truncate_bits(y, width) == 0 => {
+        IBinOp::UDiv | IBinOp::URem | IBinOp::SDiv | IBinOp::SRem
+            if truncate_bits(y, width) == 0 =>
+        {
             return Err(WalkError::trap("integer division by zero (SIGFPE)"))
         }
         IBinOp::UDiv => truncate_bits(x, width) / truncate_bits(y, width),

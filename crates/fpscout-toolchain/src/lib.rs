@@ -122,8 +122,10 @@ impl Default for BuildFlags {
 impl BuildFlags {
     /// P' flags from a user string such as `"-O2 -ffast-math"` (whitespace separated).
     pub fn with_p_prime(opt_flags: &str) -> BuildFlags {
-        let mut flags = BuildFlags::default();
-        flags.p_prime = opt_flags.split_whitespace().map(str::to_string).collect();
+        let mut flags = BuildFlags {
+            p_prime: opt_flags.split_whitespace().map(str::to_string).collect(),
+            ..BuildFlags::default()
+        };
         if !flags
             .p_prime
             .iter()

@@ -9,21 +9,33 @@ fn main() {
     for _ in 0..n {
         x = std::hint::black_box(addsd(x, 1e-300, Env::Isolated(MXCSR_DEFAULT)).0);
     }
-    println!("isolated addsd: {:.2} ns", t.elapsed().as_nanos() as f64 / n as f64);
+    println!(
+        "isolated addsd: {:.2} ns",
+        t.elapsed().as_nanos() as f64 / n as f64
+    );
     ldmxcsr(MXCSR_DEFAULT);
     let t = Instant::now();
     for _ in 0..n {
         x = std::hint::black_box(addsd(x, 1e-300, Env::Active).0);
     }
-    println!("active addsd: {:.2} ns", t.elapsed().as_nanos() as f64 / n as f64);
+    println!(
+        "active addsd: {:.2} ns",
+        t.elapsed().as_nanos() as f64 / n as f64
+    );
     let t = Instant::now();
     for _ in 0..n {
         x = std::hint::black_box(x + 1e-300);
     }
-    println!("plain add: {:.2} ns ({x})", t.elapsed().as_nanos() as f64 / n as f64);
+    println!(
+        "plain add: {:.2} ns ({x})",
+        t.elapsed().as_nanos() as f64 / n as f64
+    );
     let t = Instant::now();
     for _ in 0..n {
         ldmxcsr(MXCSR_DEFAULT);
     }
-    println!("ldmxcsr: {:.2} ns", t.elapsed().as_nanos() as f64 / n as f64);
+    println!(
+        "ldmxcsr: {:.2} ns",
+        t.elapsed().as_nanos() as f64 / n as f64
+    );
 }

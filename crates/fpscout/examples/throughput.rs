@@ -32,12 +32,16 @@ fn inputs(f: &Function, count: usize, seed: u64) -> Vec<Vec<ArgBits>> {
                 .iter()
                 .map(|p| match (p.ty, p.pointee) {
                     (Type::Scalar(ScalarTy::Float(ft)), _) => ArgBits::Scalar(float(ft, &mut rng)),
-                    (Type::Scalar(ScalarTy::Int(_)), _) if has_array => ArgBits::Scalar(ARRAY_LEN as u64),
+                    (Type::Scalar(ScalarTy::Int(_)), _) if has_array => {
+                        ArgBits::Scalar(ARRAY_LEN as u64)
+                    }
                     (Type::Scalar(ScalarTy::Int(_)), _) => ArgBits::Scalar(rng.gen_range(1..10)),
                     (_, Some(ScalarTy::Float(ft))) => {
                         ArgBits::Array((0..ARRAY_LEN).map(|_| float(ft, &mut rng)).collect())
                     }
-                    (_, _) => ArgBits::Array((0..ARRAY_LEN).map(|_| rng.gen_range(0..10)).collect()),
+                    (_, _) => {
+                        ArgBits::Array((0..ARRAY_LEN).map(|_| rng.gen_range(0..10)).collect())
+                    }
                 })
                 .collect()
         })
@@ -47,13 +51,22 @@ fn inputs(f: &Function, count: usize, seed: u64) -> Vec<Vec<ArgBits>> {
 fn main() {
     let files: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
     if files.is_empty() {
-        eprintln!("usage: throughput FILE.c...  (function = file stem, else the first external one)");
+        eprintln!(
+            "usage: throughput FILE.c...  (function = file stem, else the first external one)"
+        );
         std::process::exit(2);
     }
     let seconds = 0.3;
     println!(
         "{:<16} {:<5} {:>6} {:>14} {:>14} {:>14} {:>8} {:>8}",
-        "function", "build", "insts", "native call/s", "interp eval/s", "no-inexact/s", "ratio", "ratio-ni"
+        "function",
+        "build",
+        "insts",
+        "native call/s",
+        "interp eval/s",
+        "no-inexact/s",
+        "ratio",
+        "ratio-ni"
     );
     let mut ratios = Vec::new();
     for file in &files {
@@ -64,20 +77,31 @@ fn main() {
                 continue;
             }
         };
-        let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("").to_string();
+        let stem = file
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("")
+            .to_string();
         for build in BuildKind::BOTH {
             let m = session.module(build);
             let fid = match m.find_function(&stem) {
                 Some(f) => f,
-                None => match m.functions.iter().position(|f| f.external && f.unsupported.is_none()) {
+                None => match m
+                    .functions
+                    .iter()
+                    .position(|f| f.external && f.unsupported.is_none())
+                {
                     Some(i) => fpscout_ir::FuncId(i as u32),
                     None => continue,
                 },
             };
             let f = m.function(fid);
             let inputs = inputs(f, 512, 7);
-            let lens: Vec<Option<usize>> =
-                f.params.iter().map(|p| (p.ty == Type::PTR).then_some(ARRAY_LEN)).collect();
+            let lens: Vec<Option<usize>> = f
+                .params
+                .iter()
+                .map(|p| (p.ty == Type::PTR).then_some(ARRAY_LEN))
+                .collect();
             let native = match session.native(build, fid, &lens) {
                 Ok(n) => n,
                 Err(e) => {
@@ -111,13 +135,14 @@ fn main() {
             runner.track_inexact(false);
             let fast_rate = measure(&mut runner).unwrap_or(0.0);
             let native_inputs: Vec<_> = inputs.iter().map(|a| to_native(f, a)).collect();
-            let native_rate = match native.throughput(&native_inputs, &RunOptions::default(), seconds) {
-                Ok(r) => r,
-                Err(e) => {
-                    eprintln!("{} {build}: {e}", f.display_name);
-                    continue;
-                }
-            };
+            let native_rate =
+                match native.throughput(&native_inputs, &RunOptions::default(), seconds) {
+                    Ok(r) => r,
+                    Err(e) => {
+                        eprintln!("{} {build}: {e}", f.display_name);
+                        continue;
+                    }
+                };
             let insts: usize = f.blocks.iter().map(|b| b.insts.len() + 1).sum();
             let ratio = native_rate / interp_rate;
             let ratio_fast = native_rate / fast_rate;

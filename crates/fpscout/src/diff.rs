@@ -8,7 +8,9 @@ use crate::InputError;
 use fpscout_ir::{ExceptionKind, ExceptionSet, FloatTy, FuncId, Function, ScalarTy, Type};
 use fpscout_native::{FtzDaz, NativeArg, NativeBuild, NativeOutcome, RunOptions};
 use fpscout_smt::numeral::{float_value, floats_around, round_to_float};
-use fpscout_smt::{collect, dedupe, exact_value, solve_all, CollectOptions, ExactArg, ParamSpec, Query, Verdict};
+use fpscout_smt::{
+    collect, dedupe, exact_value, solve_all, CollectOptions, ExactArg, ParamSpec, Query, Verdict,
+};
 use fpscout_toolchain::BuildKind;
 use fpscout_walk::concrete::{ArgBits, ConcreteRunner, EvalEnd, Evaluation};
 use fpscout_walk::WalkConfig;
@@ -55,7 +57,9 @@ impl DiffConfig {
             array_lens: HashMap::new(),
             collect: CollectOptions::default(),
             query_timeout_ms: 500,
-            threads: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2),
+            threads: std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(2),
             tolerance_ulps: 0,
             search_budget: 64,
             random_inputs: 100_000,
@@ -81,7 +85,9 @@ pub enum ResultClass {
 
 impl ResultClass {
     pub fn of(bits: Option<u64>, ret: Type) -> ResultClass {
-        let (Some(b), Some(ft)) = (bits, ret.float_ty()) else { return ResultClass::Other };
+        let (Some(b), Some(ft)) = (bits, ret.float_ty()) else {
+            return ResultClass::Other;
+        };
         let v = match ft {
             FloatTy::F64 => f64::from_bits(b),
             FloatTy::F32 => f64::from(f32::from_bits(b as u32)),
@@ -137,7 +143,12 @@ pub struct Observation {
 #[serde(tag = "phase", rename_all = "snake_case")]
 pub enum Origin {
     /// A solver candidate for an exception condition (or a neighbour of one).
-    Solver { build: &'static str, op: u32, kind: &'static str, steps: usize },
+    Solver {
+        build: &'static str,
+        op: u32,
+        kind: &'static str,
+        steps: usize,
+    },
     /// The random phase.
     Random,
 }
@@ -241,10 +252,16 @@ fn float_inputs(f: &Function, cfg: &DiffConfig) -> Result<Vec<ParamSpec>, InputE
     for p in &f.params {
         let range = cfg.ranges.get(&p.name).copied();
         specs.push(match (p.ty, p.pointee) {
-            (Type::Scalar(ScalarTy::Float(ty)), _) => ParamSpec::Float { name: p.name.clone(), ty, range },
+            (Type::Scalar(ScalarTy::Float(ty)), _) => ParamSpec::Float {
+                name: p.name.clone(),
+                ty,
+                range,
+            },
             (Type::Scalar(ScalarTy::Int(w)), _) => {
                 let v = cfg.ints.get(&p.name).copied().unwrap_or(0);
-                ParamSpec::Int { bits: fpscout_ir::truncate_bits(v as u64, w) }
+                ParamSpec::Int {
+                    bits: fpscout_ir::truncate_bits(v as u64, w),
+                }
             }
             (Type::Scalar(ScalarTy::Ptr), Some(ScalarTy::Float(ty))) => ParamSpec::FloatArray {
                 name: p.name.clone(),
@@ -271,7 +288,9 @@ fn assemble(specs: &[ParamSpec], floats: &[u64]) -> Vec<ArgBits> {
         .map(|s| match s {
             ParamSpec::Float { .. } => ArgBits::Scalar(it.next().unwrap_or(0)),
             ParamSpec::Int { bits } => ArgBits::Scalar(*bits),
-            ParamSpec::FloatArray { len, .. } => ArgBits::Array((0..*len).map(|_| it.next().unwrap_or(0)).collect()),
+            ParamSpec::FloatArray { len, .. } => {
+                ArgBits::Array((0..*len).map(|_| it.next().unwrap_or(0)).collect())
+            }
         })
         .collect()
 }
@@ -358,7 +377,14 @@ fn neighbours(
             let up = k > 0;
             b = match ty {
                 FloatTy::F64 => (if up { x.next_up() } else { x.next_down() }).to_bits(),
-                FloatTy::F32 => u64::from((if up { (x as f32).next_up() } else { (x as f32).next_down() }).to_bits()),
+                FloatTy::F32 => u64::from(
+                    (if up {
+                        (x as f32).next_up()
+                    } else {
+                        (x as f32).next_down()
+                    })
+                    .to_bits(),
+                ),
             };
         }
         let _ = v;
@@ -380,7 +406,13 @@ fn neighbours(
                 c[i] = step(c[i], tys[i], sign * k);
                 out.push(c);
             }
-            out.push(center.iter().zip(tys).map(|(&b, &t)| step(b, t, sign * k)).collect());
+            out.push(
+                center
+                    .iter()
+                    .zip(tys)
+                    .map(|(&b, &t)| step(b, t, sign * k))
+                    .collect(),
+            );
         }
     }
     // Geometric steps across exponents: scale each coordinate by 2^±j.
@@ -391,7 +423,9 @@ fn neighbours(
                 let scale = 2f64.powi(sign * j);
                 c[i] = match tys[i] {
                     FloatTy::F64 => (f64::from_bits(c[i]) * scale).to_bits(),
-                    FloatTy::F32 => u64::from((f32::from_bits(c[i] as u32) * scale as f32).to_bits()),
+                    FloatTy::F32 => {
+                        u64::from((f32::from_bits(c[i] as u32) * scale as f32).to_bits())
+                    }
                 };
                 out.push(c);
             }
@@ -399,7 +433,9 @@ fn neighbours(
     }
     // Inputs stay finite: a geometric step can overflow.
     let mut seen = HashSet::new();
-    out.retain(|c| c.iter().zip(tys).all(|(&b, &t)| is_finite_bits(b, t)) && seen.insert(c.clone()));
+    out.retain(|c| {
+        c.iter().zip(tys).all(|(&b, &t)| is_finite_bits(b, t)) && seen.insert(c.clone())
+    });
     out.truncate(budget.max(1));
     out
 }
@@ -413,7 +449,11 @@ fn is_finite_bits(bits: u64, ty: FloatTy) -> bool {
 
 /// Random finite inputs: uniform inside ranges; otherwise half random bit patterns and
 /// half random magnitudes (uniform exponent) with random signs.
-fn random_input(rng: &mut impl Rng, tys: &[(String, FloatTy)], ranges: &[Option<(f64, f64)>]) -> Vec<u64> {
+fn random_input(
+    rng: &mut impl Rng,
+    tys: &[(String, FloatTy)],
+    ranges: &[Option<(f64, f64)>],
+) -> Vec<u64> {
     tys.iter()
         .zip(ranges)
         .map(|((_, ty), range)| loop {
@@ -432,8 +472,12 @@ fn random_input(rng: &mut impl Rng, tys: &[(String, FloatTy)], ranges: &[Option<
                 None => {
                     let sign = if rng.gen_bool(0.5) { -1.0 } else { 1.0 };
                     match ty {
-                        FloatTy::F64 => (sign * 2f64.powf(rng.gen_range(-1074.0..1024.0))).to_bits(),
-                        FloatTy::F32 => u64::from((sign as f32 * 2f32.powf(rng.gen_range(-149.0..128.0))).to_bits()),
+                        FloatTy::F64 => {
+                            (sign * 2f64.powf(rng.gen_range(-1074.0..1024.0))).to_bits()
+                        }
+                        FloatTy::F32 => u64::from(
+                            (sign as f32 * 2f32.powf(rng.gen_range(-149.0..128.0))).to_bits(),
+                        ),
                     }
                 }
             };
@@ -448,26 +492,44 @@ fn to_native(f: &Function, args: &[ArgBits]) -> Vec<NativeArg> {
     crate::run::to_native(f, args)
 }
 
-fn native_observation(o: &NativeOutcome, ret: Type) -> Option<(Option<u64>, ResultClass, ExceptionSet)> {
+fn native_observation(
+    o: &NativeOutcome,
+    ret: Type,
+) -> Option<(Option<u64>, ResultClass, ExceptionSet)> {
     match o {
-        NativeOutcome::Returned { result, flags, .. } => Some((*result, ResultClass::of(*result, ret), *flags)),
+        NativeOutcome::Returned { result, flags, .. } => {
+            Some((*result, ResultClass::of(*result, ret), *flags))
+        }
         _ => None,
     }
 }
 
 /// Runs the whole pipeline.
-pub fn run_diff(session: &Session, cfg: &DiffConfig, progress: Progress) -> Result<DiffReport, InputError> {
+pub fn run_diff(
+    session: &Session,
+    cfg: &DiffConfig,
+    progress: Progress,
+) -> Result<DiffReport, InputError> {
     let start = Instant::now();
-    let mut summary = Summary { function: cfg.function.clone(), ..Summary::default() };
+    let mut summary = Summary {
+        function: cfg.function.clone(),
+        ..Summary::default()
+    };
     let fp = session.function(BuildKind::P, &cfg.function)?;
     let fpp = session.function(BuildKind::PPrime, &cfg.function)?;
-    let builds = Builds { p: (&session.p, fp), pp: (&session.p_prime, fpp) };
+    let builds = Builds {
+        p: (&session.p, fp),
+        pp: (&session.p_prime, fpp),
+    };
     let f = session.p.function(fp);
     let ret = f.ret;
     let specs = float_inputs(f, cfg)?;
     let inputs: Vec<(String, FloatTy)> = specs.iter().flat_map(|s| s.inputs()).collect();
     if inputs.is_empty() {
-        return Err(InputError(format!("{} has no floating-point inputs to search", f.display_name)));
+        return Err(InputError(format!(
+            "{} has no floating-point inputs to search",
+            f.display_name
+        )));
     }
     let input_ranges: Vec<Option<(f64, f64)>> = specs
         .iter()
@@ -497,7 +559,10 @@ pub fn run_diff(session: &Session, cfg: &DiffConfig, progress: Progress) -> Resu
             .map(fpscout_walk::concrete::FpMode::from_mxcsr)
             .unwrap_or_else(|_| session.fp_mode(b, cfg.ftz_daz))
     };
-    let (mode_p, mode_pp) = (mode_of(&native_p, BuildKind::P), mode_of(&native_pp, BuildKind::PPrime));
+    let (mode_p, mode_pp) = (
+        mode_of(&native_p, BuildKind::P),
+        mode_of(&native_pp, BuildKind::PPrime),
+    );
     summary.phases.compile = t.elapsed().as_secs_f64();
 
     let mut findings: Vec<Finding> = Vec::new();
@@ -505,38 +570,61 @@ pub fn run_diff(session: &Session, cfg: &DiffConfig, progress: Progress) -> Resu
     let mut max_ulps: Option<(u64, Vec<ArgBits>, u64, u64)> = None;
 
     // Step 1: Solve.
-    let mut candidates: Vec<(Vec<u64>, Vec<(u64, u64)>, Origin)> = Vec::new();
+    let mut candidates: Vec<Candidate> = Vec::new();
     if !cfg.random_only {
         let t = Instant::now();
         progress("collect", 0, 2);
-        let cp = fpscout_smt::collect(builds.p.0, builds.p.1, &specs, "p.", cfg.collect).map_err(InputError)?;
+        let cp = fpscout_smt::collect(builds.p.0, builds.p.1, &specs, "p.", cfg.collect)
+            .map_err(InputError)?;
         progress("collect", 1, 2);
-        let cq = collect(builds.pp.0, builds.pp.1, &specs, "q.", cfg.collect).map_err(InputError)?;
+        let cq =
+            collect(builds.pp.0, builds.pp.1, &specs, "q.", cfg.collect).map_err(InputError)?;
         summary.constraints_p = cp.queries.len();
         summary.constraints_pprime = cq.queries.len();
         summary.paths_p = cp.paths;
         summary.paths_pprime = cq.paths;
-        summary.stopped.extend(cp.stopped.iter().map(|s| format!("P: {s}")));
-        summary.stopped.extend(cq.stopped.iter().map(|s| format!("P': {s}")));
+        summary
+            .stopped
+            .extend(cp.stopped.iter().map(|s| format!("P: {s}")));
+        summary
+            .stopped
+            .extend(cq.stopped.iter().map(|s| format!("P': {s}")));
         summary.phases.collect = t.elapsed().as_secs_f64();
 
         let t = Instant::now();
-        let all: Vec<(&'static str, &Query)> =
-            cp.queries.iter().map(|q| ("P", q)).chain(cq.queries.iter().map(|q| ("P'", q))).collect();
+        let all: Vec<(&'static str, &Query)> = cp
+            .queries
+            .iter()
+            .map(|q| ("P", q))
+            .chain(cq.queries.iter().map(|q| ("P'", q)))
+            .collect();
         let refs: Vec<&Query> = all.iter().map(|(_, q)| *q).collect();
         let uniq = dedupe(&refs);
         summary.unique_constraints = uniq.len();
-        let scripts: Vec<z3::ast::Bool> = uniq.iter().map(|&i| fpscout_smt::plain_query(&cp.constraints, all[i].1)).collect();
+        let scripts: Vec<z3::ast::Bool> = uniq
+            .iter()
+            .map(|&i| fpscout_smt::plain_query(&cp.constraints, all[i].1))
+            .collect();
         let names: Vec<String> = inputs.iter().map(|(n, _)| n.clone()).collect();
         progress("solve", 0, scripts.len() as u64);
         let deadline = t + std::time::Duration::from_secs_f64(cfg.solve_budget_s);
-        let verdicts = solve_all(&scripts, &names, cfg.query_timeout_ms, cfg.threads, Some(deadline));
+        let verdicts = solve_all(
+            &scripts,
+            &names,
+            cfg.query_timeout_ms,
+            cfg.threads,
+            Some(deadline),
+        );
         let mut unique_inputs: HashSet<Vec<u64>> = HashSet::new();
         for (&i, v) in uniq.iter().zip(&verdicts) {
             match v {
                 Verdict::Sat(values) => {
                     summary.satisfiable += 1;
-                    let center: Vec<u64> = values.iter().zip(&tys).map(|(q, &t)| clamp_finite(round_to_float(q, t), t)).collect();
+                    let center: Vec<u64> = values
+                        .iter()
+                        .zip(&tys)
+                        .map(|(q, &t)| clamp_finite(round_to_float(q, t), t))
+                        .collect();
                     let around: Vec<(u64, u64)> = values
                         .iter()
                         .zip(&tys)
@@ -547,7 +635,12 @@ pub fn run_diff(session: &Session, cfg: &DiffConfig, progress: Progress) -> Resu
                         .collect();
                     if unique_inputs.insert(center.clone()) {
                         let (build, q) = all[i];
-                        let origin = Origin::Solver { build, op: q.op.0, kind: q.kind.name(), steps: 0 };
+                        let origin = Origin::Solver {
+                            build,
+                            op: q.op.0,
+                            kind: q.kind.name(),
+                            steps: 0,
+                        };
                         candidates.push((center, around, origin));
                     }
                 }
@@ -570,21 +663,42 @@ pub fn run_diff(session: &Session, cfg: &DiffConfig, progress: Progress) -> Resu
                 if !seen_formulas.insert(q.formula.clone()) {
                     continue;
                 }
-                let others =
-                    theirs_any.entry(q.kind).or_insert_with(|| fpscout_smt::any_loose(&theirs.queries, q.kind));
+                let others = theirs_any
+                    .entry(q.kind)
+                    .or_insert_with(|| fpscout_smt::any_loose(&theirs.queries, q.kind));
                 diff_scripts.push(fpscout_smt::differential_query(&cp.constraints, q, others));
-                diff_origins.push(Origin::Solver { build, op: q.op.0, kind: q.kind.name(), steps: 0 });
+                diff_origins.push(Origin::Solver {
+                    build,
+                    op: q.op.0,
+                    kind: q.kind.name(),
+                    steps: 0,
+                });
             }
         }
-        progress("solve", scripts.len() as u64, (scripts.len() + diff_scripts.len()) as u64);
-        let diff_verdicts = solve_all(&diff_scripts, &names, cfg.query_timeout_ms, cfg.threads, Some(deadline));
-        summary.not_attempted +=
-            diff_verdicts.iter().filter(|v| matches!(v, Verdict::NotAttempted)).count();
+        progress(
+            "solve",
+            scripts.len() as u64,
+            (scripts.len() + diff_scripts.len()) as u64,
+        );
+        let diff_verdicts = solve_all(
+            &diff_scripts,
+            &names,
+            cfg.query_timeout_ms,
+            cfg.threads,
+            Some(deadline),
+        );
+        summary.not_attempted += diff_verdicts
+            .iter()
+            .filter(|v| matches!(v, Verdict::NotAttempted))
+            .count();
         for (v, origin) in diff_verdicts.iter().zip(diff_origins) {
             if let Verdict::Sat(values) = v {
                 summary.differential_satisfiable += 1;
-                let center: Vec<u64> =
-                    values.iter().zip(&tys).map(|(q, &t)| clamp_finite(round_to_float(q, t), t)).collect();
+                let center: Vec<u64> = values
+                    .iter()
+                    .zip(&tys)
+                    .map(|(q, &t)| clamp_finite(round_to_float(q, t), t))
+                    .collect();
                 let around: Vec<(u64, u64)> = values
                     .iter()
                     .zip(&tys)
@@ -607,21 +721,34 @@ pub fn run_diff(session: &Session, cfg: &DiffConfig, progress: Progress) -> Resu
     // Step 2: Search around each candidate in the concrete domain.
     let t = Instant::now();
     let config = WalkConfig::default();
-    let mut rp = ConcreteRunner::new(builds.p.0, builds.p.1, mode_p, config).map_err(|e| InputError(e.to_string()))?;
-    let mut rq =
-        ConcreteRunner::new(builds.pp.0, builds.pp.1, mode_pp, config).map_err(|e| InputError(e.to_string()))?;
+    let mut rp = ConcreteRunner::new(builds.p.0, builds.p.1, mode_p, config)
+        .map_err(|e| InputError(e.to_string()))?;
+    let mut rq = ConcreteRunner::new(builds.pp.0, builds.pp.1, mode_pp, config)
+        .map_err(|e| InputError(e.to_string()))?;
     let total = candidates.len() as u64;
     for (n, (center, around, origin)) in candidates.iter().enumerate() {
         progress("search", n as u64, total);
-        for (steps, point) in neighbours(center, around, &tys, cfg.search_budget).into_iter().enumerate() {
+        for (steps, point) in neighbours(center, around, &tys, cfg.search_budget)
+            .into_iter()
+            .enumerate()
+        {
             let args = assemble(&specs, &point);
-            let (Ok(ep), Ok(eq)) = (rp.eval(&args), rq.eval(&args)) else { continue };
+            let (Ok(ep), Ok(eq)) = (rp.eval(&args), rq.eval(&args)) else {
+                continue;
+            };
             let (op, oq) = (observe(&ep, ret), observe(&eq, ret));
             let (kinds, ulps) = compare(&op, &oq, ret, cfg.tolerance_ulps);
             track_max(&mut max_ulps, ulps, &args, &op, &oq);
             if !kinds.is_empty() && seen_inputs.insert(args.clone()) {
                 let origin = match origin {
-                    Origin::Solver { build, op, kind, .. } => Origin::Solver { build, op: *op, kind, steps },
+                    Origin::Solver {
+                        build, op, kind, ..
+                    } => Origin::Solver {
+                        build,
+                        op: *op,
+                        kind,
+                        steps,
+                    },
                     o => o.clone(),
                 };
                 findings.push(Finding {
@@ -647,19 +774,32 @@ pub fn run_diff(session: &Session, cfg: &DiffConfig, progress: Progress) -> Resu
     if cfg.random_inputs > 0 {
         progress("random", 0, cfg.random_inputs as u64);
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(cfg.seed);
-        let batch: Vec<Vec<ArgBits>> =
-            (0..cfg.random_inputs).map(|_| assemble(&specs, &random_input(&mut rng, &inputs, &input_ranges))).collect();
+        let batch: Vec<Vec<ArgBits>> = (0..cfg.random_inputs)
+            .map(|_| assemble(&specs, &random_input(&mut rng, &inputs, &input_ranges)))
+            .collect();
         let native_args: Vec<Vec<NativeArg>> = batch.iter().map(|a| to_native(f, a)).collect();
-        let opts = RunOptions { ftz_daz: ftz, ..RunOptions::default() };
-        let outs_p = native_p.run(&native_args, &opts).map_err(|e| InputError(e.to_string()))?;
-        let outs_q = native_pp.run(&native_args, &opts).map_err(|e| InputError(e.to_string()))?;
+        let opts = RunOptions {
+            ftz_daz: ftz,
+            ..RunOptions::default()
+        };
+        let outs_p = native_p
+            .run(&native_args, &opts)
+            .map_err(|e| InputError(e.to_string()))?;
+        let outs_q = native_pp
+            .run(&native_args, &opts)
+            .map_err(|e| InputError(e.to_string()))?;
         summary.random_inputs = batch.len();
         let mut per_signature: HashMap<Signature, usize> = HashMap::new();
         for (i, (a, b)) in outs_p.iter().zip(&outs_q).enumerate() {
-            let (Some(np), Some(nq)) = (native_observation(a, ret), native_observation(b, ret)) else { continue };
+            let (Some(np), Some(nq)) = (native_observation(a, ret), native_observation(b, ret))
+            else {
+                continue;
+            };
             let (pf, qf) = (np.2.without_inexact(), nq.2.without_inexact());
             let ulps = match (np.1, nq.1, np.0, nq.0, ret.float_ty()) {
-                (ResultClass::Finite, ResultClass::Finite, Some(x), Some(y), Some(ft)) => Some(ulps_between(x, y, ft)),
+                (ResultClass::Finite, ResultClass::Finite, Some(x), Some(y), Some(ft)) => {
+                    Some(ulps_between(x, y, ft))
+                }
                 _ => None,
             };
             if let (Some(u), Some(x), Some(y)) = (ulps, np.0, nq.0) {
@@ -679,7 +819,9 @@ pub fn run_diff(session: &Session, cfg: &DiffConfig, progress: Progress) -> Resu
             if *count > 3 || !seen_inputs.insert(batch[i].clone()) {
                 continue;
             }
-            let (Ok(ep), Ok(eq)) = (rp.eval(&batch[i]), rq.eval(&batch[i])) else { continue };
+            let (Ok(ep), Ok(eq)) = (rp.eval(&batch[i]), rq.eval(&batch[i])) else {
+                continue;
+            };
             let (op, oq) = (observe(&ep, ret), observe(&eq, ret));
             let (kinds, ulps) = compare(&op, &oq, ret, cfg.tolerance_ulps);
             findings.push(Finding {
@@ -705,7 +847,15 @@ pub fn run_diff(session: &Session, cfg: &DiffConfig, progress: Progress) -> Resu
     // Confirm every difference natively (as linked, and with FTZ/DAZ off).
     let t = Instant::now();
     progress("confirm", 0, findings.len() as u64);
-    confirm(&mut findings, f, ret, &native_p, &native_pp, ftz, cfg.tolerance_ulps)?;
+    confirm(
+        &mut findings,
+        f,
+        ret,
+        &native_p,
+        &native_pp,
+        ftz,
+        cfg.tolerance_ulps,
+    )?;
     summary.phases.confirm = t.elapsed().as_secs_f64();
 
     let confirmed: Vec<&Finding> = findings.iter().filter(|x| x.confirmed).collect();
@@ -716,7 +866,11 @@ pub fn run_diff(session: &Session, cfg: &DiffConfig, progress: Progress) -> Resu
     summary.solver_only_signatures = sigs
         .iter()
         .filter(|s| !random_signatures.contains(*s))
-        .filter(|s| confirmed.iter().any(|x| signature(x) == **s && matches!(x.origin, Origin::Solver { .. })))
+        .filter(|s| {
+            confirmed
+                .iter()
+                .any(|x| signature(x) == **s && matches!(x.origin, Origin::Solver { .. }))
+        })
         .count();
     summary.max_ulps = confirmed.iter().filter_map(|x| x.ulps).max().unwrap_or(0);
     if let Some((u, args, a, b)) = max_ulps {
@@ -724,10 +878,19 @@ pub fn run_diff(session: &Session, cfg: &DiffConfig, progress: Progress) -> Resu
         summary.worst = Some(worst_with_exact(builds.p, &specs, ret, args, a, b, u));
     }
     summary.wall_seconds = start.elapsed().as_secs_f64();
-    Ok(DiffReport { findings, summary, ret, params: f.params.clone() })
+    Ok(DiffReport {
+        findings,
+        summary,
+        ret,
+        params: f.params.clone(),
+    })
 }
 
 type Signature = (ExceptionSet, ExceptionSet, ResultClass, ResultClass);
+
+/// A solver candidate: the nearest floats, the floats around each rational coordinate,
+/// and where it came from.
+type Candidate = (Vec<u64>, Vec<(u64, u64)>, Origin);
 
 fn signature(x: &Finding) -> Signature {
     (x.p.flags, x.p_prime.flags, x.p.class, x.p_prime.class)
@@ -830,7 +993,9 @@ fn local_search_max(
                         continue;
                     }
                     let args = assemble(specs, &cand);
-                    let (Ok(ep), Ok(eq)) = (rp.eval(&args), rq.eval(&args)) else { continue };
+                    let (Ok(ep), Ok(eq)) = (rp.eval(&args), rq.eval(&args)) else {
+                        continue;
+                    };
                     let (op, oq) = (observe(&ep, ret), observe(&eq, ret));
                     let (_, ulps) = compare(&op, &oq, ret, u64::MAX);
                     if let Some(u) = ulps {
@@ -861,11 +1026,15 @@ fn worst_with_exact(
         .iter()
         .zip(&input)
         .map(|(s, x)| match (s, x) {
-            (ParamSpec::Float { ty, .. }, ArgBits::Scalar(bits)) => float_value(*bits, *ty).map(ExactArg::Real),
-            (ParamSpec::Int { .. }, ArgBits::Scalar(bits)) => Some(ExactArg::Int(*bits)),
-            (ParamSpec::FloatArray { ty, .. }, ArgBits::Array(v)) => {
-                v.iter().map(|&b| float_value(b, *ty)).collect::<Option<Vec<Rational>>>().map(ExactArg::Array)
+            (ParamSpec::Float { ty, .. }, ArgBits::Scalar(bits)) => {
+                float_value(*bits, *ty).map(ExactArg::Real)
             }
+            (ParamSpec::Int { .. }, ArgBits::Scalar(bits)) => Some(ExactArg::Int(*bits)),
+            (ParamSpec::FloatArray { ty, .. }, ArgBits::Array(v)) => v
+                .iter()
+                .map(|&b| float_value(b, *ty))
+                .collect::<Option<Vec<Rational>>>()
+                .map(ExactArg::Array),
             _ => None,
         })
         .collect();
@@ -881,9 +1050,20 @@ fn worst_with_exact(
     });
     let exact = exact.map(|q| {
         let rounded = round_to_float(&q, ft);
-        format!("{} (nearest float {})", crate::args::decimal(rounded, ft), crate::args::hex_float(rounded, ft))
+        format!(
+            "{} (nearest float {})",
+            crate::args::decimal(rounded, ft),
+            crate::args::hex_float(rounded, ft)
+        )
     });
-    Worst { input, p: a, p_prime: b, ulps, exact, closer }
+    Worst {
+        input,
+        p: a,
+        p_prime: b,
+        ulps,
+        exact,
+        closer,
+    }
 }
 
 /// Replays findings natively: confirmed when both builds' native outcomes equal the
@@ -902,12 +1082,22 @@ fn confirm(
     }
     let args: Vec<Vec<NativeArg>> = findings.iter().map(|x| to_native(f, &x.input)).collect();
     let run = |n: &NativeBuild, ftz: FtzDaz| {
-        n.run(&args, &RunOptions { ftz_daz: ftz, ..RunOptions::default() }).map_err(|e| InputError(e.to_string()))
+        n.run(
+            &args,
+            &RunOptions {
+                ftz_daz: ftz,
+                ..RunOptions::default()
+            },
+        )
+        .map_err(|e| InputError(e.to_string()))
     };
     let (op, oq) = (run(native_p, ftz)?, run(native_pp, ftz)?);
     let (op_off, oq_off) = (run(native_p, FtzDaz::Off)?, run(native_pp, FtzDaz::Off)?);
     for (i, x) in findings.iter_mut().enumerate() {
-        let (Some(np), Some(nq)) = (native_observation(&op[i], ret), native_observation(&oq[i], ret)) else {
+        let (Some(np), Some(nq)) = (
+            native_observation(&op[i], ret),
+            native_observation(&oq[i], ret),
+        ) else {
             x.unconfirmed_reason = Some("the native build crashed or timed out".into());
             continue;
         };
@@ -928,11 +1118,16 @@ fn confirm(
             continue;
         }
         x.confirmed = true;
-        if let (Some(a), Some(b)) = (native_observation(&op_off[i], ret), native_observation(&oq_off[i], ret)) {
+        if let (Some(a), Some(b)) = (
+            native_observation(&op_off[i], ret),
+            native_observation(&oq_off[i], ret),
+        ) {
             let same_flags = a.2.without_inexact() == b.2.without_inexact();
             let same_class = a.1 == b.1;
             let close = match (a.0, b.0, ret.float_ty()) {
-                (Some(p), Some(q), Some(ft)) if a.1 == ResultClass::Finite && b.1 == ResultClass::Finite => {
+                (Some(p), Some(q), Some(ft))
+                    if a.1 == ResultClass::Finite && b.1 == ResultClass::Finite =>
+                {
                     ulps_between(p, q, ft) <= tol
                 }
                 (p, q, _) => p == q,

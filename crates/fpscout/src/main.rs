@@ -138,7 +138,10 @@ fn main() -> ExitCode {
     }
 }
 
-fn parse_pairs<T: std::str::FromStr>(items: &[String], what: &str) -> Result<HashMap<String, T>, InputError> {
+fn parse_pairs<T: std::str::FromStr>(
+    items: &[String],
+    what: &str,
+) -> Result<HashMap<String, T>, InputError> {
     let mut out = HashMap::new();
     for it in items {
         let (name, value) = it
@@ -156,10 +159,15 @@ fn parse_pairs<T: std::str::FromStr>(items: &[String], what: &str) -> Result<Has
 fn parse_ranges(items: &[String]) -> Result<HashMap<String, (f64, f64)>, InputError> {
     let mut out = HashMap::new();
     for it in items {
-        let bad = || InputError(format!("--range expects NAME=LO:HI with finite LO <= HI, got '{it}'"));
+        let bad = || {
+            InputError(format!(
+                "--range expects NAME=LO:HI with finite LO <= HI, got '{it}'"
+            ))
+        };
         let (name, r) = it.split_once('=').ok_or_else(bad)?;
         let (lo, hi) = r.split_once(':').ok_or_else(bad)?;
-        let parse = |s: &str| fpscout::args::parse_float(s, fpscout_ir::FloatTy::F64).map(f64::from_bits);
+        let parse =
+            |s: &str| fpscout::args::parse_float(s, fpscout_ir::FloatTy::F64).map(f64::from_bits);
         let (lo, hi) = (parse(lo).map_err(|_| bad())?, parse(hi).map_err(|_| bad())?);
         if !(lo.is_finite() && hi.is_finite() && lo <= hi) {
             return Err(bad());
@@ -216,8 +224,10 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
             let session = Session::open(&file, flags)?;
             let bar = indicatif::ProgressBar::new(0);
             bar.set_style(
-                indicatif::ProgressStyle::with_template("{spinner} {msg:10} [{bar:30}] {pos}/{len} {elapsed}")
-                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+                indicatif::ProgressStyle::with_template(
+                    "{spinner} {msg:10} [{bar:30}] {pos}/{len} {elapsed}",
+                )
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
             );
             let mut progress = |phase: &str, done: u64, total: u64| {
                 bar.set_message(phase.to_string());
@@ -228,14 +238,32 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
             bar.finish_and_clear();
             let mut out = std::io::stdout().lock();
             if json {
-                for x in report.findings.iter().filter(|x| x.confirmed || show_unconfirmed) {
-                    let _ = writeln!(out, "{}", print_diff::finding_json(&report, &session.p, &session.p_prime, x));
+                for x in report
+                    .findings
+                    .iter()
+                    .filter(|x| x.confirmed || show_unconfirmed)
+                {
+                    let _ = writeln!(
+                        out,
+                        "{}",
+                        print_diff::finding_json(&report, &session.p, &session.p_prime, x)
+                    );
                 }
                 let _ = writeln!(out, "{}", print_diff::summary_json(&report));
             } else {
-                print_diff::print_text(&mut out, &report, &session.p, &session.p_prime, show_unconfirmed);
+                print_diff::print_text(
+                    &mut out,
+                    &report,
+                    &session.p,
+                    &session.p_prime,
+                    show_unconfirmed,
+                );
             }
-            Ok(if report.summary.diff_confirmed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+            Ok(if report.summary.diff_confirmed > 0 {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            })
         }
         Command::Run {
             file,
@@ -297,7 +325,8 @@ impl SourceCache {
 
 fn print_run(out: &mut impl Write, records: &[RunRecord], show_inexact: bool) {
     let col = |r: &RunRecord, f: &dyn Fn(&RunRecord) -> String| f(r);
-    let rows: Vec<(&str, Box<dyn Fn(&RunRecord) -> String>)> = vec![
+    type Row<'a> = (&'a str, Box<dyn Fn(&RunRecord) -> String>);
+    let rows: Vec<Row> = vec![
         (
             "compiler flags",
             Box::new(|r: &RunRecord| r.compiler_flags.clone()),
@@ -339,16 +368,23 @@ fn print_run(out: &mut impl Write, records: &[RunRecord], show_inexact: bool) {
     ];
     let Some(first) = records.first() else { return };
     let _ = writeln!(out, "function {}", first.function);
-    let _ = writeln!(out, "{:<18}{:<44}{}", "", "P", "P'");
-    for (name, f) in &rows {
-        let cells: Vec<String> = records.iter().map(|r| col(r, f.as_ref())).collect();
-        let _ = writeln!(
-            out,
-            "{:<18}{:<44}{}",
-            name,
-            cells.first().cloned().unwrap_or_default(),
-            cells.get(1).cloned().unwrap_or_default()
-        );
+    let table: Vec<(&str, Vec<String>)> = rows
+        .iter()
+        .map(|(name, f)| (*name, records.iter().map(|r| col(r, f.as_ref())).collect()))
+        .collect();
+    let width = table
+        .iter()
+        .filter_map(|(_, c)| c.first())
+        .map(String::len)
+        .max()
+        .unwrap_or(0)
+        .max(8)
+        + 3;
+    let _ = writeln!(out, "{:<18}{:<width$}P'", "", "P");
+    for (name, cells) in &table {
+        let first = cells.first().cloned().unwrap_or_default();
+        let second = cells.get(1).cloned().unwrap_or_default();
+        let _ = writeln!(out, "{name:<18}{first:<width$}{second}");
     }
     let mut sources = SourceCache::default();
     for r in records {

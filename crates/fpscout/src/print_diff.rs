@@ -27,7 +27,9 @@ fn inputs_json(report: &DiffReport, input: &[ArgBits]) -> Value {
             };
             match a {
                 ArgBits::Scalar(b) => json!({"name": p.name, "value": one(*b)}),
-                ArgBits::Array(v) => json!({"name": p.name, "values": v.iter().map(|&b| one(b)).collect::<Vec<_>>()}),
+                ArgBits::Array(v) => {
+                    json!({"name": p.name, "values": v.iter().map(|&b| one(b)).collect::<Vec<_>>()})
+                }
             }
         })
         .collect();
@@ -38,7 +40,11 @@ fn inputs_text(report: &DiffReport, input: &[ArgBits]) -> String {
     let v = inputs_json(report, input);
     let show = |x: &Value| -> String {
         if let Some(h) = x.get("hex") {
-            format!("{} ({})", h.as_str().unwrap_or(""), x["decimal"].as_str().unwrap_or(""))
+            format!(
+                "{} ({})",
+                h.as_str().unwrap_or(""),
+                x["decimal"].as_str().unwrap_or("")
+            )
         } else if let Some(i) = x.get("int") {
             i.to_string()
         } else {
@@ -54,7 +60,9 @@ fn inputs_text(report: &DiffReport, input: &[ArgBits]) -> String {
                     match it.get("values") {
                         Some(vals) => format!(
                             "{name} = [{}]",
-                            vals.as_array().map(|a| a.iter().map(show).collect::<Vec<_>>().join(", ")).unwrap_or_default()
+                            vals.as_array()
+                                .map(|a| a.iter().map(show).collect::<Vec<_>>().join(", "))
+                                .unwrap_or_default()
                         ),
                         None => format!("{name} = {}", show(&it["value"])),
                     }
@@ -106,7 +114,10 @@ pub fn finding_json(report: &DiffReport, p: &Module, pp: &Module, x: &Finding) -
 
 pub fn summary_json(report: &DiffReport) -> Value {
     let mut data = serde_json::to_value(&report.summary).unwrap_or(Value::Null);
-    if let (Some(w), Some(obj)) = (&report.summary.worst, data.get_mut("worst").and_then(Value::as_object_mut)) {
+    if let (Some(w), Some(obj)) = (
+        &report.summary.worst,
+        data.get_mut("worst").and_then(Value::as_object_mut),
+    ) {
         let ft = report.ret.float_ty().unwrap_or(FloatTy::F64);
         obj.insert("inputs".into(), inputs_json(report, &w.input));
         obj.insert("p".into(), json!(hex_float(w.p, ft)));
@@ -123,14 +134,29 @@ fn trace_text(m: &Module, o: &Observation) -> String {
         .iter()
         .map(|(k, op)| {
             let info = m.fp_ops.get(*op as usize);
-            let loc = info.and_then(|i| i.loc.as_ref()).map(|l| format!(" {}:{}", l.line, l.col)).unwrap_or_default();
-            format!("{} {}#{}{}", k.name(), info.map(|i| i.opcode.as_str()).unwrap_or("?"), op, loc)
+            let loc = info
+                .and_then(|i| i.loc.as_ref())
+                .map(|l| format!(" {}:{}", l.line, l.col))
+                .unwrap_or_default();
+            format!(
+                "{} {}#{}{}",
+                k.name(),
+                info.map(|i| i.opcode.as_str()).unwrap_or("?"),
+                op,
+                loc
+            )
         })
         .collect::<Vec<_>>()
         .join(", ")
 }
 
-pub fn print_text(out: &mut impl Write, report: &DiffReport, p: &Module, pp: &Module, show_unconfirmed: bool) {
+pub fn print_text(
+    out: &mut impl Write,
+    report: &DiffReport,
+    p: &Module,
+    pp: &Module,
+    show_unconfirmed: bool,
+) {
     let s = &report.summary;
     let _ = writeln!(out, "fpscout diff: {}", s.function);
     let mut n = 0;
@@ -139,10 +165,21 @@ pub fn print_text(out: &mut impl Write, report: &DiffReport, p: &Module, pp: &Mo
             continue;
         }
         n += 1;
-        let kinds: Vec<String> = x.kinds.iter().map(|k| format!("{k:?}").to_lowercase()).collect();
+        let kinds: Vec<String> = x
+            .kinds
+            .iter()
+            .map(|k| format!("{k:?}").to_lowercase())
+            .collect();
         let origin = match &x.origin {
-            Origin::Solver { build, op, kind, steps } => {
-                format!("solver: {kind} condition of {build} op#{op}, {steps} step(s) from the model")
+            Origin::Solver {
+                build,
+                op,
+                kind,
+                steps,
+            } => {
+                format!(
+                    "solver: {kind} condition of {build} op#{op}, {steps} step(s) from the model"
+                )
             }
             Origin::Random => "random phase".into(),
         };
@@ -170,10 +207,26 @@ pub fn print_text(out: &mut impl Write, report: &DiffReport, p: &Module, pp: &Mo
             }
             None => "-".into(),
         };
-        let _ = writeln!(out, "   {:<8} {:<44} {}", "", "P", "P'");
-        let _ = writeln!(out, "   {:<8} {:<44} {}", "result", res(&x.p), res(&x.p_prime));
-        let _ = writeln!(out, "   {:<8} {:<44} {}", "flags", x.p.flags, x.p_prime.flags);
-        let _ = writeln!(out, "   {:<8} {:<44} {}", "trace", trace_text(p, &x.p), trace_text(pp, &x.p_prime));
+        let _ = writeln!(out, "   {:<8} {:<44} P'", "", "P");
+        let _ = writeln!(
+            out,
+            "   {:<8} {:<44} {}",
+            "result",
+            res(&x.p),
+            res(&x.p_prime)
+        );
+        let _ = writeln!(
+            out,
+            "   {:<8} {:<44} {}",
+            "flags", x.p.flags, x.p_prime.flags
+        );
+        let _ = writeln!(
+            out,
+            "   {:<8} {:<44} {}",
+            "trace",
+            trace_text(p, &x.p),
+            trace_text(pp, &x.p_prime)
+        );
         if let Some(u) = x.ulps {
             let _ = writeln!(out, "   {:<8} {u} ulps apart", "");
         }
@@ -184,15 +237,28 @@ pub fn print_text(out: &mut impl Write, report: &DiffReport, p: &Module, pp: &Mo
     print_table(out, s);
     if let Some(w) = &s.worst {
         let ft = report.ret.float_ty().unwrap_or(FloatTy::F64);
-        let _ = writeln!(out, "\nlargest divergence: {} ulps at {}", w.ulps, inputs_text(report, &w.input));
+        let _ = writeln!(
+            out,
+            "\nlargest divergence: {} ulps at {}",
+            w.ulps,
+            inputs_text(report, &w.input)
+        );
         let _ = writeln!(out, "   P  = {} ({})", decimal(w.p, ft), hex_float(w.p, ft));
-        let _ = writeln!(out, "   P' = {} ({})", decimal(w.p_prime, ft), hex_float(w.p_prime, ft));
+        let _ = writeln!(
+            out,
+            "   P' = {} ({})",
+            decimal(w.p_prime, ft),
+            hex_float(w.p_prime, ft)
+        );
         match (&w.exact, w.closer) {
             (Some(e), Some(c)) => {
                 let _ = writeln!(out, "   exact = {e}; closer: {c}");
             }
             _ => {
-                let _ = writeln!(out, "   exact value not available (the function is not rational)");
+                let _ = writeln!(
+                    out,
+                    "   exact value not available (the function is not rational)"
+                );
             }
         }
     }
@@ -205,7 +271,16 @@ pub fn print_table(out: &mut impl Write, s: &Summary) {
     let _ = writeln!(
         out,
         "\n{:<16} {:>11} {:>11} {:>9} {:>8} {:>7} {:>9} {:>11} {:>10} {:>8}",
-        "function", "constraints", "(P, P')", "sat", "unknown", "inputs", "diff", "unconfirmed", "signatures", "wall s"
+        "function",
+        "constraints",
+        "(P, P')",
+        "sat",
+        "unknown",
+        "inputs",
+        "diff",
+        "unconfirmed",
+        "signatures",
+        "wall s"
     );
     let _ = writeln!(
         out,
@@ -227,8 +302,16 @@ pub fn print_table(out: &mut impl Write, s: &Summary) {
         "phases (s): compile {:.2}, collect {:.2}, solve {:.2}, search {:.2}, random {:.2} ({} inputs), confirm {:.2}; paths P {} P' {}",
         ph.compile, ph.collect, ph.solve, ph.search, ph.random, s.random_inputs, ph.confirm, s.paths_p, s.paths_pprime
     );
-    let _ = writeln!(out, "signatures only the solver phase reached: {}", s.solver_only_signatures);
+    let _ = writeln!(
+        out,
+        "signatures only the solver phase reached: {}",
+        s.solver_only_signatures
+    );
     if s.not_attempted > 0 {
-        let _ = writeln!(out, "queries not attempted (solve budget exhausted): {}", s.not_attempted);
+        let _ = writeln!(
+            out,
+            "queries not attempted (solve budget exhausted): {}",
+            s.not_attempted
+        );
     }
 }

@@ -257,7 +257,8 @@ pub fn run_both(
             native_flags,
             arrays,
             agrees: outcomes_agree(&eval, &outcome)
-                || (eval.choice_points > 0 && agrees_with_some_choice(&mut runner, &args, &eval, &outcome)),
+                || (eval.choice_points > 0
+                    && agrees_with_some_choice(&mut runner, &args, &eval, &outcome)),
         });
     }
     Ok(records)

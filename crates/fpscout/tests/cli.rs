@@ -38,10 +38,21 @@ const SUM_ARGS: &str = "[1e308,1e308,-1e308,-1e308,1,2,3,4,5],9";
 #[test]
 fn summation_overflows_in_p_but_not_in_fast_math_p_prime() {
     let sum = repo_root().join("examples/sum.c");
-    let out = run(&["run", sum.to_str().unwrap(), "--function", "sum", "--args", SUM_ARGS, "--json"]);
+    let out = run(&[
+        "run",
+        sum.to_str().unwrap(),
+        "--function",
+        "sum",
+        "--args",
+        SUM_ARGS,
+        "--json",
+    ]);
     assert_eq!(out.code, 0, "stderr: {}", out.stderr);
-    let records: Vec<serde_json::Value> =
-        out.stdout.lines().map(|l| serde_json::from_str(l).expect("JSON line")).collect();
+    let records: Vec<serde_json::Value> = out
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
     assert_eq!(records.len(), 2);
     let (p, pp) = (&records[0]["data"], &records[1]["data"]);
     assert_eq!(records[0]["type"], "run");
@@ -49,17 +60,37 @@ fn summation_overflows_in_p_but_not_in_fast_math_p_prime() {
     assert_eq!(pp["build"], "P'");
     // P adds left to right: 1e308 + 1e308 overflows to +inf at the `s += x[i]` line.
     assert_eq!(p["result"], "inf");
-    let kinds: Vec<&str> = p["exceptions"].as_array().unwrap().iter().map(|e| e["kind"].as_str().unwrap()).collect();
+    let kinds: Vec<&str> = p["exceptions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
     assert!(kinds.contains(&"overflow"), "{kinds:?}");
-    let overflow = p["exceptions"].as_array().unwrap().iter().find(|e| e["kind"] == "overflow").unwrap();
+    let overflow = p["exceptions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["kind"] == "overflow")
+        .unwrap();
     assert_eq!(overflow["opcode"], "fadd");
-    assert!(overflow["loc"].as_str().unwrap().ends_with("sum.c:6:7"), "{overflow}");
-    assert_eq!(p["native_flags"], serde_json::json!(["overflow", "inexact"]));
+    assert!(
+        overflow["loc"].as_str().unwrap().ends_with("sum.c:6:7"),
+        "{overflow}"
+    );
+    assert_eq!(
+        p["native_flags"],
+        serde_json::json!(["overflow", "inexact"])
+    );
     assert_eq!(p["agrees"], true);
     // P' vectorises with two <2 x double> accumulators: the huge values cancel pairwise,
     // 1..4 are absorbed by them, and only the scalar tail 5 survives. No overflow.
     assert_eq!(pp["result"], "0x1.4p+2");
-    assert!(pp["exceptions"].as_array().unwrap().iter().all(|e| e["kind"] != "overflow"));
+    assert!(pp["exceptions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|e| e["kind"] != "overflow"));
     assert_eq!(pp["native_flags"], serde_json::json!(["inexact"]));
     assert_eq!(pp["ftz_daz"], true);
     assert_eq!(pp["agrees"], true);
@@ -68,23 +99,40 @@ fn summation_overflows_in_p_but_not_in_fast_math_p_prime() {
 #[test]
 fn text_report_shows_both_builds_and_source_lines() {
     let sum = repo_root().join("examples/sum.c");
-    let out = run(&["run", sum.to_str().unwrap(), "-f", "sum", "--args", SUM_ARGS]);
+    let out = run(&[
+        "run",
+        sum.to_str().unwrap(),
+        "-f",
+        "sum",
+        "--args",
+        SUM_ARGS,
+    ]);
     assert_eq!(out.code, 0, "stderr: {}", out.stderr);
     assert!(out.stdout.contains("overflow   fadd#0"), "{}", out.stdout);
     assert!(out.stdout.contains("| s += x[i];"), "{}", out.stdout);
-    assert!(out.stdout.contains("agrees natively   yes"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("agrees natively   yes"),
+        "{}",
+        out.stdout
+    );
 }
 
 #[test]
 fn hex_and_special_arguments_are_accepted() {
     let dir = tempfile::tempdir().unwrap();
-    let src = write(dir.path(), "div.c", "double dv(double a, double b) { return a / b; }\n");
+    let src = write(
+        dir.path(),
+        "div.c",
+        "double dv(double a, double b) { return a / b; }\n",
+    );
     let out = run(&["run", &src, "-f", "dv", "--args", "0x1p-1022,inf", "--json"]);
     assert_eq!(out.code, 0, "stderr: {}", out.stderr);
-    let first: serde_json::Value = serde_json::from_str(out.stdout.lines().next().unwrap()).unwrap();
+    let first: serde_json::Value =
+        serde_json::from_str(out.stdout.lines().next().unwrap()).unwrap();
     assert_eq!(first["data"]["result"], "0x0p+0");
     let out = run(&["run", &src, "-f", "dv", "--args", "0,0", "--json"]);
-    let first: serde_json::Value = serde_json::from_str(out.stdout.lines().next().unwrap()).unwrap();
+    let first: serde_json::Value =
+        serde_json::from_str(out.stdout.lines().next().unwrap()).unwrap();
     assert_eq!(first["data"]["exceptions"][0]["kind"], "invalid");
     assert_eq!(first["data"]["agrees"], true);
 }
@@ -109,10 +157,18 @@ fn compile_errors_show_clang_diagnostics() {
 #[test]
 fn unknown_function_lists_the_defined_ones() {
     let dir = tempfile::tempdir().unwrap();
-    let src = write(dir.path(), "f.c", "double twice(double x) { return 2 * x; }\n");
+    let src = write(
+        dir.path(),
+        "f.c",
+        "double twice(double x) { return 2 * x; }\n",
+    );
     let out = run(&["run", &src, "-f", "thrice", "--args", "1"]);
     assert_eq!(out.code, 2);
-    assert!(out.stderr.contains("function 'thrice' not found"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("function 'thrice' not found"),
+        "{}",
+        out.stderr
+    );
     assert!(out.stderr.contains("twice"), "{}", out.stderr);
 }
 
@@ -127,10 +183,18 @@ fn unsupported_instruction_names_instruction_and_line() {
     );
     let out = run(&["run", &src, "-f", "sq", "--args", "3"]);
     assert_eq!(out.code, 2);
-    assert!(out.stderr.contains("unsupported in function 'sq'"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("unsupported in function 'sq'"),
+        "{}",
+        out.stderr
+    );
     assert!(out.stderr.contains("long double"), "{}", out.stderr);
     assert!(out.stderr.contains("ld.c:3"), "{}", out.stderr);
-    assert!(out.stderr.contains("x86_fp80"), "the instruction is quoted: {}", out.stderr);
+    assert!(
+        out.stderr.contains("x86_fp80"),
+        "the instruction is quoted: {}",
+        out.stderr
+    );
     // The other function of the same file still works.
     let out = run(&["run", &src, "-f", "ok", "--args", "3"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
@@ -139,7 +203,11 @@ fn unsupported_instruction_names_instruction_and_line() {
 #[test]
 fn wrong_argument_count_and_bad_literals_are_input_errors() {
     let dir = tempfile::tempdir().unwrap();
-    let src = write(dir.path(), "g.c", "double g(double a, int n) { return a * n; }\n");
+    let src = write(
+        dir.path(),
+        "g.c",
+        "double g(double a, int n) { return a * n; }\n",
+    );
     let out = run(&["run", &src, "-f", "g", "--args", "1"]);
     assert_eq!(out.code, 2);
     assert!(out.stderr.contains("takes 2 arguments"), "{}", out.stderr);
@@ -169,26 +237,63 @@ fn endless_loops_stop_at_the_step_budget() {
         "double spin(double x, int n) {\n  for (int i = 0; i != n; i += 2) x = x * 0.5 + 1.0;\n  return x;\n}\n",
     );
     // n odd: i never equals n (until a wrap far beyond the budget).
-    let out = run(&["run", &src, "-f", "spin", "--args", "1,3", "--step-budget", "5000", "--json"]);
+    let out = run(&[
+        "run",
+        &src,
+        "-f",
+        "spin",
+        "--args",
+        "1,3",
+        "--step-budget",
+        "5000",
+        "--json",
+    ]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     let p: serde_json::Value = serde_json::from_str(out.stdout.lines().next().unwrap()).unwrap();
     assert_eq!(p["data"]["end"], "stopped");
-    assert!(p["data"]["detail"].as_str().unwrap().contains("step budget of 5000"), "{}", p["data"]);
+    assert!(
+        p["data"]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("step budget of 5000"),
+        "{}",
+        p["data"]
+    );
 }
 
 #[test]
 fn llvm_ir_input_runs_like_its_source() {
     let dir = tempfile::tempdir().unwrap();
-    let c = write(dir.path(), "m.c", "double m(double a, double b) { return a * b; }\n");
+    let c = write(
+        dir.path(),
+        "m.c",
+        "double m(double a, double b) { return a * b; }\n",
+    );
     let ll = dir.path().join("m.ll");
     let st = Command::new("clang-19")
-        .args(["-O0", "-Xclang", "-disable-O0-optnone", "-g", "-S", "-emit-llvm", "-o"])
+        .args([
+            "-O0",
+            "-Xclang",
+            "-disable-O0-optnone",
+            "-g",
+            "-S",
+            "-emit-llvm",
+            "-o",
+        ])
         .arg(&ll)
         .arg(&c)
         .status()
         .expect("clang-19");
     assert!(st.success());
-    let out = run(&["run", ll.to_str().unwrap(), "-f", "m", "--args", "1e300,1e300", "--json"]);
+    let out = run(&[
+        "run",
+        ll.to_str().unwrap(),
+        "-f",
+        "m",
+        "--args",
+        "1e300,1e300",
+        "--json",
+    ]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     for line in out.stdout.lines() {
         let r: serde_json::Value = serde_json::from_str(line).unwrap();

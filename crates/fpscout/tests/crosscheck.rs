@@ -696,8 +696,6 @@ fn describe(
     s
 }
 
-/// Most evaluations spent per vector on the other answers to its choice points.
-
 /// Whether a disagreement is only in which NaN came out (payload or sign): same flags,
 /// and every differing result or array element is a NaN on both sides.
 fn differs_only_in_nan_bits(f: &Function, e: &Evaluation, o: &NativeOutcome) -> bool {

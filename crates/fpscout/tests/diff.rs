@@ -46,22 +46,36 @@ fn vectorised_summation_overflow_is_found_by_the_solver_and_confirmed() {
         .expect("an input that overflows in P only");
     assert!(matches!(hit.origin, Origin::Solver { .. }));
     assert!(hit.kinds.contains(&DiffKind::Flags));
-    assert!(matches!(hit.p.class, ResultClass::PosInf | ResultClass::NegInf));
+    assert!(matches!(
+        hit.p.class,
+        ResultClass::PosInf | ResultClass::NegInf
+    ));
     assert_eq!(hit.p_prime.class, ResultClass::Finite);
     assert!(r.summary.constraints_p > 0 && r.summary.constraints_pprime > 0);
-    assert_eq!(r.summary.diff_confirmed, r.findings.iter().filter(|f| f.confirmed).count());
+    assert_eq!(
+        r.summary.diff_confirmed,
+        r.findings.iter().filter(|f| f.confirmed).count()
+    );
 }
 
 #[test]
 fn reassociation_turns_an_overflow_into_a_finite_result() {
     let dir = tempfile::tempdir().unwrap();
     // -ffast-math folds (x + C) - C to x.
-    let src = source(&dir, "reassoc.c", "double reassoc(double x) { return (x + 1e308) - 1e308; }\n");
+    let src = source(
+        &dir,
+        "reassoc.c",
+        "double reassoc(double x) { return (x + 1e308) - 1e308; }\n",
+    );
     let r = diff(&src, &quick("reassoc"));
     let hit = r
         .findings
         .iter()
-        .find(|f| f.confirmed && f.p.flags.contains(ExceptionKind::Overflow) && f.p_prime.class == ResultClass::Finite)
+        .find(|f| {
+            f.confirmed
+                && f.p.flags.contains(ExceptionKind::Overflow)
+                && f.p_prime.class == ResultClass::Finite
+        })
         .expect("P overflows, P' returns x");
     assert_eq!(hit.p.class, ResultClass::PosInf);
     assert!(hit.p_prime.flags.is_empty());
@@ -72,7 +86,11 @@ fn reassociation_turns_an_overflow_into_a_finite_result() {
 fn removed_reciprocal_changes_a_division_by_zero() {
     let dir = tempfile::tempdir().unwrap();
     // 1/(1/x) is x under -ffast-math: at x = 0, P divides by zero and P' does not.
-    let src = source(&dir, "recip.c", "double recip(double x) { return 1.0 / (1.0 / x); }\n");
+    let src = source(
+        &dir,
+        "recip.c",
+        "double recip(double x) { return 1.0 / (1.0 / x); }\n",
+    );
     let r = diff(&src, &quick("recip"));
     let hit = r
         .findings
@@ -80,14 +98,31 @@ fn removed_reciprocal_changes_a_division_by_zero() {
         .find(|f| f.confirmed && f.p.flags.contains(ExceptionKind::DivByZero))
         .expect("divide-by-zero only in P");
     assert!(!hit.p_prime.flags.contains(ExceptionKind::DivByZero));
-    assert!(matches!(hit.origin, Origin::Solver { kind: "divbyzero", .. }), "{:?}", hit.origin);
-    assert_eq!(r.summary.constraints_pprime, 0, "P' has no floating-point operation left");
+    assert!(
+        matches!(
+            hit.origin,
+            Origin::Solver {
+                kind: "divbyzero",
+                ..
+            }
+        ),
+        "{:?}",
+        hit.origin
+    );
+    assert_eq!(
+        r.summary.constraints_pprime, 0,
+        "P' has no floating-point operation left"
+    );
 }
 
 #[test]
 fn ftz_only_differences_are_confirmed_and_marked() {
     let dir = tempfile::tempdir().unwrap();
-    let src = source(&dir, "ftz.c", "double ftz(double x) { return x * 0x1p-1000; }\n");
+    let src = source(
+        &dir,
+        "ftz.c",
+        "double ftz(double x) { return x * 0x1p-1000; }\n",
+    );
     let r = diff(&src, &quick("ftz"));
     let hit = r
         .findings
@@ -95,19 +130,35 @@ fn ftz_only_differences_are_confirmed_and_marked() {
         .find(|f| f.confirmed && f.p.flags.contains(ExceptionKind::Underflow))
         .expect("a subnormal product flushed to zero in P'");
     assert!(hit.ftz_only, "the difference disappears without FTZ/DAZ");
-    assert!(r.findings.iter().filter(|f| f.confirmed).all(|f| f.ftz_only));
+    assert!(r
+        .findings
+        .iter()
+        .filter(|f| f.confirmed)
+        .all(|f| f.ftz_only));
 }
 
 #[test]
 fn identical_builds_report_no_difference() {
     let dir = tempfile::tempdir().unwrap();
-    let src = source(&dir, "mul.c", "double mul(double x, double y) { return x * y; }\n");
+    let src = source(
+        &dir,
+        "mul.c",
+        "double mul(double x, double y) { return x * y; }\n",
+    );
     let mut cfg = quick("mul");
     // Without FTZ/DAZ the two builds compute the same single multiplication.
     cfg.ftz_daz = FtzDazChoice::Off;
     let r = diff(&src, &cfg);
-    assert_eq!(r.summary.diff_confirmed, 0, "{:?}", r.findings.first().map(|f| (&f.input, &f.kinds)));
-    assert!(r.summary.satisfiable > 0, "the overflow/underflow conditions are solved");
+    assert_eq!(
+        r.summary.diff_confirmed,
+        0,
+        "{:?}",
+        r.findings.first().map(|f| (&f.input, &f.kinds))
+    );
+    assert!(
+        r.summary.satisfiable > 0,
+        "the overflow/underflow conditions are solved"
+    );
     assert_eq!(r.summary.signatures, 0);
 }
 
@@ -125,11 +176,19 @@ fn ranges_bound_the_search_and_the_worst_divergence_has_an_exact_value() {
     let r = diff(&src, &cfg);
     for f in &r.findings {
         for a in &f.input {
-            let fpscout_walk::concrete::ArgBits::Scalar(b) = a else { panic!("scalar inputs") };
+            let fpscout_walk::concrete::ArgBits::Scalar(b) = a else {
+                panic!("scalar inputs")
+            };
             let v = f64::from_bits(*b);
-            assert!((0.25..=2.0).contains(&v) || (0.5..=1.5).contains(&v), "{v} outside the ranges");
+            assert!(
+                (0.25..=2.0).contains(&v) || (0.5..=1.5).contains(&v),
+                "{v} outside the ranges"
+            );
         }
-        assert!(f.p.flags.is_empty() && f.p_prime.flags.is_empty(), "no exception is possible in range");
+        assert!(
+            f.p.flags.is_empty() && f.p_prime.flags.is_empty(),
+            "no exception is possible in range"
+        );
     }
     if let Some(w) = &r.summary.worst {
         assert!(w.exact.is_some(), "a rational function has an exact value");
@@ -140,14 +199,33 @@ fn ranges_bound_the_search_and_the_worst_divergence_has_an_exact_value() {
 #[test]
 fn cli_exit_codes_and_json_summary() {
     let dir = tempfile::tempdir().unwrap();
-    let src = source(&dir, "reassoc.c", "double reassoc(double x) { return (x + 1e308) - 1e308; }\n");
+    let src = source(
+        &dir,
+        "reassoc.c",
+        "double reassoc(double x) { return (x + 1e308) - 1e308; }\n",
+    );
     let out = Command::new(env!("CARGO_BIN_EXE_fpscout"))
-        .args(["diff", src.to_str().unwrap(), "-f", "reassoc", "--random", "500", "--json"])
+        .args([
+            "diff",
+            src.to_str().unwrap(),
+            "-f",
+            "reassoc",
+            "--random",
+            "500",
+            "--json",
+        ])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1), "differences found: {}", String::from_utf8_lossy(&out.stderr));
-    let lines: Vec<serde_json::Value> =
-        String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "differences found: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     let summary = lines.last().unwrap();
     assert_eq!(summary["type"], "summary");
     for key in [
@@ -169,14 +247,39 @@ fn cli_exit_codes_and_json_summary() {
     assert!(finding["data"]["inputs"][0]["value"]["hex"].is_string());
     assert_eq!(finding["data"]["confirmed"], true);
 
-    let same = source(&dir, "mul.c", "double mul(double x, double y) { return x * y; }\n");
+    let same = source(
+        &dir,
+        "mul.c",
+        "double mul(double x, double y) { return x * y; }\n",
+    );
     let out = Command::new(env!("CARGO_BIN_EXE_fpscout"))
-        .args(["diff", same.to_str().unwrap(), "-f", "mul", "--random", "500", "--ftz-daz", "off"])
+        .args([
+            "diff",
+            same.to_str().unwrap(),
+            "-f",
+            "mul",
+            "--random",
+            "500",
+            "--ftz-daz",
+            "off",
+        ])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     let out = Command::new(env!("CARGO_BIN_EXE_fpscout"))
-        .args(["diff", same.to_str().unwrap(), "-f", "mul", "--range", "x=3:1"])
+        .args([
+            "diff",
+            same.to_str().unwrap(),
+            "-f",
+            "mul",
+            "--range",
+            "x=3:1",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Issue B benchmark: the seed's table for the FPBench benchmarks and the odometer, next to
+# a random-only run with the same wall time. Optional arguments: benchmark names to run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release -q --example bench_diff
+exec ./target/release/examples/bench_diff bench/diff "$@"
