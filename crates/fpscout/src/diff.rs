@@ -620,19 +620,7 @@ pub fn run_diff(
             match v {
                 Verdict::Sat(values) => {
                     summary.satisfiable += 1;
-                    let center: Vec<u64> = values
-                        .iter()
-                        .zip(&tys)
-                        .map(|(q, &t)| clamp_finite(round_to_float(q, t), t))
-                        .collect();
-                    let around: Vec<(u64, u64)> = values
-                        .iter()
-                        .zip(&tys)
-                        .map(|(q, &t)| {
-                            let (lo, hi) = floats_around(q, t);
-                            (clamp_finite(lo, t), clamp_finite(hi, t))
-                        })
-                        .collect();
+                    let (center, around) = model_floats(values, &tys);
                     if unique_inputs.insert(center.clone()) {
                         let (build, q) = all[i];
                         let origin = Origin::Solver {
@@ -694,19 +682,7 @@ pub fn run_diff(
         for (v, origin) in diff_verdicts.iter().zip(diff_origins) {
             if let Verdict::Sat(values) = v {
                 summary.differential_satisfiable += 1;
-                let center: Vec<u64> = values
-                    .iter()
-                    .zip(&tys)
-                    .map(|(q, &t)| clamp_finite(round_to_float(q, t), t))
-                    .collect();
-                let around: Vec<(u64, u64)> = values
-                    .iter()
-                    .zip(&tys)
-                    .map(|(q, &t)| {
-                        let (lo, hi) = floats_around(q, t);
-                        (clamp_finite(lo, t), clamp_finite(hi, t))
-                    })
-                    .collect();
+                let (center, around) = model_floats(values, &tys);
                 if unique_inputs.insert(center.clone()) {
                     // Differential candidates go first: they are the likeliest witnesses.
                     candidates.insert(0, (center, around, origin));
@@ -894,6 +870,25 @@ type Candidate = (Vec<u64>, Vec<(u64, u64)>, Origin);
 
 fn signature(x: &Finding) -> Signature {
     (x.p.flags, x.p_prime.flags, x.p.class, x.p_prime.class)
+}
+
+/// A model's exact values as floats: the nearest float of each coordinate, and the floats
+/// just below and above it (all finite: inputs are finite).
+fn model_floats(values: &[Rational], tys: &[FloatTy]) -> (Vec<u64>, Vec<(u64, u64)>) {
+    let center = values
+        .iter()
+        .zip(tys)
+        .map(|(q, &t)| clamp_finite(round_to_float(q, t), t))
+        .collect();
+    let around = values
+        .iter()
+        .zip(tys)
+        .map(|(q, &t)| {
+            let (lo, hi) = floats_around(q, t);
+            (clamp_finite(lo, t), clamp_finite(hi, t))
+        })
+        .collect();
+    (center, around)
 }
 
 fn clamp_finite(bits: u64, ty: FloatTy) -> u64 {
