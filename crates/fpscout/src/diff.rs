@@ -280,6 +280,18 @@ fn float_inputs(f: &Function, cfg: &DiffConfig) -> Result<Vec<ParamSpec>, InputE
     Ok(specs)
 }
 
+/// The range of each float input, in the order of `ParamSpec::inputs`.
+fn input_ranges(specs: &[ParamSpec]) -> Vec<Option<(f64, f64)>> {
+    specs
+        .iter()
+        .flat_map(|s| match s {
+            ParamSpec::Float { range, .. } => vec![*range],
+            ParamSpec::FloatArray { len, range, .. } => vec![*range; *len],
+            ParamSpec::Int { .. } => vec![],
+        })
+        .collect()
+}
+
 /// Builds argument bits from per-input float bits (in the order of `ParamSpec::inputs`).
 fn assemble(specs: &[ParamSpec], floats: &[u64]) -> Vec<ArgBits> {
     let mut it = floats.iter().copied();
@@ -364,10 +376,6 @@ fn neighbours(
 ) -> Vec<Vec<u64>> {
     let mut out: Vec<Vec<u64>> = vec![center.to_vec()];
     let step = |bits: u64, ty: FloatTy, k: i64| -> u64 {
-        let v = match ty {
-            FloatTy::F64 => f64::from_bits(bits),
-            FloatTy::F32 => f64::from(f32::from_bits(bits as u32)),
-        };
         let mut b = bits;
         for _ in 0..k.unsigned_abs() {
             let x = match ty {
@@ -387,7 +395,6 @@ fn neighbours(
                 ),
             };
         }
-        let _ = v;
         b
     };
     // The floats just below and above each rational coordinate.
@@ -531,14 +538,7 @@ pub fn run_diff(
             f.display_name
         )));
     }
-    let input_ranges: Vec<Option<(f64, f64)>> = specs
-        .iter()
-        .flat_map(|s| match s {
-            ParamSpec::Float { range, .. } => vec![*range],
-            ParamSpec::FloatArray { len, range, .. } => vec![*range; *len],
-            ParamSpec::Int { .. } => vec![],
-        })
-        .collect();
+    let input_ranges = input_ranges(&specs);
     let tys: Vec<FloatTy> = inputs.iter().map(|(_, t)| *t).collect();
     let lens: Vec<Option<usize>> = specs
         .iter()
@@ -952,14 +952,7 @@ fn local_search_max(
             })
             .collect()
     };
-    let ranges: Vec<Option<(f64, f64)>> = specs
-        .iter()
-        .flat_map(|s| match s {
-            ParamSpec::Float { range, .. } => vec![*range],
-            ParamSpec::FloatArray { len, range, .. } => vec![*range; *len],
-            ParamSpec::Int { .. } => vec![],
-        })
-        .collect();
+    let ranges = input_ranges(specs);
     let mut point = flat(&start);
     let mut current = best.as_ref().map(|b| b.0).unwrap_or(0);
     for exponent in (0..40).rev().step_by(3) {
