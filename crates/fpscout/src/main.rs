@@ -222,6 +222,29 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
             cfg.ftz_daz = ftz_daz;
             cfg.random_only = random_only;
             let session = Session::open(&file, flags)?;
+            // Integer parameters and array lengths are not searched: say what they default to.
+            let fid = session.function(fpscout_toolchain::BuildKind::P, &function)?;
+            for p in &session.p.function(fid).params {
+                match p.ty {
+                    fpscout_ir::Type::Scalar(fpscout_ir::ScalarTy::Int(_))
+                        if !cfg.ints.contains_key(&p.name) =>
+                    {
+                        eprintln!(
+                            "fpscout: note: integer parameter '{}' is 0 (set it with --int {}=V)",
+                            p.name, p.name
+                        );
+                    }
+                    fpscout_ir::Type::Scalar(fpscout_ir::ScalarTy::Ptr)
+                        if !cfg.array_lens.contains_key(&p.name) =>
+                    {
+                        eprintln!(
+                            "fpscout: note: array parameter '{}' has 8 elements (set it with --array-len {}=N)",
+                            p.name, p.name
+                        );
+                    }
+                    _ => {}
+                }
+            }
             let bar = indicatif::ProgressBar::new(0);
             bar.set_style(
                 indicatif::ProgressStyle::with_template(
