@@ -607,7 +607,7 @@ pub fn run_diff(
             .collect();
         let names: Vec<String> = inputs.iter().map(|(n, _)| n.clone()).collect();
         progress("solve", 0, scripts.len() as u64);
-        let deadline = t + std::time::Duration::from_secs_f64(cfg.solve_budget_s);
+        let mut deadline = t + std::time::Duration::from_secs_f64(cfg.solve_budget_s);
         let verdicts = solve_all(
             &scripts,
             &names,
@@ -615,6 +615,10 @@ pub fn run_diff(
             cfg.threads,
             Some(deadline),
         );
+        // Differential queries negate whole disjunctions and are much harder; they get at
+        // most as long as the plain queries took (at least 2 s), within the budget.
+        let plain_time = t.elapsed().max(std::time::Duration::from_secs(2));
+        deadline = deadline.min(Instant::now() + plain_time);
         let mut unique_inputs: HashSet<Vec<u64>> = HashSet::new();
         for (&i, v) in uniq.iter().zip(&verdicts) {
             match v {
