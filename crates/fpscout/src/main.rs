@@ -34,6 +34,7 @@ enum Command {
     Diff {
         /// C/C++ source (.c, .cc, .cpp) or LLVM IR (.ll, .bc)
         file: PathBuf,
+        /// Function to compare (C name; C++ functions by their source name)
         #[arg(long, short = 'f')]
         function: String,
         /// Restrict a float parameter (every element of an array): NAME=LO:HI

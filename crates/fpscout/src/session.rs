@@ -13,7 +13,9 @@ use std::path::{Path, PathBuf};
 pub enum FtzDazChoice {
     /// As each executable runs: P' linked with -ffast-math has FTZ and DAZ on (crtfastmath.o).
     Auto,
+    /// Both builds flush subnormal results and read subnormal inputs as zero
     On,
+    /// Both builds keep subnormals (plain IEEE)
     Off,
 }
 
