@@ -4,6 +4,7 @@
 
 use crate::numeral::{float_to_real, small_real};
 use fpscout_ir::*;
+use fpscout_walk::concrete::{int_binop, int_cmp};
 use fpscout_walk::{DResult, Decision, Domain, OpSite, WalkError};
 use z3::ast::{Ast, Bool, Int, Real};
 use z3::{Params, SatResult, Solver};
@@ -595,7 +596,7 @@ impl Domain for SymReal {
 
     fn ibin(&mut self, op: IBinOp, width: u32, a: &Sym, b: &Sym) -> DResult<Sym> {
         if let (Sym::Bits(_, x), Sym::Bits(_, y)) = (a, b) {
-            return concrete_ibin(op, width, *x, *y).map(|r| Sym::Bits(ScalarTy::Int(width), r));
+            return int_binop(op, width, *x, *y).map(|r| Sym::Bits(ScalarTy::Int(width), r));
         }
         let (bool_a, bool_b) = (matches!(a, Sym::Bool(_)), matches!(b, Sym::Bool(_)));
         if width == 1 && (bool_a || bool_b) {
@@ -642,7 +643,7 @@ impl Domain for SymReal {
         if let (Sym::Bits(_, x), Sym::Bits(_, y)) = (a, b) {
             return Ok(Sym::Bits(
                 ScalarTy::Int(1),
-                u64::from(concrete_icmp(pred, width, *x, *y)),
+                u64::from(int_cmp(pred, width, *x, *y)),
             ));
         }
         let int = |v: &Sym| -> DResult<Int> {
@@ -826,51 +827,4 @@ fn concrete_cast(op: CastOp, from: ScalarTy, to: ScalarTy, a: &Sym) -> DResult<S
         }
     };
     Ok(Sym::Bits(to, out))
-}
-
-fn concrete_ibin(op: IBinOp, width: u32, x: u64, y: u64) -> DResult<u64> {
-    let (sx, sy) = (sign_extend(x, width), sign_extend(y, width));
-    let shift = (y as u32) & 63;
-    let r = match op {
-        IBinOp::Add => x.wrapping_add(y),
-        IBinOp::Sub => x.wrapping_sub(y),
-        IBinOp::Mul => x.wrapping_mul(y),
-        IBinOp::UDiv | IBinOp::URem | IBinOp::SDiv | IBinOp::SRem
-            if truncate_bits(y, width) == 0 =>
-        {
-            return Err(WalkError::trap("integer division by zero (SIGFPE)"))
-        }
-        IBinOp::UDiv => truncate_bits(x, width) / truncate_bits(y, width),
-        IBinOp::URem => truncate_bits(x, width) % truncate_bits(y, width),
-        IBinOp::SDiv => sx.wrapping_div(sy) as u64,
-        IBinOp::SRem => sx.wrapping_rem(sy) as u64,
-        IBinOp::Shl => x.checked_shl(shift).unwrap_or(0),
-        IBinOp::LShr => truncate_bits(x, width).checked_shr(shift).unwrap_or(0),
-        IBinOp::AShr => sx.checked_shr(shift).unwrap_or(if sx < 0 { -1 } else { 0 }) as u64,
-        IBinOp::And => x & y,
-        IBinOp::Or => x | y,
-        IBinOp::Xor => x ^ y,
-        IBinOp::SMax => sx.max(sy) as u64,
-        IBinOp::SMin => sx.min(sy) as u64,
-        IBinOp::UMax => truncate_bits(x, width).max(truncate_bits(y, width)),
-        IBinOp::UMin => truncate_bits(x, width).min(truncate_bits(y, width)),
-    };
-    Ok(truncate_bits(r, width))
-}
-
-fn concrete_icmp(pred: ICmpPred, width: u32, x: u64, y: u64) -> bool {
-    let (ux, uy) = (truncate_bits(x, width), truncate_bits(y, width));
-    let (sx, sy) = (sign_extend(x, width), sign_extend(y, width));
-    match pred {
-        ICmpPred::Eq => ux == uy,
-        ICmpPred::Ne => ux != uy,
-        ICmpPred::Ugt => ux > uy,
-        ICmpPred::Uge => ux >= uy,
-        ICmpPred::Ult => ux < uy,
-        ICmpPred::Ule => ux <= uy,
-        ICmpPred::Sgt => sx > sy,
-        ICmpPred::Sge => sx >= sy,
-        ICmpPred::Slt => sx < sy,
-        ICmpPred::Sle => sx <= sy,
-    }
 }

@@ -507,55 +507,12 @@ impl Domain for Concrete {
 
     #[inline]
     fn ibin(&mut self, op: IBinOp, width: u32, a: &u64, b: &u64) -> DResult<u64> {
-        let (x, y) = (truncate_bits(*a, width), truncate_bits(*b, width));
-        let (sx, sy) = (int_as_i64(x, width), int_as_i64(y, width));
-        let shift = (y as u32) & (width.max(1) - 1).max(if width > 32 { 63 } else { 31 });
-        let r = match op {
-            IBinOp::Add => x.wrapping_add(y),
-            IBinOp::Sub => x.wrapping_sub(y),
-            IBinOp::Mul => x.wrapping_mul(y),
-            IBinOp::UDiv | IBinOp::URem | IBinOp::SDiv | IBinOp::SRem if y == 0 => {
-                return Err(WalkError::trap("integer division by zero (SIGFPE)"))
-            }
-            IBinOp::SDiv | IBinOp::SRem
-                if sy == -1 && sx == int_as_i64(1u64 << (width - 1), width) && width > 1 =>
-            {
-                return Err(WalkError::trap("integer division overflow (SIGFPE)"))
-            }
-            IBinOp::UDiv => x / y,
-            IBinOp::URem => x % y,
-            IBinOp::SDiv => sx.wrapping_div(sy) as u64,
-            IBinOp::SRem => sx.wrapping_rem(sy) as u64,
-            IBinOp::Shl => x.checked_shl(shift).unwrap_or(0),
-            IBinOp::LShr => x.checked_shr(shift).unwrap_or(0),
-            IBinOp::AShr => sx.checked_shr(shift).unwrap_or(if sx < 0 { -1 } else { 0 }) as u64,
-            IBinOp::And => x & y,
-            IBinOp::Or => x | y,
-            IBinOp::Xor => x ^ y,
-            IBinOp::SMax => sx.max(sy) as u64,
-            IBinOp::SMin => sx.min(sy) as u64,
-            IBinOp::UMax => x.max(y),
-            IBinOp::UMin => x.min(y),
-        };
-        Ok(truncate_bits(r, width))
+        int_binop(op, width, *a, *b)
     }
 
     #[inline]
     fn icmp(&mut self, pred: ICmpPred, width: u32, a: &u64, b: &u64) -> DResult<u64> {
-        let (x, y) = (truncate_bits(*a, width), truncate_bits(*b, width));
-        let (sx, sy) = (int_as_i64(x, width), int_as_i64(y, width));
-        Ok(u64::from(match pred {
-            ICmpPred::Eq => x == y,
-            ICmpPred::Ne => x != y,
-            ICmpPred::Ugt => x > y,
-            ICmpPred::Uge => x >= y,
-            ICmpPred::Ult => x < y,
-            ICmpPred::Ule => x <= y,
-            ICmpPred::Sgt => sx > sy,
-            ICmpPred::Sge => sx >= sy,
-            ICmpPred::Slt => sx < sy,
-            ICmpPred::Sle => sx <= sy,
-        }))
+        Ok(u64::from(int_cmp(pred, width, *a, *b)))
     }
 
     #[inline]
@@ -668,4 +625,59 @@ fn fptoui(a: u64, from: FloatTy, width: u32, m: Env) -> (u64, u32) {
     let (hi, f3) = cvtt(shifted, from, true, m);
     let mask = ((lo as i64) >> 63) as u64;
     (lo | (hi & mask), f1 | f2 | f3)
+}
+
+/// Integer arithmetic as x86-64 executes it: wrapping, shift counts masked to the register
+/// width, division by zero and `MIN / -1` trapping (SIGFPE). Shared by every domain that
+/// folds known integers.
+pub fn int_binop(op: IBinOp, width: u32, a: u64, b: u64) -> DResult<u64> {
+    let (x, y) = (truncate_bits(a, width), truncate_bits(b, width));
+    let (sx, sy) = (int_as_i64(x, width), int_as_i64(y, width));
+    let shift = (y as u32) & (width.max(1) - 1).max(if width > 32 { 63 } else { 31 });
+    let r = match op {
+        IBinOp::Add => x.wrapping_add(y),
+        IBinOp::Sub => x.wrapping_sub(y),
+        IBinOp::Mul => x.wrapping_mul(y),
+        IBinOp::UDiv | IBinOp::URem | IBinOp::SDiv | IBinOp::SRem if y == 0 => {
+            return Err(WalkError::trap("integer division by zero (SIGFPE)"))
+        }
+        IBinOp::SDiv | IBinOp::SRem
+            if sy == -1 && sx == int_as_i64(1u64 << (width - 1), width) && width > 1 =>
+        {
+            return Err(WalkError::trap("integer division overflow (SIGFPE)"))
+        }
+        IBinOp::UDiv => x / y,
+        IBinOp::URem => x % y,
+        IBinOp::SDiv => sx.wrapping_div(sy) as u64,
+        IBinOp::SRem => sx.wrapping_rem(sy) as u64,
+        IBinOp::Shl => x.checked_shl(shift).unwrap_or(0),
+        IBinOp::LShr => x.checked_shr(shift).unwrap_or(0),
+        IBinOp::AShr => sx.checked_shr(shift).unwrap_or(if sx < 0 { -1 } else { 0 }) as u64,
+        IBinOp::And => x & y,
+        IBinOp::Or => x | y,
+        IBinOp::Xor => x ^ y,
+        IBinOp::SMax => sx.max(sy) as u64,
+        IBinOp::SMin => sx.min(sy) as u64,
+        IBinOp::UMax => x.max(y),
+        IBinOp::UMin => x.min(y),
+    };
+    Ok(truncate_bits(r, width))
+}
+
+/// Integer comparison of `width`-bit values.
+pub fn int_cmp(pred: ICmpPred, width: u32, a: u64, b: u64) -> bool {
+    let (x, y) = (truncate_bits(a, width), truncate_bits(b, width));
+    let (sx, sy) = (int_as_i64(x, width), int_as_i64(y, width));
+    match pred {
+        ICmpPred::Eq => x == y,
+        ICmpPred::Ne => x != y,
+        ICmpPred::Ugt => x > y,
+        ICmpPred::Uge => x >= y,
+        ICmpPred::Ult => x < y,
+        ICmpPred::Ule => x <= y,
+        ICmpPred::Sgt => sx > sy,
+        ICmpPred::Sge => sx >= sy,
+        ICmpPred::Slt => sx < sy,
+        ICmpPred::Sle => sx <= sy,
+    }
 }
