@@ -1,18 +1,17 @@
 //! Step 1 of `diff` ("Solve"): walk every path of a build symbolically, gather the
 //! exception conditions of every floating-point operation as self-contained SMT-LIB
-//! queries, and solve them in parallel, each worker with its own Z3 context.
+//! queries, and solve them in parallel, each in a forked child killed at its deadline.
 
+use crate::isolate::{run_forked, Outcome};
 use crate::numeral::real_value;
 use crate::symbolic::{Sym, SymReal};
 use fpscout_ir::{ExceptionKind, FloatTy, FpOpId, FuncId, Module, ScalarTy, Type};
 use fpscout_walk::{ExploreLimits, PathEnd, StopReason, Val, WalkConfig, Walker};
 use rug::Rational;
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::time::Duration;
 use z3::ast::{Ast, Bool, Real};
-use z3::Synchronized;
-use z3::{Params, SatResult, Solver};
+use z3::{SatResult, Solver};
 
 /// How one parameter enters the symbolic walk.
 #[derive(Clone, Debug, PartialEq)]
@@ -206,56 +205,42 @@ pub enum Verdict {
     NotAttempted,
 }
 
-/// Solves formulas in parallel: `threads` workers, each with its own thread-local Z3
-/// context. Formulas move between contexts by translation, which keeps their sharing (a
-/// textual SMT-LIB form of an unrolled loop's terms is exponentially large). Reads the
-/// values of `inputs` from each model.
+/// Solves formulas in parallel, each in a forked child process (see [`crate::isolate`])
+/// killed after `timeout_ms` or at `deadline`: at most `jobs` at a time, in index order.
+/// Reads the exact values of `inputs` from each model. Must be called from the thread
+/// whose Z3 context holds `formulas`.
 pub fn solve_all(
     formulas: &[Bool],
     inputs: &[String],
     timeout_ms: u32,
-    threads: usize,
+    jobs: usize,
     deadline: Option<std::time::Instant>,
 ) -> Vec<Verdict> {
-    if formulas.is_empty() {
-        return Vec::new();
-    }
-    let shared = Synchronized::new(&formulas.to_vec());
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<Verdict>>> = Mutex::new(vec![None; formulas.len()]);
-    std::thread::scope(|scope| {
-        for _ in 0..threads.max(1).min(formulas.len()) {
-            scope.spawn(|| {
-                let local: Vec<Bool> = shared.recover();
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= local.len() {
-                        break;
-                    }
-                    let verdict = match deadline {
-                        Some(d) if std::time::Instant::now() >= d => Verdict::NotAttempted,
-                        _ => solve_one(&local[i], inputs, timeout_ms),
-                    };
-                    if let Ok(mut r) = results.lock() {
-                        r[i] = Some(verdict);
-                    }
-                }
-            });
+    let consts: Vec<Real> = inputs.iter().map(|n| Real::new_const(n.as_str())).collect();
+    let work = |i: usize| encode(&solve_one(&formulas[i], &consts));
+    run_forked(
+        formulas.len(),
+        jobs,
+        Duration::from_millis(timeout_ms.into()),
+        deadline,
+        &work,
+    )
+    .into_iter()
+    .map(|outcome| match outcome {
+        Outcome::Done(text) => decode(&text),
+        Outcome::TimedOut => Verdict::Unknown("timeout".into()),
+        Outcome::OverBudget { started: true } => {
+            Verdict::Unknown("stopped: solve budget exhausted".into())
         }
-    });
-    results
-        .into_inner()
-        .unwrap_or_default()
-        .into_iter()
-        .map(|v| v.unwrap_or_else(|| Verdict::Unknown("worker failed".into())))
-        .collect()
+        Outcome::OverBudget { started: false } => Verdict::NotAttempted,
+        Outcome::Failed(why) => Verdict::Unknown(why),
+    })
+    .collect()
 }
 
-fn solve_one(formula: &Bool, inputs: &[String], timeout_ms: u32) -> Verdict {
+/// Runs in the child, without a Z3 timeout: the parent kills it instead.
+fn solve_one(formula: &Bool, inputs: &[Real]) -> Verdict {
     let solver = Solver::new();
-    let mut params = Params::new();
-    params.set_u32("timeout", timeout_ms);
-    solver.set_params(&params);
     solver.assert(formula);
     match solver.check() {
         SatResult::Unsat => Verdict::Unsat,
@@ -268,16 +253,51 @@ fn solve_one(formula: &Bool, inputs: &[String], timeout_ms: u32) -> Verdict {
             let Some(model) = solver.get_model() else {
                 return Verdict::Unknown("no model".into());
             };
-            let mut values = Vec::with_capacity(inputs.len());
-            for name in inputs {
-                let v = model
-                    .eval(&Real::new_const(name.as_str()), true)
-                    .and_then(|v| real_value(&v.simplify(), 30))
-                    .unwrap_or_default();
-                values.push(v);
-            }
+            let values = inputs
+                .iter()
+                .map(|x| {
+                    model
+                        .eval(x, true)
+                        .and_then(|v| real_value(&v.simplify(), 30))
+                        .unwrap_or_default()
+                })
+                .collect();
             Verdict::Sat(values)
         }
+    }
+}
+
+/// A verdict as the one-line-per-field text a child sends back.
+fn encode(v: &Verdict) -> String {
+    match v {
+        Verdict::Sat(values) => {
+            let mut s = String::from("sat");
+            for q in values {
+                s.push('\n');
+                s.push_str(&q.to_string());
+            }
+            s
+        }
+        Verdict::Unsat => "unsat".into(),
+        Verdict::Unknown(why) => format!("unknown\n{}", why.replace('\n', " ")),
+        Verdict::NotAttempted => "not-attempted".into(),
+    }
+}
+
+fn decode(text: &str) -> Verdict {
+    let mut lines = text.lines();
+    match lines.next() {
+        Some("sat") => {
+            let values: Result<Vec<Rational>, _> = lines.map(str::parse::<Rational>).collect();
+            match values {
+                Ok(v) => Verdict::Sat(v),
+                Err(e) => Verdict::Unknown(format!("unreadable model value: {e}")),
+            }
+        }
+        Some("unsat") => Verdict::Unsat,
+        Some("unknown") => Verdict::Unknown(lines.next().unwrap_or("unknown").to_string()),
+        Some("not-attempted") => Verdict::NotAttempted,
+        _ => Verdict::Unknown(format!("unreadable solver answer {text:?}")),
     }
 }
 
@@ -322,4 +342,99 @@ pub fn dedupe(queries: &[&Query]) -> Vec<usize> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+    use std::time::Instant;
+
+    /// Solving forks, which needs every other thread out of Z3: these tests take turns.
+    static ONE_Z3_USER: Mutex<()> = Mutex::new(());
+
+    fn turn() -> std::sync::MutexGuard<'static, ()> {
+        ONE_Z3_USER.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn rat(s: &str) -> Real {
+        let (n, d) = s.split_once('/').unwrap_or((s, "1"));
+        Real::from_rational_str(n, d).expect("numeral")
+    }
+
+    #[test]
+    fn models_cross_the_process_boundary_exactly() {
+        let _turn = turn();
+        let x = Real::new_const("x");
+        let huge = format!("{}/3", "7".repeat(400));
+        let formulas = vec![
+            x.eq(rat(&huge)),
+            x.eq(rat("-1/340282366920938463463374607431768211456")),
+            (&x * &x).eq(rat("2")) & x.gt(rat("0")),
+            x.gt(rat("1")) & x.lt(rat("0")),
+        ];
+        let v = solve_all(&formulas, &["x".into()], 10_000, 2, None);
+        assert_eq!(v[0], Verdict::Sat(vec![huge.parse().unwrap()]));
+        assert_eq!(
+            v[1],
+            Verdict::Sat(vec!["-1/340282366920938463463374607431768211456"
+                .parse()
+                .unwrap()])
+        );
+        // √2 comes back as a rational within 10^-30 of it.
+        let Verdict::Sat(r) = &v[2] else {
+            panic!("{:?}", v[2])
+        };
+        let err = Rational::from(&r[0] * &r[0]) - 2u32;
+        let tiny: Rational = "1/100000000000000000000000000000".parse().unwrap();
+        assert!(err.abs() < tiny, "{r:?}");
+        assert_eq!(v[3], Verdict::Unsat);
+    }
+
+    #[test]
+    fn the_budget_is_kept_even_when_the_solver_would_not_stop() {
+        let _turn = turn();
+        // A polynomial system nlsat cannot settle quickly; with `timeout_ms` far beyond the
+        // budget, only the deadline can end it.
+        let (x, y, z) = (
+            Real::new_const("x"),
+            Real::new_const("y"),
+            Real::new_const("z"),
+        );
+        let one = rat("1");
+        let hard = (&x * &x * &y * &y * &z + &x * &y * &z * &z * &z).eq(rat("1/3"))
+            & (&x * &x * &x * &z - &y * &y * &y * &x).eq(rat("7"))
+            & (&x * &y * &z * &z * &z * &x - &one).eq(&(&y * &z * &z * &y * &x * &x))
+            & x.gt(rat("0"));
+        let t = Instant::now();
+        let v = solve_all(
+            &vec![hard; 3],
+            &["x".into()],
+            600_000,
+            1,
+            Some(t + Duration::from_millis(300)),
+        );
+        assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+        assert_eq!(
+            v,
+            [
+                Verdict::Unknown("stopped: solve budget exhausted".into()),
+                Verdict::NotAttempted,
+                Verdict::NotAttempted
+            ]
+        );
+    }
+
+    #[test]
+    fn verdict_text_round_trips() {
+        for v in [
+            Verdict::Sat(vec!["-5/7".parse().unwrap(), Rational::from(0)]),
+            Verdict::Sat(vec![]),
+            Verdict::Unsat,
+            Verdict::Unknown("canceled".into()),
+            Verdict::NotAttempted,
+        ] {
+            assert_eq!(decode(&encode(&v)), v);
+        }
+    }
 }

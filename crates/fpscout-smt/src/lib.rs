@@ -3,6 +3,7 @@
 
 pub mod collect;
 pub mod exact;
+pub mod isolate;
 pub mod numeral;
 pub mod symbolic;
 

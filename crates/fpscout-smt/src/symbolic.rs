@@ -2,12 +2,14 @@
 //! every floating-point operation records its exception conditions (DESIGN.md §2) under
 //! the current path condition, and branches on symbolic conditions fork.
 
+use crate::isolate::{run_forked, Outcome};
 use crate::numeral::{float_to_real, small_real};
 use fpscout_ir::*;
 use fpscout_walk::concrete::{int_binop, int_cmp};
 use fpscout_walk::{DResult, Decision, Domain, OpSite, WalkError};
+use std::time::Duration;
 use z3::ast::{Ast, Bool, Int, Real};
-use z3::{Params, SatResult, Solver};
+use z3::{SatResult, Solver};
 
 /// A scalar in the symbolic domain.
 #[derive(Clone, Debug)]
@@ -102,6 +104,7 @@ pub struct SymReal {
     prefix: String,
     fresh: u32,
     solver: Solver,
+    check_timeout: Duration,
     /// Branch feasibility checks that returned unknown (treated as feasible).
     pub unknown_checks: u32,
 }
@@ -110,10 +113,6 @@ impl SymReal {
     /// `prefix` distinguishes fresh variables of different builds; `check_timeout_ms`
     /// bounds each branch-feasibility query.
     pub fn new(prefix: &str, check_timeout_ms: u32) -> SymReal {
-        let solver = Solver::new();
-        let mut params = Params::new();
-        params.set_u32("timeout", check_timeout_ms);
-        solver.set_params(&params);
         SymReal {
             pc: Vec::new(),
             inputs: Vec::new(),
@@ -121,7 +120,8 @@ impl SymReal {
             vars: Vec::new(),
             prefix: prefix.to_string(),
             fresh: 0,
-            solver,
+            solver: Solver::new(),
+            check_timeout: Duration::from_millis(check_timeout_ms.into()),
             unknown_checks: 0,
         }
     }
@@ -247,19 +247,28 @@ impl SymReal {
         }
     }
 
-    /// Whether `c` can hold on the current path (unknown counts as feasible).
+    /// Whether `c` can hold on the current path (unknown or timed out counts as feasible).
+    /// The check runs in a forked child, like every solver call (see [`crate::isolate`]).
     fn feasible(&mut self, c: &Bool) -> bool {
         self.solver.push();
         for f in self.inputs.iter().chain(&self.pc) {
             self.solver.assert(f);
         }
         self.solver.assert(c);
-        let r = self.solver.check();
+        let solver = &self.solver;
+        let answer = run_forked(1, 1, self.check_timeout, None, &|_| {
+            match solver.check() {
+                SatResult::Sat => "sat",
+                SatResult::Unsat => "unsat",
+                SatResult::Unknown => "unknown",
+            }
+            .to_string()
+        });
         self.solver.pop(1);
-        match r {
-            SatResult::Sat => true,
-            SatResult::Unsat => false,
-            SatResult::Unknown => {
+        match answer.first() {
+            Some(Outcome::Done(a)) if a == "unsat" => false,
+            Some(Outcome::Done(a)) if a == "sat" => true,
+            _ => {
                 self.unknown_checks += 1;
                 true
             }

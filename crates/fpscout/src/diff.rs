@@ -44,8 +44,15 @@ pub struct DiffConfig {
     /// Skip the solver (random phase only: the baseline of the benchmark).
     pub random_only: bool,
     /// Wall-clock budget of the solving phase, in seconds; queries left are reported as
-    /// not attempted.
-    pub solve_budget_s: f64,
+    /// not attempted. `None`: [`automatic_solve_budget`].
+    pub solve_budget_s: Option<f64>,
+}
+
+/// The default solving budget: 3 s, plus 5 ms per query beyond the first 200, at most 45 s.
+/// Small functions (the FPBench kernels) stay near interactive speed; unrolled loops with
+/// thousands of conditions get time in proportion.
+pub fn automatic_solve_budget(unique_queries: usize) -> f64 {
+    (3.0 + 0.005 * unique_queries.saturating_sub(200) as f64).min(45.0)
 }
 
 impl DiffConfig {
@@ -56,7 +63,7 @@ impl DiffConfig {
             ints: HashMap::new(),
             array_lens: HashMap::new(),
             collect: CollectOptions::default(),
-            query_timeout_ms: 500,
+            query_timeout_ms: 200,
             threads: std::thread::available_parallelism()
                 .map(|n| n.get())
                 .unwrap_or(2),
@@ -66,7 +73,7 @@ impl DiffConfig {
             seed: 1,
             ftz_daz: FtzDazChoice::Auto,
             random_only: false,
-            solve_budget_s: 30.0,
+            solve_budget_s: None,
         }
     }
 }
@@ -209,6 +216,8 @@ pub struct Summary {
     pub unknown: usize,
     /// Queries skipped because the solving budget ran out (`--solve-budget`).
     pub not_attempted: usize,
+    /// The solving budget used, in seconds (given, or automatic).
+    pub solve_budget_s: f64,
     /// Queries asking for an exception in one build and none of that kind in the other.
     pub differential_queries: usize,
     pub differential_satisfiable: usize,
@@ -607,18 +616,20 @@ pub fn run_diff(
             .collect();
         let names: Vec<String> = inputs.iter().map(|(n, _)| n.clone()).collect();
         progress("solve", 0, scripts.len() as u64);
-        let mut deadline = t + std::time::Duration::from_secs_f64(cfg.solve_budget_s);
+        // Plain queries get half the budget; differential ones (which aim at the
+        // difference itself) the rest, so neither kind starves the other.
+        summary.solve_budget_s = cfg
+            .solve_budget_s
+            .unwrap_or_else(|| automatic_solve_budget(uniq.len()));
+        let budget = std::time::Duration::from_secs_f64(summary.solve_budget_s);
         let verdicts = solve_all(
             &scripts,
             &names,
             cfg.query_timeout_ms,
             cfg.threads,
-            Some(deadline),
+            Some(t + budget / 2),
         );
-        // Differential queries negate whole disjunctions and are much harder; they get at
-        // most as long as the plain queries took (at least 2 s), within the budget.
-        let plain_time = t.elapsed().max(std::time::Duration::from_secs(2));
-        deadline = deadline.min(Instant::now() + plain_time);
+        let deadline = t + budget;
         let mut unique_inputs: HashSet<Vec<u64>> = HashSet::new();
         for (&i, v) in uniq.iter().zip(&verdicts) {
             match v {

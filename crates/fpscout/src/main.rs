@@ -58,14 +58,16 @@ enum Command {
         #[arg(long, default_value_t = 256)]
         max_paths: usize,
         /// Timeout of each solver query, in milliseconds
-        #[arg(long, default_value_t = 500)]
+        #[arg(long, default_value_t = 200)]
         timeout_ms: u32,
         /// Solver threads (default: all cores)
         #[arg(long)]
         jobs: Option<usize>,
-        /// Seconds the solver phase may take in all; queries left are reported as not attempted
-        #[arg(long, default_value_t = 30.0)]
-        solve_budget: f64,
+        /// Seconds the solver phase may take in all (half for the plain exception queries, the
+        /// rest for the differential ones); queries left are reported as not attempted.
+        /// Default: 3 s plus 5 ms per query beyond 200, at most 45 s
+        #[arg(long)]
+        solve_budget: Option<f64>,
         /// Results more than this many ulps apart count as different
         #[arg(long, default_value_t = 0)]
         tolerance: u64,
@@ -216,6 +218,11 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
                 cfg.threads = j.max(1);
             }
             cfg.tolerance_ulps = tolerance;
+            if let Some(b) = solve_budget.filter(|b| !(b.is_finite() && *b >= 0.0)) {
+                return Err(InputError(format!(
+                    "--solve-budget must be a number of seconds >= 0, not {b}"
+                )));
+            }
             cfg.solve_budget_s = solve_budget;
             cfg.search_budget = search_budget;
             cfg.random_inputs = random;

@@ -310,8 +310,8 @@ pub fn print_table(out: &mut impl Write, s: &Summary) {
     if s.not_attempted > 0 {
         let _ = writeln!(
             out,
-            "queries not attempted (solve budget exhausted): {}",
-            s.not_attempted
+            "queries not attempted (solve budget of {:.1} s exhausted; raise it with --solve-budget): {}",
+            s.solve_budget_s, s.not_attempted
         );
     }
 }

@@ -7,6 +7,7 @@ use fpscout_ir::ExceptionKind;
 use fpscout_toolchain::BuildFlags;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Mutex;
 
 fn source(dir: &tempfile::TempDir, name: &str, text: &str) -> PathBuf {
     let p = dir.path().join(name);
@@ -14,7 +15,12 @@ fn source(dir: &tempfile::TempDir, name: &str, text: &str) -> PathBuf {
     p
 }
 
+/// Solving forks the calling thread, which is only safe while no other thread is inside Z3
+/// (see `fpscout_smt::isolate`): the tests of this binary take turns.
+static ONE_Z3_USER: Mutex<()> = Mutex::new(());
+
 fn diff(path: &Path, cfg: &DiffConfig) -> DiffReport {
+    let _turn = ONE_Z3_USER.lock().unwrap_or_else(|e| e.into_inner());
     let session = Session::open(path, BuildFlags::default()).expect("session");
     run_diff(&session, cfg, &mut |_, _, _| {}).expect("diff runs")
 }
