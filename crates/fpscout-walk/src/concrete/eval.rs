@@ -1,6 +1,7 @@
 //! One concrete evaluation of a function on given argument bits, as the CLI, the
 //! cross-checks and the searches of later issues need it.
 
+use super::compiled::{Compiled, Restart};
 use super::{Concrete, Event, FpMode};
 use crate::code::Reg;
 use crate::memory::Ptr;
@@ -60,6 +61,8 @@ pub struct ConcreteRunner<'m> {
     args: Vec<Reg<u64>>,
     /// Array arguments of the current evaluation: pointer, element type, length.
     arrays: Vec<(Ptr, ScalarTy, usize)>,
+    /// The function compiled for the fast path, when all its values are scalars.
+    compiled: Option<Compiled>,
 }
 
 impl<'m> ConcreteRunner<'m> {
@@ -69,11 +72,14 @@ impl<'m> ConcreteRunner<'m> {
         mode: FpMode,
         config: WalkConfig,
     ) -> DResult<Self> {
+        let walker = Walker::new(module, Concrete::new(mode), config)?;
+        let compiled = Compiled::new(module, func, &walker.domain);
         Ok(ConcreteRunner {
-            walker: Walker::new(module, Concrete::new(mode), config)?,
+            walker,
             func,
             args: Vec::new(),
             arrays: Vec::new(),
+            compiled,
         })
     }
 
@@ -117,6 +123,9 @@ impl<'m> ConcreteRunner<'m> {
                 args.len()
             )));
         }
+        if let Some(done) = self.eval_compiled(args) {
+            return Ok(done);
+        }
         let mut vals = std::mem::take(&mut self.args);
         vals.clear();
         let mut arrays = std::mem::take(&mut self.arrays);
@@ -156,6 +165,37 @@ impl<'m> ConcreteRunner<'m> {
             events: domain.events.clone(),
             flags: domain.flags,
             arrays: finals,
+            choice_points: domain.choice_points,
+        })
+    }
+
+    /// The evaluation on the compiled fast path; `None` when there is none or the walker
+    /// must redo it (the domain is then cleared as for a fresh evaluation).
+    fn eval_compiled(&mut self, args: &[ArgBits]) -> Option<Evaluation> {
+        let compiled = self.compiled.as_mut()?;
+        for (i, a) in args.iter().enumerate() {
+            let (ArgBits::Scalar(bits), Some(&ty)) = (a, compiled.params().get(i)) else {
+                return None;
+            };
+            compiled.set_param(i, crate::Domain::constant(&self.walker.domain, ty, *bits));
+        }
+        let domain = &mut self.walker.domain;
+        crate::Domain::begin_walk(domain);
+        let run = compiled.run(domain, self.walker.config.step_budget);
+        crate::Domain::end_walk(domain);
+        let (ret, steps) = match run {
+            Ok(done) => done,
+            Err(Restart) => {
+                domain.clear();
+                return None;
+            }
+        };
+        self.walker.steps = steps;
+        Some(Evaluation {
+            end: EvalEnd::Returned(ret),
+            events: domain.events.clone(),
+            flags: domain.flags,
+            arrays: Vec::new(),
             choice_points: domain.choice_points,
         })
     }

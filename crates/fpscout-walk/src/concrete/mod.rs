@@ -1,6 +1,7 @@
 //! The concrete IEEE domain: scalars are raw bits, every floating-point operation runs on
 //! the processor's SSE unit (or in glibc) and each raised flag becomes an [`Event`].
 
+mod compiled;
 pub mod eval;
 pub mod x86;
 
@@ -181,6 +182,47 @@ impl Concrete {
         }
     }
 
+    /// `fadd`, `fsub`, `fmul`, `fdiv` as one SSE instruction (`frem` is a libm call, see
+    /// `Domain::fbin`); inlined into callers that know the operation statically.
+    #[inline(always)]
+    pub(crate) fn fbin_sse(
+        &mut self,
+        op: FBinOp,
+        ty: FloatTy,
+        a: u64,
+        b: u64,
+        site: OpSite,
+    ) -> u64 {
+        // With two NaN operands SSE returns the first source (the destination register),
+        // quieted. Which IR operand lands in the destination of a commutative addsd/mulsd
+        // is decided by instruction selection and register allocation, not by the IR:
+        // `s += x[i]` at -O0 is `movsd (%rax,%rcx,8), %xmm0; addsd -24(%rbp), %xmm0` (x[i]
+        // wins), `(x + y) / 2` at -O3 is `addsd %xmm1, %xmm0` for `fadd %y, %x` (x wins).
+        // When the two NaNs differ, the operand order is a choice point.
+        let (a, b) = if matches!(op, FBinOp::FAdd | FBinOp::FMul)
+            && is_nan(ty, a)
+            && self.nan_operands_swap(ty, a, b)
+        {
+            (b, a)
+        } else {
+            (a, b)
+        };
+        let m = self.env;
+        let (r, fl) = match (ty, op) {
+            (FloatTy::F64, FBinOp::FAdd) => map_d(addsd(f64b(a), f64b(b), m)),
+            (FloatTy::F64, FBinOp::FSub) => map_d(subsd(f64b(a), f64b(b), m)),
+            (FloatTy::F64, FBinOp::FMul) => map_d(mulsd(f64b(a), f64b(b), m)),
+            (FloatTy::F64, FBinOp::FDiv) => map_d(divsd(f64b(a), f64b(b), m)),
+            (FloatTy::F32, FBinOp::FAdd) => map_s(addss(f32b(a), f32b(b), m)),
+            (FloatTy::F32, FBinOp::FSub) => map_s(subss(f32b(a), f32b(b), m)),
+            (FloatTy::F32, FBinOp::FMul) => map_s(mulss(f32b(a), f32b(b), m)),
+            (FloatTy::F32, FBinOp::FDiv) => map_s(divss(f32b(a), f32b(b), m)),
+            (_, FBinOp::FRem) => unreachable!("frem is a libm call"),
+        };
+        self.note(fl, site);
+        r
+    }
+
     fn libm_call(&mut self, name: &str, ty: FloatTy, args: &[u64], site: OpSite) -> DResult<u64> {
         let full = match ty {
             FloatTy::F64 => name.to_string(),
@@ -305,35 +347,11 @@ impl Domain for Concrete {
 
     #[inline]
     fn fbin(&mut self, op: FBinOp, ty: FloatTy, a: &u64, b: &u64, site: OpSite) -> DResult<u64> {
-        // With two NaN operands SSE returns the first source (the destination register),
-        // quieted. Which IR operand lands in the destination of a commutative addsd/mulsd
-        // is decided by instruction selection and register allocation, not by the IR:
-        // `s += x[i]` at -O0 is `movsd (%rax,%rcx,8), %xmm0; addsd -24(%rbp), %xmm0` (x[i]
-        // wins), `(x + y) / 2` at -O3 is `addsd %xmm1, %xmm0` for `fadd %y, %x` (x wins).
-        // When the two NaNs differ, the operand order is a choice point.
-        let (a, b) = if matches!(op, FBinOp::FAdd | FBinOp::FMul)
-            && is_nan(ty, *a)
-            && self.nan_operands_swap(ty, *a, *b)
-        {
-            (b, a)
-        } else {
-            (a, b)
-        };
-        let m = self.env;
-        let (r, fl) = match (ty, op) {
-            (FloatTy::F64, FBinOp::FAdd) => map_d(addsd(f64b(*a), f64b(*b), m)),
-            (FloatTy::F64, FBinOp::FSub) => map_d(subsd(f64b(*a), f64b(*b), m)),
-            (FloatTy::F64, FBinOp::FMul) => map_d(mulsd(f64b(*a), f64b(*b), m)),
-            (FloatTy::F64, FBinOp::FDiv) => map_d(divsd(f64b(*a), f64b(*b), m)),
-            (FloatTy::F32, FBinOp::FAdd) => map_s(addss(f32b(*a), f32b(*b), m)),
-            (FloatTy::F32, FBinOp::FSub) => map_s(subss(f32b(*a), f32b(*b), m)),
-            (FloatTy::F32, FBinOp::FMul) => map_s(mulss(f32b(*a), f32b(*b), m)),
-            (FloatTy::F32, FBinOp::FDiv) => map_s(divss(f32b(*a), f32b(*b), m)),
+        match op {
             // x86 has no remainder instruction: the backend calls fmod.
-            (_, FBinOp::FRem) => return self.libm_call("fmod", ty, &[*a, *b], site),
-        };
-        self.note(fl, site);
-        Ok(r)
+            FBinOp::FRem => self.libm_call("fmod", ty, &[*a, *b], site),
+            _ => Ok(self.fbin_sse(op, ty, *a, *b, site)),
+        }
     }
 
     #[inline]
