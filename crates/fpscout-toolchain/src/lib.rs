@@ -5,6 +5,9 @@
 //! user gives other flags). The same flags serve for IR and for native objects, so the IR
 //! fpscout walks and the code the native runner executes come from one compilation recipe.
 
+pub mod machine_rewrites;
+
+pub use machine_rewrites::MachineRewrite;
 use std::ffi::OsString;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -322,6 +325,32 @@ impl Toolchain {
             });
         }
         Ok(())
+    }
+
+    /// The functions whose machine code LLVM's MachineCombiner rewrote when `src` is
+    /// compiled with `flags` (see [`machine_rewrites`]). Costs one more compilation.
+    pub fn machine_rewrites(&self, src: &Path, flags: &[String]) -> Result<Vec<MachineRewrite>> {
+        if !src.exists() {
+            return Err(ToolchainError::MissingSource(src.to_path_buf()));
+        }
+        let mut cmd = self.clang_for(SourceKind::of(src)?);
+        cmd.args(flags)
+            .args(["-c", "-o", "/dev/null", "-mllvm"])
+            .arg("-print-before=machine-combiner")
+            .arg("-mllvm")
+            .arg("-print-after=machine-combiner")
+            .arg(src);
+        let output = run(&mut cmd, "clang")?;
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        if !output.status.success() {
+            return Err(ToolchainError::CompileFailed {
+                path: src.to_path_buf(),
+                build: "machine-code dump".into(),
+                flags: flags.join(" "),
+                diagnostics: stderr.into_owned(),
+            });
+        }
+        Ok(machine_rewrites::rewrites_from_dumps(&stderr))
     }
 
     /// Runs clang with arbitrary arguments (used for tests and drivers).

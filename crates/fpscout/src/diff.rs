@@ -218,6 +218,10 @@ pub struct Summary {
     pub not_attempted: usize,
     /// The solving budget used, in seconds (given, or automatic).
     pub solve_budget_s: f64,
+    /// Functions of P' whose floating-point code LLVM's MachineCombiner rewrote after
+    /// instruction selection (`name (file:line:col, ...)`): the interpreter follows the IR,
+    /// so there some differences it finds are not confirmed natively.
+    pub backend_rewrites_pprime: Vec<String>,
     /// Queries asking for an exception in one build and none of that kind in the other.
     pub differential_queries: usize,
     pub differential_satisfiable: usize,
@@ -572,6 +576,7 @@ pub fn run_diff(
         mode_of(&native_p, BuildKind::P),
         mode_of(&native_pp, BuildKind::PPrime),
     );
+    summary.backend_rewrites_pprime = session.backend_rewrites(BuildKind::PPrime)?;
     summary.phases.compile = t.elapsed().as_secs_f64();
 
     let mut findings: Vec<Finding> = Vec::new();

@@ -461,6 +461,17 @@ fn print_run(out: &mut impl Write, records: &[RunRecord], show_inexact: bool) {
             );
         }
     }
+    for r in records.iter().filter(|r| !r.backend_rewrites.is_empty()) {
+        let _ = writeln!(
+            out,
+            "\n{}",
+            print_diff::backend_rewrite_note(
+                r.build,
+                &r.backend_rewrites,
+                "the native columns are the executable's"
+            )
+        );
+    }
 }
 
 fn join_or_none(v: &[&str]) -> String {

@@ -307,6 +307,17 @@ pub fn print_table(out: &mut impl Write, s: &Summary) {
         "signatures only the solver phase reached: {}",
         s.solver_only_signatures
     );
+    if !s.backend_rewrites_pprime.is_empty() {
+        let _ = writeln!(
+            out,
+            "{}",
+            backend_rewrite_note(
+                "P'",
+                &s.backend_rewrites_pprime,
+                "such differences are left unconfirmed, never reported as findings"
+            )
+        );
+    }
     if s.not_attempted > 0 {
         let _ = writeln!(
             out,
@@ -314,4 +325,14 @@ pub fn print_table(out: &mut impl Write, s: &Summary) {
             s.solve_budget_s, s.not_attempted
         );
     }
+}
+
+/// Why the interpreter's values of a build may differ from its executable's.
+pub fn backend_rewrite_note(build: &str, rewrites: &[String], consequence: &str) -> String {
+    format!(
+        "note: in {build}, LLVM's MachineCombiner reassociated floating-point operations after \
+         instruction selection, in: {}. fpscout follows the IR, so its {build} values there may \
+         differ from the executable's in the last bits; {consequence}.",
+        rewrites.join("; ")
+    )
 }

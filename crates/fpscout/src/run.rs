@@ -45,6 +45,10 @@ pub struct RunRecord {
     /// Final array contents (hex), interpreter side, per array parameter.
     pub arrays: Vec<Vec<String>>,
     pub agrees: bool,
+    /// Functions of this build whose floating-point code LLVM's MachineCombiner rewrote
+    /// after instruction selection (`name (file:line:col, ...)`): there the interpreter,
+    /// which follows the IR, may disagree with the executable in the last bits.
+    pub backend_rewrites: Vec<String>,
 }
 
 /// Formats result bits for a return type.
@@ -259,6 +263,7 @@ pub fn run_both(
             agrees: outcomes_agree(&eval, &outcome)
                 || (eval.choice_points > 0
                     && agrees_with_some_choice(&mut runner, &args, &eval, &outcome)),
+            backend_rewrites: session.backend_rewrites(build)?,
         });
     }
     Ok(records)

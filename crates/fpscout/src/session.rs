@@ -94,6 +94,31 @@ impl Session {
         }
     }
 
+    /// What LLVM's MachineCombiner rewrote in `build` after instruction selection, one
+    /// `function (file:line:col, ...)` per rewritten function. fpscout interprets the IR, so
+    /// for these functions its values may differ from the executable's in the last bits.
+    pub fn backend_rewrites(&self, build: BuildKind) -> Result<Vec<String>, InputError> {
+        let rewrites = self
+            .toolchain
+            .machine_rewrites(&self.source, self.flags.of(build))
+            .map_err(|e| InputError(e.to_string()))?;
+        let module = self.module(build);
+        Ok(rewrites
+            .into_iter()
+            .map(|r| {
+                let name = module
+                    .find_function(&r.function)
+                    .map(|id| module.function(id).display_name.clone())
+                    .unwrap_or(r.function);
+                if r.locations.is_empty() {
+                    name
+                } else {
+                    format!("{name} ({})", r.locations.join(", "))
+                }
+            })
+            .collect())
+    }
+
     /// Compiles the native driver of `build` for `func` (array lengths as given).
     pub fn native(
         &self,
