@@ -61,7 +61,7 @@ pub struct ConcreteRunner<'m> {
     args: Vec<Reg<u64>>,
     /// Array arguments of the current evaluation: pointer, element type, length.
     arrays: Vec<(Ptr, ScalarTy, usize)>,
-    /// The function compiled for the fast path, when all its values are scalars.
+    /// The function compiled for the fast path, when it computes on numbers only.
     compiled: Option<Compiled>,
 }
 
@@ -81,6 +81,18 @@ impl<'m> ConcreteRunner<'m> {
             arrays: Vec::new(),
             compiled,
         })
+    }
+
+    /// Sends every evaluation to the walker (tests compare both paths).
+    #[cfg(test)]
+    pub(crate) fn without_fast_path(&mut self) {
+        self.compiled = None;
+    }
+
+    /// Whether evaluations take the compiled fast path.
+    #[cfg(test)]
+    pub(crate) fn has_fast_path(&self) -> bool {
+        self.compiled.is_some()
     }
 
     /// Also record inexact events (the flag union always has it).
@@ -173,11 +185,14 @@ impl<'m> ConcreteRunner<'m> {
     /// must redo it (the domain is then cleared as for a fresh evaluation).
     fn eval_compiled(&mut self, args: &[ArgBits]) -> Option<Evaluation> {
         let compiled = self.compiled.as_mut()?;
+        if args.len() != compiled.param_count() {
+            return None;
+        }
         for (i, a) in args.iter().enumerate() {
-            let (ArgBits::Scalar(bits), Some(&ty)) = (a, compiled.params().get(i)) else {
+            let ArgBits::Scalar(bits) = a else {
                 return None;
             };
-            compiled.set_param(i, crate::Domain::constant(&self.walker.domain, ty, *bits));
+            compiled.set_param(&self.walker.domain, i, *bits);
         }
         let domain = &mut self.walker.domain;
         crate::Domain::begin_walk(domain);
