@@ -212,6 +212,8 @@ pub struct Walker<'m, D: Domain> {
     pub config: WalkConfig,
     pub memory: Memory<D::Scalar>,
     pristine: Memory<D::Scalar>,
+    /// Where each global of the module lives.
+    globals: Vec<Ptr>,
     pub steps: u64,
     /// The module decoded once for this domain (taken out while a walk runs).
     code: Option<Box<Code<D::Scalar>>>,
@@ -280,12 +282,18 @@ impl<'m, D: Domain> Walker<'m, D> {
             config,
             pristine: memory.clone(),
             memory,
+            globals,
             steps: 0,
             code: Some(Box::new(code)),
             stack: Stack::default(),
             phi_scratch: Vec::new(),
             exploration: None,
         })
+    }
+
+    /// Where each global of the module lives (by `GlobalId`).
+    pub(crate) fn global_ptrs(&self) -> &[Ptr] {
+        &self.globals
     }
 
     /// Restores memory to the state right after construction (globals initialised).

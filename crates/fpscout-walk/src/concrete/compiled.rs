@@ -2,21 +2,22 @@
 //!
 //! The generic walker keeps every value as an optional [`Reg`](crate::code::Reg) (a
 //! scalar, a pointer or a vector) and every operation returns a `DResult`, which costs
-//! more than the SSE instruction it models. A function whose values are all numbers or
-//! vectors of numbers (no memory, no calls, no pointers) is compiled here into steps over
-//! a flat `u64` register file (a vector takes one register per lane), each step calling
-//! the same [`Concrete`] operation, with the same operation site, in the same order as
-//! the walker.
+//! more than the SSE instruction it models. A function without calls whose values are
+//! numbers, vectors of numbers or pointers is compiled here into steps over a flat `u64`
+//! register file (a vector takes one register per lane, a pointer lives in a parallel
+//! file of [`Ptr`]s), each step calling the same [`Concrete`] operation or [`Memory`]
+//! access, with the same operation site, in the same order as the walker.
 //!
 //! The fast path only runs the case where nothing goes wrong: any operation that fails
 //! (an integer division trap, an unsupported conversion, an index out of range), an
 //! exhausted step budget or an unreachable terminator makes the whole evaluation start
 //! again on the walker, which reports it with its location. Operations have no effect
-//! outside the domain's events, flags and choice counter, which a restart clears, so the
-//! outcome is always the walker's.
+//! outside the domain's events, flags and choice counter and the walker's memory, which a
+//! restart resets, so the outcome is always the walker's.
 
 use super::Concrete;
 use crate::domain::{Decision, Domain, OpSite};
+use crate::memory::{store_size, Cell, Memory, ObjectId, Ptr};
 use fpscout_ir::*;
 use smallvec::SmallVec;
 
@@ -161,15 +162,55 @@ enum Step {
         elt: u32,
         index: u32,
     },
+    /// `getelementptr`: pointer `base` plus `offset` plus Σ index · scale, each index
+    /// (register, width) sign-extended from its width.
+    Gep {
+        d: u32,
+        base: u32,
+        offset: i64,
+        indices: Box<[(u32, u32, i64)]>,
+    },
+    Alloca {
+        d: u32,
+        size: u64,
+    },
+    /// One lane of a load: `ty` at pointer `ptr` plus `delta` bytes.
+    Load {
+        d: u32,
+        ptr: u32,
+        delta: i64,
+        ty: ScalarTy,
+    },
+    /// One lane of a store.
+    Store {
+        value: u32,
+        ptr: u32,
+        delta: i64,
+        ty: ScalarTy,
+    },
+    SelectPtr {
+        d: u32,
+        cond: u32,
+        a: u32,
+        b: u32,
+    },
+    ICmpPtr {
+        pred: ICmpPred,
+        d: u32,
+        a: u32,
+        b: u32,
+    },
 }
 
 /// Where a value lives: `lanes` registers from `base`. `vector` tells a one-lane vector
-/// from a scalar, which the walker treats differently.
+/// from a scalar, which the walker treats differently; a pointer (`ptr`, one lane) lives
+/// in the pointer file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Loc {
     base: u32,
     lanes: u32,
     vector: bool,
+    ptr: bool,
 }
 
 impl Loc {
@@ -186,8 +227,10 @@ impl Loc {
 #[derive(Clone, Debug)]
 struct Edge {
     to: u32,
-    /// (destination, source) register pairs.
+    /// (destination, source) register pairs of numbers.
     moves: Box<[(u32, u32)]>,
+    /// The same for pointers.
+    ptr_moves: Box<[(u32, u32)]>,
     /// A move reads a register an earlier move writes: read all, then write.
     parallel: bool,
 }
@@ -227,8 +270,13 @@ pub(crate) struct Compiled {
     /// The values' lanes (parameters first), a sink for results nobody reads, then the
     /// constants (written once).
     regs: Vec<u64>,
-    /// Register and scalar type of each parameter.
+    /// The pointer file, indexed like `regs`.
+    ptrs: Vec<Ptr>,
+    /// Register and type of each parameter.
     params: Box<[(u32, ScalarTy)]>,
+    /// Objects allocated by `alloca` in the current run (freed on return, as the walker
+    /// frees a frame's).
+    allocas: Vec<ObjectId>,
     /// Registers below this hold values (and the sink); the rest are constants.
     value_regs: u32,
 }
@@ -236,7 +284,12 @@ pub(crate) struct Compiled {
 impl Compiled {
     /// Compiles `func` if all its values are numbers or vectors of numbers; `None` sends
     /// every evaluation to the walker.
-    pub(crate) fn new(module: &Module, func: FuncId, domain: &Concrete) -> Option<Compiled> {
+    pub(crate) fn new(
+        module: &Module,
+        func: FuncId,
+        domain: &Concrete,
+        globals: &[Ptr],
+    ) -> Option<Compiled> {
         let f = module.functions.get(func.0 as usize)?;
         if f.unsupported.is_some() || f.blocks.is_empty() {
             return None;
@@ -246,13 +299,22 @@ impl Compiled {
             .params
             .iter()
             .enumerate()
-            .map(|(i, p)| Some((layout.get(i)?.as_ref()?.base, numeric(p.ty)?)))
+            .map(|(i, p)| {
+                let loc = (*layout.get(i)?)?;
+                let ty = match p.ty {
+                    Type::Scalar(s) if !loc.vector => s,
+                    _ => return None,
+                };
+                Some((loc.base, ty))
+            })
             .collect::<Option<Box<[(u32, ScalarTy)]>>>()?;
         let mut c = Compiler {
             domain,
+            globals,
             layout,
             sink,
             consts: Vec::new(),
+            const_ptrs: Vec::new(),
             const_base: value_regs,
             steps: Vec::new(),
         };
@@ -297,10 +359,15 @@ impl Compiled {
         }
         let mut regs = vec![0u64; value_regs as usize];
         regs.extend_from_slice(&c.consts);
+        let mut ptrs = vec![Ptr::NULL; value_regs as usize];
+        c.const_ptrs.resize(c.consts.len(), Ptr::NULL);
+        ptrs.extend_from_slice(&c.const_ptrs);
         let compiled = Compiled {
             blocks: blocks.into_boxed_slice(),
             regs,
+            ptrs,
             params,
+            allocas: Vec::new(),
             value_regs,
         };
         compiled.values_defined_before_use().then_some(compiled)
@@ -369,7 +436,7 @@ impl Compiled {
             };
             for edge in edges {
                 let mut after = defined.clone();
-                for &(d, s) in edge.moves.iter() {
+                for &(d, s) in edge.moves.iter().chain(edge.ptr_moves.iter()) {
                     if !is_defined(&defined, s) || d as usize >= n {
                         return false;
                     }
@@ -402,27 +469,37 @@ impl Compiled {
         true
     }
 
-    /// How many parameters the function takes (all scalars).
-    pub(crate) fn param_count(&self) -> usize {
-        self.params.len()
-    }
-
-    /// Sets parameter `i` for the next run from its bits (as the walker's arguments are
-    /// made: `Domain::constant` of the parameter type).
-    #[inline]
-    pub(crate) fn set_param(&mut self, domain: &Concrete, i: usize, bits: u64) {
-        let (reg, ty) = self.params[i];
-        self.regs[reg as usize] = domain.constant(ty, bits);
+    /// Sets the parameters for the next run from the walker's argument values.
+    pub(crate) fn set_params(&mut self, args: &[crate::code::Reg<u64>]) -> Result<(), Restart> {
+        use crate::code::Reg;
+        if args.len() != self.params.len() {
+            return Err(Restart);
+        }
+        for (&(reg, ty), a) in self.params.iter().zip(args) {
+            match (ty, a) {
+                (ScalarTy::Ptr, Reg::Ptr(p)) => self.ptrs[reg as usize] = *p,
+                (ScalarTy::Int(_) | ScalarTy::Float(_), Reg::Scalar(bits)) => {
+                    self.regs[reg as usize] = *bits
+                }
+                _ => return Err(Restart),
+            }
+        }
+        Ok(())
     }
 
     /// Runs the function on the parameters set before. Returns the result and the steps
-    /// taken, or [`Restart`] when the walker must redo the evaluation.
+    /// taken, or [`Restart`] when the walker must redo the evaluation (memory may then
+    /// be changed).
     pub(crate) fn run(
         &mut self,
         domain: &mut Concrete,
+        memory: &mut Memory<u64>,
         step_budget: u64,
     ) -> Result<(Option<u64>, u64), Restart> {
         let regs = &mut self.regs[..];
+        let ptrs = &mut self.ptrs[..];
+        let allocas = &mut self.allocas;
+        allocas.clear();
         let mut steps = 0u64;
         let mut block = &self.blocks[0];
         loop {
@@ -431,7 +508,17 @@ impl Compiled {
                 return Err(Restart);
             }
             for step in block.steps.iter() {
-                exec(step, regs, domain)?;
+                match step {
+                    Step::Gep { .. }
+                    | Step::Alloca { .. }
+                    | Step::Load { .. }
+                    | Step::Store { .. }
+                    | Step::SelectPtr { .. }
+                    | Step::ICmpPtr { .. } => {
+                        exec_memory(step, regs, ptrs, domain, memory, allocas)?
+                    }
+                    _ => exec(step, regs, domain)?,
+                }
             }
             let edge = match &block.exit {
                 Exit::Jump(e) => e,
@@ -451,18 +538,34 @@ impl Compiled {
                         .find(|(c, _)| *c == bits)
                         .map_or(default, |(_, e)| e)
                 }
-                Exit::Ret(v) => return Ok((v.map(|r| regs[r as usize]), steps)),
+                Exit::Ret(v) => {
+                    for &obj in allocas.iter() {
+                        memory.kill(obj);
+                    }
+                    return Ok((v.map(|r| regs[r as usize]), steps));
+                }
                 Exit::Unreachable => return Err(Restart),
             };
             if edge.parallel {
                 let incoming: SmallVec<[u64; 8]> =
                     edge.moves.iter().map(|&(_, s)| regs[s as usize]).collect();
+                let incoming_ptrs: SmallVec<[Ptr; 4]> = edge
+                    .ptr_moves
+                    .iter()
+                    .map(|&(_, s)| ptrs[s as usize])
+                    .collect();
                 for (&(d, _), v) in edge.moves.iter().zip(incoming) {
                     regs[d as usize] = v;
+                }
+                for (&(d, _), p) in edge.ptr_moves.iter().zip(incoming_ptrs) {
+                    ptrs[d as usize] = p;
                 }
             } else {
                 for &(d, s) in edge.moves.iter() {
                     regs[d as usize] = regs[s as usize];
+                }
+                for &(d, s) in edge.ptr_moves.iter() {
+                    ptrs[d as usize] = ptrs[s as usize];
                 }
             }
             block = &self.blocks[edge.to as usize];
@@ -605,8 +708,89 @@ fn exec(step: &Step, regs: &mut [u64], dom: &mut Concrete) -> Result<(), Restart
             regs.copy_within(v.regs().start as usize..v.regs().end as usize, d as usize);
             (d + i as u32, e)
         }
+        Step::Gep { .. }
+        | Step::Alloca { .. }
+        | Step::Load { .. }
+        | Step::Store { .. }
+        | Step::SelectPtr { .. }
+        | Step::ICmpPtr { .. } => return exec_memory_unexpected(),
     };
     regs[d as usize] = v;
+    Ok(())
+}
+
+/// Memory steps go to [`exec_memory`]; reaching `exec` with one is a compiler bug, which
+/// the walker then handles.
+#[cold]
+fn exec_memory_unexpected() -> Result<(), Restart> {
+    Err(Restart)
+}
+
+/// Executes a step on pointers or memory, as the walker's `exec` does.
+#[inline(never)]
+fn exec_memory(
+    step: &Step,
+    regs: &mut [u64],
+    ptrs: &mut [Ptr],
+    dom: &mut Concrete,
+    memory: &mut Memory<u64>,
+    allocas: &mut Vec<ObjectId>,
+) -> Result<(), Restart> {
+    match *step {
+        Step::Gep {
+            d,
+            base,
+            offset,
+            ref indices,
+        } => {
+            let mut p = ptrs[base as usize].add(offset);
+            for &(index, width, scale) in indices.iter() {
+                let raw = ok(dom.concretize(&regs[index as usize], ScalarTy::Int(width)))?;
+                p = p.add(sign_extend(raw, width).wrapping_mul(scale));
+            }
+            ptrs[d as usize] = p;
+        }
+        Step::Alloca { d, size } => {
+            let p = memory.alloc_named("alloca", size.max(1), true);
+            allocas.push(p.obj);
+            ptrs[d as usize] = p;
+        }
+        Step::Load { d, ptr, delta, ty } => {
+            match ok(memory.load(dom, ptrs[ptr as usize].add(delta), ty))? {
+                Cell::Scalar(_, v) => regs[d as usize] = v,
+                Cell::Ptr(_) => return Err(Restart),
+            }
+        }
+        Step::Store {
+            value,
+            ptr,
+            delta,
+            ty,
+        } => {
+            let cell = Cell::Scalar(ty, regs[value as usize]);
+            ok(memory.store(dom, ptrs[ptr as usize].add(delta), cell))?;
+        }
+        Step::SelectPtr { d, cond, a, b } => {
+            let taken = match ok(dom.decide(&regs[cond as usize]))? {
+                Decision::Known(t) => t,
+                Decision::Both => return Err(Restart),
+            };
+            ptrs[d as usize] = ptrs[if taken { a } else { b } as usize];
+        }
+        Step::ICmpPtr { pred, d, a, b } => {
+            let (x, y) = (ptrs[a as usize].to_int(), ptrs[b as usize].to_int());
+            let holds = match pred {
+                ICmpPred::Eq => x == y,
+                ICmpPred::Ne => x != y,
+                ICmpPred::Ugt | ICmpPred::Sgt => x > y,
+                ICmpPred::Uge | ICmpPred::Sge => x >= y,
+                ICmpPred::Ult | ICmpPred::Slt => x < y,
+                ICmpPred::Ule | ICmpPred::Sle => x <= y,
+            };
+            regs[d as usize] = dom.constant(ScalarTy::Int(1), u64::from(holds));
+        }
+        _ => return exec(step, regs, dom),
+    }
     Ok(())
 }
 
@@ -637,8 +821,14 @@ impl Step {
             | Step::ICast { d, .. }
             | Step::Select { d, .. }
             | Step::Copy { d, .. }
-            | Step::Extract { d, .. } => *d..*d + 1,
+            | Step::Extract { d, .. }
+            | Step::Gep { d, .. }
+            | Step::Alloca { d, .. }
+            | Step::Load { d, .. }
+            | Step::SelectPtr { d, .. }
+            | Step::ICmpPtr { d, .. } => *d..*d + 1,
             Step::Insert { d, v, .. } => *d..*d + v.lanes,
+            Step::Store { .. } => 0..0,
         }
     }
 
@@ -653,27 +843,31 @@ impl Step {
             | Step::FCmp { a, b, .. }
             | Step::FBinary { a, b, .. }
             | Step::IBin { a, b, .. }
-            | Step::ICmp { a, b, .. } => [*a, *b].into_iter().collect(),
+            | Step::ICmp { a, b, .. }
+            | Step::ICmpPtr { a, b, .. }
+            | Step::Store {
+                value: a, ptr: b, ..
+            } => [*a, *b].into_iter().collect(),
             Step::FNeg { a, .. }
             | Step::FUnary { a, .. }
             | Step::IAbs { a, .. }
             | Step::FCast { a, .. }
             | Step::ICast { a, .. }
-            | Step::Copy { s: a, .. } => [*a].into_iter().collect(),
+            | Step::Copy { s: a, .. }
+            | Step::Load { ptr: a, .. } => [*a].into_iter().collect(),
+            Step::Alloca { .. } => SmallVec::new(),
+            Step::Gep { base, indices, .. } => [*base]
+                .into_iter()
+                .chain(indices.iter().map(|i| i.0))
+                .collect(),
             Step::Fma { a, b, c, .. } => [*a, *b, *c].into_iter().collect(),
-            Step::Select { cond, a, b, .. } => [*cond, *a, *b].into_iter().collect(),
+            Step::Select { cond, a, b, .. } | Step::SelectPtr { cond, a, b, .. } => {
+                [*cond, *a, *b].into_iter().collect()
+            }
             Step::Math { args, .. } => args.iter().copied().collect(),
             Step::Extract { v, index, .. } => v.regs().chain([*index]).collect(),
             Step::Insert { v, elt, index, .. } => v.regs().chain([*elt, *index]).collect(),
         }
-    }
-}
-
-/// An integer or float scalar type (no pointers, vectors or void).
-fn numeric(ty: Type) -> Option<ScalarTy> {
-    match ty {
-        Type::Scalar(s @ (ScalarTy::Int(_) | ScalarTy::Float(_))) => Some(s),
-        _ => None,
     }
 }
 
@@ -707,6 +901,8 @@ fn result_type(kind: &InstKind) -> Option<Type> {
         InstKind::FCmp { ty, .. } | InstKind::ICmp { ty, .. } => bools(*ty),
         InstKind::Cast { to, .. } => *to,
         InstKind::ExtractElement { ty, .. } => Type::Scalar(ty.lanes()?.0),
+        InstKind::Gep { .. } | InstKind::Alloca { .. } => Type::PTR,
+        InstKind::Load { ty, .. } => *ty,
         _ => return None,
     })
 }
@@ -730,7 +926,10 @@ fn layout(f: &Function) -> Option<(Vec<Option<Loc>>, Loc, u32)> {
             assign(phi.dest, phi.ty)?;
         }
         for inst in &b.insts {
-            if matches!(inst.kind, InstKind::Nop | InstKind::Phi { .. }) {
+            if matches!(
+                inst.kind,
+                InstKind::Nop | InstKind::Phi { .. } | InstKind::Store { .. }
+            ) {
                 continue;
             }
             let ty = result_type(&inst.kind)?;
@@ -746,11 +945,18 @@ fn layout(f: &Function) -> Option<(Vec<Option<Loc>>, Loc, u32)> {
     for ty in types {
         layout.push(match ty {
             Some(ty) => {
-                let (lanes, vector) = shape(ty)?;
+                let (lanes, vector, ptr) = match ty {
+                    Type::Scalar(ScalarTy::Ptr) => (1, false, true),
+                    _ => {
+                        let (lanes, vector) = shape(ty)?;
+                        (lanes, vector, false)
+                    }
+                };
                 let loc = Loc {
                     base: next,
                     lanes,
                     vector,
+                    ptr,
                 };
                 next = next.checked_add(lanes)?;
                 widest = widest.max(lanes);
@@ -763,27 +969,50 @@ fn layout(f: &Function) -> Option<(Vec<Option<Loc>>, Loc, u32)> {
         base: next,
         lanes: widest,
         vector: true,
+        ptr: false,
     };
     Some((layout, sink, next.checked_add(widest)?))
 }
 
 struct Compiler<'a> {
     domain: &'a Concrete,
+    /// Where the module's globals live in the walker's memory.
+    globals: &'a [Ptr],
     layout: Vec<Option<Loc>>,
     /// Where results nobody reads go.
     sink: Loc,
     /// Constant lanes, placed after the value registers.
     consts: Vec<u64>,
+    /// Pointer constants, at the same registers (unused entries are null).
+    const_ptrs: Vec<Ptr>,
     const_base: u32,
     /// Steps of the block being compiled.
     steps: Vec<Step>,
 }
 
 impl Compiler<'_> {
-    /// Where an operand lives: a value, or a constant placed in the file.
+    /// Where a number (or vector of numbers) operand lives.
     fn operand(&mut self, x: &Operand) -> Option<Loc> {
+        self.any_operand(x).filter(|l| !l.ptr)
+    }
+
+    /// The register of a pointer operand.
+    fn pointer(&mut self, x: &Operand) -> Option<u32> {
+        self.any_operand(x).filter(|l| l.ptr).map(|l| l.base)
+    }
+
+    /// Where an operand lives: a value, or a constant placed in the file (as the walker's
+    /// decoder converts it, `code::const_to_val`).
+    fn any_operand(&mut self, x: &Operand) -> Option<Loc> {
         match x {
             Operand::Value(v) => *self.layout.get(v.0 as usize)?,
+            Operand::Const(Const::NullPtr | Const::Undef(ScalarTy::Ptr)) => {
+                self.pointer_constant(Ptr::NULL)
+            }
+            Operand::Const(Const::GlobalAddr { global, offset }) => {
+                let base = *self.globals.get(global.0 as usize)?;
+                self.pointer_constant(base.add(*offset))
+            }
             Operand::Const(Const::Vector(lanes)) => {
                 let mut bits = Vec::with_capacity(lanes.len());
                 for l in lanes {
@@ -810,6 +1039,21 @@ impl Compiler<'_> {
         })
     }
 
+    fn pointer_constant(&mut self, p: Ptr) -> Option<Loc> {
+        let base = self
+            .const_base
+            .checked_add(u32::try_from(self.consts.len()).ok()?)?;
+        self.consts.push(0);
+        self.const_ptrs.resize(self.consts.len() - 1, Ptr::NULL);
+        self.const_ptrs.push(p);
+        Some(Loc {
+            base,
+            lanes: 1,
+            vector: false,
+            ptr: true,
+        })
+    }
+
     fn constant(&mut self, bits: &[u64], vector: bool) -> Option<Loc> {
         let base = self
             .const_base
@@ -819,6 +1063,7 @@ impl Compiler<'_> {
             base,
             lanes: bits.len() as u32,
             vector,
+            ptr: false,
         })
     }
 
@@ -833,23 +1078,28 @@ impl Compiler<'_> {
     fn edge(&mut self, f: &Function, to: BlockId, from: u32) -> Option<Edge> {
         let block = f.blocks.get(to.0 as usize)?;
         let mut moves = Vec::with_capacity(block.phis.len());
+        let mut ptr_moves = Vec::new();
         for phi in &block.phis {
             let (_, o) = phi.incoming.iter().find(|(b, _)| b.0 == from)?;
             let d = (*self.layout.get(phi.dest.0 as usize)?)?;
-            let s = self.operand(o)?;
-            if s.lanes != d.lanes || s.vector != d.vector {
+            let s = self.any_operand(o)?;
+            if s.lanes != d.lanes || s.vector != d.vector || s.ptr != d.ptr {
                 return None;
             }
-            moves.extend(d.regs().zip(s.regs()));
+            let list = if d.ptr { &mut ptr_moves } else { &mut moves };
+            list.extend(d.regs().zip(s.regs()));
         }
-        let parallel = moves
-            .iter()
-            .enumerate()
-            .any(|(i, &(_, s))| moves[..i].iter().any(|&(d, _)| d == s));
+        let conflict = |moves: &[(u32, u32)]| {
+            moves
+                .iter()
+                .enumerate()
+                .any(|(i, &(_, s))| moves[..i].iter().any(|&(d, _)| d == s))
+        };
         Some(Edge {
             to: to.0,
+            parallel: conflict(&moves) || conflict(&ptr_moves),
             moves: moves.into_boxed_slice(),
-            parallel,
+            ptr_moves: ptr_moves.into_boxed_slice(),
         })
     }
 
@@ -857,8 +1107,28 @@ impl Compiler<'_> {
     /// when the walker must run this function.
     fn inst(&mut self, inst: &Inst) -> Option<()> {
         let kind = &inst.kind;
-        if matches!(kind, InstKind::Nop | InstKind::Phi { .. }) {
-            return Some(());
+        match kind {
+            InstKind::Nop | InstKind::Phi { .. } => return Some(()),
+            // The walker reads the pointer first, then the value, and stores lane by lane.
+            InstKind::Store { ty, value, ptr } => {
+                let ptr = self.pointer(ptr)?;
+                let v = self.operand(value)?;
+                let (lanes, vector) = shape(*ty)?;
+                if v.vector != vector || v.lanes != lanes {
+                    return None;
+                }
+                let lane_ty = ty.lanes()?.0;
+                for i in 0..lanes {
+                    self.steps.push(Step::Store {
+                        value: v.lane(i),
+                        ptr,
+                        delta: i64::from(i).checked_mul(store_size(lane_ty) as i64)?,
+                        ty: lane_ty,
+                    });
+                }
+                return Some(());
+            }
+            _ => {}
         }
         let dest = match inst.dest {
             Some(v) => (*self.layout.get(v.0 as usize)?)?,
@@ -871,8 +1141,72 @@ impl Compiler<'_> {
                 }
             }
         };
+        let ptr_result = matches!(kind, InstKind::Gep { .. } | InstKind::Alloca { .. })
+            || matches!(kind, InstKind::Select { ty, .. } if *ty == Type::PTR);
+        if dest.ptr != ptr_result {
+            return None;
+        }
         let site = |op: FpOpId, lane: u32| OpSite { op, lane };
         match kind {
+            InstKind::Gep {
+                base,
+                const_offset,
+                indices,
+            } => {
+                let base = self.pointer(base)?;
+                let indices = indices
+                    .iter()
+                    .map(|g| Some((self.scalar(&g.index)?, g.width, g.scale)))
+                    .collect::<Option<Box<[_]>>>()?;
+                self.steps.push(Step::Gep {
+                    d: dest.base,
+                    base,
+                    offset: *const_offset,
+                    indices,
+                });
+            }
+            InstKind::Alloca { size } => self.steps.push(Step::Alloca {
+                d: dest.base,
+                size: *size,
+            }),
+            InstKind::Load { ty, ptr } => {
+                let ptr = self.pointer(ptr)?;
+                let (lanes, vector) = shape(*ty)?;
+                if dest.lanes != lanes || dest.vector != vector {
+                    return None;
+                }
+                let lane_ty = ty.lanes()?.0;
+                for i in 0..lanes {
+                    self.steps.push(Step::Load {
+                        d: dest.lane(i),
+                        ptr,
+                        delta: i64::from(i).checked_mul(store_size(lane_ty) as i64)?,
+                        ty: lane_ty,
+                    });
+                }
+            }
+            InstKind::Select { ty, cond, a, b } if *ty == Type::PTR => {
+                let cond = self.scalar(cond)?;
+                let (a, b) = (self.pointer(a)?, self.pointer(b)?);
+                self.steps.push(Step::SelectPtr {
+                    d: dest.base,
+                    cond,
+                    a,
+                    b,
+                });
+            }
+            InstKind::ICmp { pred, ty, a, b } if *ty == Type::PTR => {
+                let (a, b) = (self.pointer(a)?, self.pointer(b)?);
+                if dest.vector || dest.lanes != 1 {
+                    return None;
+                }
+                self.steps.push(Step::ICmpPtr {
+                    pred: *pred,
+                    d: dest.base,
+                    a,
+                    b,
+                });
+            }
             // Lane-wise binary operations: two scalars give a scalar, two vectors of one
             // length a vector (the walker's `bin_into`).
             InstKind::FBin { ty, a, b, .. }
@@ -1261,6 +1595,46 @@ exit:
   ret double %r
 }
 
+@table = internal constant [4 x double] [double 1.0, double 2.5, double -0.0, double 0x7FF0000000000000]
+
+define double @memory(ptr %x, i32 %n, double %y) {
+entry:
+  %tmp = alloca [2 x double]
+  %t1 = getelementptr inbounds i8, ptr %tmp, i64 8
+  store double %y, ptr %tmp
+  store double 0.5, ptr %t1
+  br label %head
+head:
+  %i = phi i32 [ 0, %entry ], [ %i1, %body ]
+  %p = phi ptr [ %x, %entry ], [ %p1, %body ]
+  %s = phi double [ 0.0, %entry ], [ %s2, %body ]
+  %done = icmp sge i32 %i, %n
+  br i1 %done, label %exit, label %body
+body:
+  %v = load double, ptr %p
+  %idx = and i32 %i, 3
+  %ix = sext i32 %idx to i64
+  %g = getelementptr inbounds double, ptr @table, i64 %ix
+  %w = load double, ptr %g
+  %s1 = fadd double %s, %v
+  %s2 = fmul double %s1, %w
+  %sq = fmul double %v, %v
+  store double %sq, ptr %p
+  %p1 = getelementptr inbounds i8, ptr %p, i64 8
+  %i1 = add i32 %i, 1
+  br label %head
+exit:
+  %tv = load <2 x double>, ptr %tmp
+  %sum = fadd <2 x double> %tv, <double 1.0, double 3.0>
+  store <2 x double> %sum, ptr %x
+  %big = fcmp ogt double %s, 1.0
+  %q = select i1 %big, ptr %tmp, ptr %t1
+  %same = icmp eq ptr %q, %tmp
+  %r0 = load double, ptr %q
+  %r = select i1 %same, double %r0, double %s
+  ret double %r
+}
+
 define float @vectors(float %a, float %b, i32 %idx) {
   %v0 = insertelement <4 x float> <float 1.0, float poison, float 2.0, float 0x7FF8000000000000>, float %a, i64 1
   %v1 = insertelement <4 x float> %v0, float %b, i32 %idx
@@ -1321,6 +1695,14 @@ define float @vectors(float %a, float %b, i32 %idx) {
     /// Runs every input through the fast path and the walker and demands identical
     /// evaluations (results, events with sites, flags, choice points, traps, stops).
     fn agree(name: &str, inputs: &[Vec<u64>], config: WalkConfig) {
+        let args: Vec<Vec<ArgBits>> = inputs
+            .iter()
+            .map(|v| v.iter().map(|&b| ArgBits::Scalar(b)).collect())
+            .collect();
+        agree_on(name, &args, config);
+    }
+
+    fn agree_on(name: &str, args: &[Vec<ArgBits>], config: WalkConfig) {
         let m = module();
         let fid = m.find_function(name).expect("function");
         let modes = [
@@ -1341,15 +1723,11 @@ define float @vectors(float %a, float %b, i32 %idx) {
                     r.record_inexact(record);
                     r.set_choices(choices.clone());
                 }
-                let args: Vec<Vec<ArgBits>> = inputs
-                    .iter()
-                    .map(|v| v.iter().map(|&b| ArgBits::Scalar(b)).collect())
-                    .collect();
-                let (a, b) = (fast.eval_batch(&args), slow.eval_batch(&args));
-                for ((x, y), input) in a.iter().zip(&b).zip(inputs) {
+                let (a, b) = (fast.eval_batch(args), slow.eval_batch(args));
+                for ((x, y), input) in a.iter().zip(&b).zip(args) {
                     assert_eq!(x, y, "{name}{input:x?} in {mode:?}");
                 }
-                for input in &args {
+                for input in args {
                     assert_eq!(fast.eval(input), slow.eval(input), "{name}{input:x?}");
                 }
             }
@@ -1401,5 +1779,30 @@ define float @vectors(float %a, float %b, i32 %idx) {
             }
         }
         agree("vectors", &inputs, WalkConfig::default());
+    }
+
+    #[test]
+    fn memory_code_agrees_with_the_walker() {
+        let mut inputs = Vec::new();
+        for (k, &y) in F64S.iter().enumerate() {
+            for len in [0usize, 1, 2, 3, 5] {
+                for n in [0u64, 1, 2, 3, 5, 6] {
+                    let x: Vec<u64> = (0..len).map(|i| F64S[(k + 3 * i) % F64S.len()]).collect();
+                    inputs.push(vec![
+                        ArgBits::Array(x),
+                        ArgBits::Scalar(n),
+                        ArgBits::Scalar(y),
+                    ]);
+                }
+            }
+        }
+        agree_on("memory", &inputs, WalkConfig::default());
+        for step_budget in [3, 9, 17, 30] {
+            let tight = WalkConfig {
+                step_budget,
+                ..WalkConfig::default()
+            };
+            agree_on("memory", &inputs, tight);
+        }
     }
 }

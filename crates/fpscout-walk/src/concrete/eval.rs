@@ -1,7 +1,7 @@
 //! One concrete evaluation of a function on given argument bits, as the CLI, the
 //! cross-checks and the searches of later issues need it.
 
-use super::compiled::{Compiled, Restart};
+use super::compiled::Compiled;
 use super::{Concrete, Event, FpMode};
 use crate::code::Reg;
 use crate::memory::Ptr;
@@ -73,7 +73,7 @@ impl<'m> ConcreteRunner<'m> {
         config: WalkConfig,
     ) -> DResult<Self> {
         let walker = Walker::new(module, Concrete::new(mode), config)?;
-        let compiled = Compiled::new(module, func, &walker.domain);
+        let compiled = Compiled::new(module, func, &walker.domain, walker.global_ptrs());
         Ok(ConcreteRunner {
             walker,
             func,
@@ -135,9 +135,6 @@ impl<'m> ConcreteRunner<'m> {
                 args.len()
             )));
         }
-        if let Some(done) = self.eval_compiled(args) {
-            return Ok(done);
-        }
         let mut vals = std::mem::take(&mut self.args);
         vals.clear();
         let mut arrays = std::mem::take(&mut self.arrays);
@@ -147,7 +144,20 @@ impl<'m> ConcreteRunner<'m> {
             self.arrays = arrays;
             return Err(e);
         }
-        let run = self.walker.run_regs(self.func, vals.iter().cloned());
+        let run = match self.run_compiled(&vals) {
+            Some(done) => Ok(done),
+            None => {
+                if self.compiled.is_some() {
+                    // The walker starts afresh: same memory and arguments as before.
+                    self.walker.reset();
+                    self.walker.domain.clear();
+                    vals.clear();
+                    arrays.clear();
+                    self.fill_args(args, &mut vals, &mut arrays)?;
+                }
+                self.walker.run_regs(self.func, vals.iter().cloned())
+            }
+        };
         self.args = vals;
         let end = match run {
             Ok(Outcome::Returned(None)) => EvalEnd::Returned(None),
@@ -181,38 +191,22 @@ impl<'m> ConcreteRunner<'m> {
         })
     }
 
-    /// The evaluation on the compiled fast path; `None` when there is none or the walker
-    /// must redo it (the domain is then cleared as for a fresh evaluation).
-    fn eval_compiled(&mut self, args: &[ArgBits]) -> Option<Evaluation> {
+    /// The run on the compiled fast path; `None` when there is none or the walker must
+    /// redo it.
+    fn run_compiled(&mut self, args: &[Reg<u64>]) -> Option<Outcome<u64>> {
         let compiled = self.compiled.as_mut()?;
-        if args.len() != compiled.param_count() {
-            return None;
-        }
-        for (i, a) in args.iter().enumerate() {
-            let ArgBits::Scalar(bits) = a else {
-                return None;
-            };
-            compiled.set_param(&self.walker.domain, i, *bits);
-        }
-        let domain = &mut self.walker.domain;
-        crate::Domain::begin_walk(domain);
-        let run = compiled.run(domain, self.walker.config.step_budget);
-        crate::Domain::end_walk(domain);
-        let (ret, steps) = match run {
-            Ok(done) => done,
-            Err(Restart) => {
-                domain.clear();
-                return None;
-            }
-        };
-        self.walker.steps = steps;
-        Some(Evaluation {
-            end: EvalEnd::Returned(ret),
-            events: domain.events.clone(),
-            flags: domain.flags,
-            arrays: Vec::new(),
-            choice_points: domain.choice_points,
-        })
+        compiled.set_params(args).ok()?;
+        let walker = &mut self.walker;
+        crate::Domain::begin_walk(&mut walker.domain);
+        let run = compiled.run(
+            &mut walker.domain,
+            &mut walker.memory,
+            walker.config.step_budget,
+        );
+        crate::Domain::end_walk(&mut walker.domain);
+        let (ret, steps) = run.ok()?;
+        walker.steps = steps;
+        Some(Outcome::Returned(ret.map(Val::Scalar)))
     }
 
     /// Turns the argument bits into values, placing arrays in memory.
