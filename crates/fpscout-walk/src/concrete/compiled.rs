@@ -469,6 +469,23 @@ impl Compiled {
         true
     }
 
+    /// Sets the parameters for the next run from argument bits, as the walker's argument
+    /// values are made (`Domain::constant` of the parameter type), when all are numbers.
+    pub(crate) fn set_scalar_args(&mut self, domain: &Concrete, args: &[super::ArgBits]) -> bool {
+        if args.len() != self.params.len() {
+            return false;
+        }
+        for (&(reg, ty), a) in self.params.iter().zip(args) {
+            match (ty, a) {
+                (ScalarTy::Int(_) | ScalarTy::Float(_), super::ArgBits::Scalar(bits)) => {
+                    self.regs[reg as usize] = domain.constant(ty, *bits)
+                }
+                _ => return false,
+            }
+        }
+        true
+    }
+
     /// Sets the parameters for the next run from the walker's argument values.
     pub(crate) fn set_params(&mut self, args: &[crate::code::Reg<u64>]) -> Result<(), Restart> {
         use crate::code::Reg;

@@ -135,6 +135,19 @@ impl<'m> ConcreteRunner<'m> {
                 args.len()
             )));
         }
+        // Numbers only: the fast path takes the bits directly (no argument values).
+        let direct = match self.compiled.as_mut() {
+            Some(c) => c.set_scalar_args(&self.walker.domain, args),
+            None => false,
+        };
+        if direct {
+            if let Some(done) = self.run_compiled() {
+                return self.finish(Ok(done), Vec::new());
+            }
+            // The walker starts afresh.
+            self.walker.reset();
+            self.walker.domain.clear();
+        }
         let mut vals = std::mem::take(&mut self.args);
         vals.clear();
         let mut arrays = std::mem::take(&mut self.arrays);
@@ -144,21 +157,40 @@ impl<'m> ConcreteRunner<'m> {
             self.arrays = arrays;
             return Err(e);
         }
-        let run = match self.run_compiled(&vals) {
+        let prepared = !direct
+            && match self.compiled.as_mut() {
+                Some(c) => c.set_params(&vals).is_ok(),
+                None => false,
+            };
+        let fast = if prepared { self.run_compiled() } else { None };
+        let run = match fast {
             Some(done) => Ok(done),
             None => {
-                if self.compiled.is_some() {
+                if prepared {
                     // The walker starts afresh: same memory and arguments as before.
                     self.walker.reset();
                     self.walker.domain.clear();
                     vals.clear();
                     arrays.clear();
-                    self.fill_args(args, &mut vals, &mut arrays)?;
+                    if let Err(e) = self.fill_args(args, &mut vals, &mut arrays) {
+                        self.args = vals;
+                        self.arrays = arrays;
+                        return Err(e);
+                    }
                 }
                 self.walker.run_regs(self.func, vals.iter().cloned())
             }
         };
         self.args = vals;
+        self.finish(run, arrays)
+    }
+
+    /// The evaluation of a run: its end, events, flags and the final array contents.
+    fn finish(
+        &mut self,
+        run: DResult<Outcome<u64>>,
+        arrays: Vec<(Ptr, ScalarTy, usize)>,
+    ) -> DResult<Evaluation> {
         let end = match run {
             Ok(Outcome::Returned(None)) => EvalEnd::Returned(None),
             Ok(Outcome::Returned(Some(Val::Scalar(bits)))) => EvalEnd::Returned(Some(bits)),
@@ -180,7 +212,10 @@ impl<'m> ConcreteRunner<'m> {
                 finals.push(self.walker.read_array(ptr, ty, n)?);
             }
         }
-        self.arrays = arrays;
+        // Keeps the larger allocation for the next evaluation.
+        if arrays.capacity() >= self.arrays.capacity() {
+            self.arrays = arrays;
+        }
         let domain = &mut self.walker.domain;
         Ok(Evaluation {
             end,
@@ -191,11 +226,10 @@ impl<'m> ConcreteRunner<'m> {
         })
     }
 
-    /// The run on the compiled fast path; `None` when there is none or the walker must
-    /// redo it.
-    fn run_compiled(&mut self, args: &[Reg<u64>]) -> Option<Outcome<u64>> {
+    /// The run on the compiled fast path, its parameters set; `None` when there is none
+    /// or the walker must redo it.
+    fn run_compiled(&mut self) -> Option<Outcome<u64>> {
         let compiled = self.compiled.as_mut()?;
-        compiled.set_params(args).ok()?;
         let walker = &mut self.walker;
         crate::Domain::begin_walk(&mut walker.domain);
         let run = compiled.run(
