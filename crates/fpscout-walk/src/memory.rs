@@ -397,6 +397,15 @@ impl<S: Clone> Memory<S> {
                 self.objects[obj].name
             )));
         }
+        let object = &mut self.objects[obj];
+        // Overwriting a cell of the same size (up to 8 bytes, the reach of `clear_range`'s
+        // scan): cells never overlap, so nothing else meets the range and the cell is just
+        // replaced.
+        if size <= 8 && object.cells.get(off).is_some_and(|c| cell_size(c) == size) {
+            object.dirty = true;
+            object.cells.insert(off, cell);
+            return Ok(());
+        }
         self.clear_range(d, obj, off, size);
         self.objects[obj].cells.insert(off, cell);
         Ok(())
@@ -425,6 +434,14 @@ impl<S: Clone> Memory<S> {
         object.dirty = true;
         let cells = &mut object.cells;
         let start_scan = off.saturating_sub(7);
+        if let Cells::Dense(slots) = cells {
+            // Nothing starts near the range (a fresh object): nothing to clear.
+            let hi = (end as usize).min(slots.len());
+            let lo = (start_scan as usize).min(hi);
+            if slots[lo..hi].iter().all(Option::is_none) {
+                return;
+            }
+        }
         let overlapping: SmallVec<[u64; 8]> = cells
             .range(start_scan, end)
             .filter(|&(s, c)| s + cell_size(c) > off)
@@ -618,6 +635,58 @@ mod tests {
     use super::*;
     use crate::concrete::{Concrete, FpMode};
     use fpscout_ir::FloatTy;
+
+    /// `store`'s shortcuts (same-size overwrite, nothing near a fresh range) leave memory
+    /// as clearing the range and inserting does.
+    #[test]
+    fn store_shortcuts_match_clearing_and_inserting() {
+        let mut d = Concrete::new(FpMode::IEEE);
+        let tys = [
+            ScalarTy::Int(8),
+            ScalarTy::Int(16),
+            ScalarTy::Int(32),
+            ScalarTy::Int(64),
+            ScalarTy::Float(FloatTy::F64),
+        ];
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for size in [48, DENSE_MAX * 2] {
+            let (mut fast, mut reference): (Memory<u64>, Memory<u64>) =
+                (Memory::new(), Memory::new());
+            let (p, q) = (
+                fast.alloc("x", size, true),
+                reference.alloc("x", size, true),
+            );
+            for _ in 0..2_000 {
+                let r = next();
+                let ty = tys[(r % 5) as usize];
+                let off = (r >> 8) % (48 - 8);
+                let cell = Cell::Scalar(
+                    ty,
+                    fpscout_ir::truncate_bits(r >> 16, (store_size(ty) * 8) as u32),
+                );
+                fast.store(&d, p.add(off as i64), cell.clone())
+                    .expect("store");
+                let (obj, at) = (q.obj as usize, off);
+                reference.clear_range(&d, obj, at, store_size(ty));
+                reference.objects[obj].cells.insert(at, cell);
+                for ty in tys {
+                    for off in 0..(48 - 8) {
+                        let a = fast.load(&mut d, p.add(off), ty).map(|c| format!("{c:?}"));
+                        let b = reference
+                            .load(&mut d, q.add(off), ty)
+                            .map(|c| format!("{c:?}"));
+                        assert_eq!(a, b, "{ty} at {off}");
+                    }
+                }
+            }
+        }
+    }
 
     /// Dense (small) and sparse (large) objects behave the same under the same operations.
     #[test]
