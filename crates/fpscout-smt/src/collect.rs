@@ -6,7 +6,7 @@ use crate::isolate::{run_forked, Outcome};
 use crate::numeral::real_value;
 use crate::symbolic::{Sym, SymReal};
 use fpscout_ir::{ExceptionKind, FloatTy, FpOpId, FuncId, Module, ScalarTy, Type};
-use fpscout_walk::{ExploreLimits, PathEnd, StopReason, Val, WalkConfig, Walker};
+use fpscout_walk::{ExploreLimits, PathEnd, Val, WalkConfig, Walker};
 use rug::Rational;
 use std::collections::HashSet;
 use std::time::Duration;
@@ -54,6 +54,9 @@ pub struct CollectOptions {
     pub step_budget: u64,
     /// Timeout of each branch-feasibility check.
     pub check_timeout_ms: u32,
+    /// No path starts after this instant, and feasibility checks left on the current path
+    /// are skipped (the branch counts as feasible).
+    pub deadline: Option<std::time::Instant>,
 }
 
 impl Default for CollectOptions {
@@ -62,7 +65,8 @@ impl Default for CollectOptions {
             loop_bound: 8,
             max_paths: 256,
             step_budget: 200_000,
-            check_timeout_ms: 500,
+            check_timeout_ms: 200,
+            deadline: None,
         }
     }
 }
@@ -113,7 +117,8 @@ pub fn collect(
             params.len()
         ));
     }
-    let domain = SymReal::new(prefix, opts.check_timeout_ms);
+    let mut domain = SymReal::new(prefix, opts.check_timeout_ms);
+    domain.deadline = opts.deadline;
     let config = WalkConfig {
         step_budget: opts.step_budget,
         ..WalkConfig::default()
@@ -160,6 +165,7 @@ pub fn collect(
     let limits = ExploreLimits {
         max_paths: opts.max_paths,
         loop_bound: opts.loop_bound,
+        deadline: opts.deadline,
     };
     let mut stopped = Vec::new();
     let summary = walker.explore(func, args, limits, |_, end| match end {
@@ -167,8 +173,8 @@ pub fn collect(
         PathEnd::Stopped(r) => stopped.push(r.to_string()),
         PathEnd::Failed(e) => stopped.push(e.to_string()),
     });
-    if let Some(StopReason::PathBudget { paths }) = summary.stopped {
-        stopped.push(format!("path budget of {paths} paths exhausted"));
+    if let Some(reason) = summary.stopped {
+        stopped.push(reason.to_string());
     }
     let domain = &walker.domain;
     let queries: Vec<Query> = domain

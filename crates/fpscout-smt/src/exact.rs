@@ -2,11 +2,13 @@
 //! constants, so every operation is exact and every branch folds (rational functions
 //! only; elementary functions make the value non-numeric and yield `None`).
 
+use crate::isolate::{self, run_forked};
 use crate::numeral::{rational_to_real, real_value};
 use crate::symbolic::{Sym, SymReal};
 use fpscout_ir::{FuncId, Module, ScalarTy, Type};
 use fpscout_walk::{Outcome, Val, WalkConfig, Walker};
 use rug::Rational;
+use std::time::Duration;
 use z3::ast::Ast;
 
 /// An argument for an exact evaluation.
@@ -17,9 +19,26 @@ pub enum ExactArg {
     Array(Vec<Rational>),
 }
 
+/// How long an exact evaluation may take: iterations (Newton steps, say) double the size
+/// of their rationals each time, so some functions have no exact value worth computing.
+const EXACT_TIME_LIMIT: Duration = Duration::from_secs(2);
+
 /// The exact real result of `func` on `args`, or `None` when it is not a rational number
-/// (elementary functions, non-numeric results) or the walk fails.
+/// (elementary functions, non-numeric results), the walk fails, or it takes longer than
+/// [`EXACT_TIME_LIMIT`] (it runs in a forked child, see [`crate::isolate`]).
 pub fn exact_value(module: &Module, func: FuncId, args: &[ExactArg]) -> Option<Rational> {
+    let outcome = run_forked(1, 1, EXACT_TIME_LIMIT, None, &|_| {
+        exact_value_here(module, func, args)
+            .map(|q| q.to_string())
+            .unwrap_or_default()
+    });
+    match outcome.first() {
+        Some(isolate::Outcome::Done(text)) if !text.is_empty() => text.parse().ok(),
+        _ => None,
+    }
+}
+
+fn exact_value_here(module: &Module, func: FuncId, args: &[ExactArg]) -> Option<Rational> {
     let f = module.function(func);
     let domain = SymReal::new("exact.", 1000);
     let mut walker = Walker::new(

@@ -105,6 +105,8 @@ pub struct SymReal {
     fresh: u32,
     solver: Solver,
     check_timeout: Duration,
+    /// Past this instant branches are not checked (they count as feasible and unknown).
+    pub deadline: Option<std::time::Instant>,
     /// Branch feasibility checks that returned unknown (treated as feasible).
     pub unknown_checks: u32,
 }
@@ -122,6 +124,7 @@ impl SymReal {
             fresh: 0,
             solver: Solver::new(),
             check_timeout: Duration::from_millis(check_timeout_ms.into()),
+            deadline: None,
             unknown_checks: 0,
         }
     }
@@ -241,15 +244,25 @@ impl SymReal {
         match v {
             Sym::Bool(b) => Ok(b.clone()),
             Sym::Bits(_, bits) => Ok(Bool::from_bool(bits & 1 != 0)),
-            other => Err(WalkError::unsupported(format!(
-                "{other:?} used as a condition"
-            ))),
+            // An i1 that went through integer form (a zext'd comparison, a select of
+            // flags): true when its low bit is set.
+            Sym::Int(i, _) => Ok(i.modulo(Int::from_i64(2)).eq(Int::from_i64(1))),
+            Sym::Real(_) => Err(WalkError::unsupported(
+                "a floating-point value used as a branch condition",
+            )),
         }
     }
 
     /// Whether `c` can hold on the current path (unknown or timed out counts as feasible).
     /// The check runs in a forked child, like every solver call (see [`crate::isolate`]).
     fn feasible(&mut self, c: &Bool) -> bool {
+        if self
+            .deadline
+            .is_some_and(|d| std::time::Instant::now() >= d)
+        {
+            self.unknown_checks += 1;
+            return true;
+        }
         self.solver.push();
         for f in self.inputs.iter().chain(&self.pc) {
             self.solver.assert(f);

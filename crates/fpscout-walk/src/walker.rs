@@ -64,6 +64,10 @@ pub enum StopReason {
     PathBudget {
         paths: usize,
     },
+    /// Exploration stopped at its deadline after this many paths.
+    TimeBudget {
+        paths: usize,
+    },
 }
 
 impl std::fmt::Display for StopReason {
@@ -77,6 +81,9 @@ impl std::fmt::Display for StopReason {
                 write!(f, "loop bound {bound} reached (a symbolic branch forked {bound} times on one path)")
             }
             StopReason::PathBudget { paths } => write!(f, "path budget of {paths} paths exhausted"),
+            StopReason::TimeBudget { paths } => {
+                write!(f, "exploration time budget exhausted after {paths} paths")
+            }
         }
     }
 }
@@ -94,6 +101,8 @@ pub struct ExploreLimits {
     pub max_paths: usize,
     /// How often one conditional branch may fork on one path (loop unrolling bound).
     pub loop_bound: u32,
+    /// No path is started after this instant.
+    pub deadline: Option<std::time::Instant>,
 }
 
 /// How one explored path ended.
@@ -613,6 +622,15 @@ impl<'m, D: Domain> Walker<'m, D> {
             let Some(p) = next else { break };
             if summary.paths >= limits.max_paths {
                 summary.stopped = Some(StopReason::PathBudget {
+                    paths: summary.paths,
+                });
+                break;
+            }
+            if limits
+                .deadline
+                .is_some_and(|d| std::time::Instant::now() >= d)
+            {
+                summary.stopped = Some(StopReason::TimeBudget {
                     paths: summary.paths,
                 });
                 break;

@@ -46,6 +46,8 @@ pub struct DiffConfig {
     /// Wall-clock budget of the solving phase, in seconds; queries left are reported as
     /// not attempted. `None`: [`automatic_solve_budget`].
     pub solve_budget_s: Option<f64>,
+    /// Wall-clock budget of the symbolic exploration of both builds, in seconds.
+    pub explore_budget_s: f64,
 }
 
 /// The default solving budget: 3 s, plus 5 ms per query beyond the first 200, at most 45 s.
@@ -74,6 +76,7 @@ impl DiffConfig {
             ftz_daz: FtzDazChoice::Auto,
             random_only: false,
             solve_budget_s: None,
+            explore_budget_s: 4.0,
         }
     }
 }
@@ -588,11 +591,18 @@ pub fn run_diff(
     if !cfg.random_only {
         let t = Instant::now();
         progress("collect", 0, 2);
-        let cp = fpscout_smt::collect(builds.p.0, builds.p.1, &specs, "p.", cfg.collect)
+        // Each build's exploration gets half the budget: loops whose branch checks are
+        // hard nonlinear queries would otherwise explore for as long as paths remain.
+        let half = std::time::Duration::from_secs_f64(cfg.explore_budget_s / 2.0);
+        let until = |opts: CollectOptions| CollectOptions {
+            deadline: Some(Instant::now() + half),
+            ..opts
+        };
+        let cp = collect(builds.p.0, builds.p.1, &specs, "p.", until(cfg.collect))
             .map_err(InputError)?;
         progress("collect", 1, 2);
-        let cq =
-            collect(builds.pp.0, builds.pp.1, &specs, "q.", cfg.collect).map_err(InputError)?;
+        let cq = collect(builds.pp.0, builds.pp.1, &specs, "q.", until(cfg.collect))
+            .map_err(InputError)?;
         summary.constraints_p = cp.queries.len();
         summary.constraints_pprime = cq.queries.len();
         summary.paths_p = cp.paths;

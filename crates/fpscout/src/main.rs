@@ -68,6 +68,10 @@ enum Command {
         /// Default: 3 s plus 5 ms per query beyond 200, at most 45 s
         #[arg(long)]
         solve_budget: Option<f64>,
+        /// Seconds the symbolic exploration of both builds may take (half each); paths left
+        /// are reported as a stop reason
+        #[arg(long, default_value_t = 4.0)]
+        explore_budget: f64,
         /// Results more than this many ulps apart count as different
         #[arg(long, default_value_t = 0)]
         tolerance: u64,
@@ -195,6 +199,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
             timeout_ms,
             jobs,
             solve_budget,
+            explore_budget,
             tolerance,
             search_budget,
             random,
@@ -224,6 +229,12 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
                 )));
             }
             cfg.solve_budget_s = solve_budget;
+            if !(explore_budget.is_finite() && explore_budget >= 0.0) {
+                return Err(InputError(format!(
+                    "--explore-budget must be a number of seconds >= 0, not {explore_budget}"
+                )));
+            }
+            cfg.explore_budget_s = explore_budget;
             cfg.search_budget = search_budget;
             cfg.random_inputs = random;
             cfg.seed = seed;

@@ -169,6 +169,31 @@ fn identical_builds_report_no_difference() {
 }
 
 #[test]
+fn every_phase_keeps_its_time_budget_on_a_float_dependent_loop() {
+    // Newton's iteration: its branch checks are nonlinear queries that grow with every
+    // unrolling, and its exact value doubles in size per step. Each phase must stop on
+    // time, say so, and still find the FTZ-only differences.
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus/trip.c");
+    let mut cfg = quick("trip");
+    cfg.explore_budget_s = 1.0;
+    cfg.solve_budget_s = Some(1.0);
+    let t = std::time::Instant::now();
+    let r = diff(&src, &cfg);
+    let wall = t.elapsed().as_secs_f64();
+    assert!(wall < 20.0, "took {wall} s");
+    assert!(r.summary.phases.collect < 2.5, "{:?}", r.summary.phases);
+    assert!(r.summary.phases.solve < 1.5, "{:?}", r.summary.phases);
+    let stopped = r.summary.stopped.join("; ");
+    assert!(
+        stopped.contains("exploration time budget exhausted"),
+        "{stopped}"
+    );
+    // P' tests a zero-extended comparison: an integer condition, explored like any other.
+    assert!(!stopped.contains("unsupported"), "{stopped}");
+    assert!(r.summary.diff_confirmed > 0);
+}
+
+#[test]
 fn ranges_bound_the_search_and_the_worst_divergence_has_an_exact_value() {
     let dir = tempfile::tempdir().unwrap();
     let src = source(
