@@ -128,6 +128,8 @@ fn main() {
             let per_input = (s.phases.random / s.random_inputs.max(1) as f64).max(1e-7);
             let mut rcfg = cfg.clone();
             rcfg.random_only = true;
+            // The count is calibrated to the full run's wall time; no second limit.
+            rcfg.random_budget_s = f64::INFINITY;
             rcfg.random_inputs = ((s.wall_seconds / per_input) as usize).clamp(1000, 4_000_000);
             let rnd = run_diff(&session, &rcfg, &mut |_, _, _| {}).ok();
             let (rsig, rdiff, rn) = match &rnd {

@@ -48,7 +48,14 @@ pub struct DiffConfig {
     pub solve_budget_s: Option<f64>,
     /// Wall-clock budget of the symbolic exploration of both builds, in seconds.
     pub explore_budget_s: f64,
+    /// Wall-clock budget of the random phase, in seconds (checked between native runs of
+    /// growing chunks of inputs).
+    pub random_budget_s: f64,
 }
+
+/// Random inputs of the first native run; each next one doubles, up to the maximum.
+const RANDOM_FIRST_CHUNK: usize = 128;
+const RANDOM_MAX_CHUNK: usize = 32_768;
 
 /// The default solving budget: 3 s, plus 5 ms per query beyond the first 200, at most 45 s.
 /// Small functions (the FPBench kernels) stay near interactive speed; unrolled loops with
@@ -77,6 +84,7 @@ impl DiffConfig {
             random_only: false,
             solve_budget_s: None,
             explore_budget_s: 4.0,
+            random_budget_s: 5.0,
         }
     }
 }
@@ -788,13 +796,29 @@ pub fn run_diff(
             ftz_daz: ftz,
             ..RunOptions::default()
         };
-        let outs_p = native_p
-            .run(&native_args, &opts)
-            .map_err(|e| InputError(e.to_string()))?;
-        let outs_q = native_pp
-            .run(&native_args, &opts)
-            .map_err(|e| InputError(e.to_string()))?;
-        summary.random_inputs = batch.len();
+        // In chunks, within the phase's time budget: inputs that crash the executable
+        // (an integer division by zero) cost a driver restart each.
+        let deadline = t + std::time::Duration::from_secs_f64(cfg.random_budget_s);
+        let (mut outs_p, mut outs_q) = (Vec::new(), Vec::new());
+        let mut chunk_len = RANDOM_FIRST_CHUNK;
+        while outs_p.len() < native_args.len() {
+            let chunk =
+                &native_args[outs_p.len()..(outs_p.len() + chunk_len).min(native_args.len())];
+            chunk_len = (chunk_len * 2).min(RANDOM_MAX_CHUNK);
+            if Instant::now() >= deadline {
+                summary.stopped.push(format!(
+                    "random phase: time budget of {} s exhausted after {} inputs",
+                    cfg.random_budget_s,
+                    outs_p.len()
+                ));
+                break;
+            }
+            let run = |n: &NativeBuild| n.run(chunk, &opts).map_err(|e| InputError(e.to_string()));
+            outs_p.extend(run(&native_p)?);
+            outs_q.extend(run(&native_pp)?);
+            progress("random", outs_p.len() as u64, cfg.random_inputs as u64);
+        }
+        summary.random_inputs = outs_p.len();
         let mut per_signature: HashMap<Signature, usize> = HashMap::new();
         for (i, (a, b)) in outs_p.iter().zip(&outs_q).enumerate() {
             let (Some(np), Some(nq)) = (native_observation(a, ret), native_observation(b, ret))

@@ -72,6 +72,10 @@ enum Command {
         /// are reported as a stop reason
         #[arg(long, default_value_t = 4.0)]
         explore_budget: f64,
+        /// Seconds the random phase may take (inputs that crash the executable cost a
+        /// restart each); inputs left are reported as a stop reason
+        #[arg(long, default_value_t = 5.0)]
+        random_budget: f64,
         /// Results more than this many ulps apart count as different
         #[arg(long, default_value_t = 0)]
         tolerance: u64,
@@ -200,6 +204,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
             jobs,
             solve_budget,
             explore_budget,
+            random_budget,
             tolerance,
             search_budget,
             random,
@@ -229,12 +234,18 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
                 )));
             }
             cfg.solve_budget_s = solve_budget;
-            if !(explore_budget.is_finite() && explore_budget >= 0.0) {
-                return Err(InputError(format!(
-                    "--explore-budget must be a number of seconds >= 0, not {explore_budget}"
-                )));
+            for (flag, seconds) in [
+                ("--explore-budget", explore_budget),
+                ("--random-budget", random_budget),
+            ] {
+                if !(seconds.is_finite() && seconds >= 0.0) {
+                    return Err(InputError(format!(
+                        "{flag} must be a number of seconds >= 0, not {seconds}"
+                    )));
+                }
             }
             cfg.explore_budget_s = explore_budget;
+            cfg.random_budget_s = random_budget;
             cfg.search_budget = search_budget;
             cfg.random_inputs = random;
             cfg.seed = seed;

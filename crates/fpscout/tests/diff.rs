@@ -194,6 +194,27 @@ fn every_phase_keeps_its_time_budget_on_a_float_dependent_loop() {
 }
 
 #[test]
+fn inputs_that_crash_the_executable_cannot_stall_the_random_phase() {
+    // With b = 0 every input divides by zero natively; each crash restarts the driver.
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus/intmix.c");
+    let mut cfg = quick("intmix");
+    cfg.random_inputs = 100_000;
+    cfg.random_budget_s = 1.0;
+    let r = diff(&src, &cfg);
+    assert!(
+        r.summary.random_inputs < 100_000,
+        "{}",
+        r.summary.random_inputs
+    );
+    assert!(r.summary.phases.random < 10.0, "{:?}", r.summary.phases);
+    let stopped = r.summary.stopped.join("; ");
+    assert!(
+        stopped.contains("random phase: time budget of 1 s exhausted"),
+        "{stopped}"
+    );
+}
+
+#[test]
 fn ranges_bound_the_search_and_the_worst_divergence_has_an_exact_value() {
     let dir = tempfile::tempdir().unwrap();
     let src = source(
