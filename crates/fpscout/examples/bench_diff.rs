@@ -170,9 +170,10 @@ fn main() {
         }
     }
     println!(
-        "columns: constr = distinct exception conditions (P, P'); sat/unknown = plain queries; skipped = plain and\n\
-         differential queries left when the default solve budget (3 s + 5 ms per query beyond 200) ran out; unique = float candidates; diff = confirmed diff-producing\n\
-         inputs; sigs = distinct (P flags, P' flags, P class, P' class); rnd-* = random-only run with the same\n\
-         wall time (rnd-n inputs); solver = signatures the full run found that the random-only run did not."
+        "columns: constr = distinct exception conditions (P, P'); sat/unknown = plain queries; skipped = plain\n\
+         and differential queries left when the default solve budget (3 s + 5 ms per query beyond 200) ran\n\
+         out; unique = float candidates; diff = confirmed diff-producing inputs; sigs = distinct (P flags,\n\
+         P' flags, P class, P' class); rnd-* = random-only run with the same wall time (rnd-n inputs);\n\
+         solver = signatures the full run found that the random-only run did not; RSS = peak of the process."
     );
 }

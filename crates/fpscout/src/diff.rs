@@ -53,6 +53,13 @@ pub struct DiffConfig {
     pub random_budget_s: f64,
 }
 
+/// The instant `seconds` after `start`; `None` (no limit) when it is not representable.
+fn after(start: Instant, seconds: f64) -> Option<Instant> {
+    std::time::Duration::try_from_secs_f64(seconds)
+        .ok()
+        .and_then(|d| start.checked_add(d))
+}
+
 /// Random inputs of the first native run; each next one doubles, up to the maximum.
 const RANDOM_FIRST_CHUNK: usize = 128;
 const RANDOM_MAX_CHUNK: usize = 32_768;
@@ -601,9 +608,8 @@ pub fn run_diff(
         progress("collect", 0, 2);
         // Each build's exploration gets half the budget: loops whose branch checks are
         // hard nonlinear queries would otherwise explore for as long as paths remain.
-        let half = std::time::Duration::from_secs_f64(cfg.explore_budget_s / 2.0);
         let until = |opts: CollectOptions| CollectOptions {
-            deadline: Some(Instant::now() + half),
+            deadline: after(Instant::now(), cfg.explore_budget_s / 2.0),
             ..opts
         };
         let cp = collect(builds.p.0, builds.p.1, &specs, "p.", until(cfg.collect))
@@ -644,15 +650,14 @@ pub fn run_diff(
         summary.solve_budget_s = cfg
             .solve_budget_s
             .unwrap_or_else(|| automatic_solve_budget(uniq.len()));
-        let budget = std::time::Duration::from_secs_f64(summary.solve_budget_s);
         let verdicts = solve_all(
             &scripts,
             &names,
             cfg.query_timeout_ms,
             cfg.threads,
-            Some(t + budget / 2),
+            after(t, summary.solve_budget_s / 2.0),
         );
-        let deadline = t + budget;
+        let deadline = after(t, summary.solve_budget_s);
         let mut unique_inputs: HashSet<Vec<u64>> = HashSet::new();
         for (&i, v) in uniq.iter().zip(&verdicts) {
             match v {
@@ -683,7 +688,7 @@ pub fn run_diff(
             let mut theirs_any: HashMap<ExceptionKind, z3::ast::Bool> = HashMap::new();
             let mut seen_formulas = HashSet::new();
             for q in &mine.queries {
-                if Instant::now() >= deadline {
+                if deadline.is_some_and(|d| Instant::now() >= d) {
                     break;
                 }
                 if !seen_formulas.insert(q.formula.clone()) {
@@ -711,7 +716,7 @@ pub fn run_diff(
             &names,
             cfg.query_timeout_ms,
             cfg.threads,
-            Some(deadline),
+            deadline,
         );
         summary.not_attempted += diff_verdicts
             .iter()
@@ -798,14 +803,14 @@ pub fn run_diff(
         };
         // In chunks, within the phase's time budget: inputs that crash the executable
         // (an integer division by zero) cost a driver restart each.
-        let deadline = t + std::time::Duration::from_secs_f64(cfg.random_budget_s);
+        let deadline = after(t, cfg.random_budget_s);
         let (mut outs_p, mut outs_q) = (Vec::new(), Vec::new());
         let mut chunk_len = RANDOM_FIRST_CHUNK;
         while outs_p.len() < native_args.len() {
             let chunk =
                 &native_args[outs_p.len()..(outs_p.len() + chunk_len).min(native_args.len())];
             chunk_len = (chunk_len * 2).min(RANDOM_MAX_CHUNK);
-            if Instant::now() >= deadline {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
                 summary.stopped.push(format!(
                     "random phase: time budget of {} s exhausted after {} inputs",
                     cfg.random_budget_s,
