@@ -228,22 +228,20 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
                 cfg.threads = j.max(1);
             }
             cfg.tolerance_ulps = tolerance;
-            if let Some(b) = solve_budget.filter(|b| !(b.is_finite() && *b >= 0.0)) {
-                return Err(InputError(format!(
-                    "--solve-budget must be a number of seconds >= 0, not {b}"
-                )));
-            }
-            cfg.solve_budget_s = solve_budget;
-            for (flag, seconds) in [
-                ("--explore-budget", explore_budget),
-                ("--random-budget", random_budget),
-            ] {
+            let budgets = [
+                ("--solve-budget", solve_budget),
+                ("--explore-budget", Some(explore_budget)),
+                ("--random-budget", Some(random_budget)),
+            ];
+            for (flag, seconds) in budgets {
+                let Some(seconds) = seconds else { continue };
                 if !(seconds.is_finite() && seconds >= 0.0) {
                     return Err(InputError(format!(
                         "{flag} must be a number of seconds >= 0, not {seconds}"
                     )));
                 }
             }
+            cfg.solve_budget_s = solve_budget;
             cfg.explore_budget_s = explore_budget;
             cfg.random_budget_s = random_budget;
             cfg.search_budget = search_budget;

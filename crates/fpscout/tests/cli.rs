@@ -229,6 +229,27 @@ fn unknown_flags_are_usage_errors() {
 }
 
 #[test]
+fn diff_budgets_must_be_seconds() {
+    let sum = repo_root().join("examples/sum.c");
+    let sum = sum.to_str().expect("utf-8 path");
+    for bad in [
+        "--solve-budget=nan",
+        "--explore-budget=-1",
+        "--random-budget=inf",
+    ] {
+        let out = run(&["diff", sum, "-f", "sum", bad]);
+        assert_eq!(out.code, 2, "{bad}: {}", out.stderr);
+        let flag = bad.split('=').next().unwrap_or(bad);
+        assert!(
+            out.stderr
+                .contains(&format!("{flag} must be a number of seconds >= 0")),
+            "{}",
+            out.stderr
+        );
+    }
+}
+
+#[test]
 fn endless_loops_stop_at_the_step_budget() {
     let dir = tempfile::tempdir().unwrap();
     let src = write(
