@@ -3,5 +3,4 @@
 # a random-only run with the same wall time. Optional arguments: benchmark names to run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release -q --example bench_diff
-exec ./target/release/examples/bench_diff bench/diff "$@"
+exec cargo run --release -q -p fpscout --example bench_diff -- bench/diff "$@"

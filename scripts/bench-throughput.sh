@@ -3,5 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -eq 0 ]; then set -- tests/corpus/*.c; fi
-cargo build --release -q --example throughput
-exec ./target/release/examples/throughput "$@"
+exec cargo run --release -q -p fpscout --example throughput -- "$@"
