@@ -1391,7 +1391,7 @@ fn int_width(ty: Type) -> DResult<u32> {
     }
 }
 
-fn ptr_cmp(pred: ICmpPred, a: Ptr, b: Ptr) -> bool {
+pub(crate) fn ptr_cmp(pred: ICmpPred, a: Ptr, b: Ptr) -> bool {
     let (x, y) = (a.to_int(), b.to_int());
     match pred {
         ICmpPred::Eq => x == y,

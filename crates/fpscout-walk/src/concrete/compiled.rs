@@ -795,15 +795,7 @@ fn exec_memory(
             ptrs[d as usize] = ptrs[if taken { a } else { b } as usize];
         }
         Step::ICmpPtr { pred, d, a, b } => {
-            let (x, y) = (ptrs[a as usize].to_int(), ptrs[b as usize].to_int());
-            let holds = match pred {
-                ICmpPred::Eq => x == y,
-                ICmpPred::Ne => x != y,
-                ICmpPred::Ugt | ICmpPred::Sgt => x > y,
-                ICmpPred::Uge | ICmpPred::Sge => x >= y,
-                ICmpPred::Ult | ICmpPred::Slt => x < y,
-                ICmpPred::Ule | ICmpPred::Sle => x <= y,
-            };
+            let holds = crate::walker::ptr_cmp(pred, ptrs[a as usize], ptrs[b as usize]);
             regs[d as usize] = dom.constant(ScalarTy::Int(1), u64::from(holds));
         }
         _ => return exec(step, regs, dom),
