@@ -8,7 +8,7 @@ use fpscout_walk::WalkConfig;
 fn main() {
     let mut args = std::env::args().skip(1);
     let (Some(file), Some(func)) = (args.next(), args.next()) else {
-        eprintln!("usage: eval_loop FILE FUNCTION [p|pprime] [count]");
+        eprintln!("usage: eval_loop FILE FUNCTION [p|pprime] [count] [no-inexact]");
         std::process::exit(2);
     };
     let build = if args.next().as_deref() == Some("pprime") {
@@ -17,29 +17,41 @@ fn main() {
         BuildKind::P
     };
     let count: usize = args.next().and_then(|c| c.parse().ok()).unwrap_or(200_000);
+    let no_inexact = args.next().as_deref() == Some("no-inexact");
     let session =
         Session::open(std::path::Path::new(&file), BuildFlags::default()).expect("session");
     let m = session.module(build);
     let fid = session.function(build, &func).expect("function");
     let f = m.function(fid);
-    // Floats 1.5, arrays of 16 elements, integers 16 next to arrays (the `(x, n)` shape).
+    // Floats 1.5, 1.87, 2.24, ... (rounding like the benchmark's random inputs), arrays of
+    // 16 elements, integers 16 next to arrays (the `(x, n)` shape).
     let has_array = f.params.iter().any(|p| p.ty == Type::PTR);
-    let float_bits = |t: Option<ScalarTy>| match t {
-        Some(ScalarTy::Float(FloatTy::F32)) => u64::from(1.5f32.to_bits()),
-        Some(ScalarTy::Int(_)) => 3,
-        _ => 1.5f64.to_bits(),
+    let float_bits = |t: Option<ScalarTy>, k: usize| {
+        let v = 1.5 + 0.37 * k as f64;
+        match t {
+            Some(ScalarTy::Float(FloatTy::F32)) => u64::from((v as f32).to_bits()),
+            Some(ScalarTy::Int(_)) => 3,
+            _ => v.to_bits(),
+        }
     };
-    let input: Vec<ArgBits> = f
-        .params
-        .iter()
-        .map(|p| match p.ty {
-            Type::Scalar(ScalarTy::Ptr) => ArgBits::Array(vec![float_bits(p.pointee); 16]),
-            Type::Scalar(ScalarTy::Int(_)) => ArgBits::Scalar(if has_array { 16 } else { 3 }),
-            Type::Scalar(s) => ArgBits::Scalar(float_bits(Some(s))),
-            _ => ArgBits::Scalar(0),
+    let inputs: Vec<Vec<ArgBits>> = (0..256)
+        .map(|k| {
+            f.params
+                .iter()
+                .enumerate()
+                .map(|(i, p)| match p.ty {
+                    Type::Scalar(ScalarTy::Ptr) => {
+                        ArgBits::Array((0..16).map(|j| float_bits(p.pointee, k + j)).collect())
+                    }
+                    Type::Scalar(ScalarTy::Int(_)) => {
+                        ArgBits::Scalar(if has_array { 16 } else { 3 })
+                    }
+                    Type::Scalar(s) => ArgBits::Scalar(float_bits(Some(s), k + 7 * i)),
+                    _ => ArgBits::Scalar(0),
+                })
+                .collect()
         })
         .collect();
-    let inputs = vec![input; 256];
     let mut runner = ConcreteRunner::new(
         m,
         fid,
@@ -47,6 +59,7 @@ fn main() {
         WalkConfig::default(),
     )
     .expect("runner");
+    runner.track_inexact(!no_inexact);
     let t = std::time::Instant::now();
     let mut n = 0;
     while n < count {

@@ -279,6 +279,8 @@ pub(crate) struct Compiled {
     allocas: Vec<ObjectId>,
     /// Registers below this hold values (and the sink); the rest are constants.
     value_regs: u32,
+    /// Some step touches memory.
+    uses_memory: bool,
 }
 
 impl Compiled {
@@ -357,6 +359,14 @@ impl Compiled {
                 exit,
             });
         }
+        let uses_memory = blocks.iter().any(|b: &FastBlock| {
+            b.steps.iter().any(|s| {
+                matches!(
+                    s,
+                    Step::Alloca { .. } | Step::Load { .. } | Step::Store { .. }
+                )
+            })
+        });
         let mut regs = vec![0u64; value_regs as usize];
         regs.extend_from_slice(&c.consts);
         let mut ptrs = vec![Ptr::NULL; value_regs as usize];
@@ -369,6 +379,7 @@ impl Compiled {
             params,
             allocas: Vec::new(),
             value_regs,
+            uses_memory,
         };
         compiled.values_defined_before_use().then_some(compiled)
     }
@@ -467,6 +478,11 @@ impl Compiled {
             }
         }
         true
+    }
+
+    /// Whether a run may read or write memory (loads, stores, allocas).
+    pub(crate) fn uses_memory(&self) -> bool {
+        self.uses_memory
     }
 
     /// Sets the parameters for the next run from argument bits, as the walker's argument
@@ -1727,9 +1743,16 @@ define float @vectors(float %a, float %b, i32 %idx) {
             let mut slow = ConcreteRunner::new(&m, fid, mode, config).expect("runner");
             assert!(fast.has_fast_path(), "{name} is not compiled");
             slow.without_fast_path();
-            for (record, choices) in [(true, vec![]), (false, vec![true, true, false, true])] {
+            let settings = [
+                (true, true, vec![]),
+                (false, true, vec![true, true, false, true]),
+                (false, false, vec![]),
+                (true, false, vec![true]),
+            ];
+            for (record, track, choices) in settings {
                 for r in [&mut fast, &mut slow] {
                     r.record_inexact(record);
+                    r.track_inexact(track);
                     r.set_choices(choices.clone());
                 }
                 let (a, b) = (fast.eval_batch(args), slow.eval_batch(args));

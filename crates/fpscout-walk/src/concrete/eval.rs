@@ -115,7 +115,10 @@ impl<'m> ConcreteRunner<'m> {
     /// Evaluates many inputs, entering the floating-point mode once for the whole batch.
     pub fn eval_batch(&mut self, inputs: &[Vec<ArgBits>]) -> Vec<DResult<Evaluation>> {
         crate::Domain::begin_walk(&mut self.walker.domain);
-        let out = inputs.iter().map(|args| self.eval(args)).collect();
+        let mut out = Vec::with_capacity(inputs.len());
+        for args in inputs {
+            out.push(self.eval_in_walk(args));
+        }
         crate::Domain::end_walk(&mut self.walker.domain);
         out
     }
@@ -123,6 +126,24 @@ impl<'m> ConcreteRunner<'m> {
     /// Evaluates the function on `args`. Errors are only for unsupported constructs and
     /// arguments that do not fit; traps and budgets are part of the [`Evaluation`].
     pub fn eval(&mut self, args: &[ArgBits]) -> DResult<Evaluation> {
+        crate::Domain::begin_walk(&mut self.walker.domain);
+        let out = self.eval_in_walk(args);
+        crate::Domain::end_walk(&mut self.walker.domain);
+        out
+    }
+
+    /// [`ConcreteRunner::eval`] inside a walk the caller began.
+    fn eval_in_walk(&mut self, args: &[ArgBits]) -> DResult<Evaluation> {
+        // Numbers only: the fast path takes the bits directly (no argument values).
+        let direct = match self.compiled.as_mut() {
+            Some(c) => c.set_scalar_args(&self.walker.domain, args),
+            None => false,
+        };
+        if direct {
+            if let Some(done) = self.eval_direct() {
+                return Ok(done);
+            }
+        }
         self.walker.reset();
         self.walker.domain.clear();
         let module = self.walker.module;
@@ -134,19 +155,6 @@ impl<'m> ConcreteRunner<'m> {
                 f.params.len(),
                 args.len()
             )));
-        }
-        // Numbers only: the fast path takes the bits directly (no argument values).
-        let direct = match self.compiled.as_mut() {
-            Some(c) => c.set_scalar_args(&self.walker.domain, args),
-            None => false,
-        };
-        if direct {
-            if let Some(done) = self.run_compiled() {
-                return self.finish(Ok(done), Vec::new());
-            }
-            // The walker starts afresh.
-            self.walker.reset();
-            self.walker.domain.clear();
         }
         let mut vals = std::mem::take(&mut self.args);
         vals.clear();
@@ -183,6 +191,32 @@ impl<'m> ConcreteRunner<'m> {
         };
         self.args = vals;
         self.finish(run, arrays)
+    }
+
+    /// The evaluation on the compiled fast path of a function whose parameters, all
+    /// numbers, are already in its registers; `None` when the walker must redo it.
+    fn eval_direct(&mut self) -> Option<Evaluation> {
+        let compiled = self.compiled.as_mut()?;
+        let walker = &mut self.walker;
+        // The run reads no memory when it has no memory steps, and what an earlier
+        // evaluation left there is restored before anything else reads it.
+        if compiled.uses_memory() {
+            walker.reset();
+        }
+        let domain = &mut walker.domain;
+        domain.clear();
+        domain.start_eval();
+        let run = compiled.run(domain, &mut walker.memory, walker.config.step_budget);
+        domain.finish_eval();
+        let (ret, steps) = run.ok()?;
+        walker.steps = steps;
+        Some(Evaluation {
+            end: EvalEnd::Returned(ret),
+            events: domain.events.clone(),
+            flags: domain.flags,
+            arrays: Vec::new(),
+            choice_points: domain.choice_points,
+        })
     }
 
     /// The evaluation of a run: its end, events, flags and the final array contents.
@@ -231,13 +265,13 @@ impl<'m> ConcreteRunner<'m> {
     fn run_compiled(&mut self) -> Option<Outcome<u64>> {
         let compiled = self.compiled.as_mut()?;
         let walker = &mut self.walker;
-        crate::Domain::begin_walk(&mut walker.domain);
+        walker.domain.start_eval();
         let run = compiled.run(
             &mut walker.domain,
             &mut walker.memory,
             walker.config.step_budget,
         );
-        crate::Domain::end_walk(&mut walker.domain);
+        walker.domain.finish_eval();
         let (ret, steps) = run.ok()?;
         walker.steps = steps;
         Some(Outcome::Returned(ret.map(Val::Scalar)))

@@ -129,6 +129,23 @@ impl Concrete {
         self.choice_points = 0;
     }
 
+    /// Starts one evaluation inside a walk: clears the sticky flags an earlier one left
+    /// (what `begin_walk` does when nested, without the bookkeeping).
+    #[inline]
+    pub(crate) fn start_eval(&mut self) {
+        debug_assert_eq!(self.env, Env::Active);
+        if stmxcsr() & self.union_mask() != 0 {
+            ldmxcsr(self.mxcsr);
+        }
+    }
+
+    /// Ends one evaluation inside a walk: the sticky flags join the union.
+    #[inline]
+    pub(crate) fn finish_eval(&mut self) {
+        let sticky = stmxcsr() & self.union_mask();
+        self.flags = self.flags.union(ExceptionSet::from_mxcsr(sticky));
+    }
+
     /// Records the flags an operation raised. Inside a walk MXCSR flags are sticky: a flag
     /// worth an event is cleared right after it is seen, so the next operation's reading is
     /// its own; inexact (when not recorded) just stays set and joins the union at the end.
