@@ -205,9 +205,20 @@ impl<'m> ConcreteRunner<'m> {
         }
         let domain = &mut walker.domain;
         domain.clear();
-        domain.start_eval();
-        let run = compiled.run(domain, &mut walker.memory, walker.config.step_budget);
-        domain.finish_eval();
+        let unchecked = domain.start_unchecked();
+        let mut run = compiled.run(domain, &mut walker.memory, walker.config.step_budget);
+        if !domain.finish_unchecked() && unchecked && run.is_ok() {
+            // Something raised a flag worth an event: again, reading flags per operation.
+            if compiled.uses_memory() {
+                walker.reset();
+            }
+            let domain = &mut walker.domain;
+            domain.clear();
+            domain.start_eval();
+            run = compiled.run(domain, &mut walker.memory, walker.config.step_budget);
+            domain.finish_eval();
+        }
+        let domain = &mut walker.domain;
         let (ret, steps) = run.ok()?;
         walker.steps = steps;
         Some(Evaluation {

@@ -142,8 +142,36 @@ impl Concrete {
     /// Ends one evaluation inside a walk: the sticky flags join the union.
     #[inline]
     pub(crate) fn finish_eval(&mut self) {
+        self.finish_unchecked();
+    }
+
+    /// Starts an evaluation whose operations do not read flags (`Env::Unchecked`) when
+    /// that can pay off: not when inexact events are recorded (nearly every evaluation
+    /// would raise one and be redone). Returns whether it did; the caller then ends it with
+    /// [`Concrete::finish_unchecked`].
+    #[inline]
+    pub(crate) fn start_unchecked(&mut self) -> bool {
+        self.start_eval();
+        if self.record_inexact {
+            return false;
+        }
+        self.env = Env::Unchecked;
+        true
+    }
+
+    /// Ends an evaluation begun by [`Concrete::start_unchecked`] (or
+    /// [`Concrete::start_eval`]) and returns whether its outcome stands: nothing worth an
+    /// event was raised. Flags are sticky, so the union at the end is the union of all
+    /// operations; only which operation raised what is unknown, and that matters only
+    /// for events: when a flag worth one was raised the evaluation must be redone with
+    /// flags read per operation (events already recorded, by glibc calls that read their
+    /// flags anyway, mean the same).
+    #[inline]
+    pub(crate) fn finish_unchecked(&mut self) -> bool {
+        self.env = Env::Active;
         let sticky = stmxcsr() & self.union_mask();
         self.flags = self.flags.union(ExceptionSet::from_mxcsr(sticky));
+        sticky & !0x20 == 0 && self.events.is_empty()
     }
 
     /// Records the flags an operation raised. Inside a walk MXCSR flags are sticky: a flag

@@ -16,11 +16,15 @@ pub const FLAG_MASK: u32 = 0x3d;
 
 /// Where a primitive runs: `Isolated` saves the caller's MXCSR, loads the given one (flags
 /// cleared), executes and restores; `Active` runs under the MXCSR a walk has already loaded
-/// (see `Concrete::begin_walk`) and returns the sticky MXCSR after the instruction.
+/// (see `Concrete::begin_walk`) and returns the sticky MXCSR after the instruction;
+/// `Unchecked` runs there too but returns no flags (0): the caller reads the sticky union
+/// once at the end, which lets independent instructions overlap. glibc calls read their
+/// flags in `Unchecked` as in `Active`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Env {
     Isolated(u32),
     Active,
+    Unchecked,
 }
 
 /// Runs one SSE instruction template under `env` and returns the MXCSR flags after it.
@@ -51,6 +55,10 @@ macro_rules! sse {
                     flags = in(reg) &mut flags as *mut u32,
                     $($ops)*
                 );
+            },
+            // SAFETY: as above, and MXCSR is not even read.
+            Env::Unchecked => unsafe {
+                asm!($insn, $($ops)*);
             },
         }
         flags
@@ -242,7 +250,7 @@ pub fn with_flags<T>(env: Env, call: impl FnOnce() -> T) -> (T, u32) {
             ldmxcsr(mxcsr);
             Some(saved)
         }
-        Env::Active => None,
+        Env::Active | Env::Unchecked => None,
     };
     fnclex();
     let r = std::hint::black_box(call());
