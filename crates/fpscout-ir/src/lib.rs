@@ -793,6 +793,19 @@ pub struct FpOpInfo {
     pub loc: Option<SourceLoc>,
 }
 
+/// A function whose machine code LLVM's MachineCombiner rewrote after instruction
+/// selection (reassociated `reassoc` chains), and whether the IR was rewritten to match.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BackendRewrite {
+    /// The function's symbol.
+    pub function: String,
+    /// Source locations (`file:line:col`) of the rewritten instructions.
+    pub locations: Vec<String>,
+    /// `None` when the lowered function computes what the machine code computes; else why
+    /// it could not be modelled (its values may then differ in the last bits).
+    pub unmodelled: Option<String>,
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Module {
     pub functions: Vec<Function>,
@@ -800,6 +813,8 @@ pub struct Module {
     pub fp_ops: Vec<FpOpInfo>,
     /// Where the module came from (source or IR file), for messages.
     pub origin: String,
+    /// What the backend rewrote after instruction selection (optimised builds only).
+    pub backend_rewrites: Vec<BackendRewrite>,
 }
 
 impl Module {

@@ -1,12 +1,15 @@
 //! The only crate that links LLVM: loads `.ll`/`.bc` (or compiles C/C++ via clang-19) and
 //! lowers LLVM IR into fpscout-ir. No LLVM type escapes this crate.
 
+mod demanded_lanes;
 mod lower;
+mod machine_combiner;
 
-use fpscout_ir::{Module, SourceLoc};
+use fpscout_ir::{BackendRewrite, Module, SourceLoc};
 use fpscout_toolchain::{BuildFlags, BuildKind, SourceKind, Toolchain, ToolchainError};
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
+use inkwell::values::AsValueRef;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -81,19 +84,77 @@ impl LowerOptions {
 /// Parses an IR file (`.ll` text or `.bc` bitcode) and lowers every defined function.
 pub fn load_ir_file(path: &Path, opts: LowerOptions) -> Result<Module> {
     let context = Context::create();
+    let module = parse_ir_file(&context, path)?;
+    let mut lowered = lower::lower_module(module.as_mut_ptr(), opts)?;
+    lowered.origin = path.display().to_string();
+    Ok(lowered)
+}
+
+fn parse_ir_file<'c>(context: &'c Context, path: &Path) -> Result<inkwell::module::Module<'c>> {
     let buffer = MemoryBuffer::create_from_file(path).map_err(|e| FrontError::Parse {
         path: path.to_path_buf(),
         message: e.to_string(),
     })?;
-    let module = context
+    context
         .create_module_from_ir(buffer)
         .map_err(|e| FrontError::Parse {
             path: path.to_path_buf(),
             message: e.to_string(),
-        })?;
-    let mut lowered = lower::lower_module(module.as_mut_ptr(), opts)?;
-    lowered.origin = path.display().to_string();
-    Ok(lowered)
+        })
+}
+
+/// Rewrites the functions of `module` (IR of `src` compiled with `flags`) whose machine
+/// code LLVM's MachineCombiner reassociated, so that they compute what the executable
+/// computes (see [`machine_combiner`]); returns what was found and what was modelled.
+fn model_machine_combiner(
+    tc: &Toolchain,
+    src: &Path,
+    flags: &[String],
+    module: &inkwell::module::Module<'_>,
+    tagged_path: &Path,
+) -> Result<Vec<BackendRewrite>> {
+    let executable = tc.machine_dumps(src, flags, false)?;
+    let found = fpscout_toolchain::machine_rewrites::rewrites_of(&executable);
+    if found.is_empty() {
+        return Ok(Vec::new());
+    }
+    // SAFETY: `module` is a live module of this thread's context; the copy is disposed.
+    let tagged =
+        unsafe { machine_combiner::write_tagged_bitcode(module.as_mut_ptr(), tagged_path) }
+            .and_then(|()| {
+                tc.machine_dumps(tagged_path, flags, true)
+                    .map_err(|e| e.to_string())
+            });
+    Ok(found
+        .into_iter()
+        .map(|rewrite| {
+            let unmodelled = match &tagged {
+                Err(e) => Some(format!("the tagged build failed: {e}")),
+                Ok(dumps) => match (
+                    executable.get(&rewrite.function),
+                    dumps.get(&rewrite.function),
+                ) {
+                    (Some(exe), Some(t)) if exe.same_code(t) => {
+                        match module.get_function(&rewrite.function) {
+                            // SAFETY: the function belongs to `module`, which is not lowered yet.
+                            Some(f) => unsafe {
+                                machine_combiner::apply(f.as_value_ref(), &t.reassociation()).err()
+                            },
+                            None => Some("the function is not in the IR".into()),
+                        }
+                    }
+                    _ => {
+                        Some("the tagged build's machine code differs from the executable's".into())
+                    }
+                },
+            };
+            BackendRewrite {
+                function: rewrite.function,
+                locations: rewrite.locations,
+                unmodelled,
+            }
+        })
+        .collect())
 }
 
 /// Produces the lowered module of one build: compiles C/C++ with that build's flags, or
@@ -115,7 +176,28 @@ pub fn load_build(
     } else {
         tc.compile_to_ir(src, build, flags, work_dir)?
     };
-    let mut module = load_ir_file(&ir_path, opts)?;
-    module.origin = src.display().to_string();
-    Ok(module)
+    let context = Context::create();
+    let module = parse_ir_file(&context, &ir_path)?;
+    // The MachineCombiner runs only in optimised code generation.
+    let backend_rewrites = if opts.optimized {
+        let tagged = work_dir.join(format!(
+            "{}.tagged.bc",
+            build.label().replace('\'', "prime")
+        ));
+        model_machine_combiner(tc, src, flags.of(build), &module, &tagged)?
+    } else {
+        Vec::new()
+    };
+    if opts.optimized {
+        for f in module.get_functions() {
+            if f.count_basic_blocks() > 0 {
+                // SAFETY: `f` belongs to `module`, which is not lowered yet.
+                unsafe { demanded_lanes::neutralise_unread_lanes(f.as_value_ref()) };
+            }
+        }
+    }
+    let mut lowered = lower::lower_module(module.as_mut_ptr(), opts)?;
+    lowered.origin = src.display().to_string();
+    lowered.backend_rewrites = backend_rewrites;
+    Ok(lowered)
 }

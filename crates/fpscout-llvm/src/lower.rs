@@ -160,6 +160,7 @@ pub(crate) fn lower_module(module: LLVMModuleRef, opts: LowerOptions) -> Result<
             globals,
             fp_ops: cx.fp_ops,
             origin: String::new(),
+            backend_rewrites: Vec::new(),
         })
     }
 }

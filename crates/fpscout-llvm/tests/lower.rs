@@ -201,3 +201,63 @@ fn fmuladd_is_fused_only_on_fma_targets() {
     assert!(LowerOptions::from_flags(&["-O3".into(), "-march=haswell".into()]).target_has_fma);
     assert!(LowerOptions::from_flags(&["-mfma".into()]).target_has_fma);
 }
+
+/// The operand tree of the value `v` in a straight-line function, as text.
+fn tree(f: &Function, v: &Operand) -> String {
+    let Operand::Value(id) = v else {
+        return "const".into();
+    };
+    if (id.0 as usize) < f.params.len() {
+        return f.params[id.0 as usize].name.clone();
+    }
+    let inst = f.blocks[0]
+        .insts
+        .iter()
+        .find(|i| i.dest == Some(*id))
+        .expect("defined in the entry block");
+    match &inst.kind {
+        InstKind::FBin { op, a, b, .. } => {
+            let sym = match op {
+                FBinOp::FMul => "*",
+                FBinOp::FAdd => "+",
+                _ => "?",
+            };
+            format!("({} {sym} {})", tree(f, a), tree(f, b))
+        }
+        other => format!("{other:?}"),
+    }
+}
+
+#[test]
+fn machine_combiner_reassociations_are_lowered_as_the_machine_code_computes() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = src(
+        &dir,
+        "chain.c",
+        "double chain(double a, double b, double c, double d) {\n  return ((a * b) * c) * d;\n}\n",
+    );
+    let tc = Toolchain::discover().unwrap();
+    let flags = BuildFlags::default();
+    let pp = load_build(&tc, &c, BuildKind::PPrime, &flags, dir.path()).unwrap();
+    assert_eq!(pp.backend_rewrites.len(), 1, "{:?}", pp.backend_rewrites);
+    assert_eq!(pp.backend_rewrites[0].function, "chain");
+    assert_eq!(pp.backend_rewrites[0].unmodelled, None);
+    let f = pp.function(pp.find_function("chain").unwrap());
+    let Terminator::Ret(Some(ret)) = &f.blocks[0].term else {
+        panic!("returns a value");
+    };
+    // The IR says ((b*a)*c)*d (clang's operand order); x86 computes the two products of
+    // the chain side by side.
+    assert_eq!(tree(f, ret), "((b * a) * (c * d))");
+    // Every product keeps an op id and a source location on line 2.
+    let ops = fp_ops_of(&pp, pp.find_function("chain").unwrap());
+    assert_eq!(ops.len(), 3);
+    assert!(
+        ops.iter()
+            .all(|o| o.loc.as_ref().is_some_and(|l| l.line == 2)),
+        "{ops:?}"
+    );
+    // P is compiled without optimisation: nothing to rewrite.
+    let p = load_build(&tc, &c, BuildKind::P, &flags, dir.path()).unwrap();
+    assert!(p.backend_rewrites.is_empty());
+}

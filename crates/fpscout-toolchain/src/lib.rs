@@ -7,7 +7,8 @@
 
 pub mod machine_rewrites;
 
-pub use machine_rewrites::MachineRewrite;
+pub use machine_rewrites::{FunctionDump, MachineRewrite, MirInst, Reassociation};
+use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -330,12 +331,33 @@ impl Toolchain {
     /// The functions whose machine code LLVM's MachineCombiner rewrote when `src` is
     /// compiled with `flags` (see [`machine_rewrites`]). Costs one more compilation.
     pub fn machine_rewrites(&self, src: &Path, flags: &[String]) -> Result<Vec<MachineRewrite>> {
+        Ok(machine_rewrites::rewrites_of(
+            &self.machine_dumps(src, flags, false)?,
+        ))
+    }
+
+    /// Each function's machine code before and after the MachineCombiner when `src` is
+    /// compiled to an object with `flags`. `backend_only` skips the IR optimisation
+    /// pipeline (for IR that already went through it, such as the tagged copy of P').
+    pub fn machine_dumps(
+        &self,
+        src: &Path,
+        flags: &[String],
+        backend_only: bool,
+    ) -> Result<BTreeMap<String, FunctionDump>> {
         if !src.exists() {
             return Err(ToolchainError::MissingSource(src.to_path_buf()));
         }
         let mut cmd = self.clang_for(SourceKind::of(src)?);
-        cmd.args(flags)
-            .args(["-c", "-o", "/dev/null", "-mllvm"])
+        cmd.args(flags);
+        if backend_only {
+            cmd.args([
+                "-Xclang",
+                "-disable-llvm-passes",
+                "-Wno-unused-command-line-argument",
+            ]);
+        }
+        cmd.args(["-c", "-o", "/dev/null", "-mllvm"])
             .arg("-print-before=machine-combiner")
             .arg("-mllvm")
             .arg("-print-after=machine-combiner")
@@ -350,7 +372,7 @@ impl Toolchain {
                 diagnostics: stderr.into_owned(),
             });
         }
-        Ok(machine_rewrites::rewrites_from_dumps(&stderr))
+        Ok(machine_rewrites::parse_dumps(&stderr))
     }
 
     /// Runs clang with arbitrary arguments (used for tests and drivers).

@@ -331,8 +331,8 @@ pub fn print_table(out: &mut impl Write, s: &Summary) {
 pub fn backend_rewrite_note(build: &str, rewrites: &[String], consequence: &str) -> String {
     format!(
         "note: in {build}, LLVM's MachineCombiner reassociated floating-point operations after \
-         instruction selection, in: {}. fpscout follows the IR, so its {build} values there may \
-         differ from the executable's in the last bits; {consequence}.",
+         instruction selection in a way fpscout could not carry into the IR, in: {}. Its \
+         {build} values there may differ from the executable's in the last bits; {consequence}.",
         rewrites.join("; ")
     )
 }

@@ -94,29 +94,28 @@ impl Session {
         }
     }
 
-    /// What LLVM's MachineCombiner rewrote in `build` after instruction selection, one
-    /// `function (file:line:col, ...)` per rewritten function. fpscout interprets the IR, so
-    /// for these functions its values may differ from the executable's in the last bits.
-    pub fn backend_rewrites(&self, build: BuildKind) -> Result<Vec<String>, InputError> {
-        let rewrites = self
-            .toolchain
-            .machine_rewrites(&self.source, self.flags.of(build))
-            .map_err(|e| InputError(e.to_string()))?;
+    /// The functions of `build` whose machine code LLVM's MachineCombiner rewrote in a way
+    /// the front end could not carry into the IR, one `function (file:line:col, ...):
+    /// reason` each: fpscout's values for them may differ from the executable's in the
+    /// last bits. Rewrites the front end modelled are not listed.
+    pub fn backend_rewrites(&self, build: BuildKind) -> Vec<String> {
         let module = self.module(build);
-        Ok(rewrites
-            .into_iter()
-            .map(|r| {
+        module
+            .backend_rewrites
+            .iter()
+            .filter_map(|r| {
+                let why = r.unmodelled.as_ref()?;
                 let name = module
                     .find_function(&r.function)
                     .map(|id| module.function(id).display_name.clone())
-                    .unwrap_or(r.function);
-                if r.locations.is_empty() {
-                    name
+                    .unwrap_or_else(|| r.function.clone());
+                Some(if r.locations.is_empty() {
+                    format!("{name}: {why}")
                 } else {
-                    format!("{name} ({})", r.locations.join(", "))
-                }
+                    format!("{name} ({}): {why}", r.locations.join(", "))
+                })
             })
-            .collect())
+            .collect()
     }
 
     /// Compiles the native driver of `build` for `func` (array lengths as given).

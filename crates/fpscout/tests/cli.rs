@@ -325,9 +325,10 @@ fn llvm_ir_input_runs_like_its_source() {
 }
 
 #[test]
-fn machine_combiner_rewrites_are_named_where_the_interpreter_cannot_follow() {
-    // turbine1's P' multiply chain is reassociated after instruction selection: on this
-    // input the executable's last bit differs from the IR's rounding, and `run` says why.
+fn machine_combiner_rewrites_are_followed_to_the_last_bit() {
+    // turbine1's P' multiply chain is reassociated after instruction selection. On this
+    // input the IR's own rounding order gives ...35 in the last place and the executable
+    // ...36; fpscout lowers the chain as the machine code computes it.
     let src = repo_root().join("tests/corpus/turbine1.c");
     let src = src.to_str().expect("utf-8 path");
     let args = ["run", src, "-f", "turbine1", "--args", "-0.7,0.61,5.55"];
@@ -341,17 +342,12 @@ fn machine_combiner_rewrites_are_named_where_the_interpreter_cannot_follow() {
     let (p, pp) = (&records[0]["data"], &records[1]["data"]);
     assert_eq!(p["backend_rewrites"], serde_json::json!([]));
     assert_eq!(p["agrees"], true);
-    assert_eq!(pp["backend_rewrites"], serde_json::json!(["turbine1"]));
-    assert_eq!(pp["agrees"], false);
-    assert_eq!(pp["result"], "-0x1.492ad0ab8de35p+2");
+    assert_eq!(pp["backend_rewrites"], serde_json::json!([]));
+    assert_eq!(pp["agrees"], true);
+    assert_eq!(pp["result"], "-0x1.492ad0ab8de36p+2");
     assert_eq!(pp["native_result"], "-0x1.492ad0ab8de36p+2");
     let text = run(&args);
-    assert!(
-        text.stdout
-            .contains("note: in P', LLVM's MachineCombiner reassociated floating-point operations"),
-        "{}",
-        text.stdout
-    );
+    assert!(!text.stdout.contains("MachineCombiner"), "{}", text.stdout);
     // A build nothing rewrote carries no note.
     let sum = repo_root().join("examples/sum.c");
     let sum = sum.to_str().expect("utf-8 path");

@@ -18,10 +18,10 @@
 //!   returns depends on register allocation; the interpreter counts such points and the
 //!   test replays every combination of answers, accepting the native outcome only if one
 //!   of them reproduces it bit for bit;
-//! - [`UNMODELLED_P_PRIME`]: P' builds the backend rewrites after instruction selection
-//!   (MachineCombiner) are not compared here; the test asserts that this list is exactly
-//!   what fpscout's detector (`Toolchain::machine_rewrites`) reports, and an ignored test
-//!   documents the disagreements.
+//! - [`UNMODELLED_P_PRIME`]: P' builds whose machine code computes what the IR leaves
+//!   undefined are not compared here, each with its evidence; an ignored test replays
+//!   them and fails once one of them agrees. The MachineCombiner's reassociations are
+//!   modelled (the test asserts that every one the corpus has is), so they are compared.
 
 use fpscout::args::{decimal, hex_float};
 use fpscout::run::{agrees_with_some_choice, exception_records, outcomes_agree, to_native};
@@ -271,33 +271,22 @@ const CORPUS: &[Case] = &[
     },
 ];
 
-/// Functions whose P' build is not cross-checked by the main test: after instruction
-/// selection the x86 backend rewrites their fast-math arithmetic in ways the LLVM IR does
-/// not determine (MachineCombiner reassociates chains by latency after instruction
-/// selection, min/max become commutable), so the IR-level
-/// interpreter computes another rounding of the same formula. Their P builds are checked
-/// like every other function; `backend_rewrites_of_unmodelled_p_prime_builds` (ignored by
-/// default) replays their P' builds and prints the disagreements.
+/// Functions whose P' build is not cross-checked by the main test, because its machine
+/// code computes lanes or operand orders the IR leaves undefined. Their P builds are
+/// checked like every other function; `backend_rewrites_of_unmodelled_p_prime_builds`
+/// (ignored by default) replays their P' builds and prints the disagreements.
 const UNMODELLED_P_PRIME: &[(&str, &str)] = &[
     (
-        "turbine1",
-        "MachineCombiner reassociates the reassoc multiply chain ((-w*w)*t)*r*r into \
-         ((w*w)*(r*r))*(-t) to shorten the critical path (MIR before/after machine-combiner), \
-         after DAGCombiner folded the fneg into t's constants",
-    ),
-    (
-        "turbine3",
-        "MachineCombiner reassociates the reassoc multiply chain, as in turbine1",
-    ),
-    (
         "heronf",
-        "MachineCombiner reorders the product s*(s-a)*(s-b)*(s-c); the min/max selects become \
-         commutable X86ISD::FMINC/FMAXC under nnan+nsz, so which operand a NaN yields is \
-         decided by register allocation",
+        "the min/max selects become commutable X86ISD::FMINC/FMAXC under nnan+nsz, so which \
+         operand a NaN yields is decided by register allocation (its MachineCombiner \
+         reassociation is modelled)",
     ),
     (
         "odometer",
-        "MachineCombiner reassociates the fully unrolled reassoc sums",
+        "its <2 x float> arithmetic runs as 4-lane MULPS/ADDPS whose two extra lanes hold \
+         undefined values (constant-pool padding, register leftovers): inf * 0 there raises \
+         INVALID for sl = inf. Its MachineCombiner reassociations are modelled",
     ),
 ];
 
@@ -1054,29 +1043,22 @@ fn interpreter_matches_native_on_corpus() {
         files, listed,
         "tests/corpus/*.c and the CORPUS table differ"
     );
-    // The exclusions are exactly what fpscout's own MachineCombiner detector reports
-    // (the note `run` and `diff` print for such builds), each explained in the list.
-    let toolchain = fpscout_toolchain::Toolchain::discover().expect("clang-19");
-    let mut detected: Vec<&str> = CORPUS
-        .iter()
-        .filter(|c| {
-            toolchain
-                .machine_rewrites(
-                    &corpus_dir().join(c.file),
-                    BuildFlags::default().of(BuildKind::PPrime),
-                )
-                .expect("corpus compiles")
-                .iter()
-                .any(|r| r.function == c.func)
-        })
-        .map(|c| c.func)
-        .collect();
-    detected.sort();
-    let mut documented: Vec<&str> = UNMODELLED_P_PRIME.iter().map(|(f, _)| *f).collect();
-    documented.sort();
+    // Every P' build the MachineCombiner rewrites is lowered as rewritten: none is left
+    // with the "values may differ" note, so none needs excluding for it.
+    let mut rewritten = Vec::new();
+    for c in CORPUS {
+        let session = Session::open(&corpus_dir().join(c.file), BuildFlags::default())
+            .expect("corpus compiles");
+        for r in &session.module(BuildKind::PPrime).backend_rewrites {
+            assert_eq!(r.unmodelled, None, "{}: {}", c.file, r.function);
+            rewritten.push(r.function.clone());
+        }
+    }
+    rewritten.sort();
     assert_eq!(
-        detected, documented,
-        "P' builds the MachineCombiner rewrote (left) and the documented exclusions (right) differ"
+        rewritten,
+        ["heronf", "odometer", "turbine1", "turbine3"],
+        "P' builds the MachineCombiner rewrites"
     );
 
     let cases: Vec<(usize, Vec<BuildKind>)> = CORPUS
