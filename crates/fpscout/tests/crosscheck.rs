@@ -278,9 +278,11 @@ const CORPUS: &[Case] = &[
 const UNMODELLED_P_PRIME: &[(&str, &str)] = &[
     (
         "heronf",
-        "the min/max selects become commutable X86ISD::FMINC/FMAXC under nnan+nsz, so which \
-         operand a NaN yields is decided by register allocation (its MachineCombiner \
-         reassociation is modelled)",
+        "its compare-and-select swaps become commutable X86ISD::FMINC/FMAXC under nnan+nsz, \
+         and the backend picks the operand order: `select (x < c), c, x` runs as `maxss c, x` \
+         (x in the destination), which yields c when one is NaN where the IR's select yields \
+         x. Which operand a NaN yields is decided by register allocation, not by the IR (its \
+         MachineCombiner reassociation is modelled)",
     ),
     (
         "odometer",
