@@ -541,17 +541,32 @@ impl Compiled {
                 return Err(Restart);
             }
             for step in block.steps.iter() {
-                match step {
-                    Step::Gep { .. }
-                    | Step::Alloca { .. }
-                    | Step::Load { .. }
-                    | Step::Store { .. }
-                    | Step::SelectPtr { .. }
-                    | Step::ICmpPtr { .. } => {
-                        exec_memory(step, regs, ptrs, domain, memory, allocas)?
+                // The bulk of straight-line code inline; the rest out of line keeps this
+                // loop small (fewer registers to save, a smaller jump table).
+                let (d, v) = match *step {
+                    Step::AddF64 { d, a, b, site } => {
+                        let (x, y) = (regs[a as usize], regs[b as usize]);
+                        (d, domain.fbin_sse(FBinOp::FAdd, FloatTy::F64, x, y, site))
                     }
-                    _ => exec(step, regs, domain)?,
-                }
+                    Step::SubF64 { d, a, b, site } => {
+                        let (x, y) = (regs[a as usize], regs[b as usize]);
+                        (d, domain.fbin_sse(FBinOp::FSub, FloatTy::F64, x, y, site))
+                    }
+                    Step::MulF64 { d, a, b, site } => {
+                        let (x, y) = (regs[a as usize], regs[b as usize]);
+                        (d, domain.fbin_sse(FBinOp::FMul, FloatTy::F64, x, y, site))
+                    }
+                    Step::DivF64 { d, a, b, site } => {
+                        let (x, y) = (regs[a as usize], regs[b as usize]);
+                        (d, domain.fbin_sse(FBinOp::FDiv, FloatTy::F64, x, y, site))
+                    }
+                    Step::Copy { d, s } => (d, regs[s as usize]),
+                    _ => {
+                        exec_other(step, regs, ptrs, domain, memory, allocas)?;
+                        continue;
+                    }
+                };
+                regs[d as usize] = v;
             }
             let edge = match &block.exit {
                 Exit::Jump(e) => e,
@@ -603,6 +618,27 @@ impl Compiled {
             }
             block = &self.blocks[edge.to as usize];
         }
+    }
+}
+
+/// Executes a step the loop in [`Compiled::run`] does not inline.
+#[inline(never)]
+fn exec_other(
+    step: &Step,
+    regs: &mut [u64],
+    ptrs: &mut [Ptr],
+    dom: &mut Concrete,
+    memory: &mut Memory<u64>,
+    allocas: &mut Vec<ObjectId>,
+) -> Result<(), Restart> {
+    match step {
+        Step::Gep { .. }
+        | Step::Alloca { .. }
+        | Step::Load { .. }
+        | Step::Store { .. }
+        | Step::SelectPtr { .. }
+        | Step::ICmpPtr { .. } => exec_memory(step, regs, ptrs, dom, memory, allocas),
+        _ => exec(step, regs, dom),
     }
 }
 
