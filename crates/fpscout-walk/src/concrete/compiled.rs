@@ -359,6 +359,7 @@ impl Compiled {
                 exit,
             });
         }
+        forward_copies(&mut blocks, sink.regs());
         let uses_memory = blocks.iter().any(|b: &FastBlock| {
             b.steps.iter().any(|s| {
                 matches!(
@@ -617,6 +618,52 @@ impl Compiled {
                 }
             }
             block = &self.blocks[edge.to as usize];
+        }
+    }
+}
+
+/// Removes the lane copies of straight-line code (vectorised code is full of them:
+/// `insertelement`, `extractelement`, `shufflevector`): in one block that returns, every
+/// register but the sink is written once, so reading a copy's source instead of the copy
+/// reads the same value. Extract and Insert read whole vectors as register ranges, which
+/// forwarding single lanes would break; code with them is left alone.
+fn forward_copies(blocks: &mut [FastBlock], sink: std::ops::Range<u32>) {
+    let [block] = blocks else {
+        return;
+    };
+    if !matches!(block.exit, Exit::Ret(_) | Exit::Unreachable) {
+        return;
+    }
+    let mut written = std::collections::HashSet::new();
+    for step in block.steps.iter() {
+        if matches!(step, Step::Extract { .. } | Step::Insert { .. }) {
+            return;
+        }
+        for d in step.dests() {
+            if !sink.contains(&d) && !written.insert(d) {
+                return;
+            }
+        }
+    }
+    let mut source = std::collections::HashMap::new();
+    let mut kept = Vec::with_capacity(block.steps.len());
+    for mut step in std::mem::take(&mut block.steps).into_vec() {
+        step.number_sources_mut(|r| {
+            if let Some(&s) = source.get(r) {
+                *r = s;
+            }
+        });
+        match step {
+            Step::Copy { d, s } if !sink.contains(&d) => {
+                source.insert(d, s);
+            }
+            _ => kept.push(step),
+        }
+    }
+    block.steps = kept.into_boxed_slice();
+    if let Exit::Ret(Some(r)) = &mut block.exit {
+        if let Some(&s) = source.get(r) {
+            *r = s;
         }
     }
 }
@@ -890,6 +937,52 @@ impl Step {
             | Step::ICmpPtr { d, .. } => *d..*d + 1,
             Step::Insert { d, v, .. } => *d..*d + v.lanes,
             Step::Store { .. } => 0..0,
+        }
+    }
+
+    /// Calls `f` on each register a step reads as a number (not the pointer operands,
+    /// which index the pointer file).
+    fn number_sources_mut(&mut self, mut f: impl FnMut(&mut u32)) {
+        match self {
+            Step::AddF64 { a, b, .. }
+            | Step::SubF64 { a, b, .. }
+            | Step::MulF64 { a, b, .. }
+            | Step::DivF64 { a, b, .. }
+            | Step::FBin { a, b, .. }
+            | Step::FCmp { a, b, .. }
+            | Step::FBinary { a, b, .. }
+            | Step::IBin { a, b, .. }
+            | Step::ICmp { a, b, .. } => {
+                f(a);
+                f(b);
+            }
+            Step::FNeg { a, .. }
+            | Step::FUnary { a, .. }
+            | Step::IAbs { a, .. }
+            | Step::FCast { a, .. }
+            | Step::ICast { a, .. }
+            | Step::Copy { s: a, .. }
+            | Step::Store { value: a, .. }
+            | Step::SelectPtr { cond: a, .. } => f(a),
+            Step::Fma { a, b, c, .. }
+            | Step::Select {
+                cond: a,
+                a: b,
+                b: c,
+                ..
+            } => {
+                f(a);
+                f(b);
+                f(c);
+            }
+            Step::Math { args, .. } => args.iter_mut().for_each(f),
+            Step::Gep { indices, .. } => indices.iter_mut().for_each(|i| f(&mut i.0)),
+            Step::Extract { index, .. } => f(index),
+            Step::Insert { elt, index, .. } => {
+                f(elt);
+                f(index);
+            }
+            Step::Alloca { .. } | Step::Load { .. } | Step::ICmpPtr { .. } => {}
         }
     }
 
@@ -1696,6 +1789,25 @@ exit:
   ret double %r
 }
 
+define double @lanes(double %x, double %y) {
+  %v0 = insertelement <2 x double> poison, double %x, i64 0
+  %v1 = insertelement <2 x double> %v0, double %y, i64 1
+  %s = shufflevector <2 x double> %v1, <2 x double> poison, <2 x i32> <i32 1, i32 0>
+  %m = fmul <2 x double> %v1, %s
+  %a = fadd <2 x double> %m, <double 1.0, double -3.0>
+  %w = shufflevector <2 x double> %a, <2 x double> %v1, <2 x i32> <i32 3, i32 0>
+  %d = fdiv <2 x double> %w, %a
+  %e0 = extractelement <2 x double> %d, i64 0
+  %e1 = extractelement <2 x double> %d, i64 1
+  %r = fsub double %e0, %e1
+  %c = fcmp olt double %r, %x
+  %q = select i1 %c, double %e1, double %r
+  %t = fadd double %q, %y
+  %k = insertelement <2 x double> %d, double %t, i64 0
+  %z = extractelement <2 x double> %k, i64 0
+  ret double %z
+}
+
 define float @vectors(float %a, float %b, i32 %idx) {
   %v0 = insertelement <4 x float> <float 1.0, float poison, float 2.0, float 0x7FF8000000000000>, float %a, i64 1
   %v1 = insertelement <4 x float> %v0, float %b, i32 %idx
@@ -1833,6 +1945,32 @@ define float @vectors(float %a, float %b, i32 %idx) {
                 ..WalkConfig::default()
             };
             agree("loop", &inputs, tight);
+        }
+    }
+
+    #[test]
+    fn forwarded_lane_copies_agree_with_the_walker() {
+        let m = module();
+        let fid = m.find_function("lanes").expect("lanes");
+        let domain = super::Concrete::new(FpMode::IEEE);
+        let walker = crate::Walker::new(&m, domain, WalkConfig::default()).expect("walker");
+        let c =
+            super::Compiled::new(&m, fid, &walker.domain, walker.global_ptrs()).expect("compiled");
+        let steps = &c.blocks[0].steps;
+        assert!(!steps.iter().any(|s| matches!(s, super::Step::Copy { .. })));
+        let mut inputs = Vec::new();
+        for &x in F64S {
+            for &y in F64S {
+                inputs.push(vec![x, y]);
+            }
+        }
+        agree("lanes", &inputs, WalkConfig::default());
+        for step_budget in 0..15 {
+            let tight = WalkConfig {
+                step_budget,
+                ..WalkConfig::default()
+            };
+            agree("lanes", &inputs, tight);
         }
     }
 
