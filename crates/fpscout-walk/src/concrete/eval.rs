@@ -63,7 +63,13 @@ pub struct ConcreteRunner<'m> {
     arrays: Vec<(Ptr, ScalarTy, usize)>,
     /// The function compiled for the fast path, when it computes on numbers only.
     compiled: Option<Compiled>,
+    /// Evaluations left that read flags per operation from the start instead of being
+    /// redone when something worth an event was raised (see [`ConcreteRunner::eval_direct`]).
+    checked_runs: u32,
 }
+
+/// Evaluations that read flags per operation after one had to be redone doing so.
+const CHECKED_AFTER_REDO: u32 = 16;
 
 impl<'m> ConcreteRunner<'m> {
     pub fn new(
@@ -80,6 +86,7 @@ impl<'m> ConcreteRunner<'m> {
             args: Vec::new(),
             arrays: Vec::new(),
             compiled,
+            checked_runs: 0,
         })
     }
 
@@ -205,10 +212,14 @@ impl<'m> ConcreteRunner<'m> {
         }
         let domain = &mut walker.domain;
         domain.clear();
-        let unchecked = domain.start_unchecked();
+        let unchecked = domain.start_unchecked(self.checked_runs == 0);
+        self.checked_runs = self.checked_runs.saturating_sub(1);
         let mut run = compiled.run(domain, &mut walker.memory, walker.config.step_budget);
         if !domain.finish_unchecked() && unchecked && run.is_ok() {
             // Something raised a flag worth an event: again, reading flags per operation.
+            // Inputs that raise one tend to come in runs (a search near an exception,
+            // `log` of negative numbers): the next evaluations read flags right away.
+            self.checked_runs = CHECKED_AFTER_REDO;
             if compiled.uses_memory() {
                 walker.reset();
             }

@@ -146,13 +146,13 @@ impl Concrete {
     }
 
     /// Starts an evaluation whose operations do not read flags (`Env::Unchecked`) when
-    /// that can pay off: not when inexact events are recorded (nearly every evaluation
+    /// `allowed` and that can pay off: not when inexact events are recorded (nearly every evaluation
     /// would raise one and be redone). Returns whether it did; the caller then ends it with
     /// [`Concrete::finish_unchecked`].
     #[inline]
-    pub(crate) fn start_unchecked(&mut self) -> bool {
+    pub(crate) fn start_unchecked(&mut self, allowed: bool) -> bool {
         self.start_eval();
-        if self.record_inexact {
+        if self.record_inexact || !allowed {
             return false;
         }
         self.env = Env::Unchecked;
