@@ -793,8 +793,9 @@ pub struct FpOpInfo {
     pub loc: Option<SourceLoc>,
 }
 
-/// A function whose machine code LLVM's MachineCombiner rewrote after instruction
-/// selection (reassociated `reassoc` chains), and whether the IR was rewritten to match.
+/// A function whose machine code LLVM's backend rewrote after instruction selection
+/// (MachineCombiner reassociation of `reassoc` chains, commutable min/max whose operand
+/// order register allocation picks), and whether the IR was rewritten to match.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct BackendRewrite {
     /// The function's symbol.

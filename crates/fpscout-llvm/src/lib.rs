@@ -1,6 +1,7 @@
 //! The only crate that links LLVM: loads `.ll`/`.bc` (or compiles C/C++ via clang-19) and
 //! lowers LLVM IR into fpscout-ir. No LLVM type escapes this crate.
 
+mod commuted_min_max;
 mod demanded_lanes;
 mod lower;
 mod machine_combiner;
@@ -104,9 +105,11 @@ fn parse_ir_file<'c>(context: &'c Context, path: &Path) -> Result<inkwell::modul
 }
 
 /// Rewrites the functions of `module` (IR of `src` compiled with `flags`) whose machine
-/// code LLVM's MachineCombiner reassociated, so that they compute what the executable
-/// computes (see [`machine_combiner`]); returns what was found and what was modelled.
-fn model_machine_combiner(
+/// code the backend changed after instruction selection, so that they compute what the
+/// executable computes: MachineCombiner reassociations (see [`machine_combiner`]) and
+/// commutable min/max operand orders (see [`commuted_min_max`]). Returns what was found and
+/// what was modelled.
+fn model_backend_rewrites(
     tc: &Toolchain,
     src: &Path,
     flags: &[String],
@@ -137,9 +140,7 @@ fn model_machine_combiner(
                     (Some(exe), Some(t)) if exe.same_code(t) => {
                         match module.get_function(&rewrite.function) {
                             // SAFETY: the function belongs to `module`, which is not lowered yet.
-                            Some(f) => unsafe {
-                                machine_combiner::apply(f.as_value_ref(), &t.reassociation()).err()
-                            },
+                            Some(f) => unsafe { model_function(f.as_value_ref(), t) },
                             None => Some("the function is not in the IR".into()),
                         }
                     }
@@ -155,6 +156,32 @@ fn model_machine_combiner(
             }
         })
         .collect())
+}
+
+/// Applies both kinds of backend rewrite read from one function's tagged build; `None`
+/// when everything was modelled, else why not. Min/max rewrites go first: they keep
+/// every instruction's position, which the reassociation reads by tagged line.
+unsafe fn model_function(
+    f: llvm_sys::prelude::LLVMValueRef,
+    tagged: &fpscout_toolchain::FunctionDump,
+) -> Option<String> {
+    let mut why_not = Vec::new();
+    let min_max = tagged.commuted_min_max();
+    let mut compares = Vec::new();
+    if !min_max.is_empty() {
+        match commuted_min_max::apply(f, &min_max) {
+            Ok(c) => compares = c,
+            Err(e) => why_not.push(format!("commuted min/max: {e}")),
+        }
+    }
+    let reassociation = tagged.reassociation();
+    if !reassociation.removed.is_empty() || !reassociation.added.is_empty() {
+        if let Err(e) = machine_combiner::apply(f, &reassociation) {
+            why_not.push(format!("reassociation: {e}"));
+        }
+    }
+    commuted_min_max::erase_dead_compares(compares);
+    (!why_not.is_empty()).then(|| why_not.join("; "))
 }
 
 /// Produces the lowered module of one build: compiles C/C++ with that build's flags, or
@@ -178,13 +205,13 @@ pub fn load_build(
     };
     let context = Context::create();
     let module = parse_ir_file(&context, &ir_path)?;
-    // The MachineCombiner runs only in optimised code generation.
+    // The MachineCombiner and FMINC/FMAXC selection happen only in optimised code generation.
     let backend_rewrites = if opts.optimized {
         let tagged = work_dir.join(format!(
             "{}.tagged.bc",
             build.label().replace('\'', "prime")
         ));
-        model_machine_combiner(tc, src, flags.of(build), &module, &tagged)?
+        model_backend_rewrites(tc, src, flags.of(build), &module, &tagged)?
     } else {
         Vec::new()
     };

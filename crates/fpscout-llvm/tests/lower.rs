@@ -261,3 +261,66 @@ fn machine_combiner_reassociations_are_lowered_as_the_machine_code_computes() {
     let p = load_build(&tc, &c, BuildKind::P, &flags, dir.path()).unwrap();
     assert!(p.backend_rewrites.is_empty());
 }
+
+#[test]
+fn commuted_min_max_selects_are_lowered_with_the_machine_operand_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = src(
+        &dir,
+        "minmax.c",
+        "float larger(float x, float c) { return x < c ? c : x; }\n\
+         double smaller(double x, double c) { return x < c ? x : c; }\n",
+    );
+    let tc = Toolchain::discover().unwrap();
+    let flags = BuildFlags::default();
+    let pp = load_build(&tc, &c, BuildKind::PPrime, &flags, dir.path()).unwrap();
+    let mut rewritten: Vec<(&str, Option<&str>)> = pp
+        .backend_rewrites
+        .iter()
+        .map(|r| (r.function.as_str(), r.unmodelled.as_deref()))
+        .collect();
+    rewritten.sort();
+    assert_eq!(rewritten, [("larger", None), ("smaller", None)]);
+    let lowered = |name: &str| -> (FBinaryOp, String, String, usize) {
+        let f = pp.function(pp.find_function(name).unwrap());
+        let Terminator::Ret(Some(Operand::Value(ret))) = &f.blocks[0].term else {
+            panic!("{name} returns a value");
+        };
+        let inst = f.blocks[0]
+            .insts
+            .iter()
+            .find(|i| i.dest == Some(*ret))
+            .expect("defined in the entry block");
+        let InstKind::FBinary { op, a, b, .. } = &inst.kind else {
+            panic!("{name}: {:?}", inst.kind);
+        };
+        let name_of = |o: &Operand| match o {
+            Operand::Value(v) => f.params[v.0 as usize].name.clone(),
+            other => format!("{other:?}"),
+        };
+        let compares = f.blocks[0]
+            .insts
+            .iter()
+            .filter(|i| matches!(i.kind, InstKind::FCmp { .. }))
+            .count();
+        (*op, name_of(a), name_of(b), compares)
+    };
+    // `maxss %xmm1, %xmm0`: x is the destination, so c (second) comes out on a NaN,
+    // where the IR's select would give x.
+    assert_eq!(
+        lowered("larger"),
+        (FBinaryOp::MaxSse, "x".into(), "c".into(), 0)
+    );
+    // `minsd %xmm1, %xmm0`: also c second, which here is what the select says.
+    assert_eq!(
+        lowered("smaller"),
+        (FBinaryOp::MinSse, "x".into(), "c".into(), 0)
+    );
+    // The op keeps the select's source line.
+    let ops = fp_ops_of(&pp, pp.find_function("larger").unwrap());
+    assert!(
+        ops.iter()
+            .all(|o| o.loc.as_ref().is_some_and(|l| l.line == 1)),
+        "{ops:?}"
+    );
+}

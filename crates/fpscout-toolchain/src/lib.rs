@@ -5,8 +5,10 @@
 //! user gives other flags). The same flags serve for IR and for native objects, so the IR
 //! fpscout walks and the code the native runner executes come from one compilation recipe.
 
+pub mod commuted_min_max;
 pub mod machine_rewrites;
 
+pub use commuted_min_max::{CommutedMinMax, ValueOrigin};
 pub use machine_rewrites::{FunctionDump, MachineRewrite, MirInst, Reassociation};
 use std::collections::BTreeMap;
 use std::ffi::OsString;
@@ -336,8 +338,8 @@ impl Toolchain {
         ))
     }
 
-    /// Each function's machine code before and after the MachineCombiner when `src` is
-    /// compiled to an object with `flags`. `backend_only` skips the IR optimisation
+    /// Each function's machine code before and after the MachineCombiner, and after
+    /// register allocation, when `src` is compiled to an object with `flags`. `backend_only` skips the IR optimisation
     /// pipeline (for IR that already went through it, such as the tagged copy of P').
     pub fn machine_dumps(
         &self,
@@ -361,6 +363,8 @@ impl Toolchain {
             .arg("-print-before=machine-combiner")
             .arg("-mllvm")
             .arg("-print-after=machine-combiner")
+            .arg("-mllvm")
+            .arg("-print-after=virtregrewriter")
             .arg(src);
         let output = run(&mut cmd, "clang")?;
         let stderr = String::from_utf8_lossy(&output.stderr);

@@ -11,6 +11,7 @@
 //! ([`Reassociation`]): the rewritten machine instructions then name the IR instructions
 //! they came from, and their virtual registers say how the operands moved.
 
+use crate::commuted_min_max::{is_commuted_min_max, CommutedMinMax};
 use std::collections::BTreeMap;
 
 /// What the MachineCombiner changed in one function.
@@ -26,13 +27,16 @@ pub struct MachineRewrite {
 
 const BEFORE: &str = "# *** IR Dump Before Machine InstCombiner (machine-combiner) ***:";
 const AFTER: &str = "# *** IR Dump After Machine InstCombiner (machine-combiner) ***:";
+const ALLOCATED: &str = "# *** IR Dump After Virtual Register Rewriter (virtregrewriter) ***:";
 
-/// One function's machine code before and after the MachineCombiner, without the
-/// debug-value pseudo instructions (they only describe variables).
+/// One function's machine code before and after the MachineCombiner, and after register
+/// allocation, without the debug-value pseudo instructions (they only describe variables).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct FunctionDump {
     pub before: Vec<String>,
     pub after: Vec<String>,
+    /// After the virtual register rewriter: where commutable operations' operands landed.
+    pub allocated: Vec<String>,
 }
 
 impl FunctionDump {
@@ -42,7 +46,15 @@ impl FunctionDump {
         let norm = |lines: &[String]| -> Vec<String> {
             lines.iter().filter_map(|l| without_debug_info(l)).collect()
         };
-        norm(&self.before) == norm(&other.before) && norm(&self.after) == norm(&other.after)
+        norm(&self.before) == norm(&other.before)
+            && norm(&self.after) == norm(&other.after)
+            && norm(&self.allocated) == norm(&other.allocated)
+    }
+
+    /// The commutable minimums and maximums of the allocated code (see
+    /// [`crate::commuted_min_max`]).
+    pub fn commuted_min_max(&self) -> Vec<CommutedMinMax> {
+        crate::commuted_min_max::commuted_min_max(&self.allocated)
     }
 
     /// The floating-point instructions the pass rewrote (see [`Reassociation`]).
@@ -185,14 +197,15 @@ fn without_debug_info(line: &str) -> Option<String> {
     Some(l.trim_end().to_string())
 }
 
-/// Reads clang's before/after dumps (its stderr), by function symbol.
+/// Reads clang's dumps (its stderr), by function symbol.
 pub fn parse_dumps(stderr: &str) -> BTreeMap<String, FunctionDump> {
     let mut out: BTreeMap<String, FunctionDump> = BTreeMap::new();
     let mut lines = stderr.lines();
     while let Some(line) = lines.next() {
-        let is_before = match line.trim_end() {
-            BEFORE => true,
-            AFTER => false,
+        let which = match line.trim_end() {
+            BEFORE => Which::Before,
+            AFTER => Which::After,
+            ALLOCATED => Which::Allocated,
             _ => continue,
         };
         let Some(name) = lines
@@ -209,13 +222,19 @@ pub fn parse_dumps(stderr: &str) -> BTreeMap<String, FunctionDump> {
             .map(str::to_string)
             .collect();
         let entry = out.entry(name.to_string()).or_default();
-        if is_before {
-            entry.before = body;
-        } else {
-            entry.after = body;
+        match which {
+            Which::Before => entry.before = body,
+            Which::After => entry.after = body,
+            Which::Allocated => entry.allocated = body,
         }
     }
     out
+}
+
+enum Which {
+    Before,
+    After,
+    Allocated,
 }
 
 /// Reads clang's before/after dumps (its stderr) into the functions the pass changed.
@@ -223,7 +242,8 @@ pub fn rewrites_from_dumps(stderr: &str) -> Vec<MachineRewrite> {
     rewrites_of(&parse_dumps(stderr))
 }
 
-/// The functions of parsed dumps that the pass changed.
+/// The functions of parsed dumps whose floating-point code the backend rewrote: the
+/// MachineCombiner reassociated it, or it holds commutable min/max instructions.
 pub fn rewrites_of(dumps: &BTreeMap<String, FunctionDump>) -> Vec<MachineRewrite> {
     let mut out = Vec::new();
     for (name, dump) in dumps {
@@ -231,10 +251,17 @@ pub fn rewrites_of(dumps: &BTreeMap<String, FunctionDump>) -> Vec<MachineRewrite
         let new: Vec<&str> = dump.after.iter().map(String::as_str).collect();
         // Only floating-point instructions carry the `reassoc` flag; reassociated integer
         // arithmetic computes the same bits.
-        let changed: Vec<&str> = one_sided(&old, &new)
+        let mut changed: Vec<&str> = one_sided(&old, &new)
             .into_iter()
             .filter(|l| l.contains(" reassoc "))
             .collect();
+        // Commutable min/max take their operand order from register allocation.
+        changed.extend(
+            dump.allocated
+                .iter()
+                .filter(|l| commuted_opcode(l))
+                .map(String::as_str),
+        );
         if changed.is_empty() {
             continue;
         }
@@ -248,6 +275,11 @@ pub fn rewrites_of(dumps: &BTreeMap<String, FunctionDump>) -> Vec<MachineRewrite
         });
     }
     out
+}
+
+fn commuted_opcode(line: &str) -> bool {
+    line.split_whitespace()
+        .any(|w| w.chars().next().is_some_and(|c| c.is_ascii_uppercase()) && is_commuted_min_max(w))
 }
 
 /// Lines of `a` and `b` that the other side lacks (as multisets).
@@ -404,6 +436,7 @@ bb.0 (%ir-block.3):
         let kills = FunctionDump {
             before: vec!["  %5:fr64 = reassoc ADDSDrr %1:fr64(tied-def 0), killed %2:fr64".into()],
             after: vec!["  %5:fr64 = reassoc ADDSDrr %1:fr64(tied-def 0), %2:fr64".into()],
+            allocated: vec![],
         };
         assert_eq!(kills.reassociation().removed, vec![]);
     }
@@ -417,6 +450,7 @@ bb.0 (%ir-block.3):
                 "  %4:fr64 = MOVSDrm $rip, 1, $noreg, %const.0, $noreg :: (load (s64) from constant-pool, !tbaa !7)".into(),
             ],
             after: vec!["  RET 0, $xmm0, debug-location !12; a.c:2:3".into()],
+            allocated: vec![],
         };
         let b = FunctionDump {
             before: vec![
@@ -424,6 +458,7 @@ bb.0 (%ir-block.3):
                 "  %4:fr64 = MOVSDrm $rip, 1, $noreg, %const.0, $noreg :: (load (s64) from constant-pool)".into(),
             ],
             after: vec!["  RET 0, $xmm0".into()],
+            allocated: vec![],
         };
         assert!(a.same_code(&b));
         let mut c = b.clone();

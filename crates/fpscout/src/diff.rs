@@ -236,9 +236,9 @@ pub struct Summary {
     pub not_attempted: usize,
     /// The solving budget used, in seconds (given, or automatic).
     pub solve_budget_s: f64,
-    /// Functions of P' whose floating-point code LLVM's MachineCombiner rewrote after
-    /// instruction selection (`name (file:line:col, ...)`): the interpreter follows the IR,
-    /// so there some differences it finds are not confirmed natively.
+    /// Functions of P' whose floating-point code LLVM's backend rewrote after instruction
+    /// selection in a way fpscout could not model (`name (file:line:col, ...): reason`):
+    /// there some differences it finds are not confirmed natively.
     pub backend_rewrites_pprime: Vec<String>,
     /// Queries asking for an exception in one build and none of that kind in the other.
     pub differential_queries: usize,

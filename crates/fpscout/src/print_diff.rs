@@ -330,9 +330,10 @@ pub fn print_table(out: &mut impl Write, s: &Summary) {
 /// Why the interpreter's values of a build may differ from its executable's.
 pub fn backend_rewrite_note(build: &str, rewrites: &[String], consequence: &str) -> String {
     format!(
-        "note: in {build}, LLVM's MachineCombiner reassociated floating-point operations after \
-         instruction selection in a way fpscout could not carry into the IR, in: {}. Its \
-         {build} values there may differ from the executable's in the last bits; {consequence}.",
+        "note: in {build}, LLVM's backend rewrote floating-point operations after instruction \
+         selection (MachineCombiner reassociation or commuted min/max) in a way fpscout could \
+         not carry into the IR, in: {}. Its {build} values there may differ from the \
+         executable's; {consequence}.",
         rewrites.join("; ")
     )
 }

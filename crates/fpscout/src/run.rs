@@ -45,9 +45,9 @@ pub struct RunRecord {
     /// Final array contents (hex), interpreter side, per array parameter.
     pub arrays: Vec<Vec<String>>,
     pub agrees: bool,
-    /// Functions of this build whose floating-point code LLVM's MachineCombiner rewrote
-    /// after instruction selection (`name (file:line:col, ...)`): there the interpreter,
-    /// which follows the IR, may disagree with the executable in the last bits.
+    /// Functions of this build whose floating-point code LLVM's backend rewrote after
+    /// instruction selection in a way fpscout could not model (`name (file:line:col, ...):
+    /// reason`): there the interpreter may disagree with the executable.
     pub backend_rewrites: Vec<String>,
 }
 

@@ -94,10 +94,11 @@ impl Session {
         }
     }
 
-    /// The functions of `build` whose machine code LLVM's MachineCombiner rewrote in a way
-    /// the front end could not carry into the IR, one `function (file:line:col, ...):
-    /// reason` each: fpscout's values for them may differ from the executable's in the
-    /// last bits. Rewrites the front end modelled are not listed.
+    /// The functions of `build` whose machine code LLVM's backend rewrote after instruction
+    /// selection (MachineCombiner reassociation, commuted min/max) in a way the front end
+    /// could not carry into the IR, one `function (file:line:col, ...): reason` each:
+    /// fpscout's values for them may differ from the executable's. Rewrites the front end
+    /// modelled are not listed.
     pub fn backend_rewrites(&self, build: BuildKind) -> Vec<String> {
         let module = self.module(build);
         module

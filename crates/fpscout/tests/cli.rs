@@ -354,3 +354,39 @@ fn machine_combiner_rewrites_are_followed_to_the_last_bit() {
     let out = run(&["run", sum, "-f", "sum", "--args", SUM_ARGS]);
     assert!(!out.stdout.contains("MachineCombiner"), "{}", out.stdout);
 }
+
+#[test]
+fn commuted_min_max_follow_the_allocated_operand_order() {
+    // heronf's swaps run as `minss`/`maxss` under -ffast-math; `maxss` returns its second
+    // operand on a NaN. The IR's selects would carry the NaN to the result; the executable
+    // drops it and signals INVALID at each swap.
+    let src = repo_root().join("tests/corpus/heronf.c");
+    let src = src.to_str().expect("utf-8 path");
+    let out = run(&["run", src, "-f", "heronf", "--args", "nan,1,2", "--json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let records: Vec<serde_json::Value> = out
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    let pp = &records[1]["data"];
+    assert_eq!(pp["build"], "P'");
+    assert_eq!(pp["backend_rewrites"], serde_json::json!([]));
+    assert_eq!(pp["result"], "0x1.efbdecp-1");
+    assert_eq!(pp["native_result"], "0x1.efbdecp-1");
+    assert_eq!(pp["agrees"], true);
+    let invalid_lines: Vec<&str> = pp["exceptions"]
+        .as_array()
+        .expect("exceptions")
+        .iter()
+        .filter(|e| e["kind"] == "invalid")
+        .filter_map(|e| e["loc"].as_str())
+        .collect();
+    assert_eq!(invalid_lines.len(), 4, "{invalid_lines:?}");
+    assert!(
+        invalid_lines
+            .iter()
+            .all(|l| l.ends_with("heronf.c:4:7") || l.ends_with("heronf.c:5:7")),
+        "{invalid_lines:?}"
+    );
+}

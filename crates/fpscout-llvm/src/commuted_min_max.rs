@@ -1,0 +1,379 @@
+//! Rewrites selects the backend turned into commutable `minss`/`maxss` as the SSE operation with the operand order the allocated machine code has.
+//!
+//! heronf's `if (a < c) swap` at -O3 -ffast-math is `select (fcmp olt x, c), c, x`, which
+//! runs as `maxss %c_reg, %x_reg`: with a NaN the executable returns c where the IR's
+//! select returns x, and `maxss` signals INVALID on quiet NaNs where the compare does not.
+//! The toolchain reads which operand each such instruction has first
+//! ([`fpscout_toolchain::commuted_min_max`]); the IR instruction becomes
+//! `llvm.minnum`/`llvm.maxnum` with `nnan`, which fpscout lowers as the bare SSE
+//! instruction on operands in that order (`FBinaryOp::MinSse`/`MaxSse`). The rewrite keeps
+//! every instruction's position, so the tagged lines of a MachineCombiner rewrite of the
+//! same function stay valid; compares left without users are erased afterwards
+//! ([`erase_dead_compares`]).
+
+use crate::machine_combiner::counted_instructions;
+use fpscout_toolchain::{CommutedMinMax, ValueOrigin};
+use llvm_sys::core::*;
+use llvm_sys::debuginfo::*;
+use llvm_sys::prelude::*;
+use llvm_sys::{LLVMRealPredicate, LLVMTypeKind};
+
+/// One IR instruction to replace by a min/max on operands in machine order.
+struct Plan {
+    replaces: LLVMValueRef,
+    is_max: bool,
+    first: LLVMValueRef,
+    second: LLVMValueRef,
+}
+
+/// Rewrites every commutable min/max of `f` listed in `found` (read from its tagged
+/// build); returns the compares that fed the replaced selects. Nothing changes when an
+/// error is returned.
+pub(crate) unsafe fn apply(
+    f: LLVMValueRef,
+    found: &[CommutedMinMax],
+) -> Result<Vec<LLVMValueRef>, String> {
+    let insts = counted_instructions(f);
+    let mut plans = Vec::with_capacity(found.len());
+    for m in found {
+        let line = m
+            .line
+            .ok_or_else(|| format!("{} has no IR position", m.opcode))?;
+        let ir = insts
+            .get((line as usize).wrapping_sub(1))
+            .copied()
+            .ok_or_else(|| format!("IR position {line} is outside the function"))?;
+        if plans.iter().any(|p: &Plan| p.replaces == ir) {
+            return Err(format!("two {} from one IR instruction", m.opcode));
+        }
+        let (candidates, is_max) = min_max_operands(ir)?;
+        if is_max != m.is_max {
+            return Err(format!(
+                "{} lowers an IR {}",
+                m.opcode,
+                if is_max { "maximum" } else { "minimum" }
+            ));
+        }
+        let value = |origin: &ValueOrigin| resolve(origin, f, &insts, candidates);
+        let (first, second) = (value(&m.first)?, value(&m.second)?);
+        let same = |a: LLVMValueRef, b: LLVMValueRef| {
+            (a == candidates[0] && b == candidates[1]) || (a == candidates[1] && b == candidates[0])
+        };
+        if !same(first, second) {
+            return Err(format!(
+                "the registers of {} are not the IR operands",
+                m.opcode
+            ));
+        }
+        plans.push(Plan {
+            replaces: ir,
+            is_max,
+            first,
+            second,
+        });
+    }
+    let mut compares = Vec::new();
+    // Operands may be instructions an earlier plan replaced (heronf's second swap reads
+    // the first one's maximum).
+    let mut replaced: Vec<(LLVMValueRef, LLVMValueRef)> = Vec::new();
+    let current = |v: LLVMValueRef, replaced: &[(LLVMValueRef, LLVMValueRef)]| {
+        replaced
+            .iter()
+            .find(|(old, _)| *old == v)
+            .map_or(v, |(_, new)| *new)
+    };
+    for p in plans {
+        if !LLVMIsASelectInst(p.replaces).is_null() {
+            compares.push(LLVMGetOperand(p.replaces, 0));
+        }
+        let (first, second) = (current(p.first, &replaced), current(p.second, &replaced));
+        let call = build_min_max(p.replaces, p.is_max, first, second);
+        replaced.push((p.replaces, call));
+        LLVMReplaceAllUsesWith(p.replaces, call);
+        LLVMInstructionEraseFromParent(p.replaces);
+    }
+    Ok(compares)
+}
+
+/// Erases the compares a rewrite left without users (the machine code computes none).
+pub(crate) unsafe fn erase_dead_compares(mut compares: Vec<LLVMValueRef>) {
+    compares.sort();
+    compares.dedup();
+    for c in compares {
+        if LLVMIsAFCmpInst(c).is_null() {
+            continue;
+        }
+        if LLVMGetFirstUse(c).is_null() {
+            LLVMInstructionEraseFromParent(c);
+        }
+    }
+}
+
+/// The two values an IR min/max chooses between, and whether it is a maximum:
+/// `select (fcmp pred x, y), x|y, y|x` or a `llvm.minnum`/`llvm.maxnum` call.
+unsafe fn min_max_operands(ir: LLVMValueRef) -> Result<([LLVMValueRef; 2], bool), String> {
+    if !LLVMIsASelectInst(ir).is_null() {
+        let (cond, t, e) = (
+            LLVMGetOperand(ir, 0),
+            LLVMGetOperand(ir, 1),
+            LLVMGetOperand(ir, 2),
+        );
+        if LLVMIsAFCmpInst(cond).is_null() {
+            return Err("a min/max select without a floating-point compare".into());
+        }
+        let (x, y) = (LLVMGetOperand(cond, 0), LLVMGetOperand(cond, 1));
+        let less = match LLVMGetFCmpPredicate(cond) {
+            LLVMRealPredicate::LLVMRealOLT
+            | LLVMRealPredicate::LLVMRealOLE
+            | LLVMRealPredicate::LLVMRealULT
+            | LLVMRealPredicate::LLVMRealULE => true,
+            LLVMRealPredicate::LLVMRealOGT
+            | LLVMRealPredicate::LLVMRealOGE
+            | LLVMRealPredicate::LLVMRealUGT
+            | LLVMRealPredicate::LLVMRealUGE => false,
+            _ => return Err("a min/max select on an equality compare".into()),
+        };
+        let takes_first_when_true = if t == x && e == y {
+            true
+        } else if t == y && e == x {
+            false
+        } else {
+            return Err("a min/max select whose values are not the compared ones".into());
+        };
+        // x < y ? x : y is the minimum; x > y ? x : y the maximum.
+        return Ok(([t, e], less != takes_first_when_true));
+    }
+    if !LLVMIsACallInst(ir).is_null() {
+        let callee = LLVMGetCalledValue(ir);
+        if !callee.is_null() && !LLVMIsAFunction(callee).is_null() {
+            let mut len = 0usize;
+            let p = LLVMGetValueName2(callee, &mut len);
+            let name = std::slice::from_raw_parts(p as *const u8, len);
+            let is_max = if name.starts_with(b"llvm.maxnum.") {
+                Some(true)
+            } else if name.starts_with(b"llvm.minnum.") {
+                Some(false)
+            } else {
+                None
+            };
+            if let Some(is_max) = is_max {
+                return Ok(([LLVMGetOperand(ir, 0), LLVMGetOperand(ir, 1)], is_max));
+            }
+        }
+    }
+    Err("the IR instruction is neither a min/max select nor minnum/maxnum".into())
+}
+
+/// The IR value a machine operand holds, among the two `candidates`.
+unsafe fn resolve(
+    origin: &ValueOrigin,
+    f: LLVMValueRef,
+    insts: &[LLVMValueRef],
+    candidates: [LLVMValueRef; 2],
+) -> Result<LLVMValueRef, String> {
+    let only = |fits: &dyn Fn(LLVMValueRef) -> bool, what: &str| match (
+        fits(candidates[0]),
+        fits(candidates[1]),
+    ) {
+        (true, false) => Ok(candidates[0]),
+        (false, true) => Ok(candidates[1]),
+        _ if candidates[0] == candidates[1] => Ok(candidates[0]),
+        _ => Err(format!("cannot tell which operand is the {what}")),
+    };
+    match origin {
+        ValueOrigin::Line(line) => insts
+            .get((*line as usize).wrapping_sub(1))
+            .copied()
+            .ok_or_else(|| format!("IR position {line} is outside the function")),
+        ValueOrigin::ArgumentRegister(n) => vector_register_argument(f, *n),
+        ValueOrigin::Constant => only(&|v| LLVMIsConstant(v) != 0, "constant"),
+        ValueOrigin::FoldedLoad => only(&|v| !LLVMIsALoadInst(v).is_null(), "folded load"),
+        ValueOrigin::Unknown(why) => Err(why.clone()),
+    }
+}
+
+/// The parameter passed in `%xmm{n}`: the System V ABI gives float, double and vector
+/// parameters the vector registers in order.
+unsafe fn vector_register_argument(f: LLVMValueRef, n: u32) -> Result<LLVMValueRef, String> {
+    let mut seen = 0;
+    for i in 0..LLVMCountParams(f) {
+        let p = LLVMGetParam(f, i);
+        match LLVMGetTypeKind(LLVMTypeOf(p)) {
+            LLVMTypeKind::LLVMFloatTypeKind
+            | LLVMTypeKind::LLVMDoubleTypeKind
+            | LLVMTypeKind::LLVMVectorTypeKind => {
+                if seen == n {
+                    return Ok(p);
+                }
+                seen += 1;
+            }
+            LLVMTypeKind::LLVMIntegerTypeKind | LLVMTypeKind::LLVMPointerTypeKind => {}
+            _ => return Err("a parameter type whose register is not known".into()),
+        }
+    }
+    Err(format!("no parameter arrives in %xmm{n}"))
+}
+
+/// `llvm.minnum`/`llvm.maxnum` on `(first, second)` with no-NaNs, in place of `replaces`.
+unsafe fn build_min_max(
+    replaces: LLVMValueRef,
+    is_max: bool,
+    first: LLVMValueRef,
+    second: LLVMValueRef,
+) -> LLVMValueRef {
+    let module = LLVMGetGlobalParent(LLVMGetBasicBlockParent(LLVMGetInstructionParent(replaces)));
+    let name = if is_max { "llvm.maxnum" } else { "llvm.minnum" };
+    let id = LLVMLookupIntrinsicID(name.as_ptr().cast(), name.len());
+    let mut ty = [LLVMTypeOf(first)];
+    let callee = LLVMGetIntrinsicDeclaration(module, id, ty.as_mut_ptr(), 1);
+    let fn_ty = LLVMIntrinsicGetType(LLVMGetTypeContext(ty[0]), id, ty.as_mut_ptr(), 1);
+    let builder = LLVMCreateBuilderInContext(LLVMGetTypeContext(ty[0]));
+    LLVMPositionBuilderBefore(builder, replaces);
+    let mut args = [first, second];
+    let call = LLVMBuildCall2(builder, fn_ty, callee, args.as_mut_ptr(), 2, c"".as_ptr());
+    LLVMDisposeBuilder(builder);
+    LLVMSetFastMathFlags(
+        call,
+        llvm_sys::LLVMFastMathNoNaNs | llvm_sys::LLVMFastMathNoSignedZeros,
+    );
+    LLVMInstructionSetDebugLoc(call, LLVMInstructionGetDebugLoc(replaces));
+    call
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use inkwell::context::Context;
+    use inkwell::memory_buffer::MemoryBuffer;
+    use inkwell::values::AsValueRef;
+
+    /// heronf's two swaps: line 1 is the compare, 2 the minimum, 3 the maximum; line 4
+    /// compares the maximum with c and 6 takes the larger of the two.
+    const SWAPS: &str = "define float @f(float %a, float %b, float %c) {
+        %lt = fcmp fast olt float %a, %b
+        %lo = select nsz i1 %lt, float %a, float %b
+        %hi = select nsz i1 %lt, float %b, float %a
+        %lt2 = fcmp fast olt float %hi, %c
+        %keep = select nsz i1 %lt2, float %hi, float %c
+        %top = select nsz i1 %lt2, float %c, float %hi
+        %s = fadd fast float %top, %lo
+        %t = fadd fast float %s, %keep
+        ret float %t
+      }";
+
+    fn min_max(is_max: bool, line: u32, first: ValueOrigin, second: ValueOrigin) -> CommutedMinMax {
+        CommutedMinMax {
+            is_max,
+            opcode: if is_max { "MAXCSSrr" } else { "MINCSSrr" }.into(),
+            line: Some(line),
+            first,
+            second,
+        }
+    }
+
+    /// Applies `found` to `f` of [`SWAPS`], then erases dead compares; returns the outcome
+    /// and the function's text.
+    fn applied(found: &[CommutedMinMax]) -> (Result<usize, String>, String) {
+        let context = Context::create();
+        let buffer = MemoryBuffer::create_from_memory_range_copy(SWAPS.as_bytes(), "t");
+        let module = context.create_module_from_ir(buffer).expect("valid IR");
+        let f = module.get_function("f").expect("f");
+        // SAFETY: `f` belongs to the live `module`.
+        let outcome = unsafe {
+            apply(f.as_value_ref(), found).map(|compares| {
+                let n = compares.len();
+                erase_dead_compares(compares);
+                n
+            })
+        };
+        module.verify().expect("still valid IR");
+        (outcome, module.print_to_string().to_string())
+    }
+
+    fn heronf_machine_code() -> Vec<CommutedMinMax> {
+        use ValueOrigin::*;
+        vec![
+            min_max(false, 2, ArgumentRegister(0), ArgumentRegister(1)),
+            min_max(true, 3, ArgumentRegister(1), ArgumentRegister(0)),
+            min_max(false, 5, Line(3), ArgumentRegister(2)),
+            min_max(true, 6, Line(3), ArgumentRegister(2)),
+        ]
+    }
+
+    #[test]
+    fn selects_become_min_max_on_the_operands_in_machine_order() {
+        let (outcome, text) = applied(&heronf_machine_code());
+        assert_eq!(outcome, Ok(4), "{text}");
+        assert!(
+            text.contains("call nnan nsz float @llvm.minnum.f32(float %a, float %b)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("call nnan nsz float @llvm.maxnum.f32(float %b, float %a)"),
+            "{text}"
+        );
+        // The second swap reads the first one's maximum, now the call.
+        assert!(
+            text.contains("@llvm.maxnum.f32(float %2, float %c)"),
+            "{text}"
+        );
+        assert!(!text.contains("select") && !text.contains("fcmp"), "{text}");
+    }
+
+    #[test]
+    fn anything_that_does_not_fit_changes_nothing() {
+        use ValueOrigin::*;
+        let cases: Vec<(Vec<CommutedMinMax>, &str)> = vec![
+            // The machine computes a maximum where the IR selects the minimum.
+            (
+                vec![min_max(true, 2, ArgumentRegister(0), ArgumentRegister(1))],
+                "lowers an IR minimum",
+            ),
+            // A register holding a value the select does not choose between.
+            (
+                vec![min_max(false, 2, ArgumentRegister(0), ArgumentRegister(2))],
+                "not the IR operands",
+            ),
+            (
+                vec![min_max(false, 2, ArgumentRegister(0), ArgumentRegister(0))],
+                "not the IR operands",
+            ),
+            (
+                vec![min_max(
+                    false,
+                    2,
+                    ArgumentRegister(0),
+                    Unknown("clobbered".into()),
+                )],
+                "clobbered",
+            ),
+            // The compare is not a min/max select.
+            (
+                vec![min_max(false, 1, ArgumentRegister(0), ArgumentRegister(1))],
+                "neither",
+            ),
+            (
+                vec![min_max(false, 40, ArgumentRegister(0), ArgumentRegister(1))],
+                "outside",
+            ),
+            // One bad instruction among good ones refuses them all.
+            (
+                [
+                    heronf_machine_code(),
+                    vec![min_max(true, 3, ArgumentRegister(1), ArgumentRegister(0))],
+                ]
+                .concat(),
+                "two MAXCSSrr",
+            ),
+        ];
+        for (found, why) in cases {
+            let (outcome, text) = applied(&found);
+            assert!(
+                matches!(&outcome, Err(e) if e.contains(why)),
+                "{why}: {outcome:?}"
+            );
+            assert!(!text.contains("llvm.m"), "{why}: {text}");
+            assert_eq!(text.matches("select").count(), 4, "{why}: {text}");
+        }
+    }
+}
