@@ -11,7 +11,7 @@
 //! same function stay valid; compares left without users are erased afterwards
 //! ([`erase_dead_compares`]).
 
-use crate::machine_combiner::counted_instructions;
+use crate::machine_combiner::{block_tag, counted_instructions};
 use fpscout_toolchain::{CommutedMinMax, ValueOrigin};
 use llvm_sys::core::*;
 use llvm_sys::debuginfo::*;
@@ -26,51 +26,33 @@ struct Plan {
     second: LLVMValueRef,
 }
 
-/// Rewrites every commutable min/max of `f` listed in `found` (read from its tagged
-/// build); returns the compares that fed the replaced selects. Nothing changes when an
-/// error is returned.
+/// Rewrites the commutable min/max of `f` listed in `found` (read from its tagged build)
+/// that fit the IR exactly; returns the compares that fed the replaced selects and why
+/// the others were left as the IR says (each min/max stands alone: one that does not fit
+/// leaves its IR instruction unchanged).
 pub(crate) unsafe fn apply(
     f: LLVMValueRef,
     found: &[CommutedMinMax],
-) -> Result<Vec<LLVMValueRef>, String> {
+) -> (Vec<LLVMValueRef>, Vec<String>) {
     let insts = counted_instructions(f);
-    let mut plans = Vec::with_capacity(found.len());
+    let mut plans: Vec<Plan> = Vec::with_capacity(found.len());
+    let mut errors = Vec::new();
     for m in found {
-        let line = m
-            .line
-            .ok_or_else(|| format!("{} has no IR position", m.opcode))?;
-        let ir = insts
-            .get((line as usize).wrapping_sub(1))
-            .copied()
-            .ok_or_else(|| format!("IR position {line} is outside the function"))?;
-        if plans.iter().any(|p: &Plan| p.replaces == ir) {
-            return Err(format!("two {} from one IR instruction", m.opcode));
+        match plan_of(m, f, &insts) {
+            Ok(p) => plans.push(p),
+            Err(e) => errors.push(e),
         }
-        let (candidates, is_max) = min_max_operands(ir)?;
-        if is_max != m.is_max {
-            return Err(format!(
-                "{} lowers an IR {}",
-                m.opcode,
-                if is_max { "maximum" } else { "minimum" }
-            ));
-        }
-        let value = |origin: &ValueOrigin| resolve(origin, f, &insts, candidates);
-        let (first, second) = (value(&m.first)?, value(&m.second)?);
-        let same = |a: LLVMValueRef, b: LLVMValueRef| {
-            (a == candidates[0] && b == candidates[1]) || (a == candidates[1] && b == candidates[0])
-        };
-        if !same(first, second) {
-            return Err(format!(
-                "the registers of {} are not the IR operands",
-                m.opcode
-            ));
-        }
-        plans.push(Plan {
-            replaces: ir,
-            is_max,
-            first,
-            second,
-        });
+    }
+    // An IR instruction two machine instructions claim is left alone.
+    let claimed_twice: Vec<LLVMValueRef> = plans
+        .iter()
+        .enumerate()
+        .filter(|(i, p)| plans[..*i].iter().any(|q| q.replaces == p.replaces))
+        .map(|(_, p)| p.replaces)
+        .collect();
+    if !claimed_twice.is_empty() {
+        errors.push("two machine min/max from one IR instruction".into());
+        plans.retain(|p| !claimed_twice.contains(&p.replaces));
     }
     let mut compares = Vec::new();
     // Operands may be instructions an earlier plan replaced (heronf's second swap reads
@@ -92,7 +74,71 @@ pub(crate) unsafe fn apply(
         LLVMReplaceAllUsesWith(p.replaces, call);
         LLVMInstructionEraseFromParent(p.replaces);
     }
-    Ok(compares)
+    errors.sort();
+    errors.dedup();
+    (compares, errors)
+}
+
+/// The IR instruction `m` lowers and its operands in machine order.
+unsafe fn plan_of(
+    m: &CommutedMinMax,
+    f: LLVMValueRef,
+    insts: &[LLVMValueRef],
+) -> Result<Plan, String> {
+    let line = m
+        .line
+        .ok_or_else(|| format!("{} has no IR position", m.opcode))?;
+    let ir = insts
+        .get((line as usize).wrapping_sub(1))
+        .copied()
+        .ok_or_else(|| format!("IR position {line} is outside the function"))?;
+    let (candidates, is_max) = min_max_operands(ir)?;
+    if is_max != m.is_max {
+        return Err(format!(
+            "{} lowers an IR {}",
+            m.opcode,
+            if is_max { "maximum" } else { "minimum" }
+        ));
+    }
+    let first = resolve(&m.first, f, insts, candidates)?;
+    let second = match &m.second {
+        // A folded memory operand is the candidate the register does not hold (both
+        // may be loads, as in a vectorised `a[i] < b[i] ? a[i] : b[i]`).
+        ValueOrigin::Constant | ValueOrigin::FoldedLoad => {
+            let other = if first == candidates[0] {
+                candidates[1]
+            } else {
+                candidates[0]
+            };
+            let fits = match &m.second {
+                ValueOrigin::Constant => LLVMIsConstant(other) != 0,
+                _ => !LLVMIsALoadInst(other).is_null(),
+            };
+            if !fits {
+                return Err(format!(
+                    "the memory operand of {} is not the other IR operand",
+                    m.opcode
+                ));
+            }
+            other
+        }
+        origin => resolve(origin, f, insts, candidates)?,
+    };
+    let same = |a: LLVMValueRef, b: LLVMValueRef| {
+        (a == candidates[0] && b == candidates[1]) || (a == candidates[1] && b == candidates[0])
+    };
+    if !same(first, second) {
+        return Err(format!(
+            "the registers of {} are not the IR operands",
+            m.opcode
+        ));
+    }
+    Ok(Plan {
+        replaces: ir,
+        is_max,
+        first,
+        second,
+    })
 }
 
 /// Erases the compares a rewrite left without users (the machine code computes none).
@@ -159,6 +205,9 @@ unsafe fn min_max_operands(ir: LLVMValueRef) -> Result<([LLVMValueRef; 2], bool)
             if let Some(is_max) = is_max {
                 return Ok(([LLVMGetOperand(ir, 0), LLVMGetOperand(ir, 1)], is_max));
             }
+            if name.starts_with(b"llvm.vector.reduce.fm") {
+                return Err("a min/max reduction, whose lane order is not read".into());
+            }
         }
     }
     Err("the IR instruction is neither a min/max select nor minnum/maxnum".into())
@@ -188,8 +237,30 @@ unsafe fn resolve(
         ValueOrigin::ArgumentRegister(n) => vector_register_argument(f, *n),
         ValueOrigin::Constant => only(&|v| LLVMIsConstant(v) != 0, "constant"),
         ValueOrigin::FoldedLoad => only(&|v| !LLVMIsALoadInst(v).is_null(), "folded load"),
+        ValueOrigin::PhiOf(tag) => {
+            let block = blocks_of(f)
+                .into_iter()
+                .enumerate()
+                .find(|(i, _)| block_tag(*i) == *tag)
+                .map(|(_, b)| b)
+                .ok_or_else(|| format!("no IR block {tag}"))?;
+            only(
+                &|v| !LLVMIsAPHINode(v).is_null() && LLVMGetInstructionParent(v) == block,
+                "phi",
+            )
+        }
         ValueOrigin::Unknown(why) => Err(why.clone()),
     }
+}
+
+unsafe fn blocks_of(f: LLVMValueRef) -> Vec<LLVMBasicBlockRef> {
+    let mut out = Vec::new();
+    let mut bb = LLVMGetFirstBasicBlock(f);
+    while !bb.is_null() {
+        out.push(bb);
+        bb = LLVMGetNextBasicBlock(bb);
+    }
+    out
 }
 
 /// The parameter passed in `%xmm{n}`: the System V ABI gives float, double and vector
@@ -280,11 +351,14 @@ mod tests {
         let f = module.get_function("f").expect("f");
         // SAFETY: `f` belongs to the live `module`.
         let outcome = unsafe {
-            apply(f.as_value_ref(), found).map(|compares| {
-                let n = compares.len();
-                erase_dead_compares(compares);
-                n
-            })
+            let (compares, errors) = apply(f.as_value_ref(), found);
+            let n = compares.len();
+            erase_dead_compares(compares);
+            if errors.is_empty() {
+                Ok(n)
+            } else {
+                Err(errors.join("; "))
+            }
         };
         module.verify().expect("still valid IR");
         (outcome, module.print_to_string().to_string())
@@ -321,7 +395,7 @@ mod tests {
     }
 
     #[test]
-    fn anything_that_does_not_fit_changes_nothing() {
+    fn a_min_max_that_does_not_fit_leaves_its_instruction_alone() {
         use ValueOrigin::*;
         let cases: Vec<(Vec<CommutedMinMax>, &str)> = vec![
             // The machine computes a maximum where the IR selects the minimum.
@@ -356,15 +430,6 @@ mod tests {
                 vec![min_max(false, 40, ArgumentRegister(0), ArgumentRegister(1))],
                 "outside",
             ),
-            // One bad instruction among good ones refuses them all.
-            (
-                [
-                    heronf_machine_code(),
-                    vec![min_max(true, 3, ArgumentRegister(1), ArgumentRegister(0))],
-                ]
-                .concat(),
-                "two MAXCSSrr",
-            ),
         ];
         for (found, why) in cases {
             let (outcome, text) = applied(&found);
@@ -375,5 +440,18 @@ mod tests {
             assert!(!text.contains("llvm.m"), "{why}: {text}");
             assert_eq!(text.matches("select").count(), 4, "{why}: {text}");
         }
+        // The others are still rewritten; an IR instruction claimed twice is not.
+        let twice = [
+            heronf_machine_code(),
+            vec![min_max(true, 3, ArgumentRegister(1), ArgumentRegister(0))],
+        ]
+        .concat();
+        let (outcome, text) = applied(&twice);
+        assert_eq!(
+            outcome,
+            Err("two machine min/max from one IR instruction".into())
+        );
+        assert_eq!(text.matches("select").count(), 1, "{text}");
+        assert!(text.contains("%hi = select"), "{text}");
     }
 }

@@ -169,10 +169,9 @@ unsafe fn model_function(
     let min_max = tagged.commuted_min_max();
     let mut compares = Vec::new();
     if !min_max.is_empty() {
-        match commuted_min_max::apply(f, &min_max) {
-            Ok(c) => compares = c,
-            Err(e) => why_not.push(format!("commuted min/max: {e}")),
-        }
+        let errors;
+        (compares, errors) = commuted_min_max::apply(f, &min_max);
+        why_not.extend(errors.into_iter().map(|e| format!("commuted min/max: {e}")));
     }
     let reassociation = tagged.reassociation();
     if !reassociation.removed.is_empty() || !reassociation.added.is_empty() {

@@ -1767,9 +1767,11 @@ impl FuncCx<'_> {
             "nearbyint" => unary(FUnaryOp::NearbyInt, self),
             "roundeven" => unary(FUnaryOp::RoundEven, self),
             "minnum" | "maxnum" | "copysign" => {
-                // Without NaNs to respect, X86 combineFMinNumFMaxNum selects a bare
-                // `minsd a, b` (X86ISD::FMIN, not commuted), which returns b when either
-                // operand is NaN: fmin(x, y) under -ffast-math is `minsd %xmm1, %xmm0`.
+                // Without NaNs to respect, x86 selects a bare `minsd a, b`, which returns
+                // b when either operand is NaN: fmin(x, y) under -ffast-math is `minsd
+                // %xmm1, %xmm0`. In optimised builds the instruction is the commutable
+                // MINCSD and register allocation may swap the operands: the order is then
+                // read from the machine code before lowering (`commuted_min_max`).
                 let no_nans = self.no_nans || fmf_of(inst).nnan;
                 let op = match (base, no_nans) {
                     ("minnum", false) => FBinaryOp::MinNum,

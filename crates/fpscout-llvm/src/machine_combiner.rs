@@ -51,7 +51,8 @@ unsafe fn is_debug_intrinsic(i: LLVMValueRef) -> bool {
 }
 
 /// Writes a copy of `module` whose debug information is replaced by one location per
-/// instruction: line = 1 + the instruction's index in [`counted_instructions`].
+/// instruction: line = 1 + the instruction's index in [`counted_instructions`]; blocks are
+/// named by their index ([`block_tag`]).
 pub(crate) unsafe fn write_tagged_bitcode(
     module: LLVMModuleRef,
     path: &Path,
@@ -60,6 +61,11 @@ pub(crate) unsafe fn write_tagged_bitcode(
     let result = tag_and_write(copy, path);
     LLVMDisposeModule(copy);
     result
+}
+
+/// The name the tagged copy gives the `index`-th block of a function.
+pub(crate) fn block_tag(index: usize) -> String {
+    format!("t{index}")
 }
 
 unsafe fn tag_and_write(m: LLVMModuleRef, path: &Path) -> Result<(), String> {
@@ -116,6 +122,15 @@ unsafe fn tag_and_write(m: LLVMModuleRef, path: &Path) -> Result<(), String> {
                 di, cu, fname, len, fname, len, file, 0, fn_type, 0, 1, 0, 0, 1,
             );
             LLVMSetSubprogram(f, sp);
+            // Named blocks let the machine code say which IR block a machine block is.
+            let mut bb = LLVMGetFirstBasicBlock(f);
+            let mut index = 0;
+            while !bb.is_null() {
+                let name = block_tag(index);
+                LLVMSetValueName2(LLVMBasicBlockAsValue(bb), name.as_ptr().cast(), name.len());
+                bb = LLVMGetNextBasicBlock(bb);
+                index += 1;
+            }
             for (index, inst) in counted_instructions(f).into_iter().enumerate() {
                 let loc = LLVMDIBuilderCreateDebugLocation(
                     ctx,

@@ -324,3 +324,61 @@ fn commuted_min_max_selects_are_lowered_with_the_machine_operand_order() {
         "{ops:?}"
     );
 }
+
+#[test]
+fn commuted_min_max_are_read_through_loops_and_folded_loads() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = src(
+        &dir,
+        "loops.c",
+        "void vmin(float *out, const float *a, const float *b) {\n\
+           for (int i = 0; i < 8; i++) out[i] = a[i] < b[i] ? a[i] : b[i];\n\
+         }\n\
+         double dmax(const double *a, int n) {\n\
+           double m = a[0];\n\
+           for (int i = 1; i < n; i++) m = m > a[i] ? m : a[i];\n\
+           return m;\n\
+         }\n",
+    );
+    let tc = Toolchain::discover().unwrap();
+    let pp = load_build(
+        &tc,
+        &c,
+        BuildKind::PPrime,
+        &BuildFlags::default(),
+        dir.path(),
+    )
+    .unwrap();
+    let verdict = |name: &str| {
+        pp.backend_rewrites
+            .iter()
+            .find(|r| r.function == name)
+            .map(|r| r.unmodelled.clone())
+    };
+    // `minps` with one operand folded from memory: both candidates are loads, and the
+    // register names one of them.
+    assert_eq!(verdict("vmin"), Some(None));
+    // The running maximum is a phi: the loop's registers hold different values on the
+    // paths into its header. Only the final reduction's lane order is not read.
+    let dmax = verdict("dmax")
+        .expect("dmax has min/max")
+        .expect("a refusal");
+    assert!(dmax.contains("reduction") && !dmax.contains(';'), "{dmax}");
+    let f = pp.function(pp.find_function("dmax").unwrap());
+    let machine_max = f
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .filter(|i| {
+            matches!(
+                i.kind,
+                InstKind::FBinary {
+                    op: FBinaryOp::MaxSse,
+                    ..
+                }
+            )
+        })
+        .count();
+    // Two in the vector loop, one joining them, one in the scalar remainder loop.
+    assert_eq!(machine_max, 4, "{f:?}");
+}

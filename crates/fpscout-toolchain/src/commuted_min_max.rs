@@ -23,6 +23,9 @@ pub enum ValueOrigin {
     Constant,
     /// A memory operand folded into the instruction (a load the IR performs).
     FoldedLoad,
+    /// Different values on the paths into the machine block of this named IR block (the
+    /// tagged build names blocks `t<index>`): a phi there.
+    PhiOf(String),
     /// Not readable from the code: why.
     Unknown(String),
 }
@@ -131,24 +134,26 @@ fn parse_line(text: &str) -> Option<Line<'_>> {
     })
 }
 
-/// The block a header line starts (`0B\tbb.3 (%ir-block.9):` → 3).
-fn block_header(text: &str) -> Option<u32> {
+/// The block a header line starts and the name of its IR block, if it has one
+/// (`0B\tbb.3.t2 (align 16):` → 3, "t2"; `bb.3 (%ir-block.9):` → 3, none).
+fn block_header(text: &str) -> Option<(u32, Option<String>)> {
     let t = text.trim_start();
     let t = match t.split_once('\t') {
         Some((slot, rest)) if slot.ends_with('B') => rest.trim_start(),
         _ => t,
     };
-    let digits: String = t
-        .strip_prefix("bb.")?
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .collect();
-    digits.parse().ok()
+    let rest = t.strip_prefix("bb.")?;
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    let name = rest[digits.len()..]
+        .strip_prefix('.')
+        .map(|n| n.split([' ', ':']).next().unwrap_or(n).to_string());
+    Some((digits.parse().ok()?, name))
 }
 
 /// One basic block of the allocated code.
 struct Block {
     id: u32,
+    ir_block: Option<String>,
     /// Its instruction lines, as indices into the function's lines.
     lines: std::ops::Range<usize>,
     predecessors: Vec<u32>,
@@ -157,12 +162,13 @@ struct Block {
 fn blocks_of(allocated: &[String]) -> Vec<Block> {
     let mut blocks: Vec<Block> = Vec::new();
     for (index, text) in allocated.iter().enumerate() {
-        if let Some(id) = block_header(text) {
+        if let Some((id, ir_block)) = block_header(text) {
             if let Some(last) = blocks.last_mut() {
                 last.lines.end = index;
             }
             blocks.push(Block {
                 id,
+                ir_block,
                 lines: index + 1..allocated.len(),
                 predecessors: Vec::new(),
             });
@@ -180,6 +186,7 @@ fn blocks_of(allocated: &[String]) -> Vec<Block> {
         // A dump without headers is one block.
         blocks.push(Block {
             id: 0,
+            ir_block: None,
             lines: 0..allocated.len(),
             predecessors: Vec::new(),
         });
@@ -331,10 +338,14 @@ impl Code<'_> {
             match &agreed {
                 _ if matches!(o, ValueOrigin::Unknown(_)) => return o,
                 Some(a) if *a != o => {
-                    return ValueOrigin::Unknown(format!(
-                        "%xmm{reg} holds different values on the paths into bb.{}",
-                        block.id
-                    ))
+                    return match &block.ir_block {
+                        Some(name) => ValueOrigin::PhiOf(name.clone()),
+                        None => ValueOrigin::Unknown(format!(
+                            "%xmm{reg} holds different values on the paths into bb.{}, \
+                             which has no IR block",
+                            block.id
+                        )),
+                    }
                 }
                 _ => agreed = Some(o),
             }
@@ -364,12 +375,16 @@ mod tests {
 \t; predecessors: %bb.0
 304B\t  renamable $xmm0 = nofpexcept MINCSSrr killed renamable $xmm0(tied-def 0), renamable $xmm1, implicit $mxcsr, debug-location !16; fpscout-tags:10:1
 312B\t  renamable $xmm2 = nofpexcept SUBSSrr killed renamable $xmm2(tied-def 0), renamable $xmm0, implicit $mxcsr, debug-location !19; fpscout-tags:13:1
-320B\tbb.2:
+320B\tbb.2.t4 (align 16):
 \t; predecessors: %bb.1, %bb.2, %bb.3
 336B\t  renamable $xmm5 = nofpexcept MINCSSrr killed renamable $xmm0(tied-def 0), renamable $xmm2, implicit $mxcsr, debug-location !17; fpscout-tags:11:1
 352B\t  renamable $xmm2 = nofpexcept ADDSSrr killed renamable $xmm2(tied-def 0), renamable $xmm2, implicit $mxcsr, debug-location !18; fpscout-tags:12:1
 368B\tbb.3:
 \t; predecessors: %bb.1
+384B\t  renamable $xmm2 = nofpexcept MULSSrr killed renamable $xmm2(tied-def 0), renamable $xmm2, implicit $mxcsr, debug-location !20; fpscout-tags:14:1
+400B\tbb.4:
+\t; predecessors: %bb.3, %bb.1
+416B\t  renamable $xmm2 = nofpexcept MINCSSrr killed renamable $xmm2(tied-def 0), renamable $xmm0, implicit $mxcsr, debug-location !21; fpscout-tags:15:1
 ";
 
     fn lines(s: &str) -> Vec<String> {
@@ -400,10 +415,13 @@ mod tests {
         assert!(matches!(&brief[4].3, Unknown(why) if why.contains("call")));
         // Values entering a block come from its predecessors.
         assert_eq!(brief[5].2, Line(9));
-        // Through a loop: %xmm0 is the same on every path, %xmm2 is not (the loop adds).
+        // Through a loop: %xmm0 is the same on every path, %xmm2 is not (the loop adds):
+        // a phi of the IR block.
         assert_eq!(brief[6].2, Line(10));
-        assert!(matches!(&brief[6].3, Unknown(why) if why.contains("different values")));
-        assert_eq!(brief.len(), 7);
+        assert_eq!(brief[6].3, PhiOf("t4".into()));
+        assert_eq!(brief.len(), 8);
+        // Without an IR block to name, a merge is not readable.
+        assert!(matches!(&brief[7].2, Unknown(why) if why.contains("no IR block")));
     }
 
     #[test]
