@@ -8,6 +8,14 @@ fn fpscout() -> Command {
     Command::new(env!("CARGO_BIN_EXE_fpscout"))
 }
 
+/// The JSON Lines records of `--json` output.
+fn json_records(stdout: &str) -> Vec<serde_json::Value> {
+    stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect()
+}
+
 fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
@@ -48,11 +56,7 @@ fn summation_overflows_in_p_but_not_in_fast_math_p_prime() {
         "--json",
     ]);
     assert_eq!(out.code, 0, "stderr: {}", out.stderr);
-    let records: Vec<serde_json::Value> = out
-        .stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("JSON line"))
-        .collect();
+    let records = json_records(&out.stdout);
     assert_eq!(records.len(), 2);
     let (p, pp) = (&records[0]["data"], &records[1]["data"]);
     assert_eq!(records[0]["type"], "run");
@@ -334,11 +338,7 @@ fn machine_combiner_rewrites_are_followed_to_the_last_bit() {
     let args = ["run", src, "-f", "turbine1", "--args", "-0.7,0.61,5.55"];
     let out = run(&[&args[..], &["--json"]].concat());
     assert_eq!(out.code, 0, "{}", out.stderr);
-    let records: Vec<serde_json::Value> = out
-        .stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("JSON line"))
-        .collect();
+    let records = json_records(&out.stdout);
     let (p, pp) = (&records[0]["data"], &records[1]["data"]);
     assert_eq!(p["backend_rewrites"], serde_json::json!([]));
     assert_eq!(p["agrees"], true);
@@ -364,11 +364,7 @@ fn commuted_min_max_follow_the_allocated_operand_order() {
     let src = src.to_str().expect("utf-8 path");
     let out = run(&["run", src, "-f", "heronf", "--args", "nan,1,2", "--json"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    let records: Vec<serde_json::Value> = out
-        .stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("JSON line"))
-        .collect();
+    let records = json_records(&out.stdout);
     let pp = &records[1]["data"];
     assert_eq!(pp["build"], "P'");
     assert_eq!(pp["backend_rewrites"], serde_json::json!([]));
