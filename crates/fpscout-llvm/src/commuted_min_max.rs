@@ -37,9 +37,24 @@ pub(crate) unsafe fn apply(
     let insts = counted_instructions(f);
     let mut plans: Vec<Plan> = Vec::with_capacity(found.len());
     let mut errors = Vec::new();
+    let mut reductions: Vec<(LLVMValueRef, Vec<&CommutedMinMax>)> = Vec::new();
     for m in found {
+        if let Some(r) = reduction_at(m, &insts) {
+            match reductions.iter_mut().find(|(ir, _)| *ir == r) {
+                Some((_, steps)) => steps.push(m),
+                None => reductions.push((r, vec![m])),
+            }
+            continue;
+        }
         match plan_of(m, f, &insts) {
             Ok(p) => plans.push(p),
+            Err(e) => errors.push(e),
+        }
+    }
+    let mut halvings = Vec::new();
+    for (ir, steps) in reductions {
+        match halving_order(ir, &steps) {
+            Ok(order) => halvings.push((ir, order)),
             Err(e) => errors.push(e),
         }
     }
@@ -74,9 +89,114 @@ pub(crate) unsafe fn apply(
         LLVMReplaceAllUsesWith(p.replaces, call);
         LLVMInstructionEraseFromParent(p.replaces);
     }
+    for (ir, upper_first) in halvings {
+        let result = build_halving_tree(ir, &upper_first);
+        LLVMReplaceAllUsesWith(ir, result);
+        LLVMInstructionEraseFromParent(ir);
+    }
     errors.sort();
     errors.dedup();
     (compares, errors)
+}
+
+/// The `llvm.vector.reduce.fmin`/`fmax` call `m` lowers, if it is one.
+unsafe fn reduction_at(m: &CommutedMinMax, insts: &[LLVMValueRef]) -> Option<LLVMValueRef> {
+    let ir = *insts.get((m.line? as usize).wrapping_sub(1))?;
+    let name = callee_name(ir)?;
+    (name.starts_with(b"llvm.vector.reduce.fmax.") || name.starts_with(b"llvm.vector.reduce.fmin."))
+        .then_some(ir)
+}
+
+unsafe fn callee_name<'a>(ir: LLVMValueRef) -> Option<&'a [u8]> {
+    if LLVMIsACallInst(ir).is_null() {
+        return None;
+    }
+    let callee = LLVMGetCalledValue(ir);
+    if callee.is_null() || LLVMIsAFunction(callee).is_null() {
+        return None;
+    }
+    let mut len = 0usize;
+    let p = LLVMGetValueName2(callee, &mut len);
+    (!p.is_null()).then(|| std::slice::from_raw_parts(p as *const u8, len))
+}
+
+/// For each halving step of the reduction `ir` (the x86 backend folds the upper half of
+/// the vector onto the lower half until one lane is left), whether the machine code has
+/// the upper half first: the shuffled operand is the upper half.
+unsafe fn halving_order(ir: LLVMValueRef, steps: &[&CommutedMinMax]) -> Result<Vec<bool>, String> {
+    let is_max = callee_name(ir).is_some_and(|n| n.starts_with(b"llvm.vector.reduce.fmax."));
+    let ty = LLVMTypeOf(LLVMGetOperand(ir, 0));
+    if LLVMGetTypeKind(ty) != LLVMTypeKind::LLVMVectorTypeKind {
+        return Err("a min/max reduction of a scalar".into());
+    }
+    let lanes = LLVMGetVectorSize(ty);
+    if !lanes.is_power_of_two() || steps.len() != lanes.trailing_zeros() as usize {
+        return Err(format!(
+            "a min/max reduction of {lanes} lanes in {} machine steps",
+            steps.len()
+        ));
+    }
+    steps
+        .iter()
+        .map(|m| {
+            if m.is_max != is_max {
+                return Err(format!("{} in a reduction of the other kind", m.opcode));
+            }
+            match m.shuffled {
+                [true, false] => Ok(true),
+                [false, true] => Ok(false),
+                _ => Err(format!(
+                    "cannot tell which operand of {} is the shuffled upper half",
+                    m.opcode
+                )),
+            }
+        })
+        .collect()
+}
+
+/// The reduction `ir` as its halving steps, each a `llvm.minnum`/`maxnum` `nnan` on the
+/// two halves in machine order; returns the scalar result.
+unsafe fn build_halving_tree(ir: LLVMValueRef, upper_first: &[bool]) -> LLVMValueRef {
+    let is_max = callee_name(ir).is_some_and(|n| n.starts_with(b"llvm.vector.reduce.fmax."));
+    let ctx = LLVMGetTypeContext(LLVMTypeOf(ir));
+    let builder = LLVMCreateBuilderInContext(ctx);
+    LLVMPositionBuilderBefore(builder, ir);
+    let i32_ty = LLVMInt32TypeInContext(ctx);
+    let mut cur = LLVMGetOperand(ir, 0);
+    let mut lanes = LLVMGetVectorSize(LLVMTypeOf(cur));
+    for &upper_is_first in upper_first {
+        let half = lanes / 2;
+        let part = |from: u32| -> LLVMValueRef {
+            if half == 1 {
+                return LLVMBuildExtractElement(
+                    builder,
+                    cur,
+                    LLVMConstInt(i32_ty, u64::from(from), 0),
+                    c"".as_ptr(),
+                );
+            }
+            let mut mask: Vec<LLVMValueRef> = (from..from + half)
+                .map(|i| LLVMConstInt(i32_ty, u64::from(i), 0))
+                .collect();
+            LLVMBuildShuffleVector(
+                builder,
+                cur,
+                LLVMGetPoison(LLVMTypeOf(cur)),
+                LLVMConstVector(mask.as_mut_ptr(), half),
+                c"".as_ptr(),
+            )
+        };
+        let (lower, upper) = (part(0), part(half));
+        let (first, second) = if upper_is_first {
+            (upper, lower)
+        } else {
+            (lower, upper)
+        };
+        cur = build_min_max(ir, is_max, first, second);
+        lanes = half;
+    }
+    LLVMDisposeBuilder(builder);
+    cur
 }
 
 /// The IR instruction `m` lowers and its operands in machine order.
@@ -189,28 +309,12 @@ unsafe fn min_max_operands(ir: LLVMValueRef) -> Result<([LLVMValueRef; 2], bool)
         // x < y ? x : y is the minimum; x > y ? x : y the maximum.
         return Ok(([t, e], less != takes_first_when_true));
     }
-    if !LLVMIsACallInst(ir).is_null() {
-        let callee = LLVMGetCalledValue(ir);
-        if !callee.is_null() && !LLVMIsAFunction(callee).is_null() {
-            let mut len = 0usize;
-            let p = LLVMGetValueName2(callee, &mut len);
-            let name = std::slice::from_raw_parts(p as *const u8, len);
-            let is_max = if name.starts_with(b"llvm.maxnum.") {
-                Some(true)
-            } else if name.starts_with(b"llvm.minnum.") {
-                Some(false)
-            } else {
-                None
-            };
-            if let Some(is_max) = is_max {
-                return Ok(([LLVMGetOperand(ir, 0), LLVMGetOperand(ir, 1)], is_max));
-            }
-            if name.starts_with(b"llvm.vector.reduce.fm") {
-                return Err("a min/max reduction, whose lane order is not read".into());
-            }
-        }
-    }
-    Err("the IR instruction is neither a min/max select nor minnum/maxnum".into())
+    let is_max = match callee_name(ir) {
+        Some(n) if n.starts_with(b"llvm.maxnum.") => true,
+        Some(n) if n.starts_with(b"llvm.minnum.") => false,
+        _ => return Err("the IR instruction is neither a min/max select nor minnum/maxnum".into()),
+    };
+    Ok(([LLVMGetOperand(ir, 0), LLVMGetOperand(ir, 1)], is_max))
 }
 
 /// The IR value a machine operand holds, among the two `candidates`.
@@ -339,6 +443,7 @@ mod tests {
             line: Some(line),
             first,
             second,
+            shuffled: [false, false],
         }
     }
 
@@ -392,6 +497,66 @@ mod tests {
             "{text}"
         );
         assert!(!text.contains("select") && !text.contains("fcmp"), "{text}");
+    }
+
+    const REDUCTION: &str = "define float @r(<4 x float> %v) {
+        %m = call fast float @llvm.vector.reduce.fmax.v4f32(<4 x float> %v)
+        ret float %m
+      }
+      declare float @llvm.vector.reduce.fmax.v4f32(<4 x float>)";
+
+    fn reduced(steps: &[[bool; 2]]) -> (Vec<String>, String) {
+        let context = Context::create();
+        let buffer = MemoryBuffer::create_from_memory_range_copy(REDUCTION.as_bytes(), "t");
+        let module = context.create_module_from_ir(buffer).expect("valid IR");
+        let f = module.get_function("r").expect("r");
+        let found: Vec<CommutedMinMax> = steps
+            .iter()
+            .map(|&shuffled| CommutedMinMax {
+                shuffled,
+                ..min_max(true, 1, ValueOrigin::Line(1), ValueOrigin::Line(1))
+            })
+            .collect();
+        // SAFETY: `f` belongs to the live `module`.
+        let (_, errors) = unsafe { apply(f.as_value_ref(), &found) };
+        module.verify().expect("still valid IR");
+        (errors, module.print_to_string().to_string())
+    }
+
+    #[test]
+    fn a_reduction_halves_with_the_shuffled_half_where_the_machine_has_it() {
+        let (errors, text) = reduced(&[[true, false], [false, true]]);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert!(
+            !text.contains("call fast float @llvm.vector.reduce"),
+            "{text}"
+        );
+        // Upper half first, then lower lane first.
+        assert!(
+            text.contains(
+                "shufflevector <4 x float> %v, <4 x float> poison, <2 x i32> <i32 2, i32 3>"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "call nnan nsz <2 x float> @llvm.maxnum.v2f32(<2 x float> %2, <2 x float> %1)"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("call nnan nsz float @llvm.maxnum.f32(float %4, float %5)"),
+            "{text}"
+        );
+        // Two steps are needed for four lanes, and each must say which half it shuffled.
+        for (steps, why) in [
+            (vec![[true, false]], "4 lanes in 1 machine steps"),
+            (vec![[true, false], [true, true]], "shuffled upper half"),
+        ] {
+            let (errors, text) = reduced(&steps);
+            assert!(errors.iter().any(|e| e.contains(why)), "{errors:?}");
+            assert!(text.contains("llvm.vector.reduce.fmax"), "{text}");
+        }
     }
 
     #[test]

@@ -43,6 +43,31 @@ pub struct CommutedMinMax {
     pub first: ValueOrigin,
     /// The second source, returned when either operand is NaN or both are zero.
     pub second: ValueOrigin,
+    /// Which sources hold a lane shuffle's result (through copies, in the block): in a
+    /// reduction's halving step, the shuffled operand is the upper half.
+    pub shuffled: [bool; 2],
+}
+
+/// Whether `opcode` moves lanes (`UNPCKHPDrr`, `SHUFPSrri`, `VEXTRACTF128rr`, ...).
+fn is_lane_shuffle(opcode: &str) -> bool {
+    let o = opcode.strip_prefix('V').unwrap_or(opcode);
+    [
+        "UNPCKH",
+        "UNPCKL",
+        "SHUFP",
+        "MOVHLPS",
+        "MOVLHPS",
+        "PSHUFD",
+        "MOVSHDUP",
+        "MOVSLDUP",
+        "MOVDDUP",
+        "PERMILP",
+        "PERMPD",
+        "PERM2F128",
+        "EXTRACTF",
+    ]
+    .iter()
+    .any(|p| o.starts_with(p))
 }
 
 /// Whether `opcode` is a commutable SSE/AVX minimum or maximum (`MINCSSrr`, `VMAXCPDYrr`).
@@ -238,6 +263,12 @@ pub fn commuted_min_max(allocated: &[String]) -> Vec<CommutedMinMax> {
                 line: inst.line,
                 first,
                 second,
+                shuffled: [0, 1].map(|i| {
+                    inst.operands
+                        .get(i)
+                        .and_then(|o| vector_register(o))
+                        .is_some_and(|r| code.shuffled(r, b, index))
+                }),
             });
         }
     }
@@ -250,6 +281,25 @@ struct Code<'a> {
 }
 
 impl Code<'_> {
+    /// Whether the value `reg` holds before line `until` of block `b` comes from a lane
+    /// shuffle in that block (through copies).
+    fn shuffled(&self, mut reg: u32, b: usize, until: usize) -> bool {
+        let block = &self.blocks[b];
+        for text in self.allocated[block.lines.start..until].iter().rev() {
+            let Some(inst) = parse_line(text) else {
+                continue;
+            };
+            if !inst.defs.contains(&reg) {
+                continue;
+            }
+            match inst.operands.first().and_then(|o| vector_register(o)) {
+                Some(from) if inst.opcode == "COPY" => reg = from,
+                _ => return is_lane_shuffle(inst.opcode),
+            }
+        }
+        false
+    }
+
     /// The origin of the value register `reg` holds just before line `until` of block `b`.
     /// Values entering a block are traced into every predecessor, and must agree; a path
     /// back into a block whose end is already being traced carries that value in
@@ -422,6 +472,31 @@ mod tests {
         assert_eq!(brief.len(), 8);
         // Without an IR block to name, a merge is not readable.
         assert!(matches!(&brief[7].2, Unknown(why) if why.contains("no IR block")));
+    }
+
+    #[test]
+    fn a_reductions_shuffled_half_is_recognised() {
+        // fmaxv's `vector.reduce.fmax` of <4 x float> at -O3 -ffast-math (line 9).
+        let dump = "\
+896B\t  renamable $xmm0 = nofpexcept MAXCPSrr killed renamable $xmm0(tied-def 0), killed renamable $xmm1, debug-location !4; fpscout-tags:8:1
+912B\t  renamable $xmm1 = COPY renamable $xmm0, debug-location !5; fpscout-tags:9:1
+928B\t  renamable $xmm1 = UNPCKHPDrr killed renamable $xmm1(tied-def 0), renamable $xmm1, debug-location !5; fpscout-tags:9:1
+960B\t  renamable $xmm1 = nofpexcept MAXCPSrr killed renamable $xmm1(tied-def 0), killed renamable $xmm0, debug-location !5; fpscout-tags:9:1
+976B\t  renamable $xmm0 = COPY renamable $xmm1, debug-location !5; fpscout-tags:9:1
+992B\t  renamable $xmm0 = SHUFPSrri killed renamable $xmm0(tied-def 0), renamable $xmm0, 85, debug-location !5; fpscout-tags:9:1
+1024B\t  renamable $xmm0 = nofpexcept MAXCSSrr killed renamable $xmm0(tied-def 0), killed renamable $xmm1, debug-location !5; fpscout-tags:9:1
+";
+        let found = commuted_min_max(&lines(dump));
+        let shuffled: Vec<(Option<u32>, [bool; 2])> =
+            found.iter().map(|m| (m.line, m.shuffled)).collect();
+        assert_eq!(
+            shuffled,
+            [
+                (Some(8), [false, false]),
+                (Some(9), [true, false]),
+                (Some(9), [true, false])
+            ]
+        );
     }
 
     #[test]
