@@ -6,10 +6,11 @@
 //! The toolchain reads which operand each such instruction has first
 //! ([`fpscout_toolchain::commuted_min_max`]); the IR instruction becomes
 //! `llvm.minnum`/`llvm.maxnum` with `nnan`, which fpscout lowers as the bare SSE
-//! instruction on operands in that order (`FBinaryOp::MinSse`/`MaxSse`). The rewrite keeps
-//! every instruction's position, so the tagged lines of a MachineCombiner rewrite of the
-//! same function stay valid; compares left without users are erased afterwards
-//! ([`erase_dead_compares`]).
+//! instruction on operands in that order (`FBinaryOp::MinSse`/`MaxSse`). Min/max
+//! reductions become the backend's halving tree. The first step keeps every
+//! instruction's position, so the tagged lines of a MachineCombiner rewrite of the same
+//! function stay valid; reductions and the erasure of compares left without users wait
+//! until that rewrite is done ([`Pending::finish`]).
 
 use crate::machine_combiner::{block_tag, counted_instructions};
 use fpscout_toolchain::{CommutedMinMax, ValueOrigin};
@@ -26,14 +27,35 @@ struct Plan {
     second: LLVMValueRef,
 }
 
+/// What [`apply`] leaves for [`Pending::finish`]: work that moves instruction positions.
+pub(crate) struct Pending {
+    /// Compares that fed replaced selects (erased if nothing else reads them).
+    compares: Vec<LLVMValueRef>,
+    /// Reductions to expand, with each halving step's order (upper half first?).
+    halvings: Vec<(LLVMValueRef, Vec<bool>)>,
+    /// Why the min/max that do not fit were left as the IR says.
+    pub errors: Vec<String>,
+}
+
+impl Pending {
+    /// Expands the reductions and erases the compares left without users. Runs after
+    /// every rewrite that reads instructions by tagged position.
+    pub(crate) unsafe fn finish(self) {
+        for (ir, upper_first) in self.halvings {
+            let result = build_halving_tree(ir, &upper_first);
+            LLVMReplaceAllUsesWith(ir, result);
+            LLVMInstructionEraseFromParent(ir);
+        }
+        erase_dead_compares(self.compares);
+    }
+}
+
 /// Rewrites the commutable min/max of `f` listed in `found` (read from its tagged build)
-/// that fit the IR exactly; returns the compares that fed the replaced selects and why
-/// the others were left as the IR says (each min/max stands alone: one that does not fit
-/// leaves its IR instruction unchanged).
-pub(crate) unsafe fn apply(
-    f: LLVMValueRef,
-    found: &[CommutedMinMax],
-) -> (Vec<LLVMValueRef>, Vec<String>) {
+/// that fit the IR exactly, in place: every instruction keeps its position. Reductions,
+/// which become several instructions, and dead compares are left for
+/// [`Pending::finish`]. Each min/max stands alone: one that does not fit leaves its IR
+/// instruction unchanged, and the returned errors say why.
+pub(crate) unsafe fn apply(f: LLVMValueRef, found: &[CommutedMinMax]) -> Pending {
     let insts = counted_instructions(f);
     let mut plans: Vec<Plan> = Vec::with_capacity(found.len());
     let mut errors = Vec::new();
@@ -89,14 +111,13 @@ pub(crate) unsafe fn apply(
         LLVMReplaceAllUsesWith(p.replaces, call);
         LLVMInstructionEraseFromParent(p.replaces);
     }
-    for (ir, upper_first) in halvings {
-        let result = build_halving_tree(ir, &upper_first);
-        LLVMReplaceAllUsesWith(ir, result);
-        LLVMInstructionEraseFromParent(ir);
-    }
     errors.sort();
     errors.dedup();
-    (compares, errors)
+    Pending {
+        compares,
+        halvings,
+        errors,
+    }
 }
 
 /// The `llvm.vector.reduce.fmin`/`fmax` call `m` lowers, if it is one.
@@ -262,7 +283,7 @@ unsafe fn plan_of(
 }
 
 /// Erases the compares a rewrite left without users (the machine code computes none).
-pub(crate) unsafe fn erase_dead_compares(mut compares: Vec<LLVMValueRef>) {
+unsafe fn erase_dead_compares(mut compares: Vec<LLVMValueRef>) {
     compares.sort();
     compares.dedup();
     for c in compares {
@@ -456,9 +477,10 @@ mod tests {
         let f = module.get_function("f").expect("f");
         // SAFETY: `f` belongs to the live `module`.
         let outcome = unsafe {
-            let (compares, errors) = apply(f.as_value_ref(), found);
-            let n = compares.len();
-            erase_dead_compares(compares);
+            let mut pending = apply(f.as_value_ref(), found);
+            let n = pending.compares.len();
+            let errors = std::mem::take(&mut pending.errors);
+            pending.finish();
             if errors.is_empty() {
                 Ok(n)
             } else {
@@ -518,7 +540,12 @@ mod tests {
             })
             .collect();
         // SAFETY: `f` belongs to the live `module`.
-        let (_, errors) = unsafe { apply(f.as_value_ref(), &found) };
+        let errors = unsafe {
+            let mut pending = apply(f.as_value_ref(), &found);
+            let errors = std::mem::take(&mut pending.errors);
+            pending.finish();
+            errors
+        };
         module.verify().expect("still valid IR");
         (errors, module.print_to_string().to_string())
     }

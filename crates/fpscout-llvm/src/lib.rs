@@ -160,18 +160,19 @@ fn model_backend_rewrites(
 
 /// Applies both kinds of backend rewrite read from one function's tagged build; `None`
 /// when everything was modelled, else why not. Min/max rewrites go first: they keep
-/// every instruction's position, which the reassociation reads by tagged line.
+/// every instruction's position, which the reassociation reads by tagged line; what
+/// moves positions (reduction trees, erasing compares) waits until the end.
 unsafe fn model_function(
     f: llvm_sys::prelude::LLVMValueRef,
     tagged: &fpscout_toolchain::FunctionDump,
 ) -> Option<String> {
     let mut why_not = Vec::new();
     let min_max = tagged.commuted_min_max();
-    let mut compares = Vec::new();
+    let mut pending = None;
     if !min_max.is_empty() {
-        let errors;
-        (compares, errors) = commuted_min_max::apply(f, &min_max);
-        why_not.extend(errors.into_iter().map(|e| format!("commuted min/max: {e}")));
+        let mut p = commuted_min_max::apply(f, &min_max);
+        why_not.extend(p.errors.drain(..).map(|e| format!("commuted min/max: {e}")));
+        pending = Some(p);
     }
     let reassociation = tagged.reassociation();
     if !reassociation.removed.is_empty() || !reassociation.added.is_empty() {
@@ -179,7 +180,9 @@ unsafe fn model_function(
             why_not.push(format!("reassociation: {e}"));
         }
     }
-    commuted_min_max::erase_dead_compares(compares);
+    if let Some(p) = pending {
+        p.finish();
+    }
     (!why_not.is_empty()).then(|| why_not.join("; "))
 }
 
