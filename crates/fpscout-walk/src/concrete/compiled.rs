@@ -544,28 +544,15 @@ impl Compiled {
             for step in block.steps.iter() {
                 // The bulk of straight-line code inline; the rest out of line keeps this
                 // loop small (fewer registers to save, a smaller jump table).
-                let (d, v) = match *step {
-                    Step::AddF64 { d, a, b, site } => {
-                        let (x, y) = (regs[a as usize], regs[b as usize]);
-                        (d, domain.fbin_sse(FBinOp::FAdd, FloatTy::F64, x, y, site))
-                    }
-                    Step::SubF64 { d, a, b, site } => {
-                        let (x, y) = (regs[a as usize], regs[b as usize]);
-                        (d, domain.fbin_sse(FBinOp::FSub, FloatTy::F64, x, y, site))
-                    }
-                    Step::MulF64 { d, a, b, site } => {
-                        let (x, y) = (regs[a as usize], regs[b as usize]);
-                        (d, domain.fbin_sse(FBinOp::FMul, FloatTy::F64, x, y, site))
-                    }
-                    Step::DivF64 { d, a, b, site } => {
-                        let (x, y) = (regs[a as usize], regs[b as usize]);
-                        (d, domain.fbin_sse(FBinOp::FDiv, FloatTy::F64, x, y, site))
-                    }
-                    Step::Copy { d, s } => (d, regs[s as usize]),
-                    _ => {
-                        exec_other(step, regs, ptrs, domain, memory, allocas)?;
-                        continue;
-                    }
+                let (d, v) = match arith_f64(step, regs, domain) {
+                    Some(dv) => dv,
+                    None => match *step {
+                        Step::Copy { d, s } => (d, regs[s as usize]),
+                        _ => {
+                            exec_other(step, regs, ptrs, domain, memory, allocas)?;
+                            continue;
+                        }
+                    },
                 };
                 regs[d as usize] = v;
             }
@@ -689,25 +676,32 @@ fn exec_other(
     }
 }
 
+/// The f64 arithmetic steps, the bulk of straight-line numeric code: the destination and
+/// the result, `None` for any other step. One definition for the step loop of
+/// [`Compiled::run`], which inlines it, and for [`exec`], so the two cannot drift apart.
+#[inline(always)]
+fn arith_f64(step: &Step, regs: &[u64], dom: &mut Concrete) -> Option<(u32, u64)> {
+    let f64 = FloatTy::F64;
+    let r = |i: u32| regs[i as usize];
+    // One call per arm, each inlining `fbin_sse` for an operation known at compile time.
+    Some(match *step {
+        Step::AddF64 { d, a, b, site } => (d, dom.fbin_sse(FBinOp::FAdd, f64, r(a), r(b), site)),
+        Step::SubF64 { d, a, b, site } => (d, dom.fbin_sse(FBinOp::FSub, f64, r(a), r(b), site)),
+        Step::MulF64 { d, a, b, site } => (d, dom.fbin_sse(FBinOp::FMul, f64, r(a), r(b), site)),
+        Step::DivF64 { d, a, b, site } => (d, dom.fbin_sse(FBinOp::FDiv, f64, r(a), r(b), site)),
+        _ => return None,
+    })
+}
+
 /// Executes one step; a failing operation restarts the evaluation on the walker.
 #[inline(always)]
 fn exec(step: &Step, regs: &mut [u64], dom: &mut Concrete) -> Result<(), Restart> {
     let (d, v) = match *step {
-        Step::AddF64 { d, a, b, site } => {
-            let (x, y) = (regs[a as usize], regs[b as usize]);
-            (d, dom.fbin_sse(FBinOp::FAdd, FloatTy::F64, x, y, site))
-        }
-        Step::SubF64 { d, a, b, site } => {
-            let (x, y) = (regs[a as usize], regs[b as usize]);
-            (d, dom.fbin_sse(FBinOp::FSub, FloatTy::F64, x, y, site))
-        }
-        Step::MulF64 { d, a, b, site } => {
-            let (x, y) = (regs[a as usize], regs[b as usize]);
-            (d, dom.fbin_sse(FBinOp::FMul, FloatTy::F64, x, y, site))
-        }
-        Step::DivF64 { d, a, b, site } => {
-            let (x, y) = (regs[a as usize], regs[b as usize]);
-            (d, dom.fbin_sse(FBinOp::FDiv, FloatTy::F64, x, y, site))
+        Step::AddF64 { .. } | Step::SubF64 { .. } | Step::MulF64 { .. } | Step::DivF64 { .. } => {
+            match arith_f64(step, regs, dom) {
+                Some(dv) => dv,
+                None => return unexpected_step(),
+            }
         }
         Step::FBin {
             op,
@@ -829,16 +823,16 @@ fn exec(step: &Step, regs: &mut [u64], dom: &mut Concrete) -> Result<(), Restart
         | Step::Load { .. }
         | Step::Store { .. }
         | Step::SelectPtr { .. }
-        | Step::ICmpPtr { .. } => return exec_memory_unexpected(),
+        | Step::ICmpPtr { .. } => return unexpected_step(),
     };
     regs[d as usize] = v;
     Ok(())
 }
 
-/// Memory steps go to [`exec_memory`]; reaching `exec` with one is a compiler bug, which
-/// the walker then handles.
+/// Memory steps go to [`exec_memory`]: reaching `exec` with one, or [`arith_f64`] refusing
+/// an arithmetic step, is a compiler bug, which the walker then handles.
 #[cold]
-fn exec_memory_unexpected() -> Result<(), Restart> {
+fn unexpected_step() -> Result<(), Restart> {
     Err(Restart)
 }
 
