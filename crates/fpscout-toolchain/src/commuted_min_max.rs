@@ -98,7 +98,9 @@ fn vector_register(operand: &str) -> Option<u32> {
     digits.parse().ok()
 }
 
-fn debug_line(text: &str) -> Option<u32> {
+/// The line of the `; file:line:col` clang appends after `debug-location` (the IR
+/// instruction's index + 1 in a tagged build).
+pub(crate) fn debug_line(text: &str) -> Option<u32> {
     let (_, loc) = text.split_once(", debug-location")?;
     loc.rsplit("; ")
         .next()?
@@ -109,18 +111,25 @@ fn debug_line(text: &str) -> Option<u32> {
         .ok()
 }
 
-/// Parses an instruction line; `None` for block headers, `liveins:` and the like.
-fn parse_line(text: &str) -> Option<Line<'_>> {
-    // Drop the slot index (`64B\t`) and the memory-operand notes.
-    let body = text.trim_start();
-    let body = match body.split_once('\t') {
+/// A dump line without its slot index (`64B\t  renamable ...` → `renamable ...`).
+pub(crate) fn without_slot_index(text: &str) -> &str {
+    let t = text.trim_start();
+    match t.split_once('\t') {
         Some((slot, rest))
-            if slot.ends_with('B') && slot[..slot.len() - 1].parse::<u64>().is_ok() =>
+            if slot
+                .strip_suffix('B')
+                .is_some_and(|n| n.parse::<u64>().is_ok()) =>
         {
             rest.trim_start()
         }
-        _ => body,
-    };
+        _ => t,
+    }
+}
+
+/// Parses an instruction line; `None` for block headers, `liveins:` and the like.
+fn parse_line(text: &str) -> Option<Line<'_>> {
+    // Drop the slot index and the memory-operand notes.
+    let body = without_slot_index(text);
     let body = body.split(" :: ").next().unwrap_or(body);
     let body = body.split(", debug-location").next().unwrap_or(body);
     if body.starts_with("bb.") || body.ends_with(':') || body.contains(": ") {
@@ -162,12 +171,7 @@ fn parse_line(text: &str) -> Option<Line<'_>> {
 /// The block a header line starts and the name of its IR block, if it has one
 /// (`0B\tbb.3.t2 (align 16):` → 3, "t2"; `bb.3 (%ir-block.9):` → 3, none).
 fn block_header(text: &str) -> Option<(u32, Option<String>)> {
-    let t = text.trim_start();
-    let t = match t.split_once('\t') {
-        Some((slot, rest)) if slot.ends_with('B') => rest.trim_start(),
-        _ => t,
-    };
-    let rest = t.strip_prefix("bb.")?;
+    let rest = without_slot_index(text).strip_prefix("bb.")?;
     let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
     let name = rest[digits.len()..]
         .strip_prefix('.')
@@ -238,7 +242,7 @@ pub fn commuted_min_max(allocated: &[String]) -> Vec<CommutedMinMax> {
             let origin = |operand: Option<&&str>, which: &str| match operand
                 .and_then(|o| vector_register(o))
             {
-                Some(r) => code.origin_of(r, b, index, &mut Vec::new()),
+                Some(r) => code.origin_of(r, b, index, &mut Trace::default()),
                 None => {
                     ValueOrigin::Unknown(format!("no {which} register in `{}`", inst.text.trim()))
                 }
@@ -275,6 +279,17 @@ pub fn commuted_min_max(allocated: &[String]) -> Vec<CommutedMinMax> {
     out
 }
 
+/// Block visits one operand's trace may make: paths through chains of branches multiply,
+/// and a trace that would follow too many is given up (the min/max stays as the IR says).
+const MAX_BLOCK_VISITS: usize = 4096;
+
+/// The blocks whose ends a trace is following, and how many blocks it has visited.
+#[derive(Default)]
+struct Trace {
+    path: Vec<usize>,
+    visits: usize,
+}
+
 struct Code<'a> {
     allocated: &'a [String],
     blocks: &'a [Block],
@@ -304,13 +319,13 @@ impl Code<'_> {
     /// Values entering a block are traced into every predecessor, and must agree; a path
     /// back into a block whose end is already being traced carries that value in
     /// unchanged, so it is left out.
-    fn origin_of(
-        &self,
-        mut reg: u32,
-        b: usize,
-        until: usize,
-        path: &mut Vec<usize>,
-    ) -> ValueOrigin {
+    fn origin_of(&self, mut reg: u32, b: usize, until: usize, trace: &mut Trace) -> ValueOrigin {
+        trace.visits += 1;
+        if trace.visits > MAX_BLOCK_VISITS {
+            return ValueOrigin::Unknown(format!(
+                "%xmm{reg} flows through more than {MAX_BLOCK_VISITS} blocks"
+            ));
+        }
         let block = &self.blocks[b];
         for text in self.allocated[block.lines.start..until].iter().rev() {
             let Some(inst) = parse_line(text) else {
@@ -365,26 +380,26 @@ impl Code<'_> {
         // brings the value its tail defines.
         let whole = until == block.lines.end;
         if whole {
-            path.push(b);
+            trace.path.push(b);
         }
-        let origin = self.entering(reg, block, path);
+        let origin = self.entering(reg, block, trace);
         if whole {
-            path.pop();
+            trace.path.pop();
         }
         origin
     }
 
     /// The origin of the value `reg` holds on entry to `block`, from all its predecessors.
-    fn entering(&self, reg: u32, block: &Block, path: &mut Vec<usize>) -> ValueOrigin {
+    fn entering(&self, reg: u32, block: &Block, trace: &mut Trace) -> ValueOrigin {
         let mut agreed: Option<ValueOrigin> = None;
         for p in &block.predecessors {
             let Some(pb) = self.blocks.iter().position(|x| x.id == *p) else {
                 return ValueOrigin::Unknown(format!("predecessor bb.{p} is not in the dump"));
             };
-            if path.contains(&pb) {
+            if trace.path.contains(&pb) {
                 continue;
             }
-            let o = self.origin_of(reg, pb, self.blocks[pb].lines.end, path);
+            let o = self.origin_of(reg, pb, self.blocks[pb].lines.end, trace);
             match &agreed {
                 _ if matches!(o, ValueOrigin::Unknown(_)) => return o,
                 Some(a) if *a != o => {
@@ -496,6 +511,38 @@ mod tests {
                 (Some(9), [true, false]),
                 (Some(9), [true, false])
             ]
+        );
+    }
+
+    /// `diamonds` if/else diamonds in a row, then a minimum of the two argument registers.
+    fn diamonds(diamonds: u32) -> Vec<String> {
+        let mut out = vec!["bb.0:".to_string()];
+        let mut join = 0;
+        for i in 1..=diamonds {
+            let (left, right, next) = (3 * i - 2, 3 * i - 1, 3 * i);
+            out.push(format!("bb.{left}:\n; predecessors: %bb.{join}"));
+            out.push(format!("bb.{right}:\n; predecessors: %bb.{join}"));
+            out.push(format!(
+                "bb.{next}:\n; predecessors: %bb.{left}, %bb.{right}"
+            ));
+            join = next;
+        }
+        out.push(
+            "  $xmm0 = MINCSSrr $xmm0(tied-def 0), $xmm1, debug-location !3; t:1:1".to_string(),
+        );
+        out.join("\n").lines().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn traces_through_many_paths_are_given_up() {
+        let few = commuted_min_max(&diamonds(3));
+        assert_eq!(few[0].first, ValueOrigin::ArgumentRegister(0));
+        // 2^14 paths: the trace stops instead of following each one.
+        let many = commuted_min_max(&diamonds(14));
+        assert!(
+            matches!(&many[0].first, ValueOrigin::Unknown(why) if why.contains("more than")),
+            "{:?}",
+            many[0].first
         );
     }
 

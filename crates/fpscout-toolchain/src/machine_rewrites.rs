@@ -11,7 +11,9 @@
 //! ([`Reassociation`]): the rewritten machine instructions then name the IR instructions
 //! they came from, and their virtual registers say how the operands moved.
 
-use crate::commuted_min_max::{is_commuted_min_max, CommutedMinMax};
+use crate::commuted_min_max::{
+    debug_line, is_commuted_min_max, without_slot_index, CommutedMinMax,
+};
 use std::collections::BTreeMap;
 
 /// What the MachineCombiner changed in one function.
@@ -121,10 +123,7 @@ impl MirInst {
     pub fn parse(line: &str) -> Option<MirInst> {
         let (lhs, rhs) = line.trim().split_once(" = ")?;
         let dest = vreg(lhs)?;
-        let (body, loc) = match rhs.split_once(", debug-location") {
-            Some((b, l)) => (b, Some(l)),
-            None => (rhs, None),
-        };
+        let body = rhs.split(", debug-location").next().unwrap_or(rhs);
         let body = body.split(" :: ").next().unwrap_or(body);
         let mut words = body.split_whitespace();
         let opcode = words
@@ -139,10 +138,7 @@ impl MirInst {
             .take_while(|op| !op.starts_with("implicit") && !op.starts_with("debug-"))
             .filter_map(|op| op.split_whitespace().find_map(vreg))
             .collect();
-        let line = loc
-            .and_then(|l| l.rsplit("; ").next())
-            .and_then(|l| l.trim().rsplit(':').nth(1))
-            .and_then(|n| n.parse().ok());
+        let line = debug_line(line);
         Some(MirInst {
             dest,
             opcode,
@@ -201,16 +197,13 @@ fn without_debug_info(line: &str) -> Option<String> {
 /// slot numbers that debug intrinsics shift or by the names the tagged copy gives: only
 /// the machine block number and its other attributes are code.
 fn without_ir_block_numbers(line: &str) -> String {
-    let Some(i) = line.find("bb.") else {
+    let unslotted = without_slot_index(line);
+    let head = &line[..line.len() - unslotted.len()];
+    let Some(rest) = unslotted.strip_prefix("bb.") else {
         return line.to_string();
     };
-    let head = &line[..i];
-    let rest = &line[i + 3..];
     let digits = rest.chars().take_while(char::is_ascii_digit).count();
-    let is_header = (head.trim().is_empty() || head.trim_end().ends_with('B'))
-        && digits > 0
-        && line.trim_end().ends_with(':');
-    if !is_header {
+    if digits == 0 || !line.trim_end().ends_with(':') {
         return line.to_string();
     }
     let attributes: Vec<&str> = rest
