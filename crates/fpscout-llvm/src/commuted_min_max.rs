@@ -12,7 +12,7 @@
 //! function stay valid; reductions and the erasure of compares left without users wait
 //! until that rewrite is done ([`Pending::finish`]).
 
-use crate::machine_combiner::{block_tag, counted_instructions};
+use crate::machine_combiner::{block_tag, callee_name, counted_instructions};
 use fpscout_toolchain::{CommutedMinMax, ValueOrigin};
 use llvm_sys::core::*;
 use llvm_sys::debuginfo::*;
@@ -126,19 +126,6 @@ unsafe fn reduction_at(m: &CommutedMinMax, insts: &[LLVMValueRef]) -> Option<LLV
     let name = callee_name(ir)?;
     (name.starts_with(b"llvm.vector.reduce.fmax.") || name.starts_with(b"llvm.vector.reduce.fmin."))
         .then_some(ir)
-}
-
-unsafe fn callee_name<'a>(ir: LLVMValueRef) -> Option<&'a [u8]> {
-    if LLVMIsACallInst(ir).is_null() {
-        return None;
-    }
-    let callee = LLVMGetCalledValue(ir);
-    if callee.is_null() || LLVMIsAFunction(callee).is_null() {
-        return None;
-    }
-    let mut len = 0usize;
-    let p = LLVMGetValueName2(callee, &mut len);
-    (!p.is_null()).then(|| std::slice::from_raw_parts(p as *const u8, len))
 }
 
 /// For each halving step of the reduction `ir` (the x86 backend folds the upper half of

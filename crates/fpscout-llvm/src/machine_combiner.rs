@@ -38,16 +38,21 @@ pub(crate) unsafe fn counted_instructions(f: LLVMValueRef) -> Vec<LLVMValueRef> 
 }
 
 unsafe fn is_debug_intrinsic(i: LLVMValueRef) -> bool {
-    if LLVMIsACallInst(i).is_null() {
-        return false;
+    callee_name(i).is_some_and(|n| n.starts_with(b"llvm.dbg."))
+}
+
+/// The name of the function a call instruction calls directly (`None` for anything else).
+pub(crate) unsafe fn callee_name<'a>(ir: LLVMValueRef) -> Option<&'a [u8]> {
+    if LLVMIsACallInst(ir).is_null() {
+        return None;
     }
-    let callee = LLVMGetCalledValue(i);
+    let callee = LLVMGetCalledValue(ir);
     if callee.is_null() || LLVMIsAFunction(callee).is_null() {
-        return false;
+        return None;
     }
     let mut len = 0usize;
     let p = LLVMGetValueName2(callee, &mut len);
-    !p.is_null() && std::slice::from_raw_parts(p as *const u8, len).starts_with(b"llvm.dbg.")
+    (!p.is_null()).then(|| std::slice::from_raw_parts(p as *const u8, len))
 }
 
 /// Writes a copy of `module` whose debug information is replaced by one location per
