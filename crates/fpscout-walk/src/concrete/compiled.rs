@@ -1861,6 +1861,14 @@ define float @vectors(float %a, float %b, i32 %idx) {
 
     /// Runs every input through the fast path and the walker and demands identical
     /// evaluations (results, events with sites, flags, choice points, traps, stops).
+    /// Walk configurations ending at each of these step budgets.
+    fn budgets(steps: impl IntoIterator<Item = u64>) -> impl Iterator<Item = WalkConfig> {
+        steps.into_iter().map(|step_budget| WalkConfig {
+            step_budget,
+            ..WalkConfig::default()
+        })
+    }
+
     fn agree(name: &str, inputs: &[Vec<u64>], config: WalkConfig) {
         let args: Vec<Vec<ArgBits>> = inputs
             .iter()
@@ -1933,11 +1941,7 @@ define float @vectors(float %a, float %b, i32 %idx) {
         }
         agree("loop", &inputs, WalkConfig::default());
         // Budgets that end the walk at each instruction of the first iterations.
-        for step_budget in 0..26 {
-            let tight = WalkConfig {
-                step_budget,
-                ..WalkConfig::default()
-            };
+        for tight in budgets(0..26) {
             agree("loop", &inputs, tight);
         }
     }
@@ -1959,11 +1963,7 @@ define float @vectors(float %a, float %b, i32 %idx) {
             }
         }
         agree("lanes", &inputs, WalkConfig::default());
-        for step_budget in 0..15 {
-            let tight = WalkConfig {
-                step_budget,
-                ..WalkConfig::default()
-            };
+        for tight in budgets(0..15) {
             agree("lanes", &inputs, tight);
         }
     }
@@ -1997,11 +1997,7 @@ define float @vectors(float %a, float %b, i32 %idx) {
             }
         }
         agree_on("memory", &inputs, WalkConfig::default());
-        for step_budget in [3, 9, 17, 30] {
-            let tight = WalkConfig {
-                step_budget,
-                ..WalkConfig::default()
-            };
+        for tight in budgets([3, 9, 17, 30]) {
             agree_on("memory", &inputs, tight);
         }
     }
