@@ -269,12 +269,11 @@ impl Concrete {
     }
 
     fn libm_call(&mut self, name: &str, ty: FloatTy, args: &[u64], site: OpSite) -> DResult<u64> {
-        let full = match ty {
-            FloatTy::F64 => name.to_string(),
-            FloatTy::F32 => format!("{name}f"),
-        };
-        let f =
-            libm(&full).ok_or_else(|| WalkError::unsupported(format!("libm function {full}")))?;
+        let single = ty == FloatTy::F32;
+        let f = libm(name, single).ok_or_else(|| {
+            let suffix = if single { "f" } else { "" };
+            WalkError::unsupported(format!("libm function {name}{suffix}"))
+        })?;
         let (r, fl) = call_libm(f, args, self.env);
         self.note(fl, site);
         Ok(r)

@@ -332,12 +332,15 @@ const LIBM_FUNCTIONS: &[(&str, u8)] = &[
     ("roundeven", 1),
 ];
 
-/// Looks up the glibc entry point for a C name such as `exp` or `powf`.
-pub fn libm(name: &str) -> Option<Libm> {
-    static TABLE: std::sync::OnceLock<std::collections::HashMap<String, Libm>> =
-        std::sync::OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        let mut t = std::collections::HashMap::new();
+/// Looks up the glibc entry point of a double-precision C name such as `exp`, or of its
+/// float variant (`expf`) when `single`.
+pub fn libm(name: &str, single: bool) -> Option<Libm> {
+    // One table per precision, keyed by the double-precision name: a lookup per call
+    // then needs no `format!` of the float symbol.
+    type Table = std::collections::HashMap<&'static str, Libm>;
+    static TABLES: std::sync::OnceLock<[Table; 2]> = std::sync::OnceLock::new();
+    let tables = TABLES.get_or_init(|| {
+        let mut t: [Table; 2] = Default::default();
         for &(base, arity) in LIBM_FUNCTIONS {
             for (sym, single) in [(base.to_string(), false), (format!("{base}f"), true)] {
                 let Some(p) = glibc_symbol(&sym) else {
@@ -356,12 +359,12 @@ pub fn libm(name: &str) -> Option<Libm> {
                         (_, true) => Libm::F2(std::mem::transmute::<usize, F2>(p)),
                     }
                 };
-                t.insert(sym, f);
+                t[usize::from(single)].insert(base, f);
             }
         }
         t
     });
-    table.get(name).copied()
+    tables[usize::from(single)].get(name).copied()
 }
 
 /// Calls a glibc function on raw bits; returns result bits and flags.
