@@ -1019,6 +1019,20 @@ impl Step {
     }
 }
 
+/// For a load or store of `ty` through registers of `loc`'s shape: the lane type and each
+/// lane's byte offset from the pointer (`None` when the shapes differ).
+fn lane_deltas(ty: Type, loc: Loc) -> Option<(ScalarTy, Vec<(u32, i64)>)> {
+    let (lanes, vector) = shape(ty)?;
+    if loc.lanes != lanes || loc.vector != vector {
+        return None;
+    }
+    let lane_ty = ty.lanes()?.0;
+    let deltas = (0..lanes)
+        .map(|i| Some((i, i64::from(i).checked_mul(store_size(lane_ty) as i64)?)))
+        .collect::<Option<Vec<_>>>()?;
+    Some((lane_ty, deltas))
+}
+
 /// Lane count and vector-ness of a number or vector of numbers.
 fn shape(ty: Type) -> Option<(u32, bool)> {
     match ty {
@@ -1261,16 +1275,12 @@ impl Compiler<'_> {
             InstKind::Store { ty, value, ptr } => {
                 let ptr = self.pointer(ptr)?;
                 let v = self.operand(value)?;
-                let (lanes, vector) = shape(*ty)?;
-                if v.vector != vector || v.lanes != lanes {
-                    return None;
-                }
-                let lane_ty = ty.lanes()?.0;
-                for i in 0..lanes {
+                let (lane_ty, deltas) = lane_deltas(*ty, v)?;
+                for (i, delta) in deltas {
                     self.steps.push(Step::Store {
                         value: v.lane(i),
                         ptr,
-                        delta: i64::from(i).checked_mul(store_size(lane_ty) as i64)?,
+                        delta,
                         ty: lane_ty,
                     });
                 }
@@ -1319,16 +1329,12 @@ impl Compiler<'_> {
             }),
             InstKind::Load { ty, ptr } => {
                 let ptr = self.pointer(ptr)?;
-                let (lanes, vector) = shape(*ty)?;
-                if dest.lanes != lanes || dest.vector != vector {
-                    return None;
-                }
-                let lane_ty = ty.lanes()?.0;
-                for i in 0..lanes {
+                let (lane_ty, deltas) = lane_deltas(*ty, dest)?;
+                for (i, delta) in deltas {
                     self.steps.push(Step::Load {
                         d: dest.lane(i),
                         ptr,
-                        delta: i64::from(i).checked_mul(store_size(lane_ty) as i64)?,
+                        delta,
                         ty: lane_ty,
                     });
                 }
