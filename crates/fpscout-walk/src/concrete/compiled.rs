@@ -1867,6 +1867,21 @@ define float @vectors(float %a, float %b, i32 %idx) {
 
     /// Runs every input through the fast path and the walker and demands identical
     /// evaluations (results, events with sites, flags, choice points, traps, stops).
+    /// Every combination of one value from each list, in nested-loop order.
+    fn grid(columns: &[&[u64]]) -> Vec<Vec<u64>> {
+        columns.iter().fold(vec![vec![]], |rows, column| {
+            rows.iter()
+                .flat_map(|row| {
+                    column.iter().map(move |&v| {
+                        let mut r = row.clone();
+                        r.push(v);
+                        r
+                    })
+                })
+                .collect()
+        })
+    }
+
     /// Walk configurations ending at each of these step budgets.
     fn budgets(steps: impl IntoIterator<Item = u64>) -> impl Iterator<Item = WalkConfig> {
         steps.into_iter().map(|step_budget| WalkConfig {
@@ -1924,27 +1939,13 @@ define float @vectors(float %a, float %b, i32 %idx) {
 
     #[test]
     fn straight_line_code_agrees_with_the_walker() {
-        let mut inputs = Vec::new();
-        for &x in F64S {
-            for &y in F64S {
-                for &z in &F64S[..6] {
-                    inputs.push(vec![x, y, z]);
-                }
-            }
-        }
+        let inputs = grid(&[F64S, F64S, &F64S[..6]]);
         agree("straight", &inputs, WalkConfig::default());
     }
 
     #[test]
     fn loops_traps_and_budgets_agree_with_the_walker() {
-        let mut inputs = Vec::new();
-        for &x in F64S {
-            for &n in INTS {
-                for &k in &INTS[..4] {
-                    inputs.push(vec![x, n, k]);
-                }
-            }
-        }
+        let inputs = grid(&[F64S, INTS, &INTS[..4]]);
         agree("loop", &inputs, WalkConfig::default());
         // Budgets that end the walk at each instruction of the first iterations.
         for tight in budgets(0..26) {
@@ -1962,12 +1963,7 @@ define float @vectors(float %a, float %b, i32 %idx) {
             super::Compiled::new(&m, fid, &walker.domain, walker.global_ptrs()).expect("compiled");
         let steps = &c.blocks[0].steps;
         assert!(!steps.iter().any(|s| matches!(s, super::Step::Copy { .. })));
-        let mut inputs = Vec::new();
-        for &x in F64S {
-            for &y in F64S {
-                inputs.push(vec![x, y]);
-            }
-        }
+        let inputs = grid(&[F64S, F64S]);
         agree("lanes", &inputs, WalkConfig::default());
         for tight in budgets(0..15) {
             agree("lanes", &inputs, tight);
@@ -1976,14 +1972,7 @@ define float @vectors(float %a, float %b, i32 %idx) {
 
     #[test]
     fn vector_code_agrees_with_the_walker() {
-        let mut inputs = Vec::new();
-        for &a in F32S {
-            for &b in F32S {
-                for idx in [0, 1, 2, 3, 4, 0xffff_ffff] {
-                    inputs.push(vec![a, b, idx]);
-                }
-            }
-        }
+        let inputs = grid(&[F32S, F32S, &[0, 1, 2, 3, 4, 0xffff_ffff]]);
         agree("vectors", &inputs, WalkConfig::default());
     }
 
