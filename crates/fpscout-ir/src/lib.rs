@@ -5,6 +5,8 @@
 //! floating-point operation carries a module-wide [`FpOpId`] whose [`FpOpInfo`] records the
 //! opcode, fast-math flags and source location; exception events name that id.
 
+pub mod kernel;
+
 use serde::Serialize;
 use std::fmt;
 

@@ -4,6 +4,9 @@
 mod commuted_min_max;
 mod demanded_lanes;
 mod lower;
+
+pub use kernel::{native_kernel, NoKernel};
+mod kernel;
 mod machine_combiner;
 
 use fpscout_ir::{BackendRewrite, Module, SourceLoc};

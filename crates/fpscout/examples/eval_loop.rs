@@ -1,8 +1,9 @@
 //! Profiling aid: evaluates one function many times in-process (no native runs).
+use fpscout::concrete::concrete_runner;
 use fpscout::session::{FtzDazChoice, Session};
 use fpscout_ir::{FloatTy, ScalarTy, Type};
 use fpscout_toolchain::{BuildFlags, BuildKind};
-use fpscout_walk::concrete::{ArgBits, ConcreteRunner};
+use fpscout_walk::concrete::ArgBits;
 use fpscout_walk::WalkConfig;
 
 fn main() {
@@ -52,7 +53,7 @@ fn main() {
                 .collect()
         })
         .collect();
-    let mut runner = ConcreteRunner::new(
+    let mut runner = concrete_runner(
         m,
         fid,
         session.fp_mode(build, FtzDazChoice::Auto),

@@ -740,9 +740,9 @@ pub fn run_diff(
     // Step 2: Search around each candidate in the concrete domain.
     let t = Instant::now();
     let config = WalkConfig::default();
-    let mut rp = ConcreteRunner::new(builds.p.0, builds.p.1, mode_p, config)
+    let mut rp = crate::concrete::concrete_runner(builds.p.0, builds.p.1, mode_p, config)
         .map_err(|e| InputError(e.to_string()))?;
-    let mut rq = ConcreteRunner::new(builds.pp.0, builds.pp.1, mode_pp, config)
+    let mut rq = crate::concrete::concrete_runner(builds.pp.0, builds.pp.1, mode_pp, config)
         .map_err(|e| InputError(e.to_string()))?;
     let total = candidates.len() as u64;
     for (n, (center, around, origin)) in candidates.iter().enumerate() {

@@ -2,6 +2,7 @@
 //! `run` report. Printing stays in main.rs.
 
 pub mod args;
+pub mod concrete;
 pub mod diff;
 pub mod run;
 pub mod session;

@@ -24,6 +24,7 @@
 //!   modelled (the test asserts that every one the corpus has is), so they are compared.
 
 use fpscout::args::{decimal, hex_float};
+use fpscout::concrete::concrete_runner;
 use fpscout::run::{agrees_with_some_choice, exception_records, outcomes_agree, to_native};
 use fpscout::session::{FtzDazChoice, Session};
 use fpscout_ir::{ExceptionSet, FloatTy, Function, ScalarTy, Type};
@@ -289,6 +290,41 @@ const CORPUS: &[Case] = &[
 /// code computes lanes or operand orders the IR leaves undefined. Their P builds are
 /// checked like every other function; `backend_rewrites_of_unmodelled_p_prime_builds`
 /// (ignored by default) replays their P' builds and prints the disagreements.
+/// The runs whose evaluations native kernels answered (functions without calls, memory,
+/// libm, traps or unsigned 64-bit conversions; see fpscout-llvm `kernel.rs`).
+const KERNEL_RUNS: &[&str] = &[
+    "av1 [P']",
+    "av1 [P]",
+    "av2 [P']",
+    "av2 [P]",
+    "av3 [P']",
+    "av3 [P]",
+    "av4 [P']",
+    "av4 [P]",
+    "branches [P']",
+    "branches [P]",
+    "carbonGas [P']",
+    "carbonGas [P]",
+    "classify [P']",
+    "classify [P]",
+    "heronf [P']",
+    "horner [P']",
+    "horner [P]",
+    "ipow [P']",
+    "ipow [P]",
+    "jetEngine [P']",
+    "jetEngine [P]",
+    "lazy [P']",
+    "lazy [P]",
+    "odometer [P]",
+    "trip [P']",
+    "trip [P]",
+    "turbine1 [P']",
+    "turbine1 [P]",
+    "turbine3 [P']",
+    "turbine3 [P]",
+];
+
 const UNMODELLED_P_PRIME: &[(&str, &str)] = &[(
     "odometer",
     "its <2 x float> arithmetic runs as 4-lane MULPS/ADDPS whose two extra lanes hold \
@@ -742,6 +778,8 @@ struct Report {
     summary: Vec<String>,
     /// Full failure text.
     failures: Vec<String>,
+    /// `function [build]` of every run in which the native kernel answered evaluations.
+    kernel_runs: Vec<String>,
 }
 
 fn corpus_dir() -> PathBuf {
@@ -782,7 +820,8 @@ fn check_batch(
         if mode.ftz || mode.daz { "on" } else { "off" }
     );
     let start = Instant::now();
-    let mut runner = match ConcreteRunner::new(module, fid, mode, WalkConfig::default()) {
+    // The runner fpscout uses: native kernels answer where they can, so they are checked.
+    let mut runner = match concrete_runner(module, fid, mode, WalkConfig::default()) {
         Ok(r) => r,
         Err(e) => {
             report
@@ -805,6 +844,10 @@ fn check_batch(
         }
     }
     let interp_time = start.elapsed();
+    let kernel_answered = runner.native_kernel_runs();
+    if kernel_answered > 0 {
+        report.kernel_runs.push(format!("{} [{build}]", case.func));
+    }
     let start = Instant::now();
     let natives: Vec<Vec<NativeArg>> = vectors.iter().map(|a| to_native(f, a)).collect();
     let opts = RunOptions {
@@ -846,9 +889,9 @@ fn check_batch(
     }
     report.summary.push(format!(
         "{label}: {} vectors, {} disagree ({nan_only} only in NaN bits), \
-         {chosen} agree on another choice (interpreter {:.2}s, native {:.2}s; \
-         invalid {invalid}, divbyzero {divzero}, overflow {overflow}, underflow {underflow}, \
-         traps {traps})",
+         {chosen} agree on another choice (interpreter {:.2}s, {kernel_answered} by its \
+         kernel, native {:.2}s; invalid {invalid}, divbyzero {divzero}, overflow {overflow}, \
+         underflow {underflow}, traps {traps})",
         vectors.len(),
         bad.len(),
         interp_time.as_secs_f64(),
@@ -988,8 +1031,8 @@ fn check_case(index: usize, case: &Case, builds: &[BuildKind], report: &mut Repo
 }
 
 /// Runs `check_case` over `cases` on [`WORKERS`] threads; prints the summaries and returns
-/// the failure texts.
-fn run_cases(cases: &[(usize, Vec<BuildKind>)]) -> Vec<String> {
+/// the failure texts and the (sorted, deduplicated) runs native kernels answered in.
+fn run_cases(cases: &[(usize, Vec<BuildKind>)]) -> (Vec<String>, Vec<String>) {
     let started = Instant::now();
     let next = AtomicUsize::new(0);
     let reports = Mutex::new(Vec::<(usize, Report)>::new());
@@ -1005,6 +1048,7 @@ fn run_cases(cases: &[(usize, Vec<BuildKind>)]) -> Vec<String> {
                 let mut report = Report {
                     summary: Vec::new(),
                     failures: Vec::new(),
+                    kernel_runs: Vec::new(),
                 };
                 check_case(*i, case, builds, &mut report);
                 report.summary.push(format!(
@@ -1019,18 +1063,22 @@ fn run_cases(cases: &[(usize, Vec<BuildKind>)]) -> Vec<String> {
     let mut reports = reports.into_inner().unwrap();
     reports.sort_by_key(|(i, _)| *i);
     let mut failures = Vec::new();
+    let mut kernel_runs = Vec::new();
     for (_, r) in &reports {
         for line in &r.summary {
             println!("{line}");
         }
         failures.extend(r.failures.iter().cloned());
+        kernel_runs.extend(r.kernel_runs.iter().cloned());
     }
+    kernel_runs.sort();
+    kernel_runs.dedup();
     println!(
         "cross-check of {} functions took {:.1}s",
         cases.len(),
         started.elapsed().as_secs_f64()
     );
-    failures
+    (failures, kernel_runs)
 }
 
 #[test]
@@ -1092,7 +1140,7 @@ fn interpreter_matches_native_on_corpus() {
             (i, builds)
         })
         .collect();
-    let failures = run_cases(&cases);
+    let (failures, kernel_runs) = run_cases(&cases);
     if !failures.is_empty() {
         panic!(
             "interpreter and native code disagree ({} problems):\n\n{}",
@@ -1100,6 +1148,12 @@ fn interpreter_matches_native_on_corpus() {
             failures.join("\n\n")
         );
     }
+    // The builds whose evaluations native kernels answered, so their agreement with the
+    // executables above is checked and cannot silently stop being.
+    assert_eq!(
+        kernel_runs, KERNEL_RUNS,
+        "builds answered by native kernels"
+    );
 }
 
 /// Evidence for [`UNMODELLED_P_PRIME`]: replays those P' builds and prints how often and
@@ -1114,7 +1168,7 @@ fn backend_rewrites_of_unmodelled_p_prime_builds() {
         .filter(|(_, c)| unmodelled_reason(c.func).is_some())
         .map(|(i, _)| (i, vec![BuildKind::PPrime]))
         .collect();
-    let failures = run_cases(&cases);
+    let (failures, _) = run_cases(&cases);
     for text in &failures {
         println!("\n{text}");
     }

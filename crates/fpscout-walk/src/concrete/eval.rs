@@ -7,6 +7,7 @@ use crate::code::Reg;
 use crate::memory::Ptr;
 use crate::walker::{Outcome, StopReason, Val, WalkConfig, Walker};
 use crate::{DResult, WalkError};
+use fpscout_ir::kernel::{KernelExit, NativeKernel};
 use fpscout_ir::{ExceptionSet, FuncId, Module, ScalarTy, Type};
 
 /// An argument value by its bits.
@@ -66,6 +67,13 @@ pub struct ConcreteRunner<'m> {
     /// Evaluations left that read flags per operation from the start instead of being
     /// redone when something worth an event was raised (see [`ConcreteRunner::eval_direct`]).
     checked_runs: u32,
+    /// Machine code for the unchecked fast path (see [`ConcreteRunner::set_native_kernel`])
+    /// and whether the function returns a value.
+    kernel: Option<(NativeKernel, bool)>,
+    /// Arguments of the current evaluation for the kernel, when it may run.
+    kernel_args: Vec<u64>,
+    /// Evaluations the kernel answered.
+    kernel_runs: u64,
 }
 
 /// Evaluations that read flags per operation after one had to be redone doing so.
@@ -87,7 +95,32 @@ impl<'m> ConcreteRunner<'m> {
             arrays: Vec::new(),
             compiled,
             checked_runs: 0,
+            kernel: None,
+            kernel_args: Vec::new(),
+            kernel_runs: 0,
         })
+    }
+
+    /// Lets the unchecked fast path run `kernel`, machine code of this function (built by
+    /// `fpscout_llvm::native_kernel`), instead of interpreting. It runs only evaluations
+    /// whose arguments are numbers and not NaNs, outside inexact recording, and its answer
+    /// stands only when nothing but inexact was raised, as for the interpreted fast path;
+    /// everything else is interpreted. Ignored for functions without a fast path.
+    pub fn set_native_kernel(&mut self, kernel: NativeKernel) {
+        let f = self.walker.module.function(self.func);
+        if self.compiled.is_some() && kernel.params() == f.params.len() {
+            self.kernel = Some((kernel, f.ret != Type::Void));
+        }
+    }
+
+    /// Whether evaluations may run native kernel code.
+    pub fn has_native_kernel(&self) -> bool {
+        self.kernel.is_some()
+    }
+
+    /// How many evaluations the native kernel answered so far.
+    pub fn native_kernel_runs(&self) -> u64 {
+        self.kernel_runs
     }
 
     /// Sends every evaluation to the walker (tests compare both paths).
@@ -147,7 +180,11 @@ impl<'m> ConcreteRunner<'m> {
             None => false,
         };
         if direct {
-            if let Some(done) = self.eval_direct() {
+            let kernel_may_run = match (&self.kernel, self.compiled.as_ref()) {
+                (Some(_), Some(c)) => c.kernel_args(&mut self.kernel_args),
+                _ => false,
+            };
+            if let Some(done) = self.eval_direct(kernel_may_run) {
                 return Ok(done);
             }
         }
@@ -201,8 +238,9 @@ impl<'m> ConcreteRunner<'m> {
     }
 
     /// The evaluation on the compiled fast path of a function whose parameters, all
-    /// numbers, are already in its registers; `None` when the walker must redo it.
-    fn eval_direct(&mut self) -> Option<Evaluation> {
+    /// numbers, are already in its registers (and in `kernel_args` when `kernel_may_run`);
+    /// `None` when the walker must redo it.
+    fn eval_direct(&mut self, kernel_may_run: bool) -> Option<Evaluation> {
         let compiled = self.compiled.as_mut()?;
         let walker = &mut self.walker;
         // The run reads no memory when it has no memory steps, and what an earlier
@@ -214,8 +252,21 @@ impl<'m> ConcreteRunner<'m> {
         domain.clear();
         let unchecked = domain.start_unchecked(self.checked_runs == 0);
         self.checked_runs = self.checked_runs.saturating_sub(1);
-        let mut run = compiled.run(domain, &mut walker.memory, walker.config.step_budget);
+        let budget = walker.config.step_budget;
+        let mut run = match &self.kernel {
+            Some((kernel, returns_value)) if unchecked && kernel_may_run => {
+                match kernel.run(&self.kernel_args, budget) {
+                    KernelExit::Returned { bits, steps } => {
+                        Ok((returns_value.then_some(bits), steps))
+                    }
+                    KernelExit::Restart => Err(super::compiled::Restart),
+                }
+            }
+            _ => compiled.run(domain, &mut walker.memory, budget),
+        };
+        let mut answered_by_kernel = unchecked && kernel_may_run && self.kernel.is_some();
         if !domain.finish_unchecked() && unchecked && run.is_ok() {
+            answered_by_kernel = false;
             // Something raised a flag worth an event: again, reading flags per operation.
             // Inputs that raise one tend to come in runs (a search near an exception,
             // `log` of negative numbers): the next evaluations read flags right away.
@@ -232,6 +283,9 @@ impl<'m> ConcreteRunner<'m> {
         let domain = &mut walker.domain;
         let (ret, steps) = run.ok()?;
         walker.steps = steps;
+        if answered_by_kernel {
+            self.kernel_runs += 1;
+        }
         Some(Evaluation {
             end: EvalEnd::Returned(ret),
             events: domain.events.clone(),

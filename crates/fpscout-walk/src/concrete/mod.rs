@@ -297,7 +297,7 @@ fn sign_bit(ty: FloatTy) -> u64 {
 }
 /// NaN test on bits: a float compare here would itself raise INVALID for SNaNs.
 #[inline]
-fn is_nan(ty: FloatTy, b: u64) -> bool {
+pub(crate) fn is_nan(ty: FloatTy, b: u64) -> bool {
     match ty {
         FloatTy::F32 => b & 0x7fff_ffff > 0x7f80_0000,
         FloatTy::F64 => b & 0x7fff_ffff_ffff_ffff > 0x7ff0_0000_0000_0000,
