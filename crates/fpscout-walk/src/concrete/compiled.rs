@@ -503,22 +503,6 @@ impl Compiled {
         true
     }
 
-    /// The parameters [`Compiled::set_scalar_args`] set, for a native kernel; `false` when
-    /// one is a NaN (a kernel must not see one, see `fpscout_ir::kernel`).
-    pub(crate) fn kernel_args(&self, out: &mut Vec<u64>) -> bool {
-        out.clear();
-        for &(reg, ty) in self.params.iter() {
-            let bits = self.regs[reg as usize];
-            if let ScalarTy::Float(f) = ty {
-                if super::is_nan(f, bits) {
-                    return false;
-                }
-            }
-            out.push(bits);
-        }
-        true
-    }
-
     /// Sets the parameters for the next run from the walker's argument values.
     pub(crate) fn set_params(&mut self, args: &[crate::code::Reg<u64>]) -> Result<(), Restart> {
         use crate::code::Reg;

@@ -67,13 +67,19 @@ pub struct ConcreteRunner<'m> {
     /// Evaluations left that read flags per operation from the start instead of being
     /// redone when something worth an event was raised (see [`ConcreteRunner::eval_direct`]).
     checked_runs: u32,
-    /// Machine code for the unchecked fast path (see [`ConcreteRunner::set_native_kernel`])
-    /// and whether the function returns a value.
-    kernel: Option<(NativeKernel, bool)>,
+    /// Machine code for the unchecked fast path (see [`ConcreteRunner::set_native_kernel`]).
+    kernel: Option<Kernel>,
     /// Arguments of the current evaluation for the kernel, when it may run.
     kernel_args: Vec<u64>,
     /// Evaluations the kernel answered.
     kernel_runs: u64,
+}
+
+/// A native kernel with what calling it needs from the function.
+struct Kernel {
+    code: NativeKernel,
+    params: Box<[ScalarTy]>,
+    returns_value: bool,
 }
 
 /// Evaluations that read flags per operation after one had to be redone doing so.
@@ -101,15 +107,29 @@ impl<'m> ConcreteRunner<'m> {
         })
     }
 
-    /// Lets the unchecked fast path run `kernel`, machine code of this function (built by
+    /// Lets evaluations run `kernel`, machine code of this function (built by
     /// `fpscout_llvm::native_kernel`), instead of interpreting. It runs only evaluations
     /// whose arguments are numbers and not NaNs, outside inexact recording, and its answer
     /// stands only when nothing but inexact was raised, as for the interpreted fast path;
-    /// everything else is interpreted. Ignored for functions without a fast path.
+    /// everything else is interpreted. Ignored for functions with non-number parameters.
     pub fn set_native_kernel(&mut self, kernel: NativeKernel) {
         let f = self.walker.module.function(self.func);
-        if self.compiled.is_some() && kernel.params() == f.params.len() {
-            self.kernel = Some((kernel, f.ret != Type::Void));
+        let params: Option<Box<[ScalarTy]>> = f
+            .params
+            .iter()
+            .map(|p| match p.ty {
+                Type::Scalar(s @ (ScalarTy::Int(_) | ScalarTy::Float(_))) => Some(s),
+                _ => None,
+            })
+            .collect();
+        if let Some(params) = params {
+            if kernel.params() == params.len() {
+                self.kernel = Some(Kernel {
+                    code: kernel,
+                    params,
+                    returns_value: f.ret != Type::Void,
+                });
+            }
         }
     }
 
@@ -174,17 +194,18 @@ impl<'m> ConcreteRunner<'m> {
 
     /// [`ConcreteRunner::eval`] inside a walk the caller began.
     fn eval_in_walk(&mut self, args: &[ArgBits]) -> DResult<Evaluation> {
+        if self.kernel.is_some() {
+            if let Some(done) = self.eval_kernel(args) {
+                return Ok(done);
+            }
+        }
         // Numbers only: the fast path takes the bits directly (no argument values).
         let direct = match self.compiled.as_mut() {
             Some(c) => c.set_scalar_args(&self.walker.domain, args),
             None => false,
         };
         if direct {
-            let kernel_may_run = match (&self.kernel, self.compiled.as_ref()) {
-                (Some(_), Some(c)) => c.kernel_args(&mut self.kernel_args),
-                _ => false,
-            };
-            if let Some(done) = self.eval_direct(kernel_may_run) {
+            if let Some(done) = self.eval_direct() {
                 return Ok(done);
             }
         }
@@ -237,10 +258,58 @@ impl<'m> ConcreteRunner<'m> {
         self.finish(run, arrays)
     }
 
+    /// The evaluation by the native kernel, reading flags once; `None` when it may not run
+    /// (a NaN or non-number argument, flags read per operation) or its outcome does not
+    /// stand (something worth an event was raised, a restart): then the interpreter
+    /// evaluates, and after a raised flag reads flags per operation for a while.
+    #[inline]
+    fn eval_kernel(&mut self, args: &[ArgBits]) -> Option<Evaluation> {
+        let kernel = self.kernel.as_ref()?;
+        if self.checked_runs > 0 || args.len() != kernel.params.len() {
+            return None;
+        }
+        self.kernel_args.clear();
+        for (&ty, a) in kernel.params.iter().zip(args) {
+            let ArgBits::Scalar(bits) = *a else {
+                return None;
+            };
+            let bits = crate::Domain::constant(&self.walker.domain, ty, bits);
+            // A kernel must not see a NaN (see `fpscout_ir::kernel`).
+            if matches!(ty, ScalarTy::Float(f) if super::is_nan(f, bits)) {
+                return None;
+            }
+            self.kernel_args.push(bits);
+        }
+        let domain = &mut self.walker.domain;
+        domain.clear();
+        if !domain.start_unchecked(true) {
+            // Inexact events are recorded: the kernel cannot name their operations.
+            return None;
+        }
+        let exit = kernel
+            .code
+            .run(&self.kernel_args, self.walker.config.step_budget);
+        if !domain.finish_unchecked() {
+            self.checked_runs = CHECKED_AFTER_REDO;
+            return None;
+        }
+        let KernelExit::Returned { bits, steps } = exit else {
+            return None;
+        };
+        self.kernel_runs += 1;
+        self.walker.steps = steps;
+        Some(Evaluation {
+            end: EvalEnd::Returned(kernel.returns_value.then_some(bits)),
+            events: Vec::new(),
+            flags: domain.flags,
+            arrays: Vec::new(),
+            choice_points: 0,
+        })
+    }
+
     /// The evaluation on the compiled fast path of a function whose parameters, all
-    /// numbers, are already in its registers (and in `kernel_args` when `kernel_may_run`);
-    /// `None` when the walker must redo it.
-    fn eval_direct(&mut self, kernel_may_run: bool) -> Option<Evaluation> {
+    /// numbers, are already in its registers; `None` when the walker must redo it.
+    fn eval_direct(&mut self) -> Option<Evaluation> {
         let compiled = self.compiled.as_mut()?;
         let walker = &mut self.walker;
         // The run reads no memory when it has no memory steps, and what an earlier
@@ -252,21 +321,8 @@ impl<'m> ConcreteRunner<'m> {
         domain.clear();
         let unchecked = domain.start_unchecked(self.checked_runs == 0);
         self.checked_runs = self.checked_runs.saturating_sub(1);
-        let budget = walker.config.step_budget;
-        let mut run = match &self.kernel {
-            Some((kernel, returns_value)) if unchecked && kernel_may_run => {
-                match kernel.run(&self.kernel_args, budget) {
-                    KernelExit::Returned { bits, steps } => {
-                        Ok((returns_value.then_some(bits), steps))
-                    }
-                    KernelExit::Restart => Err(super::compiled::Restart),
-                }
-            }
-            _ => compiled.run(domain, &mut walker.memory, budget),
-        };
-        let mut answered_by_kernel = unchecked && kernel_may_run && self.kernel.is_some();
+        let mut run = compiled.run(domain, &mut walker.memory, walker.config.step_budget);
         if !domain.finish_unchecked() && unchecked && run.is_ok() {
-            answered_by_kernel = false;
             // Something raised a flag worth an event: again, reading flags per operation.
             // Inputs that raise one tend to come in runs (a search near an exception,
             // `log` of negative numbers): the next evaluations read flags right away.
@@ -283,9 +339,6 @@ impl<'m> ConcreteRunner<'m> {
         let domain = &mut walker.domain;
         let (ret, steps) = run.ok()?;
         walker.steps = steps;
-        if answered_by_kernel {
-            self.kernel_runs += 1;
-        }
         Some(Evaluation {
             end: EvalEnd::Returned(ret),
             events: domain.events.clone(),
