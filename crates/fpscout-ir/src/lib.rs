@@ -328,6 +328,13 @@ pub enum FCmpPred {
 }
 
 impl FCmpPred {
+    /// An ordering predicate (less/greater, ordered or unordered): the ones whose SSE
+    /// mask compare (`cmpltsd`…) signals INVALID on quiet NaNs, unlike equality tests.
+    pub fn is_relational(self) -> bool {
+        use FCmpPred::*;
+        matches!(self, Ogt | Oge | Olt | Ole | Ugt | Uge | Ult | Ule)
+    }
+
     /// Evaluates the predicate given the IEEE comparison outcome (None = unordered).
     pub fn holds(self, order: Option<std::cmp::Ordering>) -> bool {
         use std::cmp::Ordering::*;

@@ -655,7 +655,7 @@ impl<'c, 'm> Emitter<'c, 'm> {
                             .const_int(u64::from(*pred == FCmpPred::True), false)
                             .into(),
                         Some(p) => {
-                            let signalling = *lowering == CmpLowering::Mask && relational(*pred);
+                            let signalling = *lowering == CmpLowering::Mask && pred.is_relational();
                             let op = if signalling { "fcmps" } else { "fcmp" };
                             let args: Vec<BasicMetadataValueEnum<'c>> = vec![
                                 x.into(),
@@ -1020,12 +1020,6 @@ fn fcmp_name(p: FCmpPred) -> Option<&'static str> {
         Une => "une",
         Uno => "uno",
     })
-}
-
-/// Predicates whose `cmp*` mask form signals on quiet NaNs (as the concrete domain has it).
-fn relational(p: FCmpPred) -> bool {
-    use FCmpPred::*;
-    matches!(p, Ogt | Oge | Olt | Ole | Ugt | Uge | Ult | Ule)
 }
 
 fn int_predicate(p: ICmpPred) -> IntPredicate {

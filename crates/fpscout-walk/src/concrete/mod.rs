@@ -314,12 +314,6 @@ fn quiet(ty: FloatTy, b: u64) -> u64 {
 }
 
 #[inline]
-fn relational(pred: FCmpPred) -> bool {
-    use FCmpPred::*;
-    matches!(pred, Ogt | Oge | Olt | Ole | Ugt | Uge | Ult | Ule)
-}
-
-#[inline]
 fn int_as_i64(bits: u64, width: u32) -> i64 {
     sign_extend(bits, width)
 }
@@ -416,7 +410,7 @@ impl Domain for Concrete {
         if matches!(pred, FCmpPred::False | FCmpPred::True) {
             return Ok(u64::from(pred == FCmpPred::True));
         }
-        let signalling = lowering == CmpLowering::Mask && relational(pred);
+        let signalling = lowering == CmpLowering::Mask && pred.is_relational();
         let m = self.env;
         let (ord, fl) = match (ty, signalling) {
             (FloatTy::F64, false) => ucomisd(f64b(*a), f64b(*b), m),
