@@ -24,6 +24,7 @@ use inkwell::module::Module as LlvmModule;
 use inkwell::types::{BasicTypeEnum, IntType};
 use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, FunctionValue, IntValue, PhiValue};
 use inkwell::{AddressSpace, IntPredicate, OptimizationLevel};
+use std::cell::Cell;
 use std::mem::ManuallyDrop;
 use std::num::NonZeroU32;
 use std::sync::{Arc, Once};
@@ -65,11 +66,12 @@ pub fn native_kernel(module: &Module, func: FuncId) -> Result<NativeKernel, NoKe
         );
     });
     let mut owner = JitCode::new();
-    let entry = owner.compile(f)?;
+    let (entry, counting) = owner.compile(f)?;
     let params = f.params.len();
-    // SAFETY: `compile` returned the address of a function emitted with the `KernelEntry`
-    // signature and contract for `f`, owned by `owner`'s engine.
-    Ok(unsafe { NativeKernel::new(entry, params, Arc::new(owner)) })
+    // SAFETY: `compile` returned the addresses of functions emitted with the `KernelEntry`
+    // signature and contract for `f` (`counting` with its rounding-error count), owned by
+    // `owner`'s engine.
+    Ok(unsafe { NativeKernel::new(entry, counting, params, Arc::new(owner)) })
 }
 
 /// An LLVM context and the engine holding the compiled kernel (self-referential, so the
@@ -95,21 +97,32 @@ impl JitCode {
         }
     }
 
-    fn compile(&mut self, f: &Function) -> Emit<KernelEntry> {
+    /// The plain kernel and, where the processor has FMA (the rounding errors of
+    /// products, quotients and square roots are single FMAs), the counting one.
+    fn compile(&mut self, f: &Function) -> Emit<(KernelEntry, Option<KernelEntry>)> {
         // SAFETY: the context lives until `drop`, after the module and engine made from it.
         let context: &'static Context = unsafe { &*self.context };
         let module = context.create_module("fpscout_kernel");
-        let mut emitter = Emitter::new(context, &module, f)?;
-        emitter.function()?;
+        Emitter::new(context, &module, f, KERNEL_NAME, false)?.function()?;
+        let counting = std::arch::is_x86_feature_detected!("fma");
+        if counting {
+            Emitter::new(context, &module, f, COUNTING_NAME, true)?.function()?;
+        }
         if let Err(e) = module.verify() {
             return refuse(format!("emitted kernel does not verify: {e}"));
         }
         let engine = llvm(module.create_jit_execution_engine(OptimizationLevel::Default))?;
         let address = llvm(engine.get_function_address(KERNEL_NAME))?;
+        let counting_address = if counting {
+            Some(llvm(engine.get_function_address(COUNTING_NAME))?)
+        } else {
+            None
+        };
         *self.module = Some(module);
         *self.engine = Some(engine);
-        // SAFETY: the emitted function has the `KernelEntry` signature.
-        Ok(unsafe { std::mem::transmute::<usize, KernelEntry>(address) })
+        // SAFETY: the emitted functions have the `KernelEntry` signature.
+        let entry = |a: usize| unsafe { std::mem::transmute::<usize, KernelEntry>(a) };
+        Ok((entry(address), counting_address.map(entry)))
     }
 }
 
@@ -125,16 +138,19 @@ impl Drop for JitCode {
 }
 
 const KERNEL_NAME: &str = "fpscout_kernel";
+const COUNTING_NAME: &str = "fpscout_kernel_counting";
 
 /// One IR value as LLVM values, one per lane.
 type Lanes<'c> = Vec<BasicValueEnum<'c>>;
 
-/// What a branch into an IR block brings: the LLVM block it leaves and its step count.
+/// What a branch into an IR block brings: the LLVM block it leaves, its step count and
+/// (counting kernel) the rounding errors so far.
 struct Edge<'c> {
     from_ir: usize,
     to_ir: usize,
     from: BasicBlock<'c>,
     steps: IntValue<'c>,
+    errors: Option<IntValue<'c>>,
 }
 
 /// A block's LLVM blocks: `head` holds the phis and the step-budget check.
@@ -144,6 +160,7 @@ struct BlockShell<'c> {
     phis: Vec<Vec<PhiValue<'c>>>,
     steps_in: PhiValue<'c>,
     steps: IntValue<'c>,
+    errors_in: Option<PhiValue<'c>>,
 }
 
 struct Emitter<'c, 'm> {
@@ -159,20 +176,38 @@ struct Emitter<'c, 'm> {
     restart: BasicBlock<'c>,
     out: inkwell::values::PointerValue<'c>,
     strictfp: Attribute,
+    /// The counting kernel's running OR of the magnitude bits of every operation's exact
+    /// rounding error (an `i64`, nonzero once some operation was inexact); `None` in the
+    /// plain kernel.
+    errors: Cell<Option<IntValue<'c>>>,
+    counting: bool,
 }
 
 impl<'c, 'm> Emitter<'c, 'm> {
-    fn new(cx: &'c Context, module: &'m LlvmModule<'c>, f: &'m Function) -> Emit<Self> {
+    fn new(
+        cx: &'c Context,
+        module: &'m LlvmModule<'c>,
+        f: &'m Function,
+        name: &str,
+        counting: bool,
+    ) -> Emit<Self> {
         let i64t = cx.i64_type();
         let ptr = cx.ptr_type(AddressSpace::default());
         let ty = cx
             .i32_type()
             .fn_type(&[ptr.into(), i64t.into(), ptr.into()], false);
-        let kernel = module.add_function(KERNEL_NAME, ty, None);
+        let kernel = module.add_function(name, ty, None);
         let strictfp = cx.create_enum_attribute(Attribute::get_named_enum_kind_id("strictfp"), 0);
         kernel.add_attribute(AttributeLoc::Function, strictfp);
         let nounwind = cx.create_enum_attribute(Attribute::get_named_enum_kind_id("nounwind"), 0);
         kernel.add_attribute(AttributeLoc::Function, nounwind);
+        if counting {
+            // The rounding errors of products, quotients and roots are single FMAs.
+            kernel.add_attribute(
+                AttributeLoc::Function,
+                cx.create_string_attribute("target-features", "+fma"),
+            );
+        }
         // The first block appended is the entry.
         let entry = cx.append_basic_block(kernel, "entry");
         let restart = cx.append_basic_block(kernel, "restart");
@@ -193,6 +228,8 @@ impl<'c, 'm> Emitter<'c, 'm> {
             restart,
             out,
             strictfp,
+            errors: Cell::new(None),
+            counting,
         })
     }
 
@@ -213,6 +250,9 @@ impl<'c, 'm> Emitter<'c, 'm> {
         llvm(self.b.build_unconditional_branch(self.shells[0].head))?;
         let zero = self.cx.i64_type().const_zero();
         self.shells[0].steps_in.add_incoming(&[(&zero, entry)]);
+        if let Some(errors) = self.shells[0].errors_in {
+            errors.add_incoming(&[(&zero, entry)]);
+        }
         for index in reverse_post_order(self.f) {
             self.block(index)?;
         }
@@ -260,6 +300,11 @@ impl<'c, 'm> Emitter<'c, 'm> {
         self.b.position_at_end(head);
         let i64t = self.cx.i64_type();
         let steps_in = llvm(self.b.build_phi(i64t, "steps"))?;
+        let errors_in = if self.counting {
+            Some(llvm(self.b.build_phi(i64t, "errors"))?)
+        } else {
+            None
+        };
         let mut phis = Vec::with_capacity(block.phis.len());
         for phi in &block.phis {
             let (lane_ty, lanes) = lanes_of(phi.ty)?;
@@ -292,6 +337,7 @@ impl<'c, 'm> Emitter<'c, 'm> {
             phis,
             steps_in,
             steps,
+            errors_in,
         })
     }
 
@@ -299,6 +345,11 @@ impl<'c, 'm> Emitter<'c, 'm> {
         let f = self.f;
         let block = &f.blocks[index];
         self.b.position_at_end(self.shells[index].body);
+        self.errors.set(
+            self.shells[index]
+                .errors_in
+                .map(|p| p.as_basic_value().into_int_value()),
+        );
         for inst in &block.insts {
             let lanes = self.inst(&inst.kind)?;
             match (inst.dest, lanes) {
@@ -350,6 +401,14 @@ impl<'c, 'm> Emitter<'c, 'm> {
                         .build_in_bounds_gep(i64t, self.out, &[i64t.const_int(1, false)], "")
                 })?;
                 llvm(self.b.build_store(second, steps))?;
+                if let Some(errors) = self.errors.get() {
+                    // SAFETY: the kernel contract gives the counting kernel's `out` three slots.
+                    let third = llvm(unsafe {
+                        self.b
+                            .build_in_bounds_gep(i64t, self.out, &[i64t.const_int(2, false)], "")
+                    })?;
+                    llvm(self.b.build_store(third, errors))?;
+                }
                 llvm(self.b.build_return(Some(&self.cx.i32_type().const_zero())))?;
             }
             Terminator::Unreachable => {
@@ -374,6 +433,7 @@ impl<'c, 'm> Emitter<'c, 'm> {
             to_ir,
             from,
             steps,
+            errors: self.errors.get(),
         });
         Ok(shell.head)
     }
@@ -382,9 +442,11 @@ impl<'c, 'm> Emitter<'c, 'm> {
     fn wire_phis(&mut self) -> Emit<()> {
         let edges = std::mem::take(&mut self.edges);
         for e in &edges {
-            self.shells[e.to_ir]
-                .steps_in
-                .add_incoming(&[(&e.steps, e.from)]);
+            let shell = &self.shells[e.to_ir];
+            shell.steps_in.add_incoming(&[(&e.steps, e.from)]);
+            if let (Some(phi), Some(errors)) = (shell.errors_in, e.errors) {
+                phi.add_incoming(&[(&errors, e.from)]);
+            }
             let block = &self.f.blocks[e.to_ir];
             for (phi, lanes) in block.phis.iter().zip(&self.shells[e.to_ir].phis) {
                 let Some((_, operand)) =
@@ -576,6 +638,118 @@ impl<'c, 'm> Emitter<'c, 'm> {
         self.call(&format!("llvm.experimental.constrained.{op}"), types, &all)
     }
 
+    fn neg(&self, x: BasicValueEnum<'c>) -> Emit<BasicValueEnum<'c>> {
+        Ok(llvm(self.b.build_float_neg(x.into_float_value(), ""))?.into())
+    }
+
+    /// Counting kernel: joins the magnitude bits of an operation's exact rounding error `e`
+    /// to the running OR (a sign alone, `-0`, means exact).
+    fn join_error(&self, e: BasicValueEnum<'c>) -> Emit<()> {
+        let Some(errors) = self.errors.get() else {
+            return Ok(());
+        };
+        let b = &self.b;
+        let width = e.into_float_value().get_type().get_bit_width();
+        let bits = llvm(b.build_bit_cast(e, self.int_type(width)?, ""))?.into_int_value();
+        let magnitude = llvm(b.build_and(
+            bits,
+            bits.get_type().const_int(u64::MAX >> (65 - width), false),
+            "",
+        ))?;
+        let wide = if width == 64 {
+            magnitude
+        } else {
+            llvm(b.build_int_z_extend(magnitude, self.cx.i64_type(), ""))?
+        };
+        self.errors.set(Some(llvm(b.build_or(errors, wide, ""))?));
+        Ok(())
+    }
+
+    /// Counting kernel: the operation was inexact when `inexact` (an `i1`) holds.
+    fn join_inexact_if(&self, inexact: IntValue<'c>) -> Emit<()> {
+        let Some(errors) = self.errors.get() else {
+            return Ok(());
+        };
+        let wide = llvm(self.b.build_int_z_extend(inexact, self.cx.i64_type(), ""))?;
+        self.errors
+            .set(Some(llvm(self.b.build_or(errors, wide, ""))?));
+        Ok(())
+    }
+
+    /// Counting kernel: `s = a + b` rounded; its error by Knuth's TwoSum, which computes
+    /// it exactly under round to nearest unless something overflows or underflows (which
+    /// raises a flag that makes the caller ignore the count).
+    fn count_sum(
+        &self,
+        t: BasicTypeEnum<'c>,
+        a: BasicValueEnum<'c>,
+        b: BasicValueEnum<'c>,
+        s: BasicValueEnum<'c>,
+    ) -> Emit<()> {
+        if !self.counting {
+            return Ok(());
+        }
+        let sub = |x, y| self.strict("fsub", &[t], &[x, y], true);
+        let b_part = sub(s, a)?;
+        let a_part = sub(s, b_part)?;
+        let a_error = sub(a, a_part)?;
+        let b_error = sub(b, b_part)?;
+        let error = self.strict("fadd", &[t], &[a_error, b_error], true)?;
+        self.join_error(error)
+    }
+
+    /// Counting kernel: an operation whose exact error is `x * y + z`, zero exactly when
+    /// it was exact: `a*b - p` for a product, `a - q*b` for a quotient, `a - s*s` for a
+    /// square root. One FMA rounds it once, and rounding only makes a nonzero value zero
+    /// by underflowing (a flag).
+    fn count_residual(
+        &self,
+        t: BasicTypeEnum<'c>,
+        x: BasicValueEnum<'c>,
+        y: BasicValueEnum<'c>,
+        z: BasicValueEnum<'c>,
+    ) -> Emit<()> {
+        if !self.counting {
+            return Ok(());
+        }
+        let residual = self.strict("fma", &[t], &[x, y, z], true)?;
+        self.join_error(residual)
+    }
+
+    /// Counting kernel: a conversion was inexact when converting back differs (a quiet
+    /// compare, so it raises nothing on the numbers it sees).
+    fn count_unequal(&self, back: BasicValueEnum<'c>, x: BasicValueEnum<'c>) -> Emit<()> {
+        if !self.counting {
+            return Ok(());
+        }
+        let differs = self.call(
+            "llvm.experimental.constrained.fcmp",
+            &[x.get_type()],
+            &[
+                back.into(),
+                x.into(),
+                self.meta("une"),
+                self.meta("fpexcept.strict"),
+            ],
+        )?;
+        self.join_inexact_if(differs.into_int_value())
+    }
+
+    /// Counting kernel: an integer `n` (as `i64`) converted to the float `r` was rounded
+    /// when `r` does not convert back to `n` (a float beyond `i64` converts with INVALID,
+    /// which makes the caller ignore the count).
+    fn count_integer_round_trip(&self, r: BasicValueEnum<'c>, n: IntValue<'c>) -> Emit<()> {
+        if !self.counting {
+            return Ok(());
+        }
+        let i64t = self.cx.i64_type();
+        let back = self
+            .strict("fptosi", &[i64t.into(), r.get_type()], &[r], false)?
+            .into_int_value();
+        let differs = llvm(self.b.build_int_compare(IntPredicate::NE, back, n, ""))?;
+        self.join_inexact_if(differs)
+    }
+
     /// `minss`/`minsd`/`maxss`/`maxsd` on lane 0 of two vectors (the upper lanes are
     /// neither computed nor read).
     fn sse_min_max(
@@ -623,7 +797,14 @@ impl<'c, 'm> Emitter<'c, 'm> {
                 let (xa, xb) = (self.lanes(a, n)?, self.lanes(rhs, n)?);
                 let mut out = Vec::with_capacity(n as usize);
                 for (x, y) in xa.into_iter().zip(xb) {
-                    out.push(self.strict(name, &[t], &[x, y], true)?);
+                    let r = self.strict(name, &[t], &[x, y], true)?;
+                    match op {
+                        FBinOp::FAdd => self.count_sum(t, x, y, r)?,
+                        FBinOp::FSub => self.count_sum(t, x, self.neg(y)?, r)?,
+                        FBinOp::FMul => self.count_residual(t, x, y, self.neg(r)?)?,
+                        _ => self.count_residual(t, self.neg(r)?, y, x)?,
+                    }
+                    out.push(r);
                 }
                 out
             }
@@ -760,7 +941,11 @@ impl<'c, 'm> Emitter<'c, 'm> {
                 for x in self.lanes(a, n)? {
                     out.push(match op {
                         FUnaryOp::Fabs => self.call("llvm.fabs", &[t], &[x.into()])?,
-                        FUnaryOp::SqrtInsn => self.strict("sqrt", &[t], &[x], true)?,
+                        FUnaryOp::SqrtInsn => {
+                            let r = self.strict("sqrt", &[t], &[x], true)?;
+                            self.count_residual(t, self.neg(r)?, r, x)?;
+                            r
+                        }
                         other => return refuse(format!("{other:?} (a libm call or estimate)")),
                     });
                 }
@@ -808,7 +993,10 @@ impl<'c, 'm> Emitter<'c, 'm> {
                 let mut out = Vec::with_capacity(n as usize);
                 for ((x, y), z) in xa.into_iter().zip(xb).zip(xc) {
                     let product = self.strict("fmul", &[t], &[x, y], true)?;
-                    out.push(self.strict("fadd", &[t], &[product, z], true)?);
+                    self.count_residual(t, x, y, self.neg(product)?)?;
+                    let sum = self.strict("fadd", &[t], &[product, z], true)?;
+                    self.count_sum(t, product, z, sum)?;
+                    out.push(sum);
                 }
                 out
             }
@@ -940,15 +1128,33 @@ impl<'c, 'm> Emitter<'c, 'm> {
                 self.strict("fpext", &[tt, x.get_type()], &[x], false)?
             }
             (CastOp::FPTrunc, ScalarTy::Float(FloatTy::F64), ScalarTy::Float(FloatTy::F32)) => {
-                self.strict("fptrunc", &[tt, x.get_type()], &[x], true)?
+                let r = self.strict("fptrunc", &[tt, x.get_type()], &[x], true)?;
+                if self.counting {
+                    // Exact iff widening gives `x` back (both are normal or zero here).
+                    let back = self.strict("fpext", &[x.get_type(), tt], &[r], false)?;
+                    self.count_unequal(back, x)?;
+                }
+                r
             }
             // The same integer value converts the same way whatever the source width.
-            (CastOp::SIToFP, ScalarTy::Int(_), ScalarTy::Float(_)) => {
-                self.strict("sitofp", &[tt, x.get_type()], &[x], true)?
+            (CastOp::SIToFP, ScalarTy::Int(w), ScalarTy::Float(_)) => {
+                let r = self.strict("sitofp", &[tt, x.get_type()], &[x], true)?;
+                if self.counting {
+                    let n = x.into_int_value();
+                    let wide = if w == 64 {
+                        n
+                    } else {
+                        llvm(b.build_int_s_extend(n, i64t, ""))?
+                    };
+                    self.count_integer_round_trip(r, wide)?;
+                }
+                r
             }
             (CastOp::UIToFP, ScalarTy::Int(w), ScalarTy::Float(_)) if w < 64 => {
                 let wide = llvm(b.build_int_z_extend(x.into_int_value(), i64t, ""))?;
-                self.strict("sitofp", &[tt, i64t.into()], &[wide.into()], true)?
+                let r = self.strict("sitofp", &[tt, i64t.into()], &[wide.into()], true)?;
+                self.count_integer_round_trip(r, wide)?;
+                r
             }
             // 32-bit conversions for up to 32 bits (`fptoui` below 32), 64-bit ones above
             // (and for `fptoui` of exactly 32), truncated to the width.
@@ -960,6 +1166,13 @@ impl<'c, 'm> Emitter<'c, 'm> {
                 let r = self
                     .strict("fptosi", &[via.into(), x.get_type()], &[x], false)?
                     .into_int_value();
+                if self.counting {
+                    // Exact iff `x` was an integer: converting back gives `x` (exactly,
+                    // as an integer too large to convert exactly is a float already).
+                    let back =
+                        self.strict("sitofp", &[x.get_type(), via.into()], &[r.into()], true)?;
+                    self.count_unequal(back, x)?;
+                }
                 if via.get_bit_width() == w {
                     r.into()
                 } else {

@@ -7,7 +7,7 @@
 mod common;
 
 use common::{load_ll, DAZ, FTZ, FTZ_DAZ};
-use fpscout_ir::{FuncId, Module, ScalarTy, Type};
+use fpscout_ir::{ExceptionKind, FuncId, Module, ScalarTy, Type};
 use fpscout_walk::concrete::{ArgBits, ConcreteRunner, FpMode};
 use fpscout_walk::WalkConfig;
 
@@ -243,8 +243,10 @@ fn arg(ty: ScalarTy, rng: &mut Bits) -> u64 {
     let r = rng.next();
     match ty {
         ScalarTy::Float(f) => {
-            let v = match r % 4 {
+            let v = match r % 5 {
                 0 => F64_SPECIALS[(r >> 8) as usize % F64_SPECIALS.len()],
+                // Small dyadic numbers: operations on them are often exact.
+                3 => ((r >> 8) % 161) as f64 / 8.0 - 10.0,
                 1 | 2 => {
                     let m = (rng.next() >> 11) as f64 / (1u64 << 53) as f64;
                     let e = (rng.next() % 80) as i32 - 40;
@@ -288,8 +290,17 @@ fn arg(ty: ScalarTy, rng: &mut Bits) -> u64 {
     }
 }
 
-/// Evaluates `count` inputs of `func` with and without its kernel; returns the number of
-/// evaluations the kernel answered, after asserting every evaluation is identical.
+/// What the kernel answered in [`compare`]: evaluations in all, and those its counting
+/// variant answered, split by whether some operation was inexact.
+#[derive(Default, Debug)]
+struct Answered {
+    all: u64,
+    counted_inexact: u64,
+    counted_exact: u64,
+}
+
+/// Evaluates `count` inputs of `func` with and without its kernel, asserting every
+/// evaluation is identical; says what the kernel answered.
 fn compare(
     m: &Module,
     fid: FuncId,
@@ -297,7 +308,7 @@ fn compare(
     config: WalkConfig,
     count: usize,
     seed: u64,
-) -> u64 {
+) -> Answered {
     let f = m.function(fid);
     let kernel = fpscout_llvm::native_kernel(m, fid).unwrap_or_else(|e| panic!("{}: {e}", f.name));
     let mut plain = ConcreteRunner::new(m, fid, mode, config).expect("runner");
@@ -317,12 +328,14 @@ fn compare(
         })
         .collect();
     let mut rng = Bits(seed | 1);
+    let mut answered = Answered::default();
     for _ in 0..count {
         let args: Vec<ArgBits> = tys
             .iter()
             .map(|&t| ArgBits::Scalar(arg(t, &mut rng)))
             .collect();
         let want = plain.eval(&args);
+        let counted_before = fast.native_kernel_counted_runs();
         let got = fast.eval(&args);
         assert_eq!(
             format!("{got:?}"),
@@ -330,8 +343,15 @@ fn compare(
             "{} in {mode:?} on {args:x?}",
             f.name
         );
+        if fast.native_kernel_counted_runs() > counted_before {
+            match want.map(|e| e.flags.contains(ExceptionKind::Inexact)) {
+                Ok(true) => answered.counted_inexact += 1,
+                _ => answered.counted_exact += 1,
+            }
+        }
     }
-    fast.native_kernel_runs()
+    answered.all = fast.native_kernel_runs();
+    answered
 }
 
 #[test]
@@ -339,11 +359,15 @@ fn kernels_agree_with_the_interpreter_on_every_construct() {
     let m = load_ll(&constructs_ll());
     let count = 1500;
     let mut idle = Vec::new();
+    let mut uncounted = Vec::new();
+    let mut rounding = Vec::new();
+    let mut one_sided = Vec::new();
     for (i, f) in m.functions.iter().enumerate() {
         let fid = FuncId(i as u32);
-        let mut answered = 0;
+        let mut all = 0;
+        let (mut inexact, mut exact) = (0, 0);
         for (k, mode) in [FpMode::IEEE, FTZ, DAZ, FTZ_DAZ].into_iter().enumerate() {
-            answered += compare(
+            let a = compare(
                 &m,
                 fid,
                 mode,
@@ -351,15 +375,81 @@ fn kernels_agree_with_the_interpreter_on_every_construct() {
                 count,
                 0x9e37 + (i * 4 + k) as u64,
             );
+            all += a.all;
+            if mode == DAZ {
+                // An exact subnormal would read as zero in the count's own arithmetic.
+                assert_eq!(
+                    a.counted_inexact + a.counted_exact,
+                    0,
+                    "{}: counted under DAZ alone",
+                    f.name
+                );
+            }
+            inexact += a.counted_inexact;
+            exact += a.counted_exact;
+        }
+        if inexact > 0 {
+            rounding.push(f.name.clone());
+            // Inputs that round nowhere are common too (small dyadic numbers, specials),
+            // except where constants like 0.1 round on every input.
+            if exact == 0 && !f.name.starts_with("vec") {
+                one_sided.push(f.name.clone());
+            }
         }
         // Random inputs leave most evaluations without an event (the kernel's case).
-        if answered < (4 * count / 20) as u64 {
-            idle.push(format!("{} ({answered} of {})", f.name, 4 * count));
+        if all < (4 * count / 20) as u64 {
+            idle.push(format!("{} ({all} of {})", f.name, 4 * count));
+        }
+        if inexact + exact < (3 * count / 20) as u64 {
+            uncounted.push(format!("{} ({} of {})", f.name, inexact + exact, 3 * count));
         }
     }
     assert!(
         idle.is_empty(),
         "kernels answered too few evaluations: {idle:?}"
+    );
+    assert!(
+        uncounted.is_empty(),
+        "counting kernels answered too few evaluations: {uncounted:?}"
+    );
+    // Every construct that can round was seen rounding in a counted evaluation, and
+    // not rounding too: both answers of the count were checked.
+    let expected_rounding = [
+        "fadd_d",
+        "fsub_d",
+        "fmul_d",
+        "fdiv_d",
+        "sqrt_d",
+        "signs_d",
+        "muladd_d",
+        "fadd_f",
+        "fsub_f",
+        "fmul_f",
+        "fdiv_f",
+        "sqrt_f",
+        "signs_f",
+        "muladd_f",
+        "fptosi8",
+        "fptosi32",
+        "fptosi64",
+        "fptoui16",
+        "fptoui32",
+        "sitofp32",
+        "sitofp64",
+        "sitofp64f",
+        "uitofp32f",
+        "ext_trunc",
+        "vec2",
+        "vec4",
+        "loop",
+        "switch",
+        "dead_end",
+        "no_result",
+    ];
+    assert_eq!(rounding, expected_rounding);
+    assert!(
+        one_sided.is_empty(),
+        "never exact when counted: {one_sided:?}"
     );
 }
 

@@ -780,6 +780,8 @@ struct Report {
     failures: Vec<String>,
     /// `function [build]` of every run in which the native kernel answered evaluations.
     kernel_runs: Vec<String>,
+    /// The same for its counting variant (inexact counted by the kernel, not read).
+    counted_runs: Vec<String>,
 }
 
 fn corpus_dir() -> PathBuf {
@@ -847,6 +849,9 @@ fn check_batch(
     let kernel_answered = runner.native_kernel_runs();
     if kernel_answered > 0 {
         report.kernel_runs.push(format!("{} [{build}]", case.func));
+    }
+    if runner.native_kernel_counted_runs() > 0 {
+        report.counted_runs.push(format!("{} [{build}]", case.func));
     }
     let start = Instant::now();
     let natives: Vec<Vec<NativeArg>> = vectors.iter().map(|a| to_native(f, a)).collect();
@@ -1031,8 +1036,9 @@ fn check_case(index: usize, case: &Case, builds: &[BuildKind], report: &mut Repo
 }
 
 /// Runs `check_case` over `cases` on [`WORKERS`] threads; prints the summaries and returns
-/// the failure texts and the (sorted, deduplicated) runs native kernels answered in.
-fn run_cases(cases: &[(usize, Vec<BuildKind>)]) -> (Vec<String>, Vec<String>) {
+/// the failure texts and the (sorted, deduplicated) runs native kernels answered in, and
+/// those their counting variants answered in.
+fn run_cases(cases: &[(usize, Vec<BuildKind>)]) -> (Vec<String>, Vec<String>, Vec<String>) {
     let started = Instant::now();
     let next = AtomicUsize::new(0);
     let reports = Mutex::new(Vec::<(usize, Report)>::new());
@@ -1049,6 +1055,7 @@ fn run_cases(cases: &[(usize, Vec<BuildKind>)]) -> (Vec<String>, Vec<String>) {
                     summary: Vec::new(),
                     failures: Vec::new(),
                     kernel_runs: Vec::new(),
+                    counted_runs: Vec::new(),
                 };
                 check_case(*i, case, builds, &mut report);
                 report.summary.push(format!(
@@ -1064,21 +1071,25 @@ fn run_cases(cases: &[(usize, Vec<BuildKind>)]) -> (Vec<String>, Vec<String>) {
     reports.sort_by_key(|(i, _)| *i);
     let mut failures = Vec::new();
     let mut kernel_runs = Vec::new();
+    let mut counted_runs = Vec::new();
     for (_, r) in &reports {
         for line in &r.summary {
             println!("{line}");
         }
         failures.extend(r.failures.iter().cloned());
         kernel_runs.extend(r.kernel_runs.iter().cloned());
+        counted_runs.extend(r.counted_runs.iter().cloned());
     }
-    kernel_runs.sort();
-    kernel_runs.dedup();
+    for runs in [&mut kernel_runs, &mut counted_runs] {
+        runs.sort();
+        runs.dedup();
+    }
     println!(
         "cross-check of {} functions took {:.1}s",
         cases.len(),
         started.elapsed().as_secs_f64()
     );
-    (failures, kernel_runs)
+    (failures, kernel_runs, counted_runs)
 }
 
 #[test]
@@ -1140,7 +1151,7 @@ fn interpreter_matches_native_on_corpus() {
             (i, builds)
         })
         .collect();
-    let (failures, kernel_runs) = run_cases(&cases);
+    let (failures, kernel_runs, counted_runs) = run_cases(&cases);
     if !failures.is_empty() {
         panic!(
             "interpreter and native code disagree ({} problems):\n\n{}",
@@ -1154,6 +1165,14 @@ fn interpreter_matches_native_on_corpus() {
         kernel_runs, KERNEL_RUNS,
         "builds answered by native kernels"
     );
+    // Where the processor has FMA, kernels count inexact themselves in every one of
+    // those builds (P runs without FTZ/DAZ, P' with both), against the executables' flags.
+    if std::arch::is_x86_feature_detected!("fma") {
+        assert_eq!(
+            counted_runs, KERNEL_RUNS,
+            "builds answered by counting kernels"
+        );
+    }
 }
 
 /// Evidence for [`UNMODELLED_P_PRIME`]: replays those P' builds and prints how often and
@@ -1168,7 +1187,7 @@ fn backend_rewrites_of_unmodelled_p_prime_builds() {
         .filter(|(_, c)| unmodelled_reason(c.func).is_some())
         .map(|(i, _)| (i, vec![BuildKind::PPrime]))
         .collect();
-    let (failures, _) = run_cases(&cases);
+    let (failures, _, _) = run_cases(&cases);
     for text in &failures {
         println!("\n{text}");
     }

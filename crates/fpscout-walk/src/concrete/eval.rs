@@ -73,6 +73,8 @@ pub struct ConcreteRunner<'m> {
     kernel_args: Vec<u64>,
     /// Evaluations the kernel answered.
     kernel_runs: u64,
+    /// Of those, the ones its counting variant answered (inexact counted, not read).
+    kernel_counted_runs: u64,
 }
 
 /// A native kernel with what calling it needs from the function.
@@ -104,6 +106,7 @@ impl<'m> ConcreteRunner<'m> {
             kernel: None,
             kernel_args: Vec::new(),
             kernel_runs: 0,
+            kernel_counted_runs: 0,
         })
     }
 
@@ -141,6 +144,12 @@ impl<'m> ConcreteRunner<'m> {
     /// How many evaluations the native kernel answered so far.
     pub fn native_kernel_runs(&self) -> u64 {
         self.kernel_runs
+    }
+
+    /// How many of [`ConcreteRunner::native_kernel_runs`] the kernel's counting variant
+    /// answered (its own count of inexact operations standing for the flag).
+    pub fn native_kernel_counted_runs(&self) -> u64 {
+        self.kernel_counted_runs
     }
 
     /// Sends every evaluation to the walker (tests compare both paths).
@@ -280,28 +289,48 @@ impl<'m> ConcreteRunner<'m> {
             }
             self.kernel_args.push(bits);
         }
+        let budget = self.walker.config.step_budget;
         let domain = &mut self.walker.domain;
         domain.clear();
+        if kernel.code.counts_inexact() && domain.inexact_countable() {
+            domain.start_counted();
+            if let Some((exit, inexact)) =
+                kernel.code.run_counting_inexact(&self.kernel_args, budget)
+            {
+                if domain.finish_counted(inexact) {
+                    return self.kernel_answer(exit, true);
+                }
+            }
+            // A flag worth an event, or INVALID from the count's own arithmetic on an
+            // infinity: the plain kernel, with the flags cleared, decides.
+            domain.clear();
+        }
         if !domain.start_unchecked(true) {
             // Inexact events are recorded: the kernel cannot name their operations.
             return None;
         }
-        let exit = kernel
-            .code
-            .run(&self.kernel_args, self.walker.config.step_budget);
+        let exit = kernel.code.run(&self.kernel_args, budget);
         if !domain.finish_unchecked() {
             self.checked_runs = CHECKED_AFTER_REDO;
             return None;
         }
+        self.kernel_answer(exit, false)
+    }
+
+    /// The evaluation a kernel run that stands gives (`None` for a restart).
+    #[inline]
+    fn kernel_answer(&mut self, exit: KernelExit, counted: bool) -> Option<Evaluation> {
         let KernelExit::Returned { bits, steps } = exit else {
             return None;
         };
+        let returns_value = self.kernel.as_ref()?.returns_value;
         self.kernel_runs += 1;
+        self.kernel_counted_runs += u64::from(counted);
         self.walker.steps = steps;
         Some(Evaluation {
-            end: EvalEnd::Returned(kernel.returns_value.then_some(bits)),
+            end: EvalEnd::Returned(returns_value.then_some(bits)),
             events: Vec::new(),
-            flags: domain.flags,
+            flags: self.walker.domain.flags,
             arrays: Vec::new(),
             choice_points: 0,
         })

@@ -174,6 +174,43 @@ impl Concrete {
         sticky & !0x20 == 0 && self.events.is_empty()
     }
 
+    /// Whether a kernel's own count of inexact operations (see
+    /// `fpscout_ir::kernel::NativeKernel::run_counting_inexact`) can stand for the inexact
+    /// flag: it is tracked, not recorded as events, and the mode is one where the count
+    /// is exact (no DAZ without FTZ: there an exact subnormal result would read as zero
+    /// in the count's own arithmetic).
+    #[inline]
+    pub(crate) fn inexact_countable(&self) -> bool {
+        let daz_alone = self.mxcsr & (MXCSR_DAZ | MXCSR_FTZ) == MXCSR_DAZ;
+        self.track_inexact && !self.record_inexact && !daz_alone
+    }
+
+    /// Starts an evaluation whose inexact flag the kernel counts itself: only flags worth
+    /// an event are cleared, so MXCSR is almost never reloaded (a reload waits for every
+    /// floating-point instruction in flight).
+    #[inline]
+    pub(crate) fn start_counted(&mut self) {
+        if stmxcsr() & FLAG_MASK & !0x20 != 0 {
+            ldmxcsr(self.mxcsr);
+        }
+    }
+
+    /// Ends an evaluation begun by [`Concrete::start_counted`]: whether its outcome stands
+    /// (no flag but inexact in MXCSR, which the count's own operations may also have
+    /// raised); the flags are then inexact exactly when the kernel counted it.
+    #[inline]
+    pub(crate) fn finish_counted(&mut self, inexact: bool) -> bool {
+        if stmxcsr() & FLAG_MASK & !0x20 != 0 {
+            return false;
+        }
+        self.flags = if inexact {
+            ExceptionSet::from_mxcsr(0x20)
+        } else {
+            ExceptionSet::EMPTY
+        };
+        true
+    }
+
     /// Records the flags an operation raised. Inside a walk MXCSR flags are sticky: a flag
     /// worth an event is cleared right after it is seen, so the next operation's reading is
     /// its own; inexact (when not recorded) just stays set and joins the union at the end.
