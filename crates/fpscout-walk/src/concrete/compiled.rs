@@ -770,8 +770,13 @@ fn exec(step: &Step, regs: &mut [u64], dom: &mut Concrete) -> Result<(), Restart
             ref args,
             site,
         } => {
-            let argv: SmallVec<[u64; 4]> = args.iter().map(|&r| regs[r as usize]).collect();
-            (d, ok(dom.math(func, fty, &argv, site))?)
+            // Arity 1 or 2 (checked when compiled).
+            let mut argv = [0u64; 2];
+            for (slot, &r) in argv.iter_mut().zip(args.iter()) {
+                *slot = regs[r as usize];
+            }
+            let argv = &argv[..args.len()];
+            (d, ok(dom.math(func, fty, argv, site))?)
         }
         Step::IBin { op, width, d, a, b } => (
             d,
@@ -1452,7 +1457,8 @@ impl Compiler<'_> {
                     .iter()
                     .map(|a| self.scalar(a))
                     .collect::<Option<Box<[u32]>>>()?;
-                if dest.vector {
+                // The walker reports a wrong arity.
+                if dest.vector || args.len() != func.arity() {
                     return None;
                 }
                 self.steps.push(Step::Math {

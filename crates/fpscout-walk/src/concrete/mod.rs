@@ -305,11 +305,11 @@ impl Concrete {
         r
     }
 
-    fn libm_call(&mut self, name: &str, ty: FloatTy, args: &[u64], site: OpSite) -> DResult<u64> {
+    fn libm_call(&mut self, f: LibmFn, ty: FloatTy, args: &[u64], site: OpSite) -> DResult<u64> {
         let single = ty == FloatTy::F32;
-        let f = libm(name, single).ok_or_else(|| {
+        let f = libm(f, single).ok_or_else(|| {
             let suffix = if single { "f" } else { "" };
-            WalkError::unsupported(format!("libm function {name}{suffix}"))
+            WalkError::unsupported(format!("libm function {}{suffix}", f.c_name()))
         })?;
         let (r, fl) = call_libm(f, args, self.env);
         self.note(fl, site);
@@ -424,7 +424,7 @@ impl Domain for Concrete {
     fn fbin(&mut self, op: FBinOp, ty: FloatTy, a: &u64, b: &u64, site: OpSite) -> DResult<u64> {
         match op {
             // x86 has no remainder instruction: the backend calls fmod.
-            FBinOp::FRem => self.libm_call("fmod", ty, &[*a, *b], site),
+            FBinOp::FRem => self.libm_call(LibmFn::Math(MathFn::Fmod), ty, &[*a, *b], site),
             _ => Ok(self.fbin_sse(op, ty, *a, *b, site)),
         }
     }
@@ -462,7 +462,7 @@ impl Domain for Concrete {
     #[inline]
     fn funary(&mut self, op: FUnaryOp, ty: FloatTy, a: &u64, site: OpSite) -> DResult<u64> {
         let m = self.env;
-        let name = match op {
+        let rounding = match op {
             FUnaryOp::Fabs => return Ok(a & !sign_bit(ty)),
             FUnaryOp::SqrtInsn => {
                 let (r, fl) = match ty {
@@ -478,15 +478,15 @@ impl Domain for Concrete {
                 ))
             }
             // Baseline x86-64 has no roundsd: the backend calls these libm functions.
-            FUnaryOp::Floor => "floor",
-            FUnaryOp::Ceil => "ceil",
-            FUnaryOp::Trunc => "trunc",
-            FUnaryOp::Round => "round",
-            FUnaryOp::Rint => "rint",
-            FUnaryOp::NearbyInt => "nearbyint",
-            FUnaryOp::RoundEven => "roundeven",
+            FUnaryOp::Floor => RoundingFn::Floor,
+            FUnaryOp::Ceil => RoundingFn::Ceil,
+            FUnaryOp::Trunc => RoundingFn::Trunc,
+            FUnaryOp::Round => RoundingFn::Round,
+            FUnaryOp::Rint => RoundingFn::Rint,
+            FUnaryOp::NearbyInt => RoundingFn::NearbyInt,
+            FUnaryOp::RoundEven => RoundingFn::RoundEven,
         };
-        self.libm_call(name, ty, &[*a], site)
+        self.libm_call(LibmFn::Rounding(rounding), ty, &[*a], site)
     }
 
     #[inline]
@@ -539,7 +539,7 @@ impl Domain for Concrete {
                 args.len()
             )));
         }
-        self.libm_call(func.c_name(), ty, args, site)
+        self.libm_call(LibmFn::Math(func), ty, args, site)
     }
 
     #[inline]

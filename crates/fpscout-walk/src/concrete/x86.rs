@@ -5,6 +5,7 @@
 //! as asked), executes exactly one instruction (or one libm call) and restores MXCSR, so
 //! the results are the hardware's own and nothing else in the process is affected.
 
+use fpscout_ir::MathFn;
 use std::arch::asm;
 
 /// MXCSR at process start: all exceptions masked, round to nearest, no FTZ/DAZ.
@@ -18,8 +19,8 @@ pub const FLAG_MASK: u32 = 0x3d;
 /// cleared), executes and restores; `Active` runs under the MXCSR a walk has already loaded
 /// (see `Concrete::begin_walk`) and returns the sticky MXCSR after the instruction;
 /// `Unchecked` runs there too but returns no flags (0): the caller reads the sticky union
-/// once at the end, which lets independent instructions overlap. glibc calls read their
-/// flags in `Unchecked` as in `Active`.
+/// once at the end, which lets independent instructions overlap. glibc calls return the
+/// x87 flags they raised in `Unchecked` (see [`with_flags`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Env {
     Isolated(u32),
@@ -222,13 +223,14 @@ pub fn ldmxcsr(v: u32) {
     };
 }
 
-/// x87 status word after clearing it first: glibc's `fetestexcept` also reads x87 flags.
+/// Clears the x87 exception flags, which glibc's `fetestexcept` reads too.
 #[inline]
 fn fnclex() {
     // SAFETY: clears x87 exception flags only.
     unsafe { asm!("fnclex", options(nostack, preserves_flags)) };
 }
 
+/// The x87 status word (its low bits are the exception flags, laid out as MXCSR's).
 #[inline]
 fn fnstsw() -> u32 {
     let sw: u16;
@@ -241,7 +243,9 @@ fn fnstsw() -> u32 {
 /// raised, as `fetestexcept(FE_ALL_EXCEPT)` would report them. `Isolated` loads the mode
 /// (flags clear) and restores the caller's MXCSR; `Active` relies on the walk's invariant
 /// that MXCSR already holds the mode with no flag worth attributing set (loading MXCSR
-/// costs ~100 ns whenever its value changes).
+/// costs ~100 ns whenever its value changes); `Unchecked` returns only the x87 flags (the
+/// SSE ones stay sticky in MXCSR for the caller's one read at the end: reading MXCSR
+/// waits for the call's last instruction, which keeps independent calls from overlapping).
 #[inline(never)]
 pub fn with_flags<T>(env: Env, call: impl FnOnce() -> T) -> (T, u32) {
     let saved = match env {
@@ -252,14 +256,20 @@ pub fn with_flags<T>(env: Env, call: impl FnOnce() -> T) -> (T, u32) {
         }
         Env::Active | Env::Unchecked => None,
     };
-    fnclex();
+    // `fnclex` is microcoded and slow, reading the status word is not: clear only flags
+    // that are set (rarely: glibc's x86-64 functions compute in SSE).
+    if fnstsw() & FLAG_MASK != 0 {
+        fnclex();
+    }
     let r = std::hint::black_box(call());
-    let after = stmxcsr();
-    let x87 = fnstsw();
+    let after = if env == Env::Unchecked { 0 } else { stmxcsr() };
+    let x87 = fnstsw() & FLAG_MASK;
     if let Some(saved) = saved {
         ldmxcsr(saved);
     }
-    fnclex();
+    if x87 != 0 {
+        fnclex();
+    }
     (r, (after | x87) & FLAG_MASK)
 }
 
@@ -298,50 +308,91 @@ pub enum Libm {
     F2(unsafe extern "C" fn(f32, f32) -> f32),
 }
 
-/// The libm functions the concrete domain calls, with their arity (1 or 2); each also has
-/// the `f`-suffixed binary32 variant.
-const LIBM_FUNCTIONS: &[(&str, u8)] = &[
-    ("sqrt", 1),
-    ("exp", 1),
-    ("exp2", 1),
-    ("log", 1),
-    ("log2", 1),
-    ("log10", 1),
-    ("pow", 2),
-    ("sin", 1),
-    ("cos", 1),
-    ("tan", 1),
-    ("atan", 1),
-    ("atan2", 2),
-    ("sinh", 1),
-    ("cosh", 1),
-    ("tanh", 1),
-    ("hypot", 2),
-    ("fmod", 2),
-    ("asin", 1),
-    ("acos", 1),
-    ("expm1", 1),
-    ("log1p", 1),
-    ("cbrt", 1),
-    ("floor", 1),
-    ("ceil", 1),
-    ("trunc", 1),
-    ("round", 1),
-    ("rint", 1),
-    ("nearbyint", 1),
-    ("roundeven", 1),
-];
+/// A glibc function the concrete domain calls: an elementary function (which includes
+/// `fmod`, for `frem`) or one of the rounding functions the backend calls on baseline
+/// x86-64, which has no `roundsd`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LibmFn {
+    Math(MathFn),
+    Rounding(RoundingFn),
+}
 
-/// Looks up the glibc entry point of a double-precision C name such as `exp`, or of its
-/// float variant (`expf`) when `single`.
-pub fn libm(name: &str, single: bool) -> Option<Libm> {
-    // One table per precision, keyed by the double-precision name: a lookup per call
-    // then needs no `format!` of the float symbol.
-    type Table = std::collections::HashMap<&'static str, Libm>;
-    static TABLES: std::sync::OnceLock<[Table; 2]> = std::sync::OnceLock::new();
-    let tables = TABLES.get_or_init(|| {
-        let mut t: [Table; 2] = Default::default();
-        for &(base, arity) in LIBM_FUNCTIONS {
+/// Rounding functions (`llvm.floor` and kin), called in libm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoundingFn {
+    Floor,
+    Ceil,
+    Trunc,
+    Round,
+    Rint,
+    NearbyInt,
+    RoundEven,
+}
+
+impl RoundingFn {
+    const ALL: [RoundingFn; 7] = [
+        RoundingFn::Floor,
+        RoundingFn::Ceil,
+        RoundingFn::Trunc,
+        RoundingFn::Round,
+        RoundingFn::Rint,
+        RoundingFn::NearbyInt,
+        RoundingFn::RoundEven,
+    ];
+
+    fn c_name(self) -> &'static str {
+        match self {
+            RoundingFn::Floor => "floor",
+            RoundingFn::Ceil => "ceil",
+            RoundingFn::Trunc => "trunc",
+            RoundingFn::Round => "round",
+            RoundingFn::Rint => "rint",
+            RoundingFn::NearbyInt => "nearbyint",
+            RoundingFn::RoundEven => "roundeven",
+        }
+    }
+}
+
+impl LibmFn {
+    /// The C name of the double variant (the float variant appends `f`).
+    pub fn c_name(self) -> &'static str {
+        match self {
+            LibmFn::Math(m) => m.c_name(),
+            LibmFn::Rounding(r) => r.c_name(),
+        }
+    }
+
+    fn arity(self) -> usize {
+        match self {
+            LibmFn::Math(m) => m.arity(),
+            LibmFn::Rounding(_) => 1,
+        }
+    }
+
+    /// The position in [`LibmFn::all`].
+    fn index(self) -> usize {
+        match self {
+            LibmFn::Math(m) => m as usize,
+            LibmFn::Rounding(r) => MathFn::ALL.len() + r as usize,
+        }
+    }
+
+    fn all() -> impl Iterator<Item = LibmFn> {
+        let math = MathFn::ALL.into_iter().map(LibmFn::Math);
+        math.chain(RoundingFn::ALL.into_iter().map(LibmFn::Rounding))
+    }
+}
+
+/// The glibc entry point of `f`, or of its float variant (`expf`) when `single`.
+#[inline]
+pub fn libm(f: LibmFn, single: bool) -> Option<Libm> {
+    // Indexed by `LibmFn::index`: a lookup per call costs one load.
+    type Table = Vec<[Option<Libm>; 2]>;
+    static TABLE: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t: Table = vec![[None; 2]; LibmFn::all().count()];
+        for f in LibmFn::all() {
+            let base = f.c_name();
             for (sym, single) in [(base.to_string(), false), (format!("{base}f"), true)] {
                 let Some(p) = glibc_symbol(&sym) else {
                     continue;
@@ -351,20 +402,20 @@ pub fn libm(name: &str, single: bool) -> Option<Libm> {
                 type D2 = unsafe extern "C" fn(f64, f64) -> f64;
                 type F2 = unsafe extern "C" fn(f32, f32) -> f32;
                 // SAFETY: glibc declares these symbols with exactly these C signatures.
-                let f = unsafe {
-                    match (arity, single) {
+                let entry = unsafe {
+                    match (f.arity(), single) {
                         (1, false) => Libm::D1(std::mem::transmute::<usize, D1>(p)),
                         (1, true) => Libm::F1(std::mem::transmute::<usize, F1>(p)),
                         (_, false) => Libm::D2(std::mem::transmute::<usize, D2>(p)),
                         (_, true) => Libm::F2(std::mem::transmute::<usize, F2>(p)),
                     }
                 };
-                t[usize::from(single)].insert(base, f);
+                t[f.index()][usize::from(single)] = Some(entry);
             }
         }
         t
     });
-    tables[usize::from(single)].get(name).copied()
+    table.get(f.index())?[usize::from(single)]
 }
 
 /// Calls a glibc function on raw bits; returns result bits and flags.
