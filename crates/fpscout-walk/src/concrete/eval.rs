@@ -202,12 +202,20 @@ impl<'m> ConcreteRunner<'m> {
     }
 
     /// [`ConcreteRunner::eval`] inside a walk the caller began.
+    #[inline]
     fn eval_in_walk(&mut self, args: &[ArgBits]) -> DResult<Evaluation> {
         if self.kernel.is_some() {
             if let Some(done) = self.eval_kernel(args) {
                 return Ok(done);
             }
         }
+        self.eval_interpreted(args)
+    }
+
+    /// [`ConcreteRunner::eval_in_walk`] without a kernel: apart, so the kernel's path
+    /// does not pay for the interpreter's large stack frame.
+    #[inline(never)]
+    fn eval_interpreted(&mut self, args: &[ArgBits]) -> DResult<Evaluation> {
         // Numbers only: the fast path takes the bits directly (no argument values).
         let direct = match self.compiled.as_mut() {
             Some(c) => c.set_scalar_args(&self.walker.domain, args),
