@@ -477,14 +477,14 @@ impl Domain for Concrete {
                     "reciprocal square-root estimate (rsqrtss)",
                 ))
             }
-            // Baseline x86-64 has no roundsd: the backend calls these libm functions.
-            FUnaryOp::Floor => RoundingFn::Floor,
-            FUnaryOp::Ceil => RoundingFn::Ceil,
-            FUnaryOp::Trunc => RoundingFn::Trunc,
-            FUnaryOp::Round => RoundingFn::Round,
-            FUnaryOp::Rint => RoundingFn::Rint,
-            FUnaryOp::NearbyInt => RoundingFn::NearbyInt,
-            FUnaryOp::RoundEven => RoundingFn::RoundEven,
+            // Baseline x86-64 has no roundsd: the backend calls libm for these.
+            FUnaryOp::Floor
+            | FUnaryOp::Ceil
+            | FUnaryOp::Trunc
+            | FUnaryOp::Round
+            | FUnaryOp::Rint
+            | FUnaryOp::NearbyInt
+            | FUnaryOp::RoundEven => op,
         };
         self.libm_call(LibmFn::Rounding(rounding), ty, &[*a], site)
     }

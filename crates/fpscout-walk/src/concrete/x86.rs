@@ -5,7 +5,7 @@
 //! as asked), executes exactly one instruction (or one libm call) and restores MXCSR, so
 //! the results are the hardware's own and nothing else in the process is affected.
 
-use fpscout_ir::MathFn;
+use fpscout_ir::{FUnaryOp, MathFn};
 use std::arch::asm;
 
 /// MXCSR at process start: all exceptions masked, round to nearest, no FTZ/DAZ.
@@ -314,51 +314,30 @@ pub enum Libm {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LibmFn {
     Math(MathFn),
-    Rounding(RoundingFn),
+    /// One of [`ROUNDING_FUNCTIONS`].
+    Rounding(FUnaryOp),
 }
 
-/// Rounding functions (`llvm.floor` and kin), called in libm.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RoundingFn {
-    Floor,
-    Ceil,
-    Trunc,
-    Round,
-    Rint,
-    NearbyInt,
-    RoundEven,
-}
-
-impl RoundingFn {
-    const ALL: [RoundingFn; 7] = [
-        RoundingFn::Floor,
-        RoundingFn::Ceil,
-        RoundingFn::Trunc,
-        RoundingFn::Round,
-        RoundingFn::Rint,
-        RoundingFn::NearbyInt,
-        RoundingFn::RoundEven,
-    ];
-
-    fn c_name(self) -> &'static str {
-        match self {
-            RoundingFn::Floor => "floor",
-            RoundingFn::Ceil => "ceil",
-            RoundingFn::Trunc => "trunc",
-            RoundingFn::Round => "round",
-            RoundingFn::Rint => "rint",
-            RoundingFn::NearbyInt => "nearbyint",
-            RoundingFn::RoundEven => "roundeven",
-        }
-    }
-}
+/// The rounding operations computed by libm calls, with their C names.
+const ROUNDING_FUNCTIONS: [(FUnaryOp, &str); 7] = [
+    (FUnaryOp::Floor, "floor"),
+    (FUnaryOp::Ceil, "ceil"),
+    (FUnaryOp::Trunc, "trunc"),
+    (FUnaryOp::Round, "round"),
+    (FUnaryOp::Rint, "rint"),
+    (FUnaryOp::NearbyInt, "nearbyint"),
+    (FUnaryOp::RoundEven, "roundeven"),
+];
 
 impl LibmFn {
     /// The C name of the double variant (the float variant appends `f`).
     pub fn c_name(self) -> &'static str {
         match self {
             LibmFn::Math(m) => m.c_name(),
-            LibmFn::Rounding(r) => r.c_name(),
+            LibmFn::Rounding(op) => ROUNDING_FUNCTIONS
+                .iter()
+                .find(|(o, _)| *o == op)
+                .map_or("(not a libm function)", |(_, name)| name),
         }
     }
 
@@ -370,16 +349,23 @@ impl LibmFn {
     }
 
     /// The position in [`LibmFn::all`].
-    fn index(self) -> usize {
+    fn index(self) -> Option<usize> {
         match self {
-            LibmFn::Math(m) => m as usize,
-            LibmFn::Rounding(r) => MathFn::ALL.len() + r as usize,
+            LibmFn::Math(m) => Some(m as usize),
+            LibmFn::Rounding(op) => ROUNDING_FUNCTIONS
+                .iter()
+                .position(|(o, _)| *o == op)
+                .map(|i| MathFn::ALL.len() + i),
         }
     }
 
     fn all() -> impl Iterator<Item = LibmFn> {
         let math = MathFn::ALL.into_iter().map(LibmFn::Math);
-        math.chain(RoundingFn::ALL.into_iter().map(LibmFn::Rounding))
+        math.chain(
+            ROUNDING_FUNCTIONS
+                .into_iter()
+                .map(|(op, _)| LibmFn::Rounding(op)),
+        )
     }
 }
 
@@ -410,12 +396,14 @@ pub fn libm(f: LibmFn, single: bool) -> Option<Libm> {
                         (_, true) => Libm::F2(std::mem::transmute::<usize, F2>(p)),
                     }
                 };
-                t[f.index()][usize::from(single)] = Some(entry);
+                if let Some(i) = f.index() {
+                    t[i][usize::from(single)] = Some(entry);
+                }
             }
         }
         t
     });
-    table.get(f.index())?[usize::from(single)]
+    table.get(f.index()?)?[usize::from(single)]
 }
 
 /// Calls a glibc function on raw bits; returns result bits and flags.
