@@ -10,8 +10,15 @@
 //! - `run` mode: each input line holds one hex token per scalar parameter and `len` tokens
 //!   per array parameter; the driver answers `R <ret|-> <flags> <array elements...>` with
 //!   flags in MXCSR layout, or `E <message>` for a line it cannot parse;
-//! - `bench` mode: the driver reads every line first, then calls the function in a timed
-//!   loop and prints `B <calls> <elapsed ns>`.
+//! - `trace` mode: as `run`, with the SSE exceptions invalid, divide-by-zero, overflow and
+//!   underflow unmasked during the call. Each trap is recorded and the faulting instruction
+//!   re-executed masked under the trap flag (FPSpy's trap-and-emulate), so the function
+//!   computes exactly what it computes untraced. The report line ends with
+//!   `| <truncated> <event>...`, an event being `<flags>:<address>:<how>` (see
+//!   [`crate::trace`]);
+//! - `bench` and `bench-trace` modes: the driver reads every line first, then calls the
+//!   function in a timed loop (`bench-trace`: with the exceptions unmasked as when tracing)
+//!   and prints `B <calls> <elapsed ns>`.
 
 use crate::{NativeArgKind, NativeSignature};
 use fpscout_ir::{FloatTy, ScalarTy, Type};
@@ -154,6 +161,9 @@ pub(crate) fn generate(sig: &NativeSignature, ret: RetKind) -> String {
 #include <fcntl.h>
 #include <fenv.h>
 #include <inttypes.h>
+#include <link.h>
+#include <signal.h>
+#include <ucontext.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -214,8 +224,9 @@ static void fps_die(const char *msg) {{
   fflush(fps_out);
   exit(2);
 }}
-"#,
+{trace_runtime}"#,
         symbol = sig.symbol,
+        trace_runtime = TRACE_RUNTIME,
     );
 
     if ret != RetKind::Void {
@@ -228,12 +239,158 @@ static void fps_die(const char *msg) {{
     c
 }
 
+/// The C runtime of `trace` mode: signal handlers and the event buffer.
+///
+/// SIGFPE (an unmasked SSE exception, raised before the instruction writes anything):
+/// record the address, mask every exception in the saved context, clear the flags and set
+/// the trap flag, so the instruction re-executes with its normal masked result. SIGTRAP
+/// after it: its flags are exactly those it raised; put back the flags raised before it
+/// (the program's own `fetestexcept` view stays intact) and unmask again. The flags the
+/// faulting attempt set are not "before": a tiny but exact result traps when underflow is
+/// unmasked although the masked instruction raises nothing. A fault outside the
+/// executable (inside glibc's libm) is charged to the call instruction whose return
+/// address is nearest on the stack.
+const TRACE_RUNTIME: &str = r#"
+#define FPS_MAX_EVENTS 1024
+#define FPS_UNMASKED 0x0e80u /* IM | ZM | OM | UM */
+#define FPS_ALL_MASKS 0x1f80u
+struct fps_event { uint64_t addr; unsigned flags; char how; };
+static struct fps_event fps_events[FPS_MAX_EVENTS];
+static volatile int fps_nevents, fps_truncated, fps_tracing, fps_stepping;
+static unsigned fps_known_flags, fps_pending_flags, fps_pending_masks;
+static uint64_t fps_pending_addr;
+static char fps_pending_how;
+static uintptr_t fps_base, fps_text_lo, fps_text_hi, fps_stack_top;
+
+static int fps_find_exe(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size; (void)data;
+  fps_base = info->dlpi_addr;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
+      fps_text_lo = fps_base + ph->p_vaddr;
+      fps_text_hi = fps_text_lo + ph->p_memsz;
+    }
+  }
+  return 1; /* the first object is the executable */
+}
+
+/* The innermost return address into the executable that follows a call instruction. */
+static uintptr_t fps_call_site(uintptr_t rsp) {
+  for (const uintptr_t *p = (const uintptr_t *)(rsp & ~(uintptr_t)7); (uintptr_t)p < fps_stack_top; p++) {
+    uintptr_t w = *p;
+    if (w < fps_text_lo + 6 || w >= fps_text_hi) continue;
+    const unsigned char *c = (const unsigned char *)w;
+    if (c[-5] == 0xe8) return w - 5;                  /* call rel32 */
+    if (c[-6] == 0xff && c[-5] == 0x15) return w - 6; /* call *disp32(%rip) */
+  }
+  return 0;
+}
+
+static void fps_fatal_again(int sig) {
+  signal(sig, SIG_DFL); /* returning re-executes the instruction, which now kills us */
+}
+
+static void fps_on_fpe(int sig, siginfo_t *si, void *ctx) {
+  ucontext_t *uc = (ucontext_t *)ctx;
+  if (!fps_tracing || fps_stepping || si->si_code == FPE_INTDIV || si->si_code == FPE_INTOVF
+      || uc->uc_mcontext.fpregs == NULL) {
+    fps_fatal_again(sig);
+    return;
+  }
+  uint32_t *csr = &uc->uc_mcontext.fpregs->mxcsr;
+  unsigned flags = *csr & 0x3fu, masks = *csr & FPS_ALL_MASKS;
+  unsigned before = (flags & (masks >> 7)) | (flags & fps_known_flags);
+  if (fps_nevents >= FPS_MAX_EVENTS) {
+    fps_truncated = 1;
+    fps_tracing = 0; /* the rest of the call runs masked, untraced */
+    *csr = (*csr & ~0x3fu) | before | FPS_ALL_MASKS;
+    return;
+  }
+  uintptr_t rip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+  if (rip >= fps_text_lo && rip < fps_text_hi) {
+    fps_pending_addr = rip - fps_base;
+    fps_pending_how = 'd';
+  } else {
+    uintptr_t call = fps_call_site((uintptr_t)uc->uc_mcontext.gregs[REG_RSP]);
+    fps_pending_addr = call ? call - fps_base : rip;
+    fps_pending_how = call ? 'c' : 'u';
+  }
+  fps_pending_flags = before;
+  fps_pending_masks = masks;
+  fps_stepping = 1;
+  *csr = (*csr & ~0x3fu) | FPS_ALL_MASKS;
+  uc->uc_mcontext.gregs[REG_EFL] |= 0x100; /* TF: SIGTRAP after one instruction */
+}
+
+static void fps_on_trap(int sig, siginfo_t *si, void *ctx) {
+  ucontext_t *uc = (ucontext_t *)ctx;
+  (void)si;
+  if (!fps_stepping || uc->uc_mcontext.fpregs == NULL) {
+    signal(sig, SIG_DFL);
+    raise(sig);
+    return;
+  }
+  fps_stepping = 0;
+  uc->uc_mcontext.gregs[REG_EFL] &= ~(greg_t)0x100;
+  uint32_t *csr = &uc->uc_mcontext.fpregs->mxcsr;
+  unsigned raised = *csr & 0x3fu;
+  if (raised & 0x1du) {
+    struct fps_event *e = &fps_events[fps_nevents++];
+    e->addr = fps_pending_addr;
+    e->flags = raised & 0x3du; /* denormal-operand is not an IEEE flag */
+    e->how = fps_pending_how;
+  }
+  fps_known_flags = fps_pending_flags | raised;
+  *csr = (*csr & ~(0x3fu | FPS_ALL_MASKS)) | fps_pending_masks | fps_known_flags;
+}
+
+static void fps_trace_install(void) {
+  int local;
+  fps_stack_top = (uintptr_t)&local;
+  dl_iterate_phdr(fps_find_exe, NULL);
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_flags = SA_SIGINFO;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_sigaction = fps_on_fpe;
+  sigaction(SIGFPE, &sa, NULL);
+  sa.sa_sigaction = fps_on_trap;
+  sigaction(SIGTRAP, &sa, NULL);
+}
+
+/* Called right before the function, after the environment was reset. */
+static void fps_trace_begin(void) {
+  fps_nevents = 0;
+  fps_truncated = 0;
+  fps_stepping = 0;
+  fps_known_flags = _mm_getcsr() & 0x3fu;
+  fps_tracing = 1;
+  _mm_setcsr(_mm_getcsr() & ~FPS_UNMASKED);
+}
+
+static void fps_trace_end(void) {
+  _mm_setcsr(_mm_getcsr() | FPS_ALL_MASKS);
+  fps_tracing = 0;
+}
+
+/* x87 code raises flags without trapping here: they are reported unlocated. */
+static void fps_trace_report(void) {
+  unsigned short sw;
+  __asm__ volatile("fnstsw %0" : "=m"(sw));
+  fprintf(fps_out, " | %d", fps_truncated);
+  for (int i = 0; i < fps_nevents; i++)
+    fprintf(fps_out, " %x:%" PRIx64 ":%c", fps_events[i].flags, fps_events[i].addr, fps_events[i].how);
+  if (sw & 0x1du) fprintf(fps_out, " %x:0:x", sw & 0x3du);
+}
+"#;
+
 /// `run` mode: one vector per line, one report line per vector.
 fn write_run(c: &mut String, sig: &NativeSignature, ret: RetKind, ret_ty: &str) {
     let args: Vec<String> = (0..sig.params.len()).map(|j| format!("a{j}")).collect();
     let call = format!("fps_target({})", args.join(", "));
     c.push_str(
-        "\nstatic int fps_run(void) {\n  char *line = NULL;\n  size_t cap = 0;\n  \
+        "\nstatic int fps_run(int trace) {\n  char *line = NULL;\n  size_t cap = 0;\n  \
          while (getline(&line, &cap, fps_in) >= 0) {\n    char *p = line;\n    \
          uint64_t t = 0;\n    size_t k = 0;\n    int ex;\n",
     );
@@ -270,14 +427,14 @@ fn write_run(c: &mut String, sig: &NativeSignature, ret: RetKind, ret_ty: &str) 
     // the rounding mode or MXCSR, and a restarted driver must behave like a fresh one.
     c.push_str(
         "    if (!fps_at_end(p)) goto bad;\n    fesetenv(&fps_base_env);\n    \
-         feclearexcept(FE_ALL_EXCEPT);\n",
+         feclearexcept(FE_ALL_EXCEPT);\n    if (trace) fps_trace_begin();\n",
     );
     if ret == RetKind::Void {
         let _ = writeln!(c, "    {call};");
     } else {
         let _ = writeln!(c, "    r = {call};");
     }
-    c.push_str("    ex = fetestexcept(FE_ALL_EXCEPT);\n");
+    c.push_str("    if (trace) fps_trace_end();\n    ex = fetestexcept(FE_ALL_EXCEPT);\n");
     match ret {
         RetKind::Void => c.push_str("    fprintf(fps_out, \"R - %x\", fps_flags_to_mxcsr(ex));\n"),
         RetKind::Float(f) => {
@@ -306,6 +463,7 @@ fn write_run(c: &mut String, sig: &NativeSignature, ret: RetKind, ret_ty: &str) 
         }
         c.push_str("      fprintf(fps_out, \" %\" PRIx64, t);\n    }\n");
     }
+    c.push_str("    if (trace) fps_trace_report();\n");
     // Buffers are freed before the newline: if the function corrupted the heap and free
     // crashes, the line stays incomplete and the crash is charged to this vector.
     for (j, kind) in sig.params.iter().enumerate() {
@@ -328,7 +486,7 @@ fn write_run(c: &mut String, sig: &NativeSignature, ret: RetKind, ret_ty: &str) 
 /// `bench` mode: preload every vector, then time calls only.
 fn write_bench(c: &mut String, sig: &NativeSignature, ret: RetKind) {
     c.push_str(
-        "\nstatic int fps_bench(uint64_t min_ns) {\n  size_t n = 0, cap = 0, i = 0, k = 0;\n  \
+        "\nstatic int fps_bench(uint64_t min_ns, int trace) {\n  size_t n = 0, cap = 0, i = 0, k = 0;\n  \
          char *line = NULL;\n  size_t lcap = 0;\n  uint64_t t = 0;\n",
     );
     for (j, kind) in sig.params.iter().enumerate() {
@@ -404,11 +562,15 @@ fn write_bench(c: &mut String, sig: &NativeSignature, ret: RetKind) {
         }
     }
     let bench_call = format!("fps_target({})", args.join(", "));
+    // `bench-trace` pays what tracing costs a call that raises nothing: the exceptions
+    // unmasked before it and masked after it.
+    c.push_str("      if (trace) fps_trace_begin();\n");
     if ret == RetKind::Void {
         let _ = writeln!(c, "      {bench_call};");
     } else {
         let _ = writeln!(c, "      fps_sink = {bench_call};");
     }
+    c.push_str("      if (trace) fps_trace_end();\n");
     // Batches double while short, so reading the clock costs nothing measurable while
     // the loop still stops soon after `min_ns`.
     c.push_str(
@@ -447,13 +609,19 @@ int main(int argc, char **argv) {
   fegetenv(&fps_base_env);
   fprintf(fps_out, "READY %x\n", _mm_getcsr());
   fflush(fps_out);
-  if (strcmp(argv[1], "run") == 0) return fps_run();
-  if (strcmp(argv[1], "bench") == 0 && argc >= 4) {
+  if (strcmp(argv[1], "run") == 0) return fps_run(0);
+  if (strcmp(argv[1], "trace") == 0) {
+    fps_trace_install();
+    return fps_run(1);
+  }
+  int bench_trace = strcmp(argv[1], "bench-trace") == 0;
+  if ((strcmp(argv[1], "bench") == 0 || bench_trace) && argc >= 4) {
     char *end;
     errno = 0;
     unsigned long long min_ns = strtoull(argv[3], &end, 10);
     if (end == argv[3] || *end != 0 || errno != 0) fps_die("bad bench duration");
-    return fps_bench((uint64_t)min_ns);
+    if (bench_trace) fps_trace_install();
+    return fps_bench((uint64_t)min_ns, bench_trace);
   }
   fps_die("unknown mode");
   return 2;

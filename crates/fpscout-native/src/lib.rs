@@ -9,6 +9,9 @@
 //! values travel as bit patterns and the driver does no floating-point arithmetic.
 
 mod driver;
+mod trace;
+
+pub use trace::{NativeEvent, NativeTrace, RawEvent, RawSite, Symbolizer};
 
 use driver::RetKind;
 use fpscout_ir::{ExceptionSet, FloatTy, Function, ScalarTy, Type};
@@ -248,6 +251,14 @@ impl NativeSignature {
     }
 }
 
+/// A native outcome with the executable's own exception trace (empty when the call
+/// crashed or timed out: the events died with the driver).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TracedOutcome {
+    pub outcome: NativeOutcome,
+    pub trace: NativeTrace,
+}
+
 /// A compiled driver executable for one (source, build, signature).
 #[derive(Clone, Debug)]
 pub struct NativeBuild {
@@ -255,6 +266,14 @@ pub struct NativeBuild {
     sig: NativeSignature,
     ret: RetKind,
     build: BuildKind,
+    /// Opened on the first traced run; shared by clones.
+    symbols: Arc<Mutex<Option<std::result::Result<Symbolizer, String>>>>,
+}
+
+impl std::fmt::Debug for Symbolizer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Symbolizer")
+    }
 }
 
 /// Keeps the last bytes of the driver's stderr, for crash reports.
@@ -327,6 +346,7 @@ impl NativeBuild {
             sig: sig.clone(),
             ret,
             build,
+            symbols: Arc::new(Mutex::new(None)),
         })
     }
 
@@ -354,6 +374,53 @@ impl NativeBuild {
 
     /// Runs every input vector; one outcome per input, in order.
     pub fn run(&self, inputs: &[Vec<NativeArg>], opts: &RunOptions) -> Result<Vec<NativeOutcome>> {
+        Ok(self
+            .run_mode(inputs, opts, "run")?
+            .into_iter()
+            .map(|(outcome, _)| outcome)
+            .collect())
+    }
+
+    /// Runs every input vector with the exceptions unmasked, so each instruction that
+    /// raises invalid, divide-by-zero, overflow or underflow is recorded in order, with
+    /// its mnemonic and source line. Results and flags are those of [`NativeBuild::run`].
+    pub fn run_traced(
+        &self,
+        inputs: &[Vec<NativeArg>],
+        opts: &RunOptions,
+    ) -> Result<Vec<TracedOutcome>> {
+        let raw = self.run_mode(inputs, opts, "trace")?;
+        let mut guard = self
+            .symbols
+            .lock()
+            .map_err(|_| NativeError::Protocol("symbolizer lock poisoned".into()))?;
+        let symbols = guard.get_or_insert_with(|| Symbolizer::open(&self.exe));
+        let symbols = symbols.as_mut().map_err(|e| NativeError::Io {
+            what: "reading the executable's symbols".into(),
+            source: io::Error::other(e.clone()),
+        })?;
+        Ok(raw
+            .into_iter()
+            .map(|(outcome, trace)| {
+                let trace = trace
+                    .map(|(truncated, events)| NativeTrace {
+                        events: symbols.events(&events),
+                        truncated,
+                    })
+                    .unwrap_or_default();
+                TracedOutcome { outcome, trace }
+            })
+            .collect())
+    }
+
+    /// One outcome per input, with the raw trace in `trace` mode.
+    #[allow(clippy::type_complexity)]
+    fn run_mode(
+        &self,
+        inputs: &[Vec<NativeArg>],
+        opts: &RunOptions,
+        mode: &str,
+    ) -> Result<Vec<(NativeOutcome, Option<(bool, Vec<RawEvent>)>)>> {
         let lines = Arc::new(self.encode_inputs(inputs)?);
         let mut outcomes = Vec::with_capacity(inputs.len());
         let startup = STARTUP_TIMEOUT.max(opts.per_vector_timeout);
@@ -361,25 +428,39 @@ impl NativeBuild {
             let first = outcomes.len();
             let mut session = Session::spawn(
                 &self.exe,
-                &["run", opts.ftz_daz.arg()],
+                &[mode, opts.ftz_daz.arg()],
                 Arc::clone(&lines),
                 first,
             )?;
             session.expect_ready(startup)?;
             while outcomes.len() < inputs.len() {
                 match session.next_line(opts.per_vector_timeout)? {
-                    Next::Line(line) => outcomes.push(self.parse_report(&line)?),
+                    Next::Line(line) => {
+                        let (report, trace) = match line.split_once(" | ") {
+                            Some((report, trace)) => (
+                                report,
+                                Some(trace::parse_raw(trace).map_err(|e| {
+                                    NativeError::Protocol(format!("{e} in driver line {line:?}"))
+                                })?),
+                            ),
+                            None => (line.as_str(), None),
+                        };
+                        outcomes.push((self.parse_report(report)?, trace));
+                    }
                     Next::TimedOut => {
                         session.kill_and_reap();
-                        outcomes.push(NativeOutcome::TimedOut);
+                        outcomes.push((NativeOutcome::TimedOut, None));
                         break;
                     }
                     Next::Closed => {
                         let status = session.reap_after_close();
-                        outcomes.push(NativeOutcome::Crashed {
-                            signal: status.and_then(|s| s.signal()),
-                            detail: session.crash_detail(status),
-                        });
+                        outcomes.push((
+                            NativeOutcome::Crashed {
+                                signal: status.and_then(|s| s.signal()),
+                                detail: session.crash_detail(status),
+                            },
+                            None,
+                        ));
                         break;
                     }
                 }
@@ -398,6 +479,28 @@ impl NativeBuild {
         opts: &RunOptions,
         min_seconds: f64,
     ) -> Result<f64> {
+        self.throughput_mode(inputs, opts, min_seconds, false)
+    }
+
+    /// As [`NativeBuild::throughput`], with each call set up as a traced call is (the
+    /// exceptions unmasked before it and masked after it): what tracing costs an input
+    /// that raises nothing.
+    pub fn throughput_traced(
+        &self,
+        inputs: &[Vec<NativeArg>],
+        opts: &RunOptions,
+        min_seconds: f64,
+    ) -> Result<f64> {
+        self.throughput_mode(inputs, opts, min_seconds, true)
+    }
+
+    fn throughput_mode(
+        &self,
+        inputs: &[Vec<NativeArg>],
+        opts: &RunOptions,
+        min_seconds: f64,
+        traced: bool,
+    ) -> Result<f64> {
         if inputs.is_empty() {
             return Err(NativeError::Bench("no input vectors".into()));
         }
@@ -410,7 +513,11 @@ impl NativeBuild {
         let min_ns = (min_seconds * 1e9) as u64;
         let mut session = Session::spawn(
             &self.exe,
-            &["bench", opts.ftz_daz.arg(), &min_ns.to_string()],
+            &[
+                if traced { "bench-trace" } else { "bench" },
+                opts.ftz_daz.arg(),
+                &min_ns.to_string(),
+            ],
             lines,
             0,
         )?;
