@@ -1033,3 +1033,45 @@ loop:
         EvalEnd::Stopped(StopReason::StepBudget { steps: 1000 })
     );
 }
+
+#[test]
+fn broken_fast_math_assumptions_name_the_first_operation() {
+    // %p = a * b may overflow to inf, which `ninf` on the fmul assumes away; a NaN reaching
+    // the `nnan` fadd breaks that one; the plain fsub assumes nothing.
+    let m = load_ll(
+        "define double @g(double %a, double %b) {
+  %p = fmul ninf double %a, %b
+  %q = fsub double %p, %p
+  %r = fadd nnan double %q, 1.0
+  ret double %r
+}
+",
+    );
+    let g = m.find_function("g").unwrap();
+    let mut runner = ConcreteRunner::new(&m, g, IEEE, WalkConfig::default()).unwrap();
+    runner.watch_fast_math_assumptions();
+    let opcode = |r: &ConcreteRunner, m: &Module| {
+        r.broken_assumption()
+            .map(|b| (m.op(b.site.op).opcode.clone(), b.flag))
+    };
+    runner
+        .eval(&sc(&[(2.0f64).to_bits(), (3.0f64).to_bits()]))
+        .unwrap();
+    assert_eq!(opcode(&runner, &m), None);
+    // 1e300 * 1e300 = inf: the fmul's ninf is broken first (inf - inf = NaN then meets
+    // the fadd's nnan, but only the first break is reported).
+    runner
+        .eval(&sc(&[(1e300f64).to_bits(), (1e300f64).to_bits()]))
+        .unwrap();
+    assert_eq!(opcode(&runner, &m), Some(("fmul".to_string(), "ninf")));
+    // A NaN operand passes the fmul (no nnan there) and the fsub, and breaks the fadd.
+    runner
+        .eval(&sc(&[f64::NAN.to_bits(), (1.0f64).to_bits()]))
+        .unwrap();
+    assert_eq!(opcode(&runner, &m), Some(("fadd".to_string(), "nnan")));
+    // Each evaluation starts afresh.
+    runner
+        .eval(&sc(&[(2.0f64).to_bits(), (3.0f64).to_bits()]))
+        .unwrap();
+    assert_eq!(opcode(&runner, &m), None);
+}

@@ -4,9 +4,12 @@
 //! the native builds), Confirm (every difference replayed natively).
 
 use crate::session::{native_ftz, FtzDazChoice, Session};
+use crate::trace::{compare_traces, interpreter_steps, native_steps};
 use crate::InputError;
 use fpscout_ir::{ExceptionKind, ExceptionSet, FloatTy, FuncId, Function, ScalarTy, Type};
-use fpscout_native::{FtzDaz, NativeArg, NativeBuild, NativeOutcome, RunOptions};
+use fpscout_native::{
+    FtzDaz, NativeArg, NativeBuild, NativeOutcome, NativeTrace, RunOptions, TracedOutcome,
+};
 use fpscout_smt::numeral::{float_value, floats_around, round_to_float};
 use fpscout_smt::{
     collect, dedupe, exact_value, solve_all, CollectOptions, ExactArg, ParamSpec, Query, Verdict,
@@ -152,15 +155,16 @@ pub enum DiffKind {
     Ulps,
 }
 
-/// What one build did on one input (from the interpreter, checked natively).
+/// What one build's executable did on one input (native, traced).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Observation {
     pub result: Option<u64>,
     pub class: ResultClass,
     /// Raised flags without inexact.
     pub flags: ExceptionSet,
-    /// Exception kinds in execution order, with the op that raised each.
-    pub trace: Vec<(ExceptionKind, u32)>,
+    /// The executable's own exception trace: the instructions that raised a flag other
+    /// than inexact, in execution order.
+    pub trace: NativeTrace,
 }
 
 /// Where a finding came from.
@@ -189,8 +193,13 @@ pub struct Finding {
     pub p_prime: Observation,
     pub ulps: Option<u64>,
     pub origin: Origin,
-    /// Both builds' native outcomes equal the interpreter's and the difference holds.
+    /// The difference held again when both executables replayed the input (traced).
     pub confirmed: bool,
+    /// The interpreter reproduces both builds' results, flags and traces on this input.
+    pub model_agrees: bool,
+    /// Where the input takes P' outside -ffast-math's assumptions (a NaN or infinity
+    /// meets an `nnan`/`ninf` operation), which is what a user most needs to know about it.
+    pub fast_math_note: Option<String>,
     /// Why a difference was not confirmed.
     pub unconfirmed_reason: Option<String>,
     /// The difference disappears natively when FTZ/DAZ is off in both builds.
@@ -247,6 +256,9 @@ pub struct Summary {
     pub unique_inputs: usize,
     pub diff_confirmed: usize,
     pub diff_unconfirmed: usize,
+    /// Confirmed findings on which the interpreter disagrees with an executable (the
+    /// finding stands: the executables decide).
+    pub model_disagreements: usize,
     /// Distinct (P flags, P' flags, P class, P' class) among confirmed findings.
     pub signatures: usize,
     pub max_ulps: u64,
@@ -338,22 +350,65 @@ fn assemble(specs: &[ParamSpec], floats: &[u64]) -> Vec<ArgBits> {
         .collect()
 }
 
-fn observe(eval: &Evaluation, ret: Type) -> Observation {
-    let bits = eval.result_bits();
-    Observation {
-        result: bits,
-        class: match eval.end {
-            EvalEnd::Returned(_) => ResultClass::of(bits, ret),
-            _ => ResultClass::Other,
-        },
-        flags: eval.flags.without_inexact(),
-        trace: eval
-            .events
-            .iter()
-            .filter(|e| e.kind != ExceptionKind::Inexact)
-            .map(|e| (e.kind, e.site.op.0))
-            .collect(),
+/// A build's observation from its traced native outcome; `None` when it crashed or hung.
+fn native_observe(t: &TracedOutcome, ret: Type) -> Option<Observation> {
+    match &t.outcome {
+        NativeOutcome::Returned { result, flags, .. } => Some(Observation {
+            result: *result,
+            class: ResultClass::of(*result, ret),
+            flags: flags.without_inexact(),
+            trace: NativeTrace {
+                events: t
+                    .trace
+                    .events
+                    .iter()
+                    .filter(|e| !e.flags.without_inexact().is_empty())
+                    .cloned()
+                    .collect(),
+                truncated: t.trace.truncated,
+            },
+        }),
+        _ => None,
     }
+}
+
+/// The exception kinds of a trace in order, one entry per run of instructions raising the
+/// same kinds (a vector instruction of P' and the scalar operations of P it stands for
+/// count alike).
+fn kind_sequence(o: &Observation) -> Vec<ExceptionSet> {
+    let mut out: Vec<ExceptionSet> = Vec::new();
+    for e in &o.trace.events {
+        let k = e.flags.without_inexact();
+        if out.last() != Some(&k) {
+            out.push(k);
+        }
+    }
+    out
+}
+
+/// Whether the interpreter reproduces a build's native observation: result (any NaN for
+/// a NaN: which NaN is register allocation's choice), flags and trace.
+fn model_agrees(m: &fpscout_ir::Module, eval: &Evaluation, o: &Observation, ret: Type) -> bool {
+    let bits = eval.result_bits();
+    let class = match eval.end {
+        EvalEnd::Returned(_) => ResultClass::of(bits, ret),
+        _ => ResultClass::Other,
+    };
+    (bits == o.result || (class == ResultClass::Nan && o.class == ResultClass::Nan))
+        && eval.flags.without_inexact() == o.flags
+        && compare_traces(
+            &interpreter_steps(m, eval),
+            &native_steps(&o.trace),
+            o.trace.truncated,
+        )
+        .agrees()
+}
+
+/// Result bits of both builds' interpreted evaluations and their distance in ulps.
+fn interpreted_ulps(ep: &Evaluation, eq: &Evaluation, ret: Type) -> Option<(u64, u64, u64)> {
+    let (a, b, ft) = (ep.result_bits()?, eq.result_bits()?, ret.float_ty()?);
+    let finite = |x| ResultClass::of(Some(x), ret) == ResultClass::Finite;
+    (finite(a) && finite(b)).then(|| (ulps_between(a, b, ft), a, b))
 }
 
 /// Distance in ulps between two finite floats of the same format (0 when equal).
@@ -377,9 +432,7 @@ fn compare(p: &Observation, q: &Observation, ret: Type, tol: u64) -> (Vec<DiffKi
     if p.flags != q.flags {
         kinds.push(DiffKind::Flags);
     }
-    let pk: Vec<ExceptionKind> = p.trace.iter().map(|t| t.0).collect();
-    let qk: Vec<ExceptionKind> = q.trace.iter().map(|t| t.0).collect();
-    if pk != qk {
+    if kind_sequence(p) != kind_sequence(q) {
         kinds.push(DiffKind::Trace);
     }
     if p.class != q.class {
@@ -599,7 +652,7 @@ pub fn run_diff(
 
     let mut findings: Vec<Finding> = Vec::new();
     let mut seen_inputs: HashSet<Vec<ArgBits>> = HashSet::new();
-    let mut max_ulps: Option<(u64, Vec<ArgBits>, u64, u64)> = None;
+    let mut max_ulps: Option<Divergence> = None;
 
     // Step 1: Solve.
     let mut candidates: Vec<Candidate> = Vec::new();
@@ -737,53 +790,65 @@ pub fn run_diff(
         summary.phases.solve = t.elapsed().as_secs_f64();
     }
 
-    // Step 2: Search around each candidate in the concrete domain.
+    // Step 2: Search around each candidate on the executables themselves (traced): a
+    // difference is what the machine does, so the model cannot lose one.
     let t = Instant::now();
-    let config = WalkConfig::default();
-    let mut rp = crate::concrete::concrete_runner(builds.p.0, builds.p.1, mode_p, config)
-        .map_err(|e| InputError(e.to_string()))?;
-    let mut rq = crate::concrete::concrete_runner(builds.pp.0, builds.pp.1, mode_pp, config)
-        .map_err(|e| InputError(e.to_string()))?;
-    let total = candidates.len() as u64;
-    for (n, (center, around, origin)) in candidates.iter().enumerate() {
-        progress("search", n as u64, total);
+    let mut points: Vec<(usize, usize, Vec<ArgBits>)> = Vec::new();
+    for (n, (center, around, _)) in candidates.iter().enumerate() {
         for (steps, point) in neighbours(center, around, &tys, cfg.search_budget)
             .into_iter()
             .enumerate()
         {
-            let args = assemble(&specs, &point);
-            let (Ok(ep), Ok(eq)) = (rp.eval(&args), rq.eval(&args)) else {
-                continue;
-            };
-            let (op, oq) = (observe(&ep, ret), observe(&eq, ret));
-            let (kinds, ulps) = compare(&op, &oq, ret, cfg.tolerance_ulps);
-            track_max(&mut max_ulps, ulps, &args, &op, &oq);
-            if !kinds.is_empty() && seen_inputs.insert(args.clone()) {
-                let origin = match origin {
-                    Origin::Solver {
-                        build, op, kind, ..
-                    } => Origin::Solver {
-                        build,
-                        op: *op,
-                        kind,
-                        steps,
-                    },
-                    o => o.clone(),
-                };
-                findings.push(Finding {
-                    input: args,
-                    kinds,
-                    p: op,
-                    p_prime: oq,
-                    ulps,
-                    origin,
-                    confirmed: false,
-                    unconfirmed_reason: None,
-                    ftz_only: false,
-                });
-                break;
-            }
+            points.push((n, steps, assemble(&specs, &point)));
         }
+    }
+    let inputs_of: Vec<Vec<ArgBits>> = points.iter().map(|(_, _, a)| a.clone()).collect();
+    let (outs_p, outs_q) = replay_traced(
+        f,
+        &native_p,
+        &native_pp,
+        &inputs_of,
+        ftz,
+        &mut |done, total| progress("search", done, total),
+    )?;
+    let mut found_for: HashSet<usize> = HashSet::new();
+    for (i, (n, steps, args)) in points.into_iter().enumerate() {
+        let (Some(op), Some(oq)) = (
+            native_observe(&outs_p[i], ret),
+            native_observe(&outs_q[i], ret),
+        ) else {
+            continue;
+        };
+        let (kinds, ulps) = compare(&op, &oq, ret, cfg.tolerance_ulps);
+        track_max(&mut max_ulps, ulps, &args, &op, &oq);
+        if kinds.is_empty() || found_for.contains(&n) || !seen_inputs.insert(args.clone()) {
+            continue;
+        }
+        found_for.insert(n);
+        let origin = match &candidates[n].2 {
+            Origin::Solver {
+                build, op, kind, ..
+            } => Origin::Solver {
+                build,
+                op: *op,
+                kind,
+                steps,
+            },
+            o => o.clone(),
+        };
+        findings.push(Finding {
+            input: args,
+            kinds,
+            p: op,
+            p_prime: oq,
+            ulps,
+            origin,
+            confirmed: false,
+            model_agrees: false,
+            fast_math_note: None,
+            unconfirmed_reason: None,
+            ftz_only: false,
+        });
     }
     summary.phases.search = t.elapsed().as_secs_f64();
 
@@ -825,6 +890,7 @@ pub fn run_diff(
         }
         summary.random_inputs = outs_p.len();
         let mut per_signature: HashMap<Signature, usize> = HashMap::new();
+        let mut witnesses: Vec<Vec<ArgBits>> = Vec::new();
         for (i, (a, b)) in outs_p.iter().zip(&outs_q).enumerate() {
             let (Some(np), Some(nq)) = (native_observation(a, ret), native_observation(b, ret))
             else {
@@ -854,19 +920,29 @@ pub fn run_diff(
             if *count > 3 || !seen_inputs.insert(batch[i].clone()) {
                 continue;
             }
-            let (Ok(ep), Ok(eq)) = (rp.eval(&batch[i]), rq.eval(&batch[i])) else {
+            witnesses.push(batch[i].clone());
+        }
+        // The witnesses kept, replayed traced for their exception traces.
+        let (wp, wq) = replay_traced(f, &native_p, &native_pp, &witnesses, ftz, &mut |_, _| {})?;
+        for (i, args) in witnesses.into_iter().enumerate() {
+            let (Some(op), Some(oq)) = (native_observe(&wp[i], ret), native_observe(&wq[i], ret))
+            else {
                 continue;
             };
-            let (op, oq) = (observe(&ep, ret), observe(&eq, ret));
             let (kinds, ulps) = compare(&op, &oq, ret, cfg.tolerance_ulps);
+            if kinds.is_empty() {
+                continue;
+            }
             findings.push(Finding {
-                input: batch[i].clone(),
+                input: args,
                 kinds,
                 p: op,
                 p_prime: oq,
                 ulps,
                 origin: Origin::Random,
                 confirmed: false,
+                model_agrees: false,
+                fast_math_note: None,
                 unconfirmed_reason: None,
                 ftz_only: false,
             });
@@ -874,12 +950,26 @@ pub fn run_diff(
     }
     summary.phases.random = t.elapsed().as_secs_f64();
 
-    // Within ranges: local search around the largest divergence seen so far.
+    // The interpreter: a fast guide for the local search, and the model whose agreement
+    // with the executables each finding reports.
+    let config = WalkConfig::default();
+    let mut rp = crate::concrete::concrete_runner(builds.p.0, builds.p.1, mode_p, config)
+        .map_err(|e| InputError(e.to_string()))?;
+    let mut rq = crate::concrete::concrete_runner(builds.pp.0, builds.pp.1, mode_pp, config)
+        .map_err(|e| InputError(e.to_string()))?;
+
+    // Within ranges: local search around the largest divergence seen so far, guided by
+    // the interpreter; the best input is then replayed natively.
     if let Some((_, args, _, _)) = max_ulps.clone() {
+        let before = max_ulps.as_ref().map(|m| m.0);
         local_search_max(&mut rp, &mut rq, &specs, &tys, ret, args, &mut max_ulps);
+        if max_ulps.as_ref().map(|m| m.0) != before {
+            max_ulps = native_max(f, &native_p, &native_pp, ftz, ret, max_ulps)?;
+        }
     }
 
-    // Confirm every difference natively (as linked, and with FTZ/DAZ off).
+    // Confirm every difference by a second traced replay of both executables (as
+    // linked, and with FTZ/DAZ off).
     let t = Instant::now();
     progress("confirm", 0, findings.len() as u64);
     confirm(
@@ -891,11 +981,22 @@ pub fn run_diff(
         ftz,
         cfg.tolerance_ulps,
     )?;
+    for x in findings.iter_mut().filter(|x| x.confirmed) {
+        x.fast_math_note = crate::run::fast_math_note(builds.pp.0, builds.pp.1, mode_pp, &x.input);
+        x.model_agrees = match (rp.eval(&x.input), rq.eval(&x.input)) {
+            (Ok(ep), Ok(eq)) => {
+                model_agrees(builds.p.0, &ep, &x.p, ret)
+                    && model_agrees(builds.pp.0, &eq, &x.p_prime, ret)
+            }
+            _ => false,
+        };
+    }
     summary.phases.confirm = t.elapsed().as_secs_f64();
 
     let confirmed: Vec<&Finding> = findings.iter().filter(|x| x.confirmed).collect();
     summary.diff_confirmed = confirmed.len();
     summary.diff_unconfirmed = findings.len() - confirmed.len();
+    summary.model_disagreements = confirmed.iter().filter(|x| !x.model_agrees).count();
     let sigs: BTreeSet<Signature> = confirmed.iter().map(|x| signature(x)).collect();
     summary.signatures = sigs.len();
     summary.solver_only_signatures = sigs
@@ -922,6 +1023,9 @@ pub fn run_diff(
 }
 
 type Signature = (ExceptionSet, ExceptionSet, ResultClass, ResultClass);
+
+/// A divergence between the builds: ulps apart, the input, P's and P′'s result bits.
+type Divergence = (u64, Vec<ArgBits>, u64, u64);
 
 /// A solver candidate: the nearest floats, the floats around each rational coordinate,
 /// and where it came from.
@@ -976,7 +1080,7 @@ fn clamp_finite(bits: u64, ty: FloatTy) -> u64 {
 }
 
 fn track_max(
-    best: &mut Option<(u64, Vec<ArgBits>, u64, u64)>,
+    best: &mut Option<Divergence>,
     ulps: Option<u64>,
     args: &[ArgBits],
     p: &Observation,
@@ -998,7 +1102,7 @@ fn local_search_max(
     tys: &[FloatTy],
     ret: Type,
     start: Vec<ArgBits>,
-    best: &mut Option<(u64, Vec<ArgBits>, u64, u64)>,
+    best: &mut Option<Divergence>,
 ) {
     let flat = |a: &[ArgBits]| -> Vec<u64> {
         specs
@@ -1043,13 +1147,11 @@ fn local_search_max(
                     let (Ok(ep), Ok(eq)) = (rp.eval(&args), rq.eval(&args)) else {
                         continue;
                     };
-                    let (op, oq) = (observe(&ep, ret), observe(&eq, ret));
-                    let (_, ulps) = compare(&op, &oq, ret, u64::MAX);
-                    if let Some(u) = ulps {
+                    if let Some((u, a, b)) = interpreted_ulps(&ep, &eq, ret) {
                         if u > current {
                             current = u;
                             point = cand;
-                            track_max(best, ulps, &args, &op, &oq);
+                            *best = Some((u, args, a, b));
                             improved = true;
                         }
                     }
@@ -1113,8 +1215,68 @@ fn worst_with_exact(
     }
 }
 
-/// Replays findings natively: confirmed when both builds' native outcomes equal the
-/// interpreter's observations (result bits and flags) and they still differ.
+/// Inputs per native batch of the search (progress is reported between batches).
+const SEARCH_BATCH: usize = 4096;
+
+/// Both executables' traced outcomes on `inputs`, in batches.
+fn replay_traced(
+    f: &Function,
+    native_p: &NativeBuild,
+    native_pp: &NativeBuild,
+    inputs: &[Vec<ArgBits>],
+    ftz: FtzDaz,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<(Vec<TracedOutcome>, Vec<TracedOutcome>), InputError> {
+    let opts = RunOptions {
+        ftz_daz: ftz,
+        ..RunOptions::default()
+    };
+    let (mut outs_p, mut outs_q) = (Vec::new(), Vec::new());
+    for chunk in inputs.chunks(SEARCH_BATCH) {
+        let args: Vec<Vec<NativeArg>> = chunk.iter().map(|a| to_native(f, a)).collect();
+        let run = |n: &NativeBuild| {
+            n.run_traced(&args, &opts)
+                .map_err(|e| InputError(e.to_string()))
+        };
+        outs_p.extend(run(native_p)?);
+        outs_q.extend(run(native_pp)?);
+        progress(outs_p.len() as u64, inputs.len() as u64);
+    }
+    Ok((outs_p, outs_q))
+}
+
+/// The largest divergence found by the interpreter-guided local search, as the
+/// executables compute it (dropped when they do not return finite results there).
+fn native_max(
+    f: &Function,
+    native_p: &NativeBuild,
+    native_pp: &NativeBuild,
+    ftz: FtzDaz,
+    ret: Type,
+    best: Option<Divergence>,
+) -> Result<Option<Divergence>, InputError> {
+    let Some((_, args, _, _)) = best else {
+        return Ok(None);
+    };
+    let (op, oq) = replay_traced(
+        f,
+        native_p,
+        native_pp,
+        std::slice::from_ref(&args),
+        ftz,
+        &mut |_, _| {},
+    )?;
+    let mut out = None;
+    if let (Some(p), Some(q)) = (native_observe(&op[0], ret), native_observe(&oq[0], ret)) {
+        let (_, ulps) = compare(&p, &q, ret, u64::MAX);
+        track_max(&mut out, ulps, &args, &p, &q);
+    }
+    Ok(out)
+}
+
+/// Replays findings on both executables a second time, traced: confirmed when the same
+/// observations come back (and so the difference holds). Each is also replayed with
+/// FTZ/DAZ off in both builds, to mark differences that only FTZ/DAZ makes.
 fn confirm(
     findings: &mut [Finding],
     f: &Function,
@@ -1127,59 +1289,34 @@ fn confirm(
     if findings.is_empty() {
         return Ok(());
     }
-    let args: Vec<Vec<NativeArg>> = findings.iter().map(|x| to_native(f, &x.input)).collect();
-    let run = |n: &NativeBuild, ftz: FtzDaz| {
-        n.run(
-            &args,
-            &RunOptions {
-                ftz_daz: ftz,
-                ..RunOptions::default()
-            },
-        )
-        .map_err(|e| InputError(e.to_string()))
-    };
-    let (op, oq) = (run(native_p, ftz)?, run(native_pp, ftz)?);
-    let (op_off, oq_off) = (run(native_p, FtzDaz::Off)?, run(native_pp, FtzDaz::Off)?);
+    let inputs: Vec<Vec<ArgBits>> = findings.iter().map(|x| x.input.clone()).collect();
+    let (op, oq) = replay_traced(f, native_p, native_pp, &inputs, ftz, &mut |_, _| {})?;
+    let (op_off, oq_off) =
+        replay_traced(f, native_p, native_pp, &inputs, FtzDaz::Off, &mut |_, _| {})?;
     for (i, x) in findings.iter_mut().enumerate() {
-        let (Some(np), Some(nq)) = (
-            native_observation(&op[i], ret),
-            native_observation(&oq[i], ret),
-        ) else {
-            x.unconfirmed_reason = Some("the native build crashed or timed out".into());
+        let (Some(np), Some(nq)) = (native_observe(&op[i], ret), native_observe(&oq[i], ret))
+        else {
+            x.unconfirmed_reason = Some("the native build crashed or timed out on replay".into());
             continue;
         };
-        // Which NaN comes out of two NaN operands is register allocation's choice: a NaN
-        // of another sign or payload still confirms the observation.
-        let agrees = |o: &Observation, n: &(Option<u64>, ResultClass, ExceptionSet)| {
-            (o.result == n.0 || (o.class == ResultClass::Nan && n.1 == ResultClass::Nan))
-                && o.flags == n.2.without_inexact()
-        };
-        if !agrees(&x.p, &np) || !agrees(&x.p_prime, &nq) {
+        if np != x.p || nq != x.p_prime {
             x.unconfirmed_reason = Some(format!(
-                "native replay disagrees with the interpreter (native P: {} {}, P': {} {})",
-                np.0.map(|b| format!("{b:#x}")).unwrap_or_default(),
-                np.2,
-                nq.0.map(|b| format!("{b:#x}")).unwrap_or_default(),
-                nq.2
+                "a second native replay differs from the first (P: {} {}, P': {} {}): the \
+                 program is not deterministic on this input",
+                np.result.map(|b| format!("{b:#x}")).unwrap_or_default(),
+                np.flags,
+                nq.result.map(|b| format!("{b:#x}")).unwrap_or_default(),
+                nq.flags
             ));
             continue;
         }
         x.confirmed = true;
         if let (Some(a), Some(b)) = (
-            native_observation(&op_off[i], ret),
-            native_observation(&oq_off[i], ret),
+            native_observe(&op_off[i], ret),
+            native_observe(&oq_off[i], ret),
         ) {
-            let same_flags = a.2.without_inexact() == b.2.without_inexact();
-            let same_class = a.1 == b.1;
-            let close = match (a.0, b.0, ret.float_ty()) {
-                (Some(p), Some(q), Some(ft))
-                    if a.1 == ResultClass::Finite && b.1 == ResultClass::Finite =>
-                {
-                    ulps_between(p, q, ft) <= tol
-                }
-                (p, q, _) => p == q,
-            };
-            x.ftz_only = same_flags && same_class && close;
+            let (kinds, _) = compare(&a, &b, ret, tol);
+            x.ftz_only = kinds.is_empty();
         }
     }
     Ok(())

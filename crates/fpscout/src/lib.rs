@@ -6,6 +6,7 @@ pub mod concrete;
 pub mod diff;
 pub mod run;
 pub mod session;
+pub mod trace;
 
 /// An error the user can fix (bad file, bad arguments, unsupported code): exit code 2.
 #[derive(Debug, thiserror::Error)]

@@ -294,21 +294,11 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
                     .iter()
                     .filter(|x| x.confirmed || show_unconfirmed)
                 {
-                    let _ = writeln!(
-                        out,
-                        "{}",
-                        print_diff::finding_json(&report, &session.p, &session.p_prime, x)
-                    );
+                    let _ = writeln!(out, "{}", print_diff::finding_json(&report, x));
                 }
                 let _ = writeln!(out, "{}", print_diff::summary_json(&report));
             } else {
-                print_diff::print_text(
-                    &mut out,
-                    &report,
-                    &session.p,
-                    &session.p_prime,
-                    show_unconfirmed,
-                );
+                print_diff::print_text(&mut out, &report, show_unconfirmed);
             }
             Ok(if report.summary.diff_confirmed > 0 {
                 ExitCode::from(1)
@@ -413,8 +403,30 @@ fn print_run(out: &mut impl Write, records: &[RunRecord], show_inexact: bool) {
             Box::new(|r: &RunRecord| join_or_none(&r.native_flags)),
         ),
         (
+            "native events",
+            Box::new(|r: &RunRecord| {
+                let n = r.native_trace.len();
+                format!(
+                    "{n}{}",
+                    if r.native_trace_truncated {
+                        "+ (truncated)"
+                    } else {
+                        ""
+                    }
+                )
+            }),
+        ),
+        (
+            "trace agrees",
+            Box::new(|r: &RunRecord| r.trace_match.describe().to_string()),
+        ),
+        (
             "agrees natively",
-            Box::new(|r: &RunRecord| if r.agrees { "yes".into() } else { "NO".into() }),
+            Box::new(|r: &RunRecord| match (&r.native_note, r.agrees) {
+                (Some(_), _) => "n/a (out of bounds, native result meaningless)".into(),
+                (None, true) => "yes".into(),
+                (None, false) => "NO".into(),
+            }),
         ),
     ];
     let Some(first) = records.first() else { return };
@@ -479,6 +491,35 @@ fn print_run(out: &mut impl Write, records: &[RunRecord], show_inexact: bool) {
                 lane,
                 src
             );
+        }
+    }
+    for r in records {
+        let _ = writeln!(
+            out,
+            "\n{} native exception trace (the executable's own; inexact is not trapped):",
+            r.build
+        );
+        if r.native_trace.is_empty() {
+            let _ = writeln!(out, "  (none)");
+        }
+        for e in &r.native_trace {
+            let loc = e.loc.clone().unwrap_or_else(|| "?".into());
+            let src = e
+                .loc
+                .as_deref()
+                .and_then(|l| sources.line(l))
+                .map(|s| format!("  | {s}"))
+                .unwrap_or_default();
+            let _ = writeln!(out, "  {:<10} {:<14} {}{}", e.kind, e.insn, loc, src);
+        }
+        if r.native_trace_truncated {
+            let _ = writeln!(out, "  ... (truncated: the rest of the call ran untraced)");
+        }
+        if let Some(note) = &r.native_note {
+            let _ = writeln!(out, "  note: {note}");
+        }
+        if let Some(note) = &r.fast_math_note {
+            let _ = writeln!(out, "  note: {note}");
         }
     }
     for r in records.iter().filter(|r| !r.backend_rewrites.is_empty()) {

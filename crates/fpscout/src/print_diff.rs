@@ -2,8 +2,8 @@
 
 use fpscout::args::{decimal, hex_float};
 use fpscout::diff::{DiffReport, Finding, Observation, Origin, Summary};
-use fpscout::run::format_value;
-use fpscout_ir::{FloatTy, Module, ScalarTy, Type};
+use fpscout::run::{format_value, native_trace_records};
+use fpscout_ir::{FloatTy, ScalarTy, Type};
 use fpscout_walk::concrete::ArgBits;
 use serde_json::{json, Value};
 use std::io::Write;
@@ -73,7 +73,7 @@ fn inputs_text(report: &DiffReport, input: &[ArgBits]) -> String {
         .unwrap_or_default()
 }
 
-fn observation_json(m: &Module, o: &Observation, ret: Type) -> Value {
+fn observation_json(o: &Observation, ret: Type) -> Value {
     let (result, dec) = match o.result {
         Some(b) => {
             let (h, d) = format_value(b, ret);
@@ -86,27 +86,22 @@ fn observation_json(m: &Module, o: &Observation, ret: Type) -> Value {
         "result_decimal": dec,
         "class": o.class.name(),
         "flags": o.flags.names(),
-        "trace": o.trace.iter().map(|(k, op)| {
-            let info = m.fp_ops.get(*op as usize);
-            json!({
-                "kind": k.name(),
-                "op": op,
-                "opcode": info.map(|i| i.opcode.clone()),
-                "loc": info.and_then(|i| i.loc.as_ref().map(|l| l.to_string())),
-            })
-        }).collect::<Vec<_>>(),
+        "native_trace": native_trace_records(&o.trace),
+        "native_trace_truncated": o.trace.truncated,
     })
 }
 
-pub fn finding_json(report: &DiffReport, p: &Module, pp: &Module, x: &Finding) -> Value {
+pub fn finding_json(report: &DiffReport, x: &Finding) -> Value {
     json!({"type": "finding", "data": {
         "inputs": inputs_json(report, &x.input),
         "kinds": x.kinds,
-        "p": observation_json(p, &x.p, report.ret),
-        "p_prime": observation_json(pp, &x.p_prime, report.ret),
+        "p": observation_json(&x.p, report.ret),
+        "p_prime": observation_json(&x.p_prime, report.ret),
         "ulps": x.ulps,
         "origin": x.origin,
         "confirmed": x.confirmed,
+        "model_agrees": x.model_agrees,
+        "fast_math_note": x.fast_math_note,
         "unconfirmed_reason": x.unconfirmed_reason,
         "ftz_only": x.ftz_only,
     }})
@@ -126,37 +121,35 @@ pub fn summary_json(report: &DiffReport) -> Value {
     json!({"type": "summary", "data": data})
 }
 
-fn trace_text(m: &Module, o: &Observation) -> String {
-    if o.trace.is_empty() {
+fn trace_text(o: &Observation) -> String {
+    if o.trace.events.is_empty() {
         return "none".into();
     }
-    o.trace
+    let mut text = native_trace_records(&o.trace)
         .iter()
-        .map(|(k, op)| {
-            let info = m.fp_ops.get(*op as usize);
-            let loc = info
-                .and_then(|i| i.loc.as_ref())
-                .map(|l| format!(" {}:{}", l.line, l.col))
+        .map(|e| {
+            // file:line:col → line:col (the file is the one being analysed).
+            let at = e
+                .loc
+                .as_deref()
+                .and_then(|l| {
+                    l.rsplitn(3, ':')
+                        .collect::<Vec<_>>()
+                        .get(..2)
+                        .map(|v| format!(" {}:{}", v[1], v[0]))
+                })
                 .unwrap_or_default();
-            format!(
-                "{} {}#{}{}",
-                k.name(),
-                info.map(|i| i.opcode.as_str()).unwrap_or("?"),
-                op,
-                loc
-            )
+            format!("{} {}{}", e.kind, e.insn, at)
         })
         .collect::<Vec<_>>()
-        .join(", ")
+        .join(", ");
+    if o.trace.truncated {
+        text.push_str(", ... (truncated)");
+    }
+    text
 }
 
-pub fn print_text(
-    out: &mut impl Write,
-    report: &DiffReport,
-    p: &Module,
-    pp: &Module,
-    show_unconfirmed: bool,
-) {
+pub fn print_text(out: &mut impl Write, report: &DiffReport, show_unconfirmed: bool) {
     let s = &report.summary;
     let _ = writeln!(out, "fpscout diff: {}", s.function);
     let mut n = 0;
@@ -220,13 +213,20 @@ pub fn print_text(
             "   {:<8} {:<44} {}",
             "flags", x.p.flags, x.p_prime.flags
         );
-        let _ = writeln!(
-            out,
-            "   {:<8} {:<44} {}",
-            "trace",
-            trace_text(p, &x.p),
-            trace_text(pp, &x.p_prime)
-        );
+        // Traces get a line per build: they are as long as the program makes them.
+        let _ = writeln!(out, "   {:<8} {}", "P trace", trace_text(&x.p));
+        let _ = writeln!(out, "   {:<8} {}", "P' trace", trace_text(&x.p_prime));
+        if let Some(note) = &x.fast_math_note {
+            let _ = writeln!(out, "   {:<8} {note}", "note");
+        }
+        if !x.model_agrees && x.confirmed {
+            let _ = writeln!(
+                out,
+                "   {:<8} the interpreter disagrees with an executable here (the finding is \
+                 the executables')",
+                "model"
+            );
+        }
         if let Some(u) = x.ulps {
             let _ = writeln!(out, "   {:<8} {u} ulps apart", "");
         }

@@ -3,9 +3,10 @@
 
 use crate::args::{decimal, hex_float, parse_args};
 use crate::session::{native_ftz, FtzDazChoice, Session};
+use crate::trace::{compare_traces, interpreter_steps, native_steps, TraceMatch};
 use crate::InputError;
 use fpscout_ir::{ExceptionSet, FloatTy, Module, ScalarTy, Type};
-use fpscout_native::{NativeArg, NativeOutcome, RunOptions};
+use fpscout_native::{NativeArg, NativeOutcome, NativeTrace, RunOptions};
 use fpscout_toolchain::BuildKind;
 use fpscout_walk::concrete::{ArgBits, ConcreteRunner, EvalEnd, Evaluation, FpMode};
 use fpscout_walk::WalkConfig;
@@ -21,6 +22,73 @@ pub struct ExceptionRecord {
     pub lane: u32,
     pub function: String,
     pub loc: Option<String>,
+}
+
+/// One event of the executable's own trace, per exception kind (inexact is not trapped).
+#[derive(Clone, Debug, Serialize)]
+pub struct NativeTraceRecord {
+    pub kind: &'static str,
+    /// Instruction mnemonic (`addpd`), `call exp` for a libm call, `x87` for x87 flags.
+    pub insn: String,
+    /// Link-time address of the instruction in the executable, hex.
+    pub addr: Option<String>,
+    pub loc: Option<String>,
+}
+
+/// The native trace as records, one per raised kind (inexact excluded).
+pub fn native_trace_records(t: &NativeTrace) -> Vec<NativeTraceRecord> {
+    t.events
+        .iter()
+        .flat_map(|e| {
+            e.flags
+                .without_inexact()
+                .iter()
+                .map(move |k| NativeTraceRecord {
+                    kind: k.name(),
+                    insn: e.describe_insn(),
+                    addr: e.addr.map(|a| format!("{a:#x}")),
+                    loc: e.loc.as_ref().map(|l| l.to_string()),
+                })
+        })
+        .collect()
+}
+
+/// Whether an interpreter trap is an access outside an argument buffer: natively the
+/// program reads or writes past its buffer and its result means nothing.
+pub fn is_out_of_bounds_trap(end: &EvalEnd) -> bool {
+    // The wording of `memory::out_of_bounds`.
+    matches!(end, EvalEnd::Trapped(what) if what.contains(" outside '"))
+}
+
+/// Where an input takes a build outside -ffast-math's assumptions: the first operation
+/// whose `nnan`/`ninf` flag a NaN or an infinity meets, whose result LLVM then treats as
+/// poison (the machine code may compute anything there).
+pub fn fast_math_note(
+    module: &Module,
+    fid: fpscout_ir::FuncId,
+    mode: FpMode,
+    args: &[ArgBits],
+) -> Option<String> {
+    let mut runner = ConcreteRunner::new(module, fid, mode, WalkConfig::default()).ok()?;
+    runner.watch_fast_math_assumptions();
+    runner.eval(args).ok()?;
+    let broken = runner.broken_assumption()?;
+    let info = module.op(broken.site.op);
+    let at = info.loc.as_ref().map_or_else(
+        || format!("{}#{}", info.opcode, broken.site.op.0),
+        |l| l.to_string(),
+    );
+    Some(format!(
+        "input outside -ffast-math's assumptions at {at} ({}: {} {} meets {})",
+        broken.flag,
+        info.opcode,
+        info.fmf,
+        if broken.flag == "nnan" {
+            "a NaN"
+        } else {
+            "an infinity"
+        }
+    ))
 }
 
 /// The `run` record of one build (the `data` of a `{"type":"run"}` JSON line).
@@ -42,9 +110,22 @@ pub struct RunRecord {
     pub native_end: &'static str,
     pub native_result: Option<String>,
     pub native_flags: Vec<&'static str>,
+    /// The executable's own exception trace, in execution order.
+    pub native_trace: Vec<NativeTraceRecord>,
+    /// More instructions trapped than were recorded.
+    pub native_trace_truncated: bool,
+    /// How the interpreter's trace (kind and source line, in order) relates to the
+    /// executable's.
+    pub trace_match: TraceMatch,
     /// Final array contents (hex), interpreter side, per array parameter.
     pub arrays: Vec<Vec<String>>,
+    /// Result, flags, arrays and exception trace agree with the executable.
     pub agrees: bool,
+    /// Why the comparison with the executable means nothing (an access outside an
+    /// argument buffer).
+    pub native_note: Option<String>,
+    /// Where the input breaks a fast-math assumption (see [`fast_math_note`]).
+    pub fast_math_note: Option<String>,
     /// Functions of this build whose floating-point code LLVM's backend rewrote after
     /// instruction selection in a way fpscout could not model (`name (file:line:col, ...):
     /// reason`): there the interpreter may disagree with the executable.
@@ -198,11 +279,18 @@ pub fn run_both(
             ftz_daz: native_ftz(choice),
             ..RunOptions::default()
         };
-        let outcome = native
-            .run(&[to_native(f, &args)], &opts)
+        let traced = native
+            .run_traced(&[to_native(f, &args)], &opts)
             .map_err(|e| InputError(e.to_string()))?
             .pop()
             .ok_or_else(|| InputError("native run returned no outcome".into()))?;
+        let outcome = traced.outcome;
+        let trace_match = compare_traces(
+            &interpreter_steps(module, &eval),
+            &native_steps(&traced.trace),
+            traced.trace.truncated,
+        );
+        let out_of_bounds = is_out_of_bounds_trap(&eval.end);
         let (end, detail) = match &eval.end {
             EvalEnd::Returned(_) => ("returned", None),
             EvalEnd::Trapped(t) => ("trapped", Some(t.clone())),
@@ -259,11 +347,22 @@ pub fn run_both(
             native_end,
             native_result,
             native_flags,
+            native_trace: native_trace_records(&traced.trace),
+            native_trace_truncated: traced.trace.truncated,
+            trace_match,
             arrays,
-            agrees: outcomes_agree(&eval, &outcome)
-                || (eval.choice_points > 0
-                    && agrees_with_some_choice(&mut runner, &args, &eval, &outcome)),
+            agrees: !out_of_bounds
+                && trace_match.agrees()
+                && (outcomes_agree(&eval, &outcome)
+                    || (eval.choice_points > 0
+                        && agrees_with_some_choice(&mut runner, &args, &eval, &outcome))),
+            native_note: out_of_bounds.then(|| {
+                "the input accesses memory outside an argument buffer: natively the program \
+                 reads or writes past it, so the native result is meaningless"
+                    .to_string()
+            }),
             backend_rewrites: session.backend_rewrites(build),
+            fast_math_note: fast_math_note(module, fid, mode, &args),
         });
     }
     Ok(records)

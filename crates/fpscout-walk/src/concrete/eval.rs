@@ -164,6 +164,22 @@ impl<'m> ConcreteRunner<'m> {
         self.compiled.is_some()
     }
 
+    /// Watches every later evaluation for the first operation whose fast-math `nnan` or
+    /// `ninf` assumption a NaN or an infinity breaks (see
+    /// [`ConcreteRunner::broken_assumption`]). Evaluations then take the walker only: the
+    /// fast paths do not watch.
+    pub fn watch_fast_math_assumptions(&mut self) {
+        let fmf = self.walker.module.fp_ops.iter().map(|o| o.fmf).collect();
+        self.walker.domain.assumptions = Some(Box::new(super::AssumptionWatch::new(fmf)));
+        self.compiled = None;
+        self.kernel = None;
+    }
+
+    /// The first broken fast-math assumption of the last evaluation, when watching.
+    pub fn broken_assumption(&self) -> Option<super::AssumptionBroken> {
+        self.walker.domain.assumptions.as_ref()?.first
+    }
+
     /// Also record inexact events (the flag union always has it).
     pub fn record_inexact(&mut self, on: bool) {
         self.walker.domain.record_inexact = on;

@@ -1,10 +1,13 @@
 //! The concrete IEEE domain: scalars are raw bits, every floating-point operation runs on
 //! the processor's SSE unit (or in glibc) and each raised flag becomes an [`Event`].
 
+mod assumptions;
 mod compiled;
 pub mod eval;
 pub mod x86;
 
+pub use assumptions::AssumptionBroken;
+use assumptions::AssumptionWatch;
 pub use eval::{ArgBits, ConcreteRunner, EvalEnd, Evaluation};
 
 use crate::domain::{DResult, Decision, Domain, OpSite};
@@ -83,6 +86,8 @@ pub struct Concrete {
     pub choices: Vec<bool>,
     /// Choice points met since the last [`Concrete::clear`].
     pub choice_points: u32,
+    /// Fast-math assumptions to watch (off the fast paths, which never consult it).
+    pub(crate) assumptions: Option<Box<AssumptionWatch>>,
 }
 
 impl Concrete {
@@ -99,6 +104,7 @@ impl Concrete {
             flags: ExceptionSet::EMPTY,
             choices: Vec::new(),
             choice_points: 0,
+            assumptions: None,
         }
     }
 
@@ -127,6 +133,18 @@ impl Concrete {
         self.events.clear();
         self.flags = ExceptionSet::EMPTY;
         self.choice_points = 0;
+        if let Some(w) = self.assumptions.as_deref_mut() {
+            w.first = None;
+        }
+    }
+
+    /// Checks an operation's float operands and result against its fast-math flags, when
+    /// watching.
+    #[inline]
+    fn watch(&mut self, site: OpSite, values: &[(FloatTy, u64)]) {
+        if let Some(w) = self.assumptions.as_deref_mut() {
+            w.check(site, values);
+        }
     }
 
     /// Starts one evaluation inside a walk: clears the sticky flags an earlier one left
@@ -317,6 +335,113 @@ impl Concrete {
     }
 }
 
+impl Concrete {
+    /// `funary` without the assumption watch.
+    #[inline]
+    fn funary_value(&mut self, op: FUnaryOp, ty: FloatTy, a: &u64, site: OpSite) -> DResult<u64> {
+        let m = self.env;
+        let rounding = match op {
+            FUnaryOp::Fabs => return Ok(a & !sign_bit(ty)),
+            FUnaryOp::SqrtInsn => {
+                let (r, fl) = match ty {
+                    FloatTy::F64 => map_d(sqrtsd(f64b(*a), m)),
+                    FloatTy::F32 => map_s(sqrtss(f32b(*a), m)),
+                };
+                self.note(fl, site);
+                return Ok(r);
+            }
+            FUnaryOp::RsqrtEstimateNewton => {
+                return Err(WalkError::unsupported(
+                    "reciprocal square-root estimate (rsqrtss)",
+                ))
+            }
+            // Baseline x86-64 has no roundsd: the backend calls libm for these.
+            FUnaryOp::Floor
+            | FUnaryOp::Ceil
+            | FUnaryOp::Trunc
+            | FUnaryOp::Round
+            | FUnaryOp::Rint
+            | FUnaryOp::NearbyInt
+            | FUnaryOp::RoundEven => op,
+        };
+        self.libm_call(LibmFn::Rounding(rounding), ty, &[*a], site)
+    }
+
+    /// `fbinary` without the assumption watch.
+    #[inline]
+    fn fbinary_value(
+        &mut self,
+        op: FBinaryOp,
+        ty: FloatTy,
+        a: &u64,
+        b: &u64,
+        site: OpSite,
+    ) -> DResult<u64> {
+        let m = self.env;
+        let sse_min = |x: u64, y: u64, max: bool| -> (u64, u32) {
+            match (ty, max) {
+                (FloatTy::F64, false) => map_d(minsd(f64b(x), f64b(y), m)),
+                (FloatTy::F64, true) => map_d(maxsd(f64b(x), f64b(y), m)),
+                (FloatTy::F32, false) => map_s(minss(f32b(x), f32b(y), m)),
+                (FloatTy::F32, true) => map_s(maxss(f32b(x), f32b(y), m)),
+            }
+        };
+        let (r, fl) = match op {
+            FBinaryOp::CopySign => {
+                let s = sign_bit(ty);
+                return Ok((a & !s) | (b & s));
+            }
+            FBinaryOp::MinSse => sse_min(*a, *b, false),
+            FBinaryOp::MaxSse => sse_min(*a, *b, true),
+            // x86 lowering of llvm.minnum without nnan: min(b, a), then pick b if a is NaN
+            // (the unordered self-compare is quiet).
+            FBinaryOp::MinNum | FBinaryOp::MaxNum => {
+                let (r, fl) = sse_min(*b, *a, op == FBinaryOp::MaxNum);
+                (if is_nan(ty, *a) { *b } else { r }, fl)
+            }
+        };
+        self.note(fl, site);
+        Ok(r)
+    }
+
+    /// `fcast` without the assumption watch.
+    #[inline]
+    fn fcast_value(
+        &mut self,
+        op: CastOp,
+        from: ScalarTy,
+        to: ScalarTy,
+        a: &u64,
+        site: OpSite,
+    ) -> DResult<u64> {
+        let m = self.env;
+        let (r, fl) = match (op, from, to) {
+            (CastOp::FPExt, ScalarTy::Float(FloatTy::F32), ScalarTy::Float(FloatTy::F64)) => {
+                map_d(cvtss2sd(f32b(*a), m))
+            }
+            (CastOp::FPTrunc, ScalarTy::Float(FloatTy::F64), ScalarTy::Float(FloatTy::F32)) => {
+                map_s(cvtsd2ss(f64b(*a), m))
+            }
+            (CastOp::FPExt | CastOp::FPTrunc, f, t) if f == t => (*a, 0),
+            (CastOp::SIToFP, ScalarTy::Int(w), ScalarTy::Float(t)) => {
+                sitofp(int_as_i64(*a, w), w, t, m)
+            }
+            (CastOp::UIToFP, ScalarTy::Int(w), ScalarTy::Float(t)) => {
+                uitofp(truncate_bits(*a, w), w, t, m)
+            }
+            (CastOp::FPToSI, ScalarTy::Float(f), ScalarTy::Int(w)) => fptosi(*a, f, w, m),
+            (CastOp::FPToUI, ScalarTy::Float(f), ScalarTy::Int(w)) => fptoui(*a, f, w, m),
+            _ => {
+                return Err(WalkError::unsupported(format!(
+                    "conversion {op:?} from {from} to {to}"
+                )))
+            }
+        };
+        self.note(fl, site);
+        Ok(r)
+    }
+}
+
 #[inline]
 fn f64b(b: u64) -> f64 {
     f64::from_bits(b)
@@ -422,11 +547,13 @@ impl Domain for Concrete {
 
     #[inline]
     fn fbin(&mut self, op: FBinOp, ty: FloatTy, a: &u64, b: &u64, site: OpSite) -> DResult<u64> {
-        match op {
+        let r = match op {
             // x86 has no remainder instruction: the backend calls fmod.
-            FBinOp::FRem => self.libm_call(LibmFn::Math(MathFn::Fmod), ty, &[*a, *b], site),
-            _ => Ok(self.fbin_sse(op, ty, *a, *b, site)),
-        }
+            FBinOp::FRem => self.libm_call(LibmFn::Math(MathFn::Fmod), ty, &[*a, *b], site)?,
+            _ => self.fbin_sse(op, ty, *a, *b, site),
+        };
+        self.watch(site, &[(ty, *a), (ty, *b), (ty, r)]);
+        Ok(r)
     }
 
     #[inline]
@@ -447,6 +574,7 @@ impl Domain for Concrete {
         if matches!(pred, FCmpPred::False | FCmpPred::True) {
             return Ok(u64::from(pred == FCmpPred::True));
         }
+        self.watch(site, &[(ty, *a), (ty, *b)]);
         let signalling = lowering == CmpLowering::Mask && pred.is_relational();
         let m = self.env;
         let (ord, fl) = match (ty, signalling) {
@@ -461,32 +589,9 @@ impl Domain for Concrete {
 
     #[inline]
     fn funary(&mut self, op: FUnaryOp, ty: FloatTy, a: &u64, site: OpSite) -> DResult<u64> {
-        let m = self.env;
-        let rounding = match op {
-            FUnaryOp::Fabs => return Ok(a & !sign_bit(ty)),
-            FUnaryOp::SqrtInsn => {
-                let (r, fl) = match ty {
-                    FloatTy::F64 => map_d(sqrtsd(f64b(*a), m)),
-                    FloatTy::F32 => map_s(sqrtss(f32b(*a), m)),
-                };
-                self.note(fl, site);
-                return Ok(r);
-            }
-            FUnaryOp::RsqrtEstimateNewton => {
-                return Err(WalkError::unsupported(
-                    "reciprocal square-root estimate (rsqrtss)",
-                ))
-            }
-            // Baseline x86-64 has no roundsd: the backend calls libm for these.
-            FUnaryOp::Floor
-            | FUnaryOp::Ceil
-            | FUnaryOp::Trunc
-            | FUnaryOp::Round
-            | FUnaryOp::Rint
-            | FUnaryOp::NearbyInt
-            | FUnaryOp::RoundEven => op,
-        };
-        self.libm_call(LibmFn::Rounding(rounding), ty, &[*a], site)
+        let r = self.funary_value(op, ty, a, site)?;
+        self.watch(site, &[(ty, *a), (ty, r)]);
+        Ok(r)
     }
 
     #[inline]
@@ -498,36 +603,15 @@ impl Domain for Concrete {
         b: &u64,
         site: OpSite,
     ) -> DResult<u64> {
-        let m = self.env;
-        let sse_min = |x: u64, y: u64, max: bool| -> (u64, u32) {
-            match (ty, max) {
-                (FloatTy::F64, false) => map_d(minsd(f64b(x), f64b(y), m)),
-                (FloatTy::F64, true) => map_d(maxsd(f64b(x), f64b(y), m)),
-                (FloatTy::F32, false) => map_s(minss(f32b(x), f32b(y), m)),
-                (FloatTy::F32, true) => map_s(maxss(f32b(x), f32b(y), m)),
-            }
-        };
-        let (r, fl) = match op {
-            FBinaryOp::CopySign => {
-                let s = sign_bit(ty);
-                return Ok((a & !s) | (b & s));
-            }
-            FBinaryOp::MinSse => sse_min(*a, *b, false),
-            FBinaryOp::MaxSse => sse_min(*a, *b, true),
-            // x86 lowering of llvm.minnum without nnan: min(b, a), then pick b if a is NaN
-            // (the unordered self-compare is quiet).
-            FBinaryOp::MinNum | FBinaryOp::MaxNum => {
-                let (r, fl) = sse_min(*b, *a, op == FBinaryOp::MaxNum);
-                (if is_nan(ty, *a) { *b } else { r }, fl)
-            }
-        };
-        self.note(fl, site);
+        let r = self.fbinary_value(op, ty, a, b, site)?;
+        self.watch(site, &[(ty, *a), (ty, *b), (ty, r)]);
         Ok(r)
     }
 
     fn fma(&mut self, ty: FloatTy, a: &u64, b: &u64, c: &u64, site: OpSite) -> DResult<u64> {
         let (r, fl) = call_fma(ty == FloatTy::F32, *a, *b, *c, self.env);
         self.note(fl, site);
+        self.watch(site, &[(ty, *a), (ty, *b), (ty, *c), (ty, r)]);
         Ok(r)
     }
 
@@ -539,7 +623,13 @@ impl Domain for Concrete {
                 args.len()
             )));
         }
-        self.libm_call(LibmFn::Math(func), ty, args, site)
+        let r = self.libm_call(LibmFn::Math(func), ty, args, site)?;
+        if self.assumptions.is_some() {
+            let mut values: Vec<(FloatTy, u64)> = args.iter().map(|&a| (ty, a)).collect();
+            values.push((ty, r));
+            self.watch(site, &values);
+        }
+        Ok(r)
     }
 
     #[inline]
@@ -551,30 +641,13 @@ impl Domain for Concrete {
         a: &u64,
         site: OpSite,
     ) -> DResult<u64> {
-        let m = self.env;
-        let (r, fl) = match (op, from, to) {
-            (CastOp::FPExt, ScalarTy::Float(FloatTy::F32), ScalarTy::Float(FloatTy::F64)) => {
-                map_d(cvtss2sd(f32b(*a), m))
-            }
-            (CastOp::FPTrunc, ScalarTy::Float(FloatTy::F64), ScalarTy::Float(FloatTy::F32)) => {
-                map_s(cvtsd2ss(f64b(*a), m))
-            }
-            (CastOp::FPExt | CastOp::FPTrunc, f, t) if f == t => (*a, 0),
-            (CastOp::SIToFP, ScalarTy::Int(w), ScalarTy::Float(t)) => {
-                sitofp(int_as_i64(*a, w), w, t, m)
-            }
-            (CastOp::UIToFP, ScalarTy::Int(w), ScalarTy::Float(t)) => {
-                uitofp(truncate_bits(*a, w), w, t, m)
-            }
-            (CastOp::FPToSI, ScalarTy::Float(f), ScalarTy::Int(w)) => fptosi(*a, f, w, m),
-            (CastOp::FPToUI, ScalarTy::Float(f), ScalarTy::Int(w)) => fptoui(*a, f, w, m),
-            _ => {
-                return Err(WalkError::unsupported(format!(
-                    "conversion {op:?} from {from} to {to}"
-                )))
-            }
-        };
-        self.note(fl, site);
+        let r = self.fcast_value(op, from, to, a, site)?;
+        if let ScalarTy::Float(t) = from {
+            self.watch(site, &[(t, *a)]);
+        }
+        if let ScalarTy::Float(t) = to {
+            self.watch(site, &[(t, r)]);
+        }
         Ok(r)
     }
 
