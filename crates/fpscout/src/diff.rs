@@ -290,7 +290,52 @@ struct Builds<'s> {
     pp: (&'s fpscout_ir::Module, FuncId),
 }
 
+/// Every `--range`, `--int` and `--array-len` names a parameter of the right kind.
+fn check_named_parameters(f: &Function, cfg: &DiffConfig) -> Result<(), InputError> {
+    let names = || {
+        f.params
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let given = [
+        ("--range", cfg.ranges.keys().collect::<Vec<_>>()),
+        ("--int", cfg.ints.keys().collect()),
+        ("--array-len", cfg.array_lens.keys().collect()),
+    ];
+    for (flag, keys) in given {
+        let mut keys = keys;
+        keys.sort();
+        for name in keys {
+            let Some(p) = f.params.iter().find(|p| &p.name == name) else {
+                return Err(InputError(format!(
+                    "{flag} {name}=...: {} has no parameter '{name}' (its parameters: {})",
+                    f.display_name,
+                    names()
+                )));
+            };
+            let fits = match flag {
+                "--range" => {
+                    matches!(p.ty, Type::Scalar(ScalarTy::Float(_)))
+                        || p.pointee.is_some_and(|t| matches!(t, ScalarTy::Float(_)))
+                }
+                "--int" => matches!(p.ty, Type::Scalar(ScalarTy::Int(_))),
+                _ => p.ty == Type::PTR,
+            };
+            if !fits {
+                return Err(InputError(format!(
+                    "{flag} {name}=...: parameter '{name}' of {} is {}, which {flag} does not apply to",
+                    f.display_name, p.ty
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 fn float_inputs(f: &Function, cfg: &DiffConfig) -> Result<Vec<ParamSpec>, InputError> {
+    check_named_parameters(f, cfg)?;
     let mut specs = Vec::new();
     for p in &f.params {
         let range = cfg.ranges.get(&p.name).copied();

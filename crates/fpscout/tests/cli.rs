@@ -98,6 +98,91 @@ fn summation_overflows_in_p_but_not_in_fast_math_p_prime() {
     assert_eq!(pp["native_flags"], serde_json::json!(["inexact"]));
     assert_eq!(pp["ftz_daz"], true);
     assert_eq!(pp["agrees"], true);
+    // The executables' own traces: P's addsd at the same line, nothing in P'.
+    assert_eq!(
+        p["native_trace"],
+        serde_json::json!([{
+            "kind": "overflow",
+            "insn": "addsd",
+            "addr": p["native_trace"][0]["addr"],
+            "loc": p["exceptions"].as_array().unwrap().iter()
+                .find(|e| e["kind"] == "overflow").unwrap()["loc"],
+        }])
+    );
+    assert_eq!(p["trace_match"], "same");
+    assert_eq!(pp["native_trace"], serde_json::json!([]));
+    assert_eq!(pp["trace_match"], "same");
+}
+
+#[test]
+fn parameters_named_on_the_command_line_must_exist() {
+    let sum = repo_root().join("examples/sum.c");
+    let sum = sum.to_str().expect("utf-8 path");
+    for (flag, message) in [
+        (
+            "--range=y=1:5",
+            "sum has no parameter 'y' (its parameters: x, n)",
+        ),
+        (
+            "--int=m=3",
+            "sum has no parameter 'm' (its parameters: x, n)",
+        ),
+        ("--array-len=q=3", "sum has no parameter 'q'"),
+        ("--range=n=1:5", "parameter 'n' of sum is i32"),
+        ("--int=x=1", "parameter 'x' of sum is ptr"),
+    ] {
+        let out = run(&["diff", sum, "-f", "sum", flag]);
+        assert_eq!(out.code, 2, "{flag}: {}", out.stderr);
+        assert!(out.stderr.contains(message), "{flag}: {}", out.stderr);
+    }
+}
+
+#[test]
+fn out_of_bounds_arguments_make_the_native_result_meaningless() {
+    let sum = repo_root().join("examples/sum.c");
+    let out = run(&[
+        "run",
+        sum.to_str().unwrap(),
+        "-f",
+        "sum",
+        "--args",
+        "[1,2],9",
+    ]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    assert!(
+        out.stdout
+            .contains("n/a (out of bounds, native result meaningless)"),
+        "{}",
+        out.stdout
+    );
+    assert!(!out.stdout.contains("NO"), "{}", out.stdout);
+}
+
+#[test]
+fn inputs_outside_fast_math_assumptions_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "sq.c",
+        "double sq(double x, double y) {\n  double p = x * x;\n  return p - y;\n}\n",
+    );
+    let out = run(&["run", &src, "-f", "sq", "--args", "1e300,1", "--json"]);
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    let records = json_records(&out.stdout);
+    // P makes no assumption; P' assumes no infinity, and x * x overflows at line 2.
+    assert_eq!(
+        records[0]["data"]["fast_math_note"],
+        serde_json::Value::Null
+    );
+    let note = records[1]["data"]["fast_math_note"].as_str().unwrap();
+    assert!(
+        note.starts_with("input outside -ffast-math's assumptions at ")
+            && note.contains("sq.c:2:")
+            && note.contains("(ninf: fmul"),
+        "{note}"
+    );
+    assert_eq!(records[1]["data"]["native_trace"][0]["kind"], "overflow");
+    assert_eq!(records[1]["data"]["native_trace"][0]["insn"], "mulsd");
 }
 
 #[test]

@@ -336,3 +336,49 @@ fn cli_exit_codes_and_json_summary() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn differences_the_model_misses_are_confirmed_on_the_executables() {
+    // jetEngine's P' computes lane 1 of an `addpd` (line 8) that the IR never reads: on
+    // this input it overflows there, which the interpreter does not model. The search
+    // runs on the executables, so the difference is found and confirmed all the same,
+    // with the executable's own trace and the interpreter's disagreement said.
+    let jet = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/diff/jetEngine.c");
+    let mut cfg = quick("jetEngine");
+    cfg.random_inputs = 20_000;
+    let r = diff(&jet, &cfg);
+    assert_eq!(r.summary.diff_unconfirmed, 0);
+    assert!(r.summary.diff_confirmed > 0);
+    let missed = r
+        .findings
+        .iter()
+        .find(|f| {
+            f.confirmed
+                && !f.model_agrees
+                && f.p_prime.trace.events.iter().any(|e| {
+                    e.insn == "addpd"
+                        && e.flags.contains(ExceptionKind::Overflow)
+                        && e.loc.as_ref().map(|l| l.line) == Some(8)
+                })
+        })
+        .expect("a confirmed finding with the unread-lane overflow");
+    assert!(missed.p_prime.flags.contains(ExceptionKind::Overflow));
+    assert_eq!(
+        r.summary.model_disagreements,
+        r.findings
+            .iter()
+            .filter(|f| f.confirmed && !f.model_agrees)
+            .count()
+    );
+    // Every confirmed finding's flags are its trace's.
+    for f in r.findings.iter().filter(|f| f.confirmed) {
+        for o in [&f.p, &f.p_prime] {
+            let union = o
+                .trace
+                .events
+                .iter()
+                .fold(fpscout_ir::ExceptionSet::EMPTY, |u, e| u.union(e.flags));
+            assert_eq!(union.without_inexact(), o.flags, "{:?}", o.trace);
+        }
+    }
+}
