@@ -339,12 +339,15 @@ fn long_traces_are_truncated_but_flags_stay_whole() {
     let b = build(&dir, code, BuildKind::P, "loop", vec![F64, I32], Type::F64);
     let out = traced(
         &b,
-        &[vec![
-            NativeArg::Float(1e200f64.to_bits()),
-            NativeArg::Int(5000),
-        ]],
+        &[
+            vec![NativeArg::Float(1e200f64.to_bits()), NativeArg::Int(5000)],
+            vec![NativeArg::Float(1e200f64.to_bits()), NativeArg::Int(1)],
+        ],
         FtzDaz::Off,
     );
+    // The next input is traced afresh.
+    assert!(!out[1].trace.truncated);
+    assert_eq!(out[1].trace.events.len(), 1);
     let t = &out[0];
     assert!(t.trace.truncated);
     assert_eq!(t.trace.events.len(), 1024);

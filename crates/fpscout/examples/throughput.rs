@@ -6,6 +6,10 @@
 //! native kernel where it has one (`kernel` is the share of evaluations the kernel
 //! answered; `-` for functions without one).
 //!
+//! `traced call/s` calls the native function set up as a traced run does (invalid,
+//! divide-by-zero, overflow and underflow unmasked around each call); `trace` is the cost
+//! of tracing on these inputs, which raise nothing: native rate ÷ traced rate.
+//!
 //! Each rate is the best of three rounds that measure all three in turn: on a shared
 //! machine noise only ever slows a measurement down, and interleaving keeps a slow
 //! spell from landing on one column only.
@@ -14,7 +18,7 @@ use fpscout::concrete::concrete_runner;
 use fpscout::run::to_native;
 use fpscout::session::{FtzDazChoice, Session};
 use fpscout_ir::{FloatTy, Function, ScalarTy, Type};
-use fpscout_native::RunOptions;
+use fpscout_native::{NativeOutcome, RunOptions};
 use fpscout_toolchain::{BuildFlags, BuildKind};
 use fpscout_walk::concrete::{ArgBits, ConcreteRunner};
 use fpscout_walk::WalkConfig;
@@ -69,11 +73,13 @@ fn main() {
     let seconds = 0.3;
     const ROUNDS: usize = 3;
     println!(
-        "{:<16} {:<5} {:>6} {:>14} {:>14} {:>14} {:>7} {:>8} {:>8}",
+        "{:<16} {:<5} {:>6} {:>14} {:>14} {:>6} {:>14} {:>14} {:>7} {:>8} {:>8}",
         "function",
         "build",
         "insts",
         "native call/s",
+        "traced call/s",
+        "trace",
         "interp eval/s",
         "engine eval/s",
         "kernel",
@@ -148,7 +154,29 @@ fn main() {
                 }
             };
             let native_inputs: Vec<_> = inputs.iter().map(|a| to_native(f, a)).collect();
+            // Tracing is measured on the inputs that raise nothing but inexact, where it
+            // should cost (almost) nothing; the others pay a signal pair per event.
+            let quiet_inputs: Vec<_> = match native.run(&native_inputs, &RunOptions::default()) {
+                Ok(outs) => native_inputs
+                    .iter()
+                    .zip(outs)
+                    .filter(|(_, o)| {
+                        matches!(o, NativeOutcome::Returned { flags, .. }
+                            if flags.without_inexact().is_empty())
+                    })
+                    .map(|(a, _)| a.clone())
+                    .collect(),
+                Err(e) => {
+                    eprintln!("{} {build}: {e}", f.display_name);
+                    continue;
+                }
+            };
+            if quiet_inputs.is_empty() {
+                eprintln!("{} {build}: every input raises a flag", f.display_name);
+                continue;
+            }
             let (mut interp_rate, mut engine_rate, mut native_rate) = (0f64, 0f64, 0f64);
+            let mut traced_rate = 0f64;
             let mut failed = None;
             for _ in 0..ROUNDS {
                 let Some(rate) = measure(&mut runner) else {
@@ -159,6 +187,13 @@ fn main() {
                 engine_rate = engine_rate.max(measure(&mut engine).unwrap_or(0.0));
                 match native.throughput(&native_inputs, &RunOptions::default(), seconds) {
                     Ok(rate) => native_rate = native_rate.max(rate),
+                    Err(e) => {
+                        failed = Some(e.to_string());
+                        break;
+                    }
+                }
+                match native.throughput_traced(&quiet_inputs, &RunOptions::default(), seconds) {
+                    Ok(rate) => traced_rate = traced_rate.max(rate),
                     Err(e) => {
                         failed = Some(e.to_string());
                         break;
@@ -181,13 +216,16 @@ fn main() {
             let insts: usize = f.blocks.iter().map(|b| b.insts.len() + 1).sum();
             let ratio_interp = native_rate / interp_rate;
             let ratio = native_rate / engine_rate;
-            ratios.push((ratio_interp, ratio));
+            let trace_cost = native_rate / traced_rate;
+            ratios.push((ratio_interp, ratio, trace_cost));
             println!(
-                "{:<16} {:<5} {:>6} {:>14.0} {:>14.0} {:>14.0} {:>7} {:>7.1}x {:>7.1}x",
+                "{:<16} {:<5} {:>6} {:>14.0} {:>14.0} {:>5.2}x {:>14.0} {:>14.0} {:>7} {:>7.1}x {:>7.1}x",
                 f.display_name,
                 build.label(),
                 insts,
                 native_rate,
+                traced_rate,
+                trace_cost,
                 interp_rate,
                 engine_rate,
                 kernel_share,
@@ -206,6 +244,11 @@ fn main() {
             ratios.len(),
             median(ratios.iter().map(|r| r.0).collect()),
             median(ratios.iter().map(|r| r.1).collect())
+        );
+        println!(
+            "cost of native tracing on inputs raising nothing: median {:.2}x, worst {:.2}x",
+            median(ratios.iter().map(|r| r.2).collect()),
+            ratios.iter().map(|r| r.2).fold(0.0, f64::max)
         );
     }
 }
