@@ -1,8 +1,9 @@
 //! Solver work in forked child processes, killed at their deadline: Z3 4.8.12's own timeouts overrun by seconds and its timer pool can deadlock (Z3Prover/z3#5371, #5990).
 //!
 //! The child is a copy of the calling thread, so it sees the caller's thread-local Z3
-//! context and its terms without any translation or serialisation. It writes one text
-//! answer to a pipe and leaves with `_exit`. The parent never blocks on a child beyond its
+//! context and its terms without any translation or serialisation. It answers task after
+//! task over a pipe (text answers) until it is killed: at its task's time limit, at the
+//! deadline, or when the batch is done. The parent never blocks on a child beyond its
 //! deadline. Invariant: while a fork happens no other thread of the process may be inside
 //! Z3 (a Z3 lock held at that instant would hang the child until its deadline); fpscout
 //! uses Z3 from one thread only.
@@ -23,16 +24,24 @@ pub enum Outcome {
     Failed(String),
 }
 
-struct Running {
-    task: usize,
+/// A forked worker: a copy of the calling thread that answers tasks one at a time. Forking
+/// a process that holds a large term DAG costs milliseconds (page tables), as much as many
+/// queries; a worker pays it once for all the tasks it answers.
+struct Worker {
+    /// 0 once reaped.
     pid: libc::pid_t,
-    pipe: OwnedFd,
-    answer: Vec<u8>,
-    limit: Instant,
+    /// Task indices to the worker, 8 bytes each.
+    tasks: OwnedFd,
+    /// Answers from the worker: an 8-byte length, then the text.
+    answers: OwnedFd,
+    buf: Vec<u8>,
+    /// The task being answered and its time limit.
+    current: Option<(usize, Instant)>,
 }
 
-/// Runs `work(i)` for each task `i < tasks` in a forked child, at most `jobs` at a time,
-/// each killed after `per_task` and all of them at `deadline`. Tasks start in index order.
+/// Runs `work(i)` for each task `i < tasks` in forked children, at most `jobs` at a time,
+/// each task killed (with its child) after `per_task` and all of them at `deadline`.
+/// Tasks start in index order.
 pub fn run_forked(
     tasks: usize,
     jobs: usize,
@@ -41,65 +50,95 @@ pub fn run_forked(
     work: &dyn Fn(usize) -> String,
 ) -> Vec<Outcome> {
     let mut outcomes: Vec<Option<Outcome>> = vec![None; tasks];
-    let mut running: Vec<Running> = Vec::new();
+    let mut workers: Vec<Worker> = Vec::new();
     let mut next = 0;
     loop {
         let now = Instant::now();
-        let over = deadline.is_some_and(|d| now >= d);
-        while !over && next < tasks && running.len() < jobs.max(1) {
-            match spawn(next, now + per_task, work) {
-                Ok(r) => running.push(r),
-                Err(e) => outcomes[next] = Some(Outcome::Failed(e)),
-            }
-            next += 1;
-        }
-        if over {
-            for r in running.drain(..) {
-                kill(&r);
-                outcomes[r.task] = Some(Outcome::OverBudget { started: true });
+        if deadline.is_some_and(|d| now >= d) {
+            for w in &workers {
+                if let Some((task, _)) = w.current {
+                    outcomes[task] = Some(Outcome::OverBudget { started: true });
+                }
             }
             for o in outcomes.iter_mut().skip(next) {
                 *o = Some(Outcome::OverBudget { started: false });
             }
             break;
         }
-        if running.is_empty() {
+        while next < tasks {
+            let idle = match workers.iter().position(|w| w.current.is_none()) {
+                Some(i) => i,
+                None if workers.len() < jobs.max(1) => match spawn(work) {
+                    Ok(w) => {
+                        workers.push(w);
+                        workers.len() - 1
+                    }
+                    Err(e) => {
+                        outcomes[next] = Some(Outcome::Failed(e));
+                        next += 1;
+                        continue;
+                    }
+                },
+                None => break,
+            };
+            let w = &mut workers[idle];
+            if write_all(w.tasks.as_raw_fd(), &(next as u64).to_le_bytes()) {
+                w.current = Some((next, now + per_task));
+            } else {
+                let w = workers.swap_remove(idle);
+                outcomes[next] = Some(reap(w));
+            }
+            next += 1;
+        }
+        if workers.iter().all(|w| w.current.is_none()) {
             break;
         }
-        wait_for_output(&mut running, deadline);
+        wait_for_output(&workers, deadline);
         let now = Instant::now();
         let mut i = 0;
-        while i < running.len() {
-            match drain(&mut running[i]) {
-                Drain::Open if now >= running[i].limit => {
-                    let r = running.swap_remove(i);
-                    kill(&r);
-                    outcomes[r.task] = Some(Outcome::TimedOut);
+        while i < workers.len() {
+            let Some((task, limit)) = workers[i].current else {
+                i += 1;
+                continue;
+            };
+            match drain(&mut workers[i]) {
+                Drain::Answered(text) => {
+                    outcomes[task] = Some(Outcome::Done(text));
+                    workers[i].current = None;
+                    i += 1;
+                }
+                Drain::Open if now >= limit => {
+                    workers.swap_remove(i);
+                    outcomes[task] = Some(Outcome::TimedOut);
                 }
                 Drain::Open => i += 1,
                 Drain::Closed => {
-                    let r = running.swap_remove(i);
-                    let task = r.task;
-                    outcomes[task] = Some(reap(r));
+                    let w = workers.swap_remove(i);
+                    outcomes[task] = Some(reap(w));
                 }
             }
         }
     }
+    drop(workers);
     outcomes
         .into_iter()
         .map(|o| o.unwrap_or_else(|| Outcome::Failed("no outcome".into())))
         .collect()
 }
 
-fn spawn(task: usize, limit: Instant, work: &dyn Fn(usize) -> String) -> Result<Running, String> {
+fn pipe() -> Result<(OwnedFd, OwnedFd), String> {
     let mut fds = [0; 2];
     // SAFETY: `fds` has room for the two descriptors pipe2 writes.
     if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
         return Err(format!("pipe: {}", std::io::Error::last_os_error()));
     }
     // SAFETY: both descriptors were just created and are owned here alone.
-    let (read_end, write_end) =
-        unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+fn spawn(work: &dyn Fn(usize) -> String) -> Result<Worker, String> {
+    let (task_read, task_write) = pipe()?;
+    let (answer_read, answer_write) = pipe()?;
     // SAFETY: the child only runs `work` on its copy of this thread and then `_exit`s, so
     // no destructor or atexit handler of the parent runs twice.
     let pid = unsafe { libc::fork() };
@@ -107,44 +146,78 @@ fn spawn(task: usize, limit: Instant, work: &dyn Fn(usize) -> String) -> Result<
         return Err(format!("fork: {}", std::io::Error::last_os_error()));
     }
     if pid == 0 {
-        drop(read_end);
-        let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(task)));
-        let code = match answer {
-            Ok(text) => {
-                write_all(write_end.as_raw_fd(), text.as_bytes());
-                0
-            }
-            Err(_) => 101,
-        };
-        // SAFETY: ends the child without unwinding into the parent's frames.
-        unsafe { libc::_exit(code) };
+        drop(task_write);
+        drop(answer_read);
+        serve(task_read.as_raw_fd(), answer_write.as_raw_fd(), work);
     }
-    drop(write_end);
-    Ok(Running {
-        task,
+    Ok(Worker {
         pid,
-        pipe: read_end,
-        answer: Vec::new(),
-        limit,
+        tasks: task_write,
+        answers: answer_read,
+        buf: Vec::new(),
+        current: None,
     })
 }
 
-fn write_all(fd: i32, mut bytes: &[u8]) {
-    while !bytes.is_empty() {
-        // SAFETY: writes from a live slice to a descriptor this child owns.
-        let n = unsafe { libc::write(fd, bytes.as_ptr().cast(), bytes.len()) };
-        if n <= 0 {
-            return;
+/// The worker's loop: a task index in, its answer out, until the task pipe closes.
+fn serve(tasks: i32, answers: i32, work: &dyn Fn(usize) -> String) -> ! {
+    loop {
+        let mut index = [0u8; 8];
+        if !read_exact(tasks, &mut index) {
+            // SAFETY: ends the child without unwinding into the parent's frames.
+            unsafe { libc::_exit(0) };
         }
-        bytes = &bytes[n as usize..];
+        let task = u64::from_le_bytes(index) as usize;
+        let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(task)));
+        let Ok(text) = answer else {
+            // SAFETY: as above; the parent reports the status.
+            unsafe { libc::_exit(101) };
+        };
+        let framed = [&(text.len() as u64).to_le_bytes()[..], text.as_bytes()].concat();
+        if !write_all(answers, &framed) {
+            // SAFETY: as above.
+            unsafe { libc::_exit(0) };
+        }
     }
 }
 
-/// Sleeps until some child has output or closed its pipe, or the earliest limit passes.
-fn wait_for_output(running: &mut [Running], deadline: Option<Instant>) {
-    let wake = running
+fn read_exact(fd: i32, mut buf: &mut [u8]) -> bool {
+    while !buf.is_empty() {
+        // SAFETY: reads into a live buffer of its own length.
+        let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
+        if n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+            continue;
+        }
+        if n <= 0 {
+            return false;
+        }
+        buf = &mut buf[n as usize..];
+    }
+    true
+}
+
+fn write_all(fd: i32, mut bytes: &[u8]) -> bool {
+    while !bytes.is_empty() {
+        // SAFETY: writes from a live slice to a descriptor this process owns.
+        let n = unsafe { libc::write(fd, bytes.as_ptr().cast(), bytes.len()) };
+        if n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+            continue;
+        }
+        if n <= 0 {
+            return false;
+        }
+        bytes = &bytes[n as usize..];
+    }
+    true
+}
+
+/// Sleeps until some busy worker has output or closed its pipe, or the earliest limit
+/// passes.
+fn wait_for_output(workers: &[Worker], deadline: Option<Instant>) {
+    let busy: Vec<&Worker> = workers.iter().filter(|w| w.current.is_some()).collect();
+    let wake = busy
         .iter()
-        .map(|r| r.limit)
+        .filter_map(|w| w.current.map(|(_, limit)| limit))
         .chain(deadline)
         .min()
         .unwrap_or_else(Instant::now);
@@ -152,10 +225,10 @@ fn wait_for_output(running: &mut [Running], deadline: Option<Instant>) {
         .saturating_duration_since(Instant::now())
         .as_millis()
         .min(i32::MAX as u128) as i32;
-    let mut fds: Vec<libc::pollfd> = running
+    let mut fds: Vec<libc::pollfd> = busy
         .iter()
-        .map(|r| libc::pollfd {
-            fd: r.pipe.as_raw_fd(),
+        .map(|w| libc::pollfd {
+            fd: w.answers.as_raw_fd(),
             events: libc::POLLIN,
             revents: 0,
         })
@@ -166,14 +239,23 @@ fn wait_for_output(running: &mut [Running], deadline: Option<Instant>) {
 
 enum Drain {
     Open,
+    Answered(String),
     Closed,
 }
 
-/// Reads whatever the child has written without blocking.
-fn drain(r: &mut Running) -> Drain {
-    let fd = r.pipe.as_raw_fd();
+/// Reads whatever the worker has written without blocking.
+fn drain(w: &mut Worker) -> Drain {
+    let fd = w.answers.as_raw_fd();
     let mut buf = [0u8; 4096];
     loop {
+        if w.buf.len() >= 8 {
+            let len = u64::from_le_bytes(w.buf[..8].try_into().unwrap_or([0; 8])) as usize;
+            if w.buf.len() >= 8 + len {
+                let text = String::from_utf8_lossy(&w.buf[8..8 + len]).into_owned();
+                w.buf.drain(..8 + len);
+                return Drain::Answered(text);
+            }
+        }
         let mut pfd = libc::pollfd {
             fd,
             events: libc::POLLIN,
@@ -189,32 +271,38 @@ fn drain(r: &mut Running) -> Drain {
         if n <= 0 {
             return Drain::Closed;
         }
-        r.answer.extend_from_slice(&buf[..n as usize]);
+        w.buf.extend_from_slice(&buf[..n as usize]);
     }
 }
 
-fn kill(r: &Running) {
-    // SAFETY: `pid` is our own child, not yet reaped, so the id cannot have been reused.
-    unsafe {
-        libc::kill(r.pid, libc::SIGKILL);
-        libc::waitpid(r.pid, std::ptr::null_mut(), 0);
+impl Drop for Worker {
+    fn drop(&mut self) {
+        if self.pid <= 0 {
+            return;
+        }
+        // SAFETY: `pid` is our own child, not yet reaped (`reap` clears it), so the id
+        // cannot have been reused.
+        unsafe {
+            libc::kill(self.pid, libc::SIGKILL);
+            libc::waitpid(self.pid, std::ptr::null_mut(), 0);
+        }
     }
 }
 
-fn reap(r: Running) -> Outcome {
+/// How a worker that closed its answer pipe mid-task ended.
+fn reap(mut w: Worker) -> Outcome {
     let mut status = 0;
     // SAFETY: waits for our own child, whose pipe has closed, so it is exiting.
-    unsafe { libc::waitpid(r.pid, &mut status, 0) };
-    if libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0 {
-        Outcome::Done(String::from_utf8_lossy(&r.answer).into_owned())
-    } else if libc::WIFSIGNALED(status) {
+    unsafe { libc::waitpid(w.pid, &mut status, 0) };
+    w.pid = 0;
+    if libc::WIFSIGNALED(status) {
         Outcome::Failed(format!(
             "solver child killed by signal {}",
             libc::WTERMSIG(status)
         ))
     } else {
         Outcome::Failed(format!(
-            "solver child exited with status {}",
+            "solver child exited with status {} without answering",
             libc::WEXITSTATUS(status)
         ))
     }
@@ -231,6 +319,16 @@ mod tests {
         });
         let want: Vec<Outcome> = (0..5).map(|i| Outcome::Done(format!("task {i}"))).collect();
         assert_eq!(out, want);
+    }
+
+    #[test]
+    fn one_child_answers_task_after_task() {
+        let out = run_forked(6, 1, Duration::from_secs(10), None, &|_| {
+            std::process::id().to_string()
+        });
+        let first = out[0].clone();
+        assert!(out.iter().all(|o| *o == first), "{out:?}");
+        assert_ne!(first, Outcome::Done(std::process::id().to_string()));
     }
 
     #[test]

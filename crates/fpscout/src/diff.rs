@@ -20,7 +20,7 @@ use fpscout_walk::WalkConfig;
 use rand::{Rng, SeedableRng};
 use rug::Rational;
 use serde::Serialize;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::time::Instant;
 
 /// Settings of a diff run.
@@ -243,6 +243,9 @@ pub struct Summary {
     pub unknown: usize,
     /// Queries skipped because the solving budget ran out (`--solve-budget`).
     pub not_attempted: usize,
+    /// Plain queries not solved because an earlier candidate already raises their
+    /// exception at their operation.
+    pub already_witnessed: usize,
     /// The solving budget used, in seconds (given, or automatic).
     pub solve_budget_s: f64,
     /// Functions of P' whose floating-point code LLVM's backend rewrote after instruction
@@ -395,40 +398,54 @@ fn assemble(specs: &[ParamSpec], floats: &[u64]) -> Vec<ArgBits> {
         .collect()
 }
 
-/// A build's observation from its traced native outcome; `None` when it crashed or hung.
-fn native_observe(t: &TracedOutcome, ret: Type) -> Option<Observation> {
-    match &t.outcome {
+/// A build's observation from an untraced native outcome (no trace); `None` when it
+/// crashed or hung.
+fn plain_observe(o: &NativeOutcome, ret: Type) -> Option<Observation> {
+    match o {
         NativeOutcome::Returned { result, flags, .. } => Some(Observation {
             result: *result,
             class: ResultClass::of(*result, ret),
             flags: flags.without_inexact(),
-            trace: NativeTrace {
-                events: t
-                    .trace
-                    .events
-                    .iter()
-                    .filter(|e| !e.flags.without_inexact().is_empty())
-                    .cloned()
-                    .collect(),
-                truncated: t.trace.truncated,
-            },
+            trace: NativeTrace::default(),
         }),
         _ => None,
     }
 }
 
-/// The exception kinds of a trace in order, one entry per run of instructions raising the
-/// same kinds (a vector instruction of P' and the scalar operations of P it stands for
-/// count alike).
+/// A build's observation from its traced native outcome; `None` when it crashed or hung.
+fn native_observe(t: &TracedOutcome, ret: Type) -> Option<Observation> {
+    let mut o = plain_observe(&t.outcome, ret)?;
+    o.trace = NativeTrace {
+        events: t
+            .trace
+            .events
+            .iter()
+            .filter(|e| !e.flags.without_inexact().is_empty())
+            .cloned()
+            .collect(),
+        truncated: t.trace.truncated,
+    };
+    Some(o)
+}
+
+/// The interpreter's exception kinds in order (inexact aside).
+fn interpreted_kinds(e: &Evaluation) -> Vec<ExceptionKind> {
+    e.events
+        .iter()
+        .map(|e| e.kind)
+        .filter(|k| *k != ExceptionKind::Inexact)
+        .collect()
+}
+
+/// The exception kinds of a trace in order, one entry per instruction: the machine's own
+/// account, so P raising overflow at two divisions and P' at the one it kept differ, as
+/// do two scalar operations and the vector instruction standing for both.
 fn kind_sequence(o: &Observation) -> Vec<ExceptionSet> {
-    let mut out: Vec<ExceptionSet> = Vec::new();
-    for e in &o.trace.events {
-        let k = e.flags.without_inexact();
-        if out.last() != Some(&k) {
-            out.push(k);
-        }
-    }
-    out
+    o.trace
+        .events
+        .iter()
+        .map(|e| e.flags.without_inexact())
+        .collect()
 }
 
 /// Whether the interpreter reproduces a build's native observation: result (any NaN for
@@ -699,8 +716,17 @@ pub fn run_diff(
     let mut seen_inputs: HashSet<Vec<ArgBits>> = HashSet::new();
     let mut max_ulps: Option<Divergence> = None;
 
+    // The interpreter: the judge of which exceptions candidates already raise, the guide
+    // for trace-only differences and the local search, and
+    // the model whose agreement with the executables each finding reports.
+    let config = WalkConfig::default();
+    let mut rp = crate::concrete::concrete_runner(builds.p.0, builds.p.1, mode_p, config)
+        .map_err(|e| InputError(e.to_string()))?;
+    let mut rq = crate::concrete::concrete_runner(builds.pp.0, builds.pp.1, mode_pp, config)
+        .map_err(|e| InputError(e.to_string()))?;
+
     // Step 1: Solve.
-    let mut candidates: Vec<Candidate> = Vec::new();
+    let mut pool = CandidatePool::default();
     if !cfg.random_only {
         let t = Instant::now();
         progress("collect", 0, 2);
@@ -743,41 +769,33 @@ pub fn run_diff(
             .collect();
         let names: Vec<String> = inputs.iter().map(|(n, _)| n.clone()).collect();
         progress("solve", 0, scripts.len() as u64);
-        // Plain queries get half the budget; differential ones (which aim at the
-        // difference itself) the rest, so neither kind starves the other.
+        // Plain queries get half the budget first; differential ones (which aim at the
+        // difference itself) the rest, so neither kind starves the other. Where the
+        // differential queries stop paying (none of their first rounds is satisfiable:
+        // the odometer's), their time goes back to the plain ones.
         summary.solve_budget_s = cfg
             .solve_budget_s
             .unwrap_or_else(|| automatic_solve_budget(uniq.len()));
-        let verdicts = solve_all(
-            &scripts,
-            &names,
-            cfg.query_timeout_ms,
-            cfg.threads,
-            after(t, summary.solve_budget_s / 2.0),
-        );
         let deadline = after(t, summary.solve_budget_s);
-        let mut unique_inputs: HashSet<Vec<u64>> = HashSet::new();
-        for (&i, v) in uniq.iter().zip(&verdicts) {
-            match v {
-                Verdict::Sat(values) => {
-                    summary.satisfiable += 1;
-                    let (center, around) = model_floats(values, &tys);
-                    if unique_inputs.insert(center.clone()) {
-                        let (build, q) = all[i];
-                        let origin = Origin::Solver {
-                            build,
-                            op: q.op.0,
-                            kind: q.kind.name(),
-                            steps: 0,
-                        };
-                        candidates.push((center, around, origin));
-                    }
-                }
-                Verdict::Unsat => summary.unsatisfiable += 1,
-                Verdict::Unknown(_) => summary.unknown += 1,
-                Verdict::NotAttempted => summary.not_attempted += 1,
-            }
-        }
+        let mut pending: VecDeque<PlainWork> = uniq
+            .iter()
+            .zip(scripts)
+            .map(|(&i, script)| (script, (all[i].0, all[i].1.op.0, all[i].1.kind)))
+            .collect();
+        let mut rounds = SolveRounds {
+            cfg,
+            specs: &specs,
+            tys: &tys,
+            rp: &mut rp,
+            rq: &mut rq,
+        };
+        rounds.plain(
+            &mut pending,
+            &names,
+            after(t, summary.solve_budget_s / 2.0),
+            &mut pool,
+            &mut summary,
+        );
         // Differential queries aim at the difference itself: this build raises the
         // exception while no operation of the other build raises one of that kind.
         let mut diff_scripts = Vec::new();
@@ -806,39 +824,34 @@ pub fn run_diff(
         }
         progress(
             "solve",
-            scripts.len() as u64,
-            (scripts.len() + diff_scripts.len()) as u64,
+            uniq.len() as u64,
+            (uniq.len() + diff_scripts.len()) as u64,
         );
-        let diff_verdicts = solve_all(
+        let diff_left = rounds.differential(
             &diff_scripts,
+            &diff_origins,
             &names,
-            cfg.query_timeout_ms,
-            cfg.threads,
             deadline,
+            &mut pool,
+            &mut summary,
         );
-        summary.not_attempted += diff_verdicts
-            .iter()
-            .filter(|v| matches!(v, Verdict::NotAttempted))
-            .count();
-        for (v, origin) in diff_verdicts.iter().zip(diff_origins) {
-            if let Verdict::Sat(values) = v {
-                summary.differential_satisfiable += 1;
-                let (center, around) = model_floats(values, &tys);
-                if unique_inputs.insert(center.clone()) {
-                    // Differential candidates go first: they are the likeliest witnesses.
-                    candidates.insert(0, (center, around, origin));
-                }
-            }
-        }
+        rounds.plain(&mut pending, &names, deadline, &mut pool, &mut summary);
+        summary.not_attempted += pending.len() + diff_left;
         summary.differential_queries = diff_scripts.len();
-        summary.unique_inputs = unique_inputs.len();
+        summary.unique_inputs = pool.unique.len();
         summary.phases.solve = t.elapsed().as_secs_f64();
     }
 
-    // Step 2: Search around each candidate on the executables themselves (traced): a
-    // difference is what the machine does, so the model cannot lose one.
+    // Step 2: Search around each candidate on the executables themselves: a difference
+    // is what the machine does, so the model cannot lose one. Every neighbour runs
+    // untraced on both executables (results and flags, about a microsecond each); traces
+    // cost a signal pair per exception, so only the neighbours worth it are replayed
+    // traced: those whose results or flags differ, and those whose exception kinds differ
+    // in the interpreter (a difference in the trace alone needs the machine's trace to
+    // decide).
     let t = Instant::now();
     let mut points: Vec<(usize, usize, Vec<ArgBits>)> = Vec::new();
+    let candidates = pool.candidates;
     for (n, (center, around, _)) in candidates.iter().enumerate() {
         for (steps, point) in neighbours(center, around, &tys, cfg.search_budget)
             .into_iter()
@@ -848,41 +861,76 @@ pub fn run_diff(
         }
     }
     let inputs_of: Vec<Vec<ArgBits>> = points.iter().map(|(_, _, a)| a.clone()).collect();
-    let (outs_p, outs_q) = replay_traced(
+    let (plain_p, plain_q) = replay(
         f,
         &native_p,
         &native_pp,
         &inputs_of,
         ftz,
-        &mut |done, total| progress("search", done, total),
+        NativeBuild::run,
+        &mut |done, total| progress("search", done, 2 * total),
     )?;
-    let mut found_for: HashSet<usize> = HashSet::new();
-    for (i, (n, steps, args)) in points.into_iter().enumerate() {
+    let mut worth: Vec<usize> = Vec::new();
+    let mut worth_per_candidate: HashMap<usize, usize> = HashMap::new();
+    for (i, (n, _, args)) in points.iter().enumerate() {
         let (Some(op), Some(oq)) = (
-            native_observe(&outs_p[i], ret),
-            native_observe(&outs_q[i], ret),
+            plain_observe(&plain_p[i], ret),
+            plain_observe(&plain_q[i], ret),
         ) else {
             continue;
         };
         let (kinds, ulps) = compare(&op, &oq, ret, cfg.tolerance_ulps);
-        track_max(&mut max_ulps, ulps, &args, &op, &oq);
-        if kinds.is_empty() || found_for.contains(&n) || !seen_inputs.insert(args.clone()) {
+        track_max(&mut max_ulps, ulps, args, &op, &oq);
+        let count = worth_per_candidate.entry(*n).or_insert(0);
+        if *count >= TRACED_PER_CANDIDATE {
             continue;
         }
-        found_for.insert(n);
-        let origin = match &candidates[n].2 {
+        let mut interpreted_kinds_differ = || match (rp.eval(args), rq.eval(args)) {
+            (Ok(ep), Ok(eq)) => interpreted_kinds(&ep) != interpreted_kinds(&eq),
+            _ => false,
+        };
+        if !kinds.is_empty() || interpreted_kinds_differ() {
+            *count += 1;
+            worth.push(i);
+        }
+    }
+    let worth_inputs: Vec<Vec<ArgBits>> = worth.iter().map(|&i| points[i].2.clone()).collect();
+    let (outs_p, outs_q) = replay(
+        f,
+        &native_p,
+        &native_pp,
+        &worth_inputs,
+        ftz,
+        NativeBuild::run_traced,
+        &mut |done, total| progress("search", total + done, 2 * total),
+    )?;
+    let mut found_for: HashSet<usize> = HashSet::new();
+    for (k, &i) in worth.iter().enumerate() {
+        let (n, steps, args) = &points[i];
+        let (Some(op), Some(oq)) = (
+            native_observe(&outs_p[k], ret),
+            native_observe(&outs_q[k], ret),
+        ) else {
+            continue;
+        };
+        let (kinds, ulps) = compare(&op, &oq, ret, cfg.tolerance_ulps);
+        if kinds.is_empty() || found_for.contains(n) || !seen_inputs.insert(args.clone()) {
+            continue;
+        }
+        found_for.insert(*n);
+        let origin = match &candidates[*n].2 {
             Origin::Solver {
                 build, op, kind, ..
             } => Origin::Solver {
                 build,
                 op: *op,
                 kind,
-                steps,
+                steps: *steps,
             },
             o => o.clone(),
         };
         findings.push(Finding {
-            input: args,
+            input: args.clone(),
             kinds,
             p: op,
             p_prime: oq,
@@ -968,7 +1016,7 @@ pub fn run_diff(
             witnesses.push(batch[i].clone());
         }
         // The witnesses kept, replayed traced for their exception traces.
-        let (wp, wq) = replay_traced(f, &native_p, &native_pp, &witnesses, ftz, &mut |_, _| {})?;
+        let (wp, wq) = replay_traced(f, &native_p, &native_pp, &witnesses, ftz)?;
         for (i, args) in witnesses.into_iter().enumerate() {
             let (Some(op), Some(oq)) = (native_observe(&wp[i], ret), native_observe(&wq[i], ret))
             else {
@@ -994,14 +1042,6 @@ pub fn run_diff(
         }
     }
     summary.phases.random = t.elapsed().as_secs_f64();
-
-    // The interpreter: a fast guide for the local search, and the model whose agreement
-    // with the executables each finding reports.
-    let config = WalkConfig::default();
-    let mut rp = crate::concrete::concrete_runner(builds.p.0, builds.p.1, mode_p, config)
-        .map_err(|e| InputError(e.to_string()))?;
-    let mut rq = crate::concrete::concrete_runner(builds.pp.0, builds.pp.1, mode_pp, config)
-        .map_err(|e| InputError(e.to_string()))?;
 
     // Within ranges: local search around the largest divergence seen so far, guided by
     // the interpreter; the best input is then replayed natively.
@@ -1075,6 +1115,164 @@ type Divergence = (u64, Vec<ArgBits>, u64, u64);
 /// A solver candidate: the nearest floats, the floats around each rational coordinate,
 /// and where it came from.
 type Candidate = (Vec<u64>, Vec<(u64, u64)>, Origin);
+
+/// Where an exception is raised: build (`P`, `P'`), operation, kind.
+type Target = (&'static str, u32, ExceptionKind);
+
+/// The solver's distinct candidates, and the exceptions they already raise (in the
+/// interpreter), so that queries asking for one of those need not be solved again: in
+/// an unrolled loop most conditions are alike across iterations, and one model
+/// witnesses many of them.
+#[derive(Default)]
+struct CandidatePool {
+    candidates: Vec<Candidate>,
+    unique: HashSet<Vec<u64>>,
+    witnessed: HashSet<Target>,
+}
+
+/// A plain query waiting to be solved: its script and what it asks for.
+type PlainWork = (z3::ast::Bool, Target);
+
+/// Solving in rounds of a few queries per solver thread, between which the pool learns
+/// what its new candidates raise.
+struct SolveRounds<'a, 'm> {
+    cfg: &'a DiffConfig,
+    specs: &'a [ParamSpec],
+    tys: &'a [FloatTy],
+    rp: &'a mut ConcreteRunner<'m>,
+    rq: &'a mut ConcreteRunner<'m>,
+}
+
+/// Differential queries tried before giving up on them when none is satisfiable.
+const DIFFERENTIAL_PROBE_ROUNDS: usize = 3;
+
+impl SolveRounds<'_, '_> {
+    fn round_len(&self) -> usize {
+        (8 * self.cfg.threads).max(8)
+    }
+
+    fn solve(
+        &self,
+        scripts: &[z3::ast::Bool],
+        names: &[String],
+        until: Option<Instant>,
+    ) -> Vec<Verdict> {
+        solve_all(
+            scripts,
+            names,
+            self.cfg.query_timeout_ms,
+            self.cfg.threads,
+            until,
+        )
+    }
+
+    /// Adds a model's candidate, unless its floats were found before; `first` puts it
+    /// ahead of the others.
+    fn add(&mut self, pool: &mut CandidatePool, values: &[Rational], origin: Origin, first: bool) {
+        let (center, around) = model_floats(values, self.tys);
+        if !pool.unique.insert(center.clone()) {
+            return;
+        }
+        let args = assemble(self.specs, &center);
+        for (build, runner) in [("P", &mut *self.rp), ("P'", &mut *self.rq)] {
+            if let Ok(e) = runner.eval(&args) {
+                pool.witnessed
+                    .extend(e.events.iter().map(|e| (build, e.site.op.0, e.kind)));
+            }
+        }
+        if first {
+            pool.candidates.insert(0, (center, around, origin));
+        } else {
+            pool.candidates.push((center, around, origin));
+        }
+    }
+
+    /// Solves pending plain queries until `until`, skipping those whose exception an
+    /// earlier candidate already raises.
+    fn plain(
+        &mut self,
+        pending: &mut VecDeque<PlainWork>,
+        names: &[String],
+        until: Option<Instant>,
+        pool: &mut CandidatePool,
+        summary: &mut Summary,
+    ) {
+        while !pending.is_empty() && until.is_none_or(|d| Instant::now() < d) {
+            let mut batch = Vec::new();
+            while batch.len() < self.round_len() {
+                let Some(work) = pending.pop_front() else {
+                    break;
+                };
+                if pool.witnessed.contains(&work.1) {
+                    summary.already_witnessed += 1;
+                } else {
+                    batch.push(work);
+                }
+            }
+            let scripts: Vec<z3::ast::Bool> = batch.iter().map(|w| w.0.clone()).collect();
+            let verdicts = self.solve(&scripts, names, until);
+            for (work, v) in batch.into_iter().zip(verdicts) {
+                let (build, op, kind) = work.1;
+                match v {
+                    Verdict::Sat(values) => {
+                        summary.satisfiable += 1;
+                        let origin = Origin::Solver {
+                            build,
+                            op,
+                            kind: kind.name(),
+                            steps: 0,
+                        };
+                        self.add(pool, &values, origin, false);
+                    }
+                    Verdict::Unsat => summary.unsatisfiable += 1,
+                    Verdict::Unknown(_) => summary.unknown += 1,
+                    // Back in line for the next call, with the time it brings.
+                    Verdict::NotAttempted => pending.push_back(work),
+                }
+            }
+        }
+    }
+
+    /// Solves differential queries in order until `until`, giving up when none of the
+    /// first rounds is satisfiable; returns how many were not attempted.
+    fn differential(
+        &mut self,
+        scripts: &[z3::ast::Bool],
+        origins: &[Origin],
+        names: &[String],
+        until: Option<Instant>,
+        pool: &mut CandidatePool,
+        summary: &mut Summary,
+    ) -> usize {
+        let mut next = 0;
+        let mut rounds = 0;
+        while next < scripts.len() && until.is_none_or(|d| Instant::now() < d) {
+            if rounds == DIFFERENTIAL_PROBE_ROUNDS && summary.differential_satisfiable == 0 {
+                summary.stopped.push(format!(
+                    "differential queries: none of the first {next} was satisfiable; their \
+                     time went to the plain queries"
+                ));
+                break;
+            }
+            let end = (next + self.round_len()).min(scripts.len());
+            let verdicts = self.solve(&scripts[next..end], names, until);
+            for (v, origin) in verdicts.iter().zip(&origins[next..end]) {
+                match v {
+                    Verdict::Sat(values) => {
+                        summary.differential_satisfiable += 1;
+                        // Differential candidates go first: they are the likeliest witnesses.
+                        self.add(pool, values, origin.clone(), true);
+                    }
+                    Verdict::NotAttempted => return scripts.len() - next,
+                    _ => {}
+                }
+                next += 1;
+            }
+            rounds += 1;
+        }
+        scripts.len() - next
+    }
+}
 
 fn signature(x: &Finding) -> Signature {
     (x.p.flags, x.p_prime.flags, x.p.class, x.p_prime.class)
@@ -1262,16 +1460,21 @@ fn worst_with_exact(
 
 /// Inputs per native batch of the search (progress is reported between batches).
 const SEARCH_BATCH: usize = 4096;
+/// Neighbours of one candidate replayed traced at most (see step 2 of [`run_diff`]).
+const TRACED_PER_CANDIDATE: usize = 4;
 
-/// Both executables' traced outcomes on `inputs`, in batches.
-fn replay_traced(
+/// Both executables' outcomes on `inputs` (`run`: [`NativeBuild::run`] or
+/// [`NativeBuild::run_traced`]), in batches.
+#[allow(clippy::type_complexity)]
+fn replay<T>(
     f: &Function,
     native_p: &NativeBuild,
     native_pp: &NativeBuild,
     inputs: &[Vec<ArgBits>],
     ftz: FtzDaz,
+    run: fn(&NativeBuild, &[Vec<NativeArg>], &RunOptions) -> fpscout_native::Result<Vec<T>>,
     progress: &mut dyn FnMut(u64, u64),
-) -> Result<(Vec<TracedOutcome>, Vec<TracedOutcome>), InputError> {
+) -> Result<(Vec<T>, Vec<T>), InputError> {
     let opts = RunOptions {
         ftz_daz: ftz,
         ..RunOptions::default()
@@ -1279,15 +1482,31 @@ fn replay_traced(
     let (mut outs_p, mut outs_q) = (Vec::new(), Vec::new());
     for chunk in inputs.chunks(SEARCH_BATCH) {
         let args: Vec<Vec<NativeArg>> = chunk.iter().map(|a| to_native(f, a)).collect();
-        let run = |n: &NativeBuild| {
-            n.run_traced(&args, &opts)
-                .map_err(|e| InputError(e.to_string()))
-        };
-        outs_p.extend(run(native_p)?);
-        outs_q.extend(run(native_pp)?);
+        let on = |n: &NativeBuild| run(n, &args, &opts).map_err(|e| InputError(e.to_string()));
+        outs_p.extend(on(native_p)?);
+        outs_q.extend(on(native_pp)?);
         progress(outs_p.len() as u64, inputs.len() as u64);
     }
     Ok((outs_p, outs_q))
+}
+
+/// Both executables' traced outcomes on `inputs`.
+fn replay_traced(
+    f: &Function,
+    native_p: &NativeBuild,
+    native_pp: &NativeBuild,
+    inputs: &[Vec<ArgBits>],
+    ftz: FtzDaz,
+) -> Result<(Vec<TracedOutcome>, Vec<TracedOutcome>), InputError> {
+    replay(
+        f,
+        native_p,
+        native_pp,
+        inputs,
+        ftz,
+        NativeBuild::run_traced,
+        &mut |_, _| {},
+    )
 }
 
 /// The largest divergence found by the interpreter-guided local search, as the
@@ -1303,14 +1522,7 @@ fn native_max(
     let Some((_, args, _, _)) = best else {
         return Ok(None);
     };
-    let (op, oq) = replay_traced(
-        f,
-        native_p,
-        native_pp,
-        std::slice::from_ref(&args),
-        ftz,
-        &mut |_, _| {},
-    )?;
+    let (op, oq) = replay_traced(f, native_p, native_pp, std::slice::from_ref(&args), ftz)?;
     let mut out = None;
     if let (Some(p), Some(q)) = (native_observe(&op[0], ret), native_observe(&oq[0], ret)) {
         let (_, ulps) = compare(&p, &q, ret, u64::MAX);
@@ -1335,9 +1547,8 @@ fn confirm(
         return Ok(());
     }
     let inputs: Vec<Vec<ArgBits>> = findings.iter().map(|x| x.input.clone()).collect();
-    let (op, oq) = replay_traced(f, native_p, native_pp, &inputs, ftz, &mut |_, _| {})?;
-    let (op_off, oq_off) =
-        replay_traced(f, native_p, native_pp, &inputs, FtzDaz::Off, &mut |_, _| {})?;
+    let (op, oq) = replay_traced(f, native_p, native_pp, &inputs, ftz)?;
+    let (op_off, oq_off) = replay_traced(f, native_p, native_pp, &inputs, FtzDaz::Off)?;
     for (i, x) in findings.iter_mut().enumerate() {
         let (Some(np), Some(nq)) = (native_observe(&op[i], ret), native_observe(&oq[i], ret))
         else {

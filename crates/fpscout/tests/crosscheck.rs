@@ -4,7 +4,11 @@
 //! thousands of seeded input vectors are evaluated by the concrete interpreter and by the
 //! natively compiled function (one driver process per batch), and the two must agree bit
 //! for bit: result, all five IEEE flags (inexact included), final array contents, and a
-//! native crash exactly when the interpreter traps.
+//! native crash exactly when the interpreter traps. The executables run traced, and the
+//! interpreter's exception trace (kind and source line, in order) must agree with the
+//! machine's own; the ways they may differ are named and counted
+//! ([`fpscout::trace::TraceMatch`]): reordered or split by the backend, IR operations the
+//! machine code does not perform. Any other difference fails.
 //!
 //! The main batch runs with the FTZ/DAZ setting the real executable has (P' links
 //! `crtfastmath.o`, so FTZ and DAZ are on); a subset runs again with FTZ/DAZ off on both
@@ -27,8 +31,9 @@ use fpscout::args::{decimal, hex_float};
 use fpscout::concrete::concrete_runner;
 use fpscout::run::{agrees_with_some_choice, exception_records, outcomes_agree, to_native};
 use fpscout::session::{FtzDazChoice, Session};
+use fpscout::trace::{compare_traces, interpreter_steps, native_steps, TraceMatch};
 use fpscout_ir::{ExceptionSet, FloatTy, Function, ScalarTy, Type};
-use fpscout_native::{FtzDaz, NativeArg, NativeBuild, NativeOutcome, RunOptions};
+use fpscout_native::{FtzDaz, NativeArg, NativeBuild, NativeOutcome, NativeTrace, RunOptions};
 use fpscout_toolchain::{BuildFlags, BuildKind};
 use fpscout_walk::concrete::{ArgBits, ConcreteRunner, EvalEnd, Evaluation, FpMode};
 use fpscout_walk::WalkConfig;
@@ -782,6 +787,9 @@ struct Report {
     kernel_runs: Vec<String>,
     /// The same for its counting variant (inexact counted by the kernel, not read).
     counted_runs: Vec<String>,
+    /// Vectors compared, and of those the ones whose outcome or trace disagree.
+    vectors: usize,
+    trace_disagreements: usize,
 }
 
 fn corpus_dir() -> PathBuf {
@@ -859,20 +867,24 @@ fn check_batch(
         ftz_daz,
         ..RunOptions::default()
     };
-    let outcomes = match native.run(&natives, &opts) {
-        Ok(o) => o,
-        Err(e) => {
-            report
-                .failures
-                .push(format!("{label}: native run failed: {e}"));
-            return;
-        }
-    };
+    // Traced: the executable's own exception trace is compared too.
+    let (outcomes, traces): (Vec<NativeOutcome>, Vec<NativeTrace>) =
+        match native.run_traced(&natives, &opts) {
+            Ok(o) => o.into_iter().map(|t| (t.outcome, t.trace)).unzip(),
+            Err(e) => {
+                report
+                    .failures
+                    .push(format!("{label}: native run failed: {e}"));
+                return;
+            }
+        };
     let native_time = start.elapsed();
     let mut bad = Vec::new();
     let mut nan_only = 0;
     let (mut traps, mut invalid, mut overflow, mut underflow, mut divzero) = (0, 0, 0, 0, 0);
     let mut chosen = 0;
+    let (mut traced, mut reordered, mut fewer, mut truncated) = (0, 0, 0, 0);
+    let mut bad_traces = Vec::new();
     for (i, (e, o)) in evals.iter().zip(&outcomes).enumerate() {
         if !outcomes_agree(e, o) {
             if e.choice_points > 0 && agrees_with_some_choice(&mut runner, &vectors[i], e, o) {
@@ -882,6 +894,19 @@ fn check_batch(
             }
             bad.push(i);
             nan_only += usize::from(differs_only_in_nan_bits(f, e, o));
+            continue;
+        }
+        if matches!(o, NativeOutcome::Returned { .. }) {
+            // Which operations raised what, in order: kind and source line.
+            let t = &traces[i];
+            traced += usize::from(!t.events.is_empty());
+            match compare_traces(&interpreter_steps(module, e), &native_steps(t), t.truncated) {
+                TraceMatch::Same => {}
+                TraceMatch::Reordered => reordered += 1,
+                TraceMatch::FewerInMachine => fewer += 1,
+                TraceMatch::TruncatedPrefix => truncated += 1,
+                TraceMatch::Different => bad_traces.push(i),
+            }
         }
         if matches!(e.end, EvalEnd::Trapped(_)) {
             traps += 1;
@@ -896,12 +921,48 @@ fn check_batch(
         "{label}: {} vectors, {} disagree ({nan_only} only in NaN bits), \
          {chosen} agree on another choice (interpreter {:.2}s, {kernel_answered} by its \
          kernel, native {:.2}s; invalid {invalid}, divbyzero {divzero}, overflow {overflow}, \
-         underflow {underflow}, traps {traps})",
+         underflow {underflow}, traps {traps}); traces: {traced} with events, {} differ, \
+         {reordered} reordered or split by the backend, {fewer} with IR operations the \
+         machine code does not perform, {truncated} truncated",
         vectors.len(),
         bad.len(),
         interp_time.as_secs_f64(),
         native_time.as_secs_f64(),
+        bad_traces.len(),
     ));
+    report.vectors += vectors.len();
+    report.trace_disagreements += bad_traces.len() + bad.len();
+    if !bad_traces.is_empty() {
+        let mut text = format!(
+            "{label}: {} of {} vectors agree in outcome but not in exception trace; first {}:",
+            bad_traces.len(),
+            vectors.len(),
+            bad_traces.len().min(SHOWN)
+        );
+        for &i in bad_traces.iter().take(SHOWN) {
+            text.push('\n');
+            text.push_str(&describe(
+                session,
+                build,
+                fid,
+                mode,
+                i,
+                &vectors[i],
+                &evals[i],
+                &outcomes[i],
+            ));
+            text.push_str("\n    native trace:");
+            for r in fpscout::run::native_trace_records(&traces[i]) {
+                text.push_str(&format!(
+                    "\n      {} {} ({})",
+                    r.kind,
+                    r.insn,
+                    r.loc.as_deref().unwrap_or("?")
+                ));
+            }
+        }
+        report.failures.push(text);
+    }
     if !bad.is_empty() {
         let mut text = format!(
             "{label}: {} of {} vectors disagree ({nan_only} only in NaN bits); first {}:",
@@ -1056,6 +1117,8 @@ fn run_cases(cases: &[(usize, Vec<BuildKind>)]) -> (Vec<String>, Vec<String>, Ve
                     failures: Vec::new(),
                     kernel_runs: Vec::new(),
                     counted_runs: Vec::new(),
+                    vectors: 0,
+                    trace_disagreements: 0,
                 };
                 check_case(*i, case, builds, &mut report);
                 report.summary.push(format!(
@@ -1072,6 +1135,8 @@ fn run_cases(cases: &[(usize, Vec<BuildKind>)]) -> (Vec<String>, Vec<String>, Ve
     let mut failures = Vec::new();
     let mut kernel_runs = Vec::new();
     let mut counted_runs = Vec::new();
+    let vectors: usize = reports.iter().map(|(_, r)| r.vectors).sum();
+    let disagreeing: usize = reports.iter().map(|(_, r)| r.trace_disagreements).sum();
     for (_, r) in &reports {
         for line in &r.summary {
             println!("{line}");
@@ -1085,9 +1150,13 @@ fn run_cases(cases: &[(usize, Vec<BuildKind>)]) -> (Vec<String>, Vec<String>, Ve
         runs.dedup();
     }
     println!(
-        "cross-check of {} functions took {:.1}s",
+        "cross-check of {} functions took {:.1}s; outcome and trace agree on {} of {} \
+         vectors ({:.3}%)",
         cases.len(),
-        started.elapsed().as_secs_f64()
+        started.elapsed().as_secs_f64(),
+        vectors - disagreeing,
+        vectors,
+        100.0 * (vectors - disagreeing) as f64 / vectors.max(1) as f64
     );
     (failures, kernel_runs, counted_runs)
 }
