@@ -280,6 +280,8 @@ pub struct Summary {
 /// Everything a diff run produced.
 pub struct DiffReport {
     pub findings: Vec<Finding>,
+    /// The solver's candidate inputs (the nearest floats of its models), best first.
+    pub candidates: Vec<Vec<ArgBits>>,
     pub summary: Summary,
     pub ret: Type,
     pub params: Vec<fpscout_ir::Param>,
@@ -1101,6 +1103,10 @@ pub fn run_diff(
     summary.wall_seconds = start.elapsed().as_secs_f64();
     Ok(DiffReport {
         findings,
+        candidates: candidates
+            .iter()
+            .map(|(center, _, _)| assemble(&specs, center))
+            .collect(),
         summary,
         ret,
         params: f.params.clone(),
