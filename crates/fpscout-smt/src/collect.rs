@@ -2,7 +2,7 @@
 //! exception conditions of every floating-point operation as self-contained SMT-LIB
 //! queries, and solve them in parallel, each in a forked child killed at its deadline.
 
-use crate::isolate::{run_forked, Outcome};
+use crate::isolate::{Outcome, Pool};
 use crate::numeral::real_value;
 use crate::symbolic::{Sym, SymReal};
 use fpscout_ir::{ExceptionKind, FloatTy, FpOpId, FuncId, Module, ScalarTy, Type};
@@ -211,10 +211,7 @@ pub enum Verdict {
     NotAttempted,
 }
 
-/// Solves formulas in parallel, each in a forked child process (see [`crate::isolate`])
-/// killed after `timeout_ms` or at `deadline`: at most `jobs` at a time, in index order.
-/// Reads the exact values of `inputs` from each model. Must be called from the thread
-/// whose Z3 context holds `formulas`.
+/// Solves every formula (see [`QueryPool`]).
 pub fn solve_all(
     formulas: &[Bool],
     inputs: &[String],
@@ -222,26 +219,49 @@ pub fn solve_all(
     jobs: usize,
     deadline: Option<std::time::Instant>,
 ) -> Vec<Verdict> {
-    let consts: Vec<Real> = inputs.iter().map(|n| Real::new_const(n.as_str())).collect();
-    let work = |i: usize| encode(&solve_one(&formulas[i], &consts));
-    run_forked(
-        formulas.len(),
-        jobs,
-        Duration::from_millis(timeout_ms.into()),
-        deadline,
-        &work,
-    )
-    .into_iter()
-    .map(|outcome| match outcome {
-        Outcome::Done(text) => decode(&text),
-        Outcome::TimedOut => Verdict::Unknown("timeout".into()),
-        Outcome::OverBudget { started: true } => {
-            Verdict::Unknown("stopped: solve budget exhausted".into())
+    let all: Vec<usize> = (0..formulas.len()).collect();
+    QueryPool::new(formulas, inputs, timeout_ms, jobs).solve(&all, deadline)
+}
+
+/// Solver workers for a fixed set of formulas, kept across batches: each query runs in a
+/// forked worker (see [`crate::isolate`]) killed at `timeout_ms`, at most `jobs` at a time,
+/// in the order given, and a batch stops at its deadline. Verdicts read the exact values
+/// of `inputs` from each model. Build every formula before the first batch (a worker sees
+/// the terms that existed when it forked), and use the pool from the thread whose Z3
+/// context holds them.
+pub struct QueryPool<'a> {
+    pool: Pool<'a>,
+}
+
+impl<'a> QueryPool<'a> {
+    pub fn new(formulas: &'a [Bool], inputs: &[String], timeout_ms: u32, jobs: usize) -> Self {
+        let consts: Vec<Real> = inputs.iter().map(|n| Real::new_const(n.as_str())).collect();
+        let work = move |i: usize| encode(&solve_one(&formulas[i], &consts));
+        QueryPool {
+            pool: Pool::new(
+                jobs,
+                Duration::from_millis(timeout_ms.into()),
+                Box::new(work),
+            ),
         }
-        Outcome::OverBudget { started: false } => Verdict::NotAttempted,
-        Outcome::Failed(why) => Verdict::Unknown(why),
-    })
-    .collect()
+    }
+
+    /// Verdicts on the formulas `which` (indices), in order.
+    pub fn solve(&mut self, which: &[usize], deadline: Option<std::time::Instant>) -> Vec<Verdict> {
+        self.pool
+            .run(which, deadline)
+            .into_iter()
+            .map(|outcome| match outcome {
+                Outcome::Done(text) => decode(&text),
+                Outcome::TimedOut => Verdict::Unknown("timeout".into()),
+                Outcome::OverBudget { started: true } => {
+                    Verdict::Unknown("stopped: solve budget exhausted".into())
+                }
+                Outcome::OverBudget { started: false } => Verdict::NotAttempted,
+                Outcome::Failed(why) => Verdict::Unknown(why),
+            })
+            .collect()
+    }
 }
 
 /// Runs in the child, without a Z3 timeout: the parent kills it instead.

@@ -35,7 +35,7 @@ struct Worker {
     /// Answers from the worker: an 8-byte length, then the text.
     answers: OwnedFd,
     buf: Vec<u8>,
-    /// The task being answered and its time limit.
+    /// The position (in the batch) of the task being answered and its time limit.
     current: Option<(usize, Instant)>,
 }
 
@@ -49,81 +49,111 @@ pub fn run_forked(
     deadline: Option<Instant>,
     work: &dyn Fn(usize) -> String,
 ) -> Vec<Outcome> {
-    let mut outcomes: Vec<Option<Outcome>> = vec![None; tasks];
-    let mut workers: Vec<Worker> = Vec::new();
-    let mut next = 0;
-    loop {
-        let now = Instant::now();
-        if deadline.is_some_and(|d| now >= d) {
-            for w in &workers {
-                if let Some((task, _)) = w.current {
-                    outcomes[task] = Some(Outcome::OverBudget { started: true });
-                }
-            }
-            for o in outcomes.iter_mut().skip(next) {
-                *o = Some(Outcome::OverBudget { started: false });
-            }
-            break;
-        }
-        while next < tasks {
-            let idle = match workers.iter().position(|w| w.current.is_none()) {
-                Some(i) => i,
-                None if workers.len() < jobs.max(1) => match spawn(work) {
-                    Ok(w) => {
-                        workers.push(w);
-                        workers.len() - 1
-                    }
-                    Err(e) => {
-                        outcomes[next] = Some(Outcome::Failed(e));
-                        next += 1;
-                        continue;
-                    }
-                },
-                None => break,
-            };
-            let w = &mut workers[idle];
-            if write_all(w.tasks.as_raw_fd(), &(next as u64).to_le_bytes()) {
-                w.current = Some((next, now + per_task));
-            } else {
-                let w = workers.swap_remove(idle);
-                outcomes[next] = Some(reap(w));
-            }
-            next += 1;
-        }
-        if workers.iter().all(|w| w.current.is_none()) {
-            break;
-        }
-        wait_for_output(&workers, deadline);
-        let now = Instant::now();
-        let mut i = 0;
-        while i < workers.len() {
-            let Some((task, limit)) = workers[i].current else {
-                i += 1;
-                continue;
-            };
-            match drain(&mut workers[i]) {
-                Drain::Answered(text) => {
-                    outcomes[task] = Some(Outcome::Done(text));
-                    workers[i].current = None;
-                    i += 1;
-                }
-                Drain::Open if now >= limit => {
-                    workers.swap_remove(i);
-                    outcomes[task] = Some(Outcome::TimedOut);
-                }
-                Drain::Open => i += 1,
-                Drain::Closed => {
-                    let w = workers.swap_remove(i);
-                    outcomes[task] = Some(reap(w));
-                }
-            }
+    let all: Vec<usize> = (0..tasks).collect();
+    Pool::new(jobs, per_task, Box::new(work)).run(&all, deadline)
+}
+
+/// Worker children kept across batches of tasks: forked on demand (after every term the
+/// tasks will read exists, since a child sees the parent as it was when forked), killed
+/// with a task past its limit, at a deadline, or when the pool is dropped.
+pub struct Pool<'w> {
+    jobs: usize,
+    per_task: Duration,
+    work: Box<dyn Fn(usize) -> String + 'w>,
+    workers: Vec<Worker>,
+}
+
+impl<'w> Pool<'w> {
+    pub fn new(jobs: usize, per_task: Duration, work: Box<dyn Fn(usize) -> String + 'w>) -> Self {
+        Pool {
+            jobs: jobs.max(1),
+            per_task,
+            work,
+            workers: Vec::new(),
         }
     }
-    drop(workers);
-    outcomes
-        .into_iter()
-        .map(|o| o.unwrap_or_else(|| Outcome::Failed("no outcome".into())))
-        .collect()
+
+    /// Runs `work(t)` for each `t` of `tasks`, in order; one outcome per task.
+    pub fn run(&mut self, tasks: &[usize], deadline: Option<Instant>) -> Vec<Outcome> {
+        let mut outcomes: Vec<Option<Outcome>> = vec![None; tasks.len()];
+        let mut next = 0;
+        loop {
+            let now = Instant::now();
+            if deadline.is_some_and(|d| now >= d) {
+                // Busy workers are mid-task: killed with it; idle ones stay for later.
+                let (busy, idle): (Vec<Worker>, Vec<Worker>) = std::mem::take(&mut self.workers)
+                    .into_iter()
+                    .partition(|w| w.current.is_some());
+                for w in &busy {
+                    if let Some((k, _)) = w.current {
+                        outcomes[k] = Some(Outcome::OverBudget { started: true });
+                    }
+                }
+                self.workers = idle;
+                for o in outcomes.iter_mut().skip(next) {
+                    *o = Some(Outcome::OverBudget { started: false });
+                }
+                break;
+            }
+            while next < tasks.len() {
+                let idle = match self.workers.iter().position(|w| w.current.is_none()) {
+                    Some(i) => i,
+                    None if self.workers.len() < self.jobs => match spawn(&*self.work) {
+                        Ok(w) => {
+                            self.workers.push(w);
+                            self.workers.len() - 1
+                        }
+                        Err(e) => {
+                            outcomes[next] = Some(Outcome::Failed(e));
+                            next += 1;
+                            continue;
+                        }
+                    },
+                    None => break,
+                };
+                let w = &mut self.workers[idle];
+                if write_all(w.tasks.as_raw_fd(), &(tasks[next] as u64).to_le_bytes()) {
+                    w.current = Some((next, now + self.per_task));
+                } else {
+                    let w = self.workers.swap_remove(idle);
+                    outcomes[next] = Some(reap(w));
+                }
+                next += 1;
+            }
+            if self.workers.iter().all(|w| w.current.is_none()) {
+                break;
+            }
+            wait_for_output(&self.workers, deadline);
+            let now = Instant::now();
+            let mut i = 0;
+            while i < self.workers.len() {
+                let Some((k, limit)) = self.workers[i].current else {
+                    i += 1;
+                    continue;
+                };
+                match drain(&mut self.workers[i]) {
+                    Drain::Answered(text) => {
+                        outcomes[k] = Some(Outcome::Done(text));
+                        self.workers[i].current = None;
+                        i += 1;
+                    }
+                    Drain::Open if now >= limit => {
+                        self.workers.swap_remove(i);
+                        outcomes[k] = Some(Outcome::TimedOut);
+                    }
+                    Drain::Open => i += 1,
+                    Drain::Closed => {
+                        let w = self.workers.swap_remove(i);
+                        outcomes[k] = Some(reap(w));
+                    }
+                }
+            }
+        }
+        outcomes
+            .into_iter()
+            .map(|o| o.unwrap_or_else(|| Outcome::Failed("no outcome".into())))
+            .collect()
+    }
 }
 
 fn pipe() -> Result<(OwnedFd, OwnedFd), String> {
@@ -329,6 +359,25 @@ mod tests {
         let first = out[0].clone();
         assert!(out.iter().all(|o| *o == first), "{out:?}");
         assert_ne!(first, Outcome::Done(std::process::id().to_string()));
+    }
+
+    #[test]
+    fn a_pool_keeps_its_workers_across_batches() {
+        let mut pool = Pool::new(
+            1,
+            Duration::from_secs(10),
+            Box::new(|i| format!("{i} {}", std::process::id())),
+        );
+        let first = pool.run(&[3, 1], None);
+        let second = pool.run(&[7], None);
+        let pid = |o: &Outcome| match o {
+            Outcome::Done(t) => t.split(' ').nth(1).unwrap_or_default().to_string(),
+            other => panic!("{other:?}"),
+        };
+        assert!(matches!(&first[0], Outcome::Done(t) if t.starts_with("3 ")));
+        assert!(matches!(&first[1], Outcome::Done(t) if t.starts_with("1 ")));
+        assert!(matches!(&second[0], Outcome::Done(t) if t.starts_with("7 ")));
+        assert_eq!(pid(&first[0]), pid(&second[0]));
     }
 
     #[test]

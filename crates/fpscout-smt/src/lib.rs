@@ -9,7 +9,7 @@ pub mod symbolic;
 
 pub use collect::{
     any_loose, collect, dedupe, differential_query, plain_query, solve_all, CollectOptions,
-    Collected, ParamSpec, Query, Verdict,
+    Collected, ParamSpec, Query, QueryPool, Verdict,
 };
 pub use exact::{exact_value, ExactArg};
 pub use symbolic::{ExceptionCondition, Sym, SymReal, VarDecl};

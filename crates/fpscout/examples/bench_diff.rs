@@ -79,7 +79,7 @@ fn main() {
         .unwrap_or_else(|| "bench/diff".into());
     let only: Vec<String> = std::env::args().skip(2).collect();
     println!(
-        "{:<12} {:<6} {:>14} {:>5} {:>7} {:>7} {:>6} {:>8} {:>5} {:>7} {:>6} | {:>9} {:>7} {:>5} | {:>6} {:>7}",
+        "{:<12} {:<6} {:>14} {:>5} {:>7} {:>7} {:>6} {:>8} {:>6} {:>6} {:>5} {:>7} {:>6} | {:>9} {:>7} {:>5} | {:>6} {:>7}",
         "benchmark",
         "inputs",
         "constr (P,P')",
@@ -88,6 +88,8 @@ fn main() {
         "skipped",
         "unique",
         "diff",
+        "unconf",
+        "model≠",
         "sigs",
         "maxulps",
         "wall s",
@@ -143,7 +145,7 @@ fn main() {
             let sigs = signatures(&full);
             let solver_only = sigs.difference(&rsig).count();
             println!(
-                "{:<12} {:<6} {:>14} {:>5} {:>7} {:>7} {:>6} {:>8} {:>5} {:>7} {:>6.2} | {:>9} {:>7} {:>5} | {:>6} {:>7.0}",
+                "{:<12} {:<6} {:>14} {:>5} {:>7} {:>7} {:>6} {:>8} {:>6} {:>6} {:>5} {:>7} {:>6.2} | {:>9} {:>7} {:>5} | {:>6} {:>7.0}",
                 b.function,
                 if ranged { "ranges" } else { "any" },
                 format!("{} ({},{})", s.unique_constraints, s.constraints_p, s.constraints_pprime),
@@ -152,6 +154,8 @@ fn main() {
                 s.not_attempted,
                 s.unique_inputs,
                 s.diff_confirmed,
+                s.diff_unconfirmed,
+                s.model_disagreements,
                 sigs.len(),
                 if s.max_ulps > 99_999_999 { format!("{:.1e}", s.max_ulps as f64) } else { s.max_ulps.to_string() },
                 s.wall_seconds,
@@ -161,19 +165,16 @@ fn main() {
                 solver_only,
                 peak_rss_mib()
             );
-            if s.diff_unconfirmed > 0 {
-                println!(
-                    "{:<12} {:<6}   ({} differences not confirmed natively)",
-                    "", "", s.diff_unconfirmed
-                );
-            }
         }
     }
     println!(
         "columns: constr = distinct exception conditions (P, P'); sat/unknown = plain queries; skipped = plain\n\
-         and differential queries left when the default solve budget (3 s + 5 ms per query beyond 200) ran\n\
-         out; unique = float candidates; diff = confirmed diff-producing inputs; sigs = distinct (P flags,\n\
-         P' flags, P class, P' class); rnd-* = random-only run with the same wall time (rnd-n inputs);\n\
-         solver = signatures the full run found that the random-only run did not; RSS = peak of the process."
+         and differential queries left unsolved (the default solve budget, 3 s + 5 ms per query beyond 200,\n\
+         ran out, or the differential ones gave up after three rounds without a satisfiable one);\n\
+         unique = float candidates; diff = confirmed diff-producing inputs (confirmed on the executables);\n\
+         unconf = differences a second native replay did not reproduce; model≠ = confirmed findings the\n\
+         interpreter does not reproduce; sigs = distinct (P flags, P' flags, P class, P' class); rnd-* =\n\
+         random-only run with the same wall time (rnd-n inputs); solver = signatures the full run found that\n\
+         the random-only run did not; RSS = peak of the process."
     );
 }

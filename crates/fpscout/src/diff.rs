@@ -12,7 +12,7 @@ use fpscout_native::{
 };
 use fpscout_smt::numeral::{float_value, floats_around, round_to_float};
 use fpscout_smt::{
-    collect, dedupe, exact_value, solve_all, CollectOptions, ExactArg, ParamSpec, Query, Verdict,
+    collect, dedupe, exact_value, CollectOptions, ExactArg, ParamSpec, Query, QueryPool, Verdict,
 };
 use fpscout_toolchain::BuildKind;
 use fpscout_walk::concrete::{ArgBits, ConcreteRunner, EvalEnd, Evaluation};
@@ -781,8 +781,8 @@ pub fn run_diff(
         let deadline = after(t, summary.solve_budget_s);
         let mut pending: VecDeque<PlainWork> = uniq
             .iter()
-            .zip(scripts)
-            .map(|(&i, script)| (script, (all[i].0, all[i].1.op.0, all[i].1.kind)))
+            .enumerate()
+            .map(|(k, &i)| (k, (all[i].0, all[i].1.op.0, all[i].1.kind)))
             .collect();
         let mut rounds = SolveRounds {
             cfg,
@@ -791,9 +791,10 @@ pub fn run_diff(
             rp: &mut rp,
             rq: &mut rq,
         };
+        let mut plain_solver = QueryPool::new(&scripts, &names, cfg.query_timeout_ms, cfg.threads);
         rounds.plain(
+            &mut plain_solver,
             &mut pending,
-            &names,
             after(t, summary.solve_budget_s / 2.0),
             &mut pool,
             &mut summary,
@@ -829,15 +830,23 @@ pub fn run_diff(
             uniq.len() as u64,
             (uniq.len() + diff_scripts.len()) as u64,
         );
+        let mut diff_solver =
+            QueryPool::new(&diff_scripts, &names, cfg.query_timeout_ms, cfg.threads);
         let diff_left = rounds.differential(
-            &diff_scripts,
+            &mut diff_solver,
             &diff_origins,
-            &names,
             deadline,
             &mut pool,
             &mut summary,
         );
-        rounds.plain(&mut pending, &names, deadline, &mut pool, &mut summary);
+        drop(diff_solver);
+        rounds.plain(
+            &mut plain_solver,
+            &mut pending,
+            deadline,
+            &mut pool,
+            &mut summary,
+        );
         summary.not_attempted += pending.len() + diff_left;
         summary.differential_queries = diff_scripts.len();
         summary.unique_inputs = pool.unique.len();
@@ -874,6 +883,8 @@ pub fn run_diff(
     )?;
     let mut worth: Vec<usize> = Vec::new();
     let mut worth_per_candidate: HashMap<usize, usize> = HashMap::new();
+    // Candidates with a neighbour whose results or flags differ: that one is their finding.
+    let mut settled: HashSet<usize> = HashSet::new();
     for (i, (n, _, args)) in points.iter().enumerate() {
         let (Some(op), Some(oq)) = (
             plain_observe(&plain_p[i], ret),
@@ -884,14 +895,19 @@ pub fn run_diff(
         let (kinds, ulps) = compare(&op, &oq, ret, cfg.tolerance_ulps);
         track_max(&mut max_ulps, ulps, args, &op, &oq);
         let count = worth_per_candidate.entry(*n).or_insert(0);
-        if *count >= TRACED_PER_CANDIDATE {
+        if *count >= TRACED_PER_CANDIDATE || settled.contains(n) {
             continue;
         }
+        // Traces can only differ where something was raised.
+        let raised = !op.flags.is_empty() || !oq.flags.is_empty();
         let mut interpreted_kinds_differ = || match (rp.eval(args), rq.eval(args)) {
             (Ok(ep), Ok(eq)) => interpreted_kinds(&ep) != interpreted_kinds(&eq),
             _ => false,
         };
-        if !kinds.is_empty() || interpreted_kinds_differ() {
+        if !kinds.is_empty() {
+            settled.insert(*n);
+        }
+        if !kinds.is_empty() || (raised && interpreted_kinds_differ()) {
             *count += 1;
             worth.push(i);
         }
@@ -1136,8 +1152,8 @@ struct CandidatePool {
     witnessed: HashSet<Target>,
 }
 
-/// A plain query waiting to be solved: its script and what it asks for.
-type PlainWork = (z3::ast::Bool, Target);
+/// A plain query waiting to be solved: its index among the scripts and what it asks for.
+type PlainWork = (usize, Target);
 
 /// Solving in rounds of a few queries per solver thread, between which the pool learns
 /// what its new candidates raise.
@@ -1155,21 +1171,6 @@ const DIFFERENTIAL_PROBE_ROUNDS: usize = 3;
 impl SolveRounds<'_, '_> {
     fn round_len(&self) -> usize {
         (8 * self.cfg.threads).max(8)
-    }
-
-    fn solve(
-        &self,
-        scripts: &[z3::ast::Bool],
-        names: &[String],
-        until: Option<Instant>,
-    ) -> Vec<Verdict> {
-        solve_all(
-            scripts,
-            names,
-            self.cfg.query_timeout_ms,
-            self.cfg.threads,
-            until,
-        )
     }
 
     /// Adds a model's candidate, unless its floats were found before; `first` puts it
@@ -1197,8 +1198,8 @@ impl SolveRounds<'_, '_> {
     /// earlier candidate already raises.
     fn plain(
         &mut self,
+        solver: &mut QueryPool,
         pending: &mut VecDeque<PlainWork>,
-        names: &[String],
         until: Option<Instant>,
         pool: &mut CandidatePool,
         summary: &mut Summary,
@@ -1215,8 +1216,8 @@ impl SolveRounds<'_, '_> {
                     batch.push(work);
                 }
             }
-            let scripts: Vec<z3::ast::Bool> = batch.iter().map(|w| w.0.clone()).collect();
-            let verdicts = self.solve(&scripts, names, until);
+            let which: Vec<usize> = batch.iter().map(|w| w.0).collect();
+            let verdicts = solver.solve(&which, until);
             for (work, v) in batch.into_iter().zip(verdicts) {
                 let (build, op, kind) = work.1;
                 match v {
@@ -1243,16 +1244,15 @@ impl SolveRounds<'_, '_> {
     /// first rounds is satisfiable; returns how many were not attempted.
     fn differential(
         &mut self,
-        scripts: &[z3::ast::Bool],
+        solver: &mut QueryPool,
         origins: &[Origin],
-        names: &[String],
         until: Option<Instant>,
         pool: &mut CandidatePool,
         summary: &mut Summary,
     ) -> usize {
         let mut next = 0;
         let mut rounds = 0;
-        while next < scripts.len() && until.is_none_or(|d| Instant::now() < d) {
+        while next < origins.len() && until.is_none_or(|d| Instant::now() < d) {
             if rounds == DIFFERENTIAL_PROBE_ROUNDS && summary.differential_satisfiable == 0 {
                 summary.stopped.push(format!(
                     "differential queries: none of the first {next} was satisfiable; their \
@@ -1260,8 +1260,9 @@ impl SolveRounds<'_, '_> {
                 ));
                 break;
             }
-            let end = (next + self.round_len()).min(scripts.len());
-            let verdicts = self.solve(&scripts[next..end], names, until);
+            let end = (next + self.round_len()).min(origins.len());
+            let which: Vec<usize> = (next..end).collect();
+            let verdicts = solver.solve(&which, until);
             for (v, origin) in verdicts.iter().zip(&origins[next..end]) {
                 match v {
                     Verdict::Sat(values) => {
@@ -1269,14 +1270,14 @@ impl SolveRounds<'_, '_> {
                         // Differential candidates go first: they are the likeliest witnesses.
                         self.add(pool, values, origin.clone(), true);
                     }
-                    Verdict::NotAttempted => return scripts.len() - next,
+                    Verdict::NotAttempted => return origins.len() - next,
                     _ => {}
                 }
                 next += 1;
             }
             rounds += 1;
         }
-        scripts.len() - next
+        origins.len() - next
     }
 }
 
@@ -1554,7 +1555,37 @@ fn confirm(
     }
     let inputs: Vec<Vec<ArgBits>> = findings.iter().map(|x| x.input.clone()).collect();
     let (op, oq) = replay_traced(f, native_p, native_pp, &inputs, ftz)?;
-    let (op_off, oq_off) = replay_traced(f, native_p, native_pp, &inputs, FtzDaz::Off)?;
+    // Without FTZ/DAZ: untraced first; only where results and flags agree there does a
+    // traced replay decide whether the traces still differ.
+    let (plain_p, plain_q) = replay(
+        f,
+        native_p,
+        native_pp,
+        &inputs,
+        FtzDaz::Off,
+        NativeBuild::run,
+        &mut |_, _| {},
+    )?;
+    let still_differs: Vec<bool> = plain_p
+        .iter()
+        .zip(&plain_q)
+        .map(
+            |(a, b)| match (plain_observe(a, ret), plain_observe(b, ret)) {
+                (Some(a), Some(b)) => !compare(&a, &b, ret, tol).0.is_empty(),
+                _ => false,
+            },
+        )
+        .collect();
+    let trace_only: Vec<usize> = (0..inputs.len()).filter(|&i| !still_differs[i]).collect();
+    let trace_only_inputs: Vec<Vec<ArgBits>> =
+        trace_only.iter().map(|&i| inputs[i].clone()).collect();
+    let (tp, tq) = replay_traced(f, native_p, native_pp, &trace_only_inputs, FtzDaz::Off)?;
+    let mut ftz_only = vec![false; inputs.len()];
+    for (k, &i) in trace_only.iter().enumerate() {
+        if let (Some(a), Some(b)) = (native_observe(&tp[k], ret), native_observe(&tq[k], ret)) {
+            ftz_only[i] = compare(&a, &b, ret, tol).0.is_empty();
+        }
+    }
     for (i, x) in findings.iter_mut().enumerate() {
         let (Some(np), Some(nq)) = (native_observe(&op[i], ret), native_observe(&oq[i], ret))
         else {
@@ -1573,13 +1604,7 @@ fn confirm(
             continue;
         }
         x.confirmed = true;
-        if let (Some(a), Some(b)) = (
-            native_observe(&op_off[i], ret),
-            native_observe(&oq_off[i], ret),
-        ) {
-            let (kinds, _) = compare(&a, &b, ret, tol);
-            x.ftz_only = kinds.is_empty();
-        }
+        x.ftz_only = ftz_only[i];
     }
     Ok(())
 }

@@ -347,6 +347,13 @@ struct SourceCache {
 }
 
 impl SourceCache {
+    /// `  | <source line>` for a `file:line:col` location, or nothing.
+    fn suffix(&mut self, loc: Option<&str>) -> String {
+        loc.and_then(|l| self.line(l))
+            .map(|s| format!("  | {s}"))
+            .unwrap_or_default()
+    }
+
     fn line(&mut self, loc: &str) -> Option<String> {
         let mut parts = loc.rsplitn(3, ':');
         let _col = parts.next()?;
@@ -476,12 +483,7 @@ fn print_run(out: &mut impl Write, records: &[RunRecord], show_inexact: bool) {
             } else {
                 String::new()
             };
-            let src = e
-                .loc
-                .as_deref()
-                .and_then(|l| sources.line(l))
-                .map(|s| format!("  | {s}"))
-                .unwrap_or_default();
+            let src = sources.suffix(e.loc.as_deref());
             let _ = writeln!(
                 out,
                 "  {:<10} {:<14} {}{}{}",
@@ -504,12 +506,7 @@ fn print_run(out: &mut impl Write, records: &[RunRecord], show_inexact: bool) {
         }
         for e in &r.native_trace {
             let loc = e.loc.clone().unwrap_or_else(|| "?".into());
-            let src = e
-                .loc
-                .as_deref()
-                .and_then(|l| sources.line(l))
-                .map(|s| format!("  | {s}"))
-                .unwrap_or_default();
+            let src = sources.suffix(e.loc.as_deref());
             let _ = writeln!(out, "  {:<10} {:<14} {}{}", e.kind, e.insn, loc, src);
         }
         if r.native_trace_truncated {
