@@ -54,6 +54,9 @@ pub struct DiffConfig {
     /// Wall-clock budget of the random phase, in seconds (checked between native runs of
     /// growing chunks of inputs).
     pub random_budget_s: f64,
+    /// An executable that has not returned after this many milliseconds on one input is
+    /// killed: that input does not terminate (`hang`).
+    pub hang_limit_ms: u64,
 }
 
 /// The instant `seconds` after `start`; `None` (no limit) when it is not representable.
@@ -63,8 +66,9 @@ fn after(start: Instant, seconds: f64) -> Option<Instant> {
         .and_then(|d| start.checked_add(d))
 }
 
-/// Random inputs of the first native run; each next one doubles, up to the maximum.
-const RANDOM_FIRST_CHUNK: usize = 128;
+/// Random inputs of the first native run; each next one doubles, up to the maximum (and
+/// to what the time left allows).
+const RANDOM_FIRST_CHUNK: usize = 8;
 const RANDOM_MAX_CHUNK: usize = 32_768;
 
 /// The default solving budget: 3 s, plus 5 ms per query beyond the first 200, at most 45 s.
@@ -95,6 +99,7 @@ impl DiffConfig {
             solve_budget_s: None,
             explore_budget_s: 4.0,
             random_budget_s: 5.0,
+            hang_limit_ms: 200,
         }
     }
 }
@@ -109,6 +114,8 @@ pub enum ResultClass {
     Nan,
     /// Integer or void result, or a run that did not return.
     Other,
+    /// The executable did not return within the hang limit and was killed.
+    Hang,
 }
 
 impl ResultClass {
@@ -137,6 +144,7 @@ impl ResultClass {
             ResultClass::NegInf => "-inf",
             ResultClass::Nan => "nan",
             ResultClass::Other => "other",
+            ResultClass::Hang => "hang",
         }
     }
 }
@@ -151,6 +159,8 @@ pub enum DiffKind {
     Trace,
     /// The result classes (finite / ±inf / NaN) differ.
     Class,
+    /// One build returns, the other does not terminate within the hang limit.
+    Termination,
     /// Both finite, more than the tolerance apart in ulps.
     Ulps,
 }
@@ -180,6 +190,8 @@ pub enum Origin {
     },
     /// The random phase.
     Random,
+    /// NaN or an infinity in the inputs.
+    Special,
 }
 
 /// A confirmed (or not) difference.
@@ -246,8 +258,13 @@ pub struct Summary {
     /// Plain queries not solved because an earlier candidate already raises their
     /// exception at their operation.
     pub already_witnessed: usize,
+    /// Candidates whose first points do not terminate in either build (their other
+    /// neighbours were not tried).
+    pub hanging_candidates: usize,
     /// The solving budget used, in seconds (given, or automatic).
     pub solve_budget_s: f64,
+    /// An executable still running after this long on one input was killed (`hang`).
+    pub hang_limit_ms: u64,
     /// Functions of P' whose floating-point code LLVM's backend rewrote after instruction
     /// selection in a way fpscout could not model (`name (file:line:col, ...): reason`):
     /// there some differences it finds are not confirmed natively.
@@ -282,6 +299,8 @@ pub struct DiffReport {
     pub findings: Vec<Finding>,
     /// The solver's candidate inputs (the nearest floats of its models), best first.
     pub candidates: Vec<Vec<ArgBits>>,
+    /// Inputs on which neither build terminates within the hang limit (twice), a few.
+    pub non_terminating: Vec<Vec<ArgBits>>,
     pub summary: Summary,
     pub ret: Type,
     pub params: Vec<fpscout_ir::Param>,
@@ -401,7 +420,7 @@ fn assemble(specs: &[ParamSpec], floats: &[u64]) -> Vec<ArgBits> {
 }
 
 /// A build's observation from an untraced native outcome (no trace); `None` when it
-/// crashed or hung.
+/// crashed.
 fn plain_observe(o: &NativeOutcome, ret: Type) -> Option<Observation> {
     match o {
         NativeOutcome::Returned { result, flags, .. } => Some(Observation {
@@ -410,11 +429,17 @@ fn plain_observe(o: &NativeOutcome, ret: Type) -> Option<Observation> {
             flags: flags.without_inexact(),
             trace: NativeTrace::default(),
         }),
-        _ => None,
+        NativeOutcome::TimedOut => Some(Observation {
+            result: None,
+            class: ResultClass::Hang,
+            flags: ExceptionSet::EMPTY,
+            trace: NativeTrace::default(),
+        }),
+        NativeOutcome::Crashed { .. } => None,
     }
 }
 
-/// A build's observation from its traced native outcome; `None` when it crashed or hung.
+/// A build's observation from its traced native outcome; `None` when it crashed.
 fn native_observe(t: &TracedOutcome, ret: Type) -> Option<Observation> {
     let mut o = plain_observe(&t.outcome, ret)?;
     o.trace = NativeTrace {
@@ -453,6 +478,9 @@ fn kind_sequence(o: &Observation) -> Vec<ExceptionSet> {
 /// Whether the interpreter reproduces a build's native observation: result (any NaN for
 /// a NaN: which NaN is register allocation's choice), flags and trace.
 fn model_agrees(m: &fpscout_ir::Module, eval: &Evaluation, o: &Observation, ret: Type) -> bool {
+    if o.class == ResultClass::Hang {
+        return matches!(eval.end, EvalEnd::Stopped(_));
+    }
     let bits = eval.result_bits();
     let class = match eval.end {
         EvalEnd::Returned(_) => ResultClass::of(bits, ret),
@@ -500,7 +528,13 @@ fn compare(p: &Observation, q: &Observation, ret: Type, tol: u64) -> (Vec<DiffKi
         kinds.push(DiffKind::Trace);
     }
     if p.class != q.class {
-        kinds.push(DiffKind::Class);
+        kinds.push(
+            if p.class == ResultClass::Hang || q.class == ResultClass::Hang {
+                DiffKind::Termination
+            } else {
+                DiffKind::Class
+            },
+        );
     }
     let mut ulps = None;
     if let (ResultClass::Finite, ResultClass::Finite, Some(a), Some(b), Some(ft)) =
@@ -647,18 +681,6 @@ fn to_native(f: &Function, args: &[ArgBits]) -> Vec<NativeArg> {
     crate::run::to_native(f, args)
 }
 
-fn native_observation(
-    o: &NativeOutcome,
-    ret: Type,
-) -> Option<(Option<u64>, ResultClass, ExceptionSet)> {
-    match o {
-        NativeOutcome::Returned { result, flags, .. } => {
-            Some((*result, ResultClass::of(*result, ret), *flags))
-        }
-        _ => None,
-    }
-}
-
 /// Runs the whole pipeline.
 pub fn run_diff(
     session: &Session,
@@ -668,6 +690,7 @@ pub fn run_diff(
     let start = Instant::now();
     let mut summary = Summary {
         function: cfg.function.clone(),
+        hang_limit_ms: cfg.hang_limit_ms,
         ..Summary::default()
     };
     let fp = session.function(BuildKind::P, &cfg.function)?;
@@ -702,6 +725,11 @@ pub fn run_diff(
     let native_p = session.native(BuildKind::P, fp, &lens)?;
     let native_pp = session.native(BuildKind::PPrime, fpp, &lens)?;
     let ftz = native_ftz(cfg.ftz_daz);
+    // Every native run of the pipeline: the executables as linked, killed at the hang limit.
+    let opts = RunOptions {
+        ftz_daz: ftz,
+        per_vector_timeout: std::time::Duration::from_millis(cfg.hang_limit_ms.max(1)),
+    };
     let mode_of = |n: &NativeBuild, b: BuildKind| {
         n.startup_mxcsr(ftz)
             .map(fpscout_walk::concrete::FpMode::from_mxcsr)
@@ -861,26 +889,77 @@ pub fn run_diff(
     // in the interpreter (a difference in the trace alone needs the machine's trace to
     // decide).
     let t = Instant::now();
+    let mut candidates = pool.candidates;
+    let mut hanging = HangingInputs::default();
+    // NaN and the infinities, where loop conditions become unordered and fast-math's
+    // assumptions break, are candidates of their own (inputs without a range only).
+    for point in special_points(&tys, &input_ranges) {
+        candidates.push((point.clone(), vec![], Origin::Special));
+    }
+    let neighbourhoods: Vec<Vec<Vec<u64>>> = candidates
+        .iter()
+        .map(|(center, around, origin)| match origin {
+            Origin::Special => vec![center.clone()],
+            _ => neighbours(center, around, &tys, cfg.search_budget),
+        })
+        .collect();
+    // First the few nearest points of every candidate, then the rest of those whose
+    // first points did not all hang in both builds: an input that does not terminate
+    // costs the hang limit, and its neighbours would mostly cost it again.
     let mut points: Vec<(usize, usize, Vec<ArgBits>)> = Vec::new();
-    let candidates = pool.candidates;
-    for (n, (center, around, _)) in candidates.iter().enumerate() {
-        for (steps, point) in neighbours(center, around, &tys, cfg.search_budget)
-            .into_iter()
-            .enumerate()
-        {
-            points.push((n, steps, assemble(&specs, &point)));
+    for (n, hood) in neighbourhoods.iter().enumerate() {
+        for (steps, point) in hood.iter().enumerate().take(HANG_PROBE) {
+            points.push((n, steps, assemble(&specs, point)));
         }
     }
     let inputs_of: Vec<Vec<ArgBits>> = points.iter().map(|(_, _, a)| a.clone()).collect();
-    let (plain_p, plain_q) = replay(
+    let (mut plain_p, mut plain_q) = replay(
         f,
         &native_p,
         &native_pp,
         &inputs_of,
-        ftz,
+        &opts,
         NativeBuild::run,
         &mut |done, total| progress("search", done, 2 * total),
     )?;
+    let mut all_hang = vec![true; candidates.len()];
+    for (i, (n, _, args)) in points.iter().enumerate() {
+        let both = hangs(&plain_p[i]) && hangs(&plain_q[i]);
+        all_hang[*n] &= both;
+        if both {
+            hanging.note(args);
+        }
+    }
+    let mut rest: Vec<(usize, usize, Vec<ArgBits>)> = Vec::new();
+    for (n, hood) in neighbourhoods.iter().enumerate() {
+        if all_hang[n] {
+            summary.hanging_candidates += 1;
+            continue;
+        }
+        for (steps, point) in hood.iter().enumerate().skip(HANG_PROBE) {
+            rest.push((n, steps, assemble(&specs, point)));
+        }
+    }
+    let rest_inputs: Vec<Vec<ArgBits>> = rest.iter().map(|(_, _, a)| a.clone()).collect();
+    let (rest_p, rest_q) = replay(
+        f,
+        &native_p,
+        &native_pp,
+        &rest_inputs,
+        &opts,
+        NativeBuild::run,
+        &mut |done, total| progress("search", done, 2 * total),
+    )?;
+    points.extend(rest);
+    plain_p.extend(rest_p);
+    plain_q.extend(rest_q);
+    // Each candidate's points in neighbourhood order again.
+    let mut order: Vec<usize> = (0..points.len()).collect();
+    order.sort_by_key(|&i| (points[i].0, points[i].1));
+    let points: Vec<(usize, usize, Vec<ArgBits>)> =
+        order.iter().map(|&i| points[i].clone()).collect();
+    let plain_p: Vec<NativeOutcome> = order.iter().map(|&i| plain_p[i].clone()).collect();
+    let plain_q: Vec<NativeOutcome> = order.iter().map(|&i| plain_q[i].clone()).collect();
     let mut worth: Vec<usize> = Vec::new();
     let mut worth_per_candidate: HashMap<usize, usize> = HashMap::new();
     // Candidates with a neighbour whose results or flags differ: that one is their finding.
@@ -918,7 +997,7 @@ pub fn run_diff(
         &native_p,
         &native_pp,
         &worth_inputs,
-        ftz,
+        &opts,
         NativeBuild::run_traced,
         &mut |done, total| progress("search", total + done, 2 * total),
     )?;
@@ -973,10 +1052,6 @@ pub fn run_diff(
             .map(|_| assemble(&specs, &random_input(&mut rng, &inputs, &input_ranges)))
             .collect();
         let native_args: Vec<Vec<NativeArg>> = batch.iter().map(|a| to_native(f, a)).collect();
-        let opts = RunOptions {
-            ftz_daz: ftz,
-            ..RunOptions::default()
-        };
         // In chunks, within the phase's time budget: inputs that crash the executable
         // (an integer division by zero) cost a driver restart each.
         let deadline = after(t, cfg.random_budget_s);
@@ -985,8 +1060,8 @@ pub fn run_diff(
         while outs_p.len() < native_args.len() {
             let chunk =
                 &native_args[outs_p.len()..(outs_p.len() + chunk_len).min(native_args.len())];
-            chunk_len = (chunk_len * 2).min(RANDOM_MAX_CHUNK);
-            if deadline.is_some_and(|d| Instant::now() >= d) {
+            let started = Instant::now();
+            if deadline.is_some_and(|d| started >= d) {
                 summary.stopped.push(format!(
                     "random phase: time budget of {} s exhausted after {} inputs",
                     cfg.random_budget_s,
@@ -998,32 +1073,31 @@ pub fn run_diff(
             outs_p.extend(run(&native_p)?);
             outs_q.extend(run(&native_pp)?);
             progress("random", outs_p.len() as u64, cfg.random_inputs as u64);
+            // Chunks double, but never beyond what the time left allows at the pace of the
+            // last one (inputs that hang cost the hang limit each).
+            let per_input = started.elapsed().as_secs_f64() / chunk.len().max(1) as f64;
+            let affordable = deadline.map_or(usize::MAX, |d| {
+                (d.saturating_duration_since(Instant::now()).as_secs_f64() / per_input.max(1e-9))
+                    as usize
+            });
+            chunk_len = (chunk_len * 2).min(RANDOM_MAX_CHUNK).min(affordable.max(1));
         }
         summary.random_inputs = outs_p.len();
         let mut per_signature: HashMap<Signature, usize> = HashMap::new();
         let mut witnesses: Vec<Vec<ArgBits>> = Vec::new();
         for (i, (a, b)) in outs_p.iter().zip(&outs_q).enumerate() {
-            let (Some(np), Some(nq)) = (native_observation(a, ret), native_observation(b, ret))
-            else {
+            if hangs(a) && hangs(b) {
+                hanging.note(&batch[i]);
+            }
+            let (Some(np), Some(nq)) = (plain_observe(a, ret), plain_observe(b, ret)) else {
                 continue;
             };
-            let (pf, qf) = (np.2.without_inexact(), nq.2.without_inexact());
-            let ulps = match (np.1, nq.1, np.0, nq.0, ret.float_ty()) {
-                (ResultClass::Finite, ResultClass::Finite, Some(x), Some(y), Some(ft)) => {
-                    Some(ulps_between(x, y, ft))
-                }
-                _ => None,
-            };
-            if let (Some(u), Some(x), Some(y)) = (ulps, np.0, nq.0) {
-                if max_ulps.as_ref().is_none_or(|m| u > m.0) {
-                    max_ulps = Some((u, batch[i].clone(), x, y));
-                }
-            }
-            let differs = pf != qf || np.1 != nq.1 || ulps.is_some_and(|u| u > cfg.tolerance_ulps);
-            if !differs {
+            let (kinds, ulps) = compare(&np, &nq, ret, cfg.tolerance_ulps);
+            track_max(&mut max_ulps, ulps, &batch[i], &np, &nq);
+            if kinds.is_empty() {
                 continue;
             }
-            let sig = (pf, qf, np.1, nq.1);
+            let sig = (np.flags, nq.flags, np.class, nq.class);
             random_signatures.insert(sig);
             // Keep a few witnesses per signature; the rest only count.
             let count = per_signature.entry(sig).or_insert(0);
@@ -1034,7 +1108,7 @@ pub fn run_diff(
             witnesses.push(batch[i].clone());
         }
         // The witnesses kept, replayed traced for their exception traces.
-        let (wp, wq) = replay_traced(f, &native_p, &native_pp, &witnesses, ftz)?;
+        let (wp, wq) = replay_traced(f, &native_p, &native_pp, &witnesses, &opts)?;
         for (i, args) in witnesses.into_iter().enumerate() {
             let (Some(op), Some(oq)) = (native_observe(&wp[i], ret), native_observe(&wq[i], ret))
             else {
@@ -1067,7 +1141,7 @@ pub fn run_diff(
         let before = max_ulps.as_ref().map(|m| m.0);
         local_search_max(&mut rp, &mut rq, &specs, &tys, ret, args, &mut max_ulps);
         if max_ulps.as_ref().map(|m| m.0) != before {
-            max_ulps = native_max(f, &native_p, &native_pp, ftz, ret, max_ulps)?;
+            max_ulps = native_max(f, &native_p, &native_pp, &opts, ret, max_ulps)?;
         }
     }
 
@@ -1081,9 +1155,26 @@ pub fn run_diff(
         ret,
         &native_p,
         &native_pp,
-        ftz,
+        &opts,
         cfg.tolerance_ulps,
     )?;
+    // Inputs on which neither build terminates, confirmed by a second run.
+    let (again_p, again_q) = replay(
+        f,
+        &native_p,
+        &native_pp,
+        &hanging.inputs,
+        &opts,
+        NativeBuild::run,
+        &mut |_, _| {},
+    )?;
+    let non_terminating: Vec<Vec<ArgBits>> = hanging
+        .inputs
+        .into_iter()
+        .zip(again_p.iter().zip(&again_q))
+        .filter(|(_, (a, b))| hangs(a) && hangs(b))
+        .map(|(args, _)| args)
+        .collect();
     for x in findings.iter_mut().filter(|x| x.confirmed) {
         x.fast_math_note = crate::run::fast_math_note(builds.pp.0, builds.pp.1, mode_pp, &x.input);
         x.model_agrees = match (rp.eval(&x.input), rq.eval(&x.input)) {
@@ -1119,6 +1210,7 @@ pub fn run_diff(
     summary.wall_seconds = start.elapsed().as_secs_f64();
     Ok(DiffReport {
         findings,
+        non_terminating,
         candidates: candidates
             .iter()
             .map(|(center, _, _)| assemble(&specs, center))
@@ -1469,6 +1561,60 @@ fn worst_with_exact(
 const SEARCH_BATCH: usize = 4096;
 /// Neighbours of one candidate replayed traced at most (see step 2 of [`run_diff`]).
 const TRACED_PER_CANDIDATE: usize = 4;
+/// Points of a candidate tried before the rest: when they all hang in both builds, the
+/// rest is not tried.
+const HANG_PROBE: usize = 4;
+
+/// Whether the executable was killed at the hang limit.
+fn hangs(o: &NativeOutcome) -> bool {
+    matches!(o, NativeOutcome::TimedOut)
+}
+
+/// A few distinct inputs on which neither build terminates.
+#[derive(Default)]
+struct HangingInputs {
+    inputs: Vec<Vec<ArgBits>>,
+}
+
+impl HangingInputs {
+    const KEPT: usize = 3;
+
+    fn note(&mut self, args: &[ArgBits]) {
+        if self.inputs.len() < Self::KEPT && !self.inputs.iter().any(|a| a == args) {
+            self.inputs.push(args.to_vec());
+        }
+    }
+}
+
+/// Inputs with NaN, +∞ or −∞ in one coordinate (1.0 elsewhere) and in all of them, for
+/// the inputs without a range.
+fn special_points(tys: &[FloatTy], ranges: &[Option<(f64, f64)>]) -> Vec<Vec<u64>> {
+    let bits = |v: f64, ty: FloatTy| match ty {
+        FloatTy::F64 => v.to_bits(),
+        FloatTy::F32 => u64::from((v as f32).to_bits()),
+    };
+    let free: Vec<usize> = (0..tys.len()).filter(|&i| ranges[i].is_none()).collect();
+    if free.is_empty() {
+        return vec![];
+    }
+    let base: Vec<u64> = tys.iter().map(|&t| bits(1.0, t)).collect();
+    let mut out = Vec::new();
+    for v in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        if tys.len() > 1 {
+            for &i in &free {
+                let mut p = base.clone();
+                p[i] = bits(v, tys[i]);
+                out.push(p);
+            }
+        }
+        let mut all = base.clone();
+        for &i in &free {
+            all[i] = bits(v, tys[i]);
+        }
+        out.push(all);
+    }
+    out
+}
 
 /// Both executables' outcomes on `inputs` (`run`: [`NativeBuild::run`] or
 /// [`NativeBuild::run_traced`]), in batches.
@@ -1478,18 +1624,14 @@ fn replay<T>(
     native_p: &NativeBuild,
     native_pp: &NativeBuild,
     inputs: &[Vec<ArgBits>],
-    ftz: FtzDaz,
+    opts: &RunOptions,
     run: fn(&NativeBuild, &[Vec<NativeArg>], &RunOptions) -> fpscout_native::Result<Vec<T>>,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<(Vec<T>, Vec<T>), InputError> {
-    let opts = RunOptions {
-        ftz_daz: ftz,
-        ..RunOptions::default()
-    };
     let (mut outs_p, mut outs_q) = (Vec::new(), Vec::new());
     for chunk in inputs.chunks(SEARCH_BATCH) {
         let args: Vec<Vec<NativeArg>> = chunk.iter().map(|a| to_native(f, a)).collect();
-        let on = |n: &NativeBuild| run(n, &args, &opts).map_err(|e| InputError(e.to_string()));
+        let on = |n: &NativeBuild| run(n, &args, opts).map_err(|e| InputError(e.to_string()));
         outs_p.extend(on(native_p)?);
         outs_q.extend(on(native_pp)?);
         progress(outs_p.len() as u64, inputs.len() as u64);
@@ -1503,14 +1645,14 @@ fn replay_traced(
     native_p: &NativeBuild,
     native_pp: &NativeBuild,
     inputs: &[Vec<ArgBits>],
-    ftz: FtzDaz,
+    opts: &RunOptions,
 ) -> Result<(Vec<TracedOutcome>, Vec<TracedOutcome>), InputError> {
     replay(
         f,
         native_p,
         native_pp,
         inputs,
-        ftz,
+        opts,
         NativeBuild::run_traced,
         &mut |_, _| {},
     )
@@ -1522,14 +1664,14 @@ fn native_max(
     f: &Function,
     native_p: &NativeBuild,
     native_pp: &NativeBuild,
-    ftz: FtzDaz,
+    opts: &RunOptions,
     ret: Type,
     best: Option<Divergence>,
 ) -> Result<Option<Divergence>, InputError> {
     let Some((_, args, _, _)) = best else {
         return Ok(None);
     };
-    let (op, oq) = replay_traced(f, native_p, native_pp, std::slice::from_ref(&args), ftz)?;
+    let (op, oq) = replay_traced(f, native_p, native_pp, std::slice::from_ref(&args), opts)?;
     let mut out = None;
     if let (Some(p), Some(q)) = (native_observe(&op[0], ret), native_observe(&oq[0], ret)) {
         let (_, ulps) = compare(&p, &q, ret, u64::MAX);
@@ -1547,14 +1689,18 @@ fn confirm(
     ret: Type,
     native_p: &NativeBuild,
     native_pp: &NativeBuild,
-    ftz: FtzDaz,
+    opts: &RunOptions,
     tol: u64,
 ) -> Result<(), InputError> {
     if findings.is_empty() {
         return Ok(());
     }
     let inputs: Vec<Vec<ArgBits>> = findings.iter().map(|x| x.input.clone()).collect();
-    let (op, oq) = replay_traced(f, native_p, native_pp, &inputs, ftz)?;
+    let (op, oq) = replay_traced(f, native_p, native_pp, &inputs, opts)?;
+    let off = RunOptions {
+        ftz_daz: FtzDaz::Off,
+        ..opts.clone()
+    };
     // Without FTZ/DAZ: untraced first; only where results and flags agree there does a
     // traced replay decide whether the traces still differ.
     let (plain_p, plain_q) = replay(
@@ -1562,7 +1708,7 @@ fn confirm(
         native_p,
         native_pp,
         &inputs,
-        FtzDaz::Off,
+        &off,
         NativeBuild::run,
         &mut |_, _| {},
     )?;
@@ -1579,7 +1725,7 @@ fn confirm(
     let trace_only: Vec<usize> = (0..inputs.len()).filter(|&i| !still_differs[i]).collect();
     let trace_only_inputs: Vec<Vec<ArgBits>> =
         trace_only.iter().map(|&i| inputs[i].clone()).collect();
-    let (tp, tq) = replay_traced(f, native_p, native_pp, &trace_only_inputs, FtzDaz::Off)?;
+    let (tp, tq) = replay_traced(f, native_p, native_pp, &trace_only_inputs, &off)?;
     let mut ftz_only = vec![false; inputs.len()];
     for (k, &i) in trace_only.iter().enumerate() {
         if let (Some(a), Some(b)) = (native_observe(&tp[k], ret), native_observe(&tq[k], ret)) {

@@ -76,6 +76,11 @@ enum Command {
         /// restart each); inputs left are reported as a stop reason
         #[arg(long, default_value_t = 5.0)]
         random_budget: f64,
+        /// Milliseconds an executable may run on one input before it is killed and the
+        /// input counts as not terminating (a build that ends where the other does not is
+        /// a `termination` difference)
+        #[arg(long, default_value_t = 200)]
+        hang_limit_ms: u64,
         /// Results more than this many ulps apart count as different
         #[arg(long, default_value_t = 0)]
         tolerance: u64,
@@ -205,6 +210,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
             solve_budget,
             explore_budget,
             random_budget,
+            hang_limit_ms,
             tolerance,
             search_budget,
             random,
@@ -244,6 +250,10 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
             cfg.solve_budget_s = solve_budget;
             cfg.explore_budget_s = explore_budget;
             cfg.random_budget_s = random_budget;
+            if hang_limit_ms == 0 {
+                return Err(InputError("--hang-limit-ms must be at least 1".into()));
+            }
+            cfg.hang_limit_ms = hang_limit_ms;
             cfg.search_budget = search_budget;
             cfg.random_inputs = random;
             cfg.seed = seed;
@@ -295,6 +305,9 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
                     .filter(|x| x.confirmed || show_unconfirmed)
                 {
                     let _ = writeln!(out, "{}", print_diff::finding_json(&report, x));
+                }
+                for record in print_diff::non_terminating_json(&report) {
+                    let _ = writeln!(out, "{record}");
                 }
                 let _ = writeln!(out, "{}", print_diff::summary_json(&report));
             } else {

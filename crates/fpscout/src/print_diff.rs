@@ -1,7 +1,7 @@
 //! Printing of `fpscout diff` reports: human text and JSON Lines.
 
 use fpscout::args::{decimal, hex_float};
-use fpscout::diff::{DiffReport, Finding, Observation, Origin, Summary};
+use fpscout::diff::{DiffReport, Finding, Observation, Origin, ResultClass, Summary};
 use fpscout::run::{format_value, native_trace_records};
 use fpscout_ir::{FloatTy, ScalarTy, Type};
 use fpscout_walk::concrete::ArgBits;
@@ -107,6 +107,21 @@ pub fn finding_json(report: &DiffReport, x: &Finding) -> Value {
     }})
 }
 
+/// `{"type":"non_terminating"}` records: inputs on which neither build terminates.
+pub fn non_terminating_json(report: &DiffReport) -> Vec<Value> {
+    report
+        .non_terminating
+        .iter()
+        .map(|input| {
+            json!({"type": "non_terminating", "data": {
+                "inputs": inputs_json(report, input),
+                "builds": ["P", "P'"],
+                "limit_ms": report.summary.hang_limit_ms,
+            }})
+        })
+        .collect()
+}
+
 pub fn summary_json(report: &DiffReport) -> Value {
     let mut data = serde_json::to_value(&report.summary).unwrap_or(Value::Null);
     if let (Some(w), Some(obj)) = (
@@ -175,6 +190,7 @@ pub fn print_text(out: &mut impl Write, report: &DiffReport, show_unconfirmed: b
                 )
             }
             Origin::Random => "random phase".into(),
+            Origin::Special => "special inputs (NaN, infinities)".into(),
         };
         let status = if x.confirmed {
             if x.ftz_only {
@@ -190,7 +206,11 @@ pub fn print_text(out: &mut impl Write, report: &DiffReport, show_unconfirmed: b
             let _ = writeln!(out, "   reason: {r}");
         }
         let _ = writeln!(out, "   inputs: {}", inputs_text(report, &x.input));
+        let hang_ms = report.summary.hang_limit_ms;
         let res = |o: &Observation| match o.result {
+            _ if o.class == ResultClass::Hang => {
+                format!("does not terminate (killed after {hang_ms} ms)")
+            }
             Some(b) => {
                 let (h, d) = format_value(b, report.ret);
                 match d {
@@ -233,6 +253,14 @@ pub fn print_text(out: &mut impl Write, report: &DiffReport, show_unconfirmed: b
     }
     if n == 0 {
         let _ = writeln!(out, "\nno confirmed difference between P and P'.");
+    }
+    for input in &report.non_terminating {
+        let _ = writeln!(
+            out,
+            "\ndoes not terminate in either build (both executables killed after {} ms, twice): {}",
+            s.hang_limit_ms,
+            inputs_text(report, input)
+        );
     }
     print_table(out, s);
     if let Some(w) = &s.worst {
@@ -321,7 +349,7 @@ pub fn print_table(out: &mut impl Write, s: &Summary) {
     if s.not_attempted > 0 {
         let _ = writeln!(
             out,
-            "queries not attempted (solve budget of {:.1} s exhausted; raise it with --solve-budget): {}",
+            "queries left unsolved (the solve budget of {:.1} s ran out, or differential queries were given up: see the limits; raise it with --solve-budget): {}",
             s.solve_budget_s, s.not_attempted
         );
     }

@@ -382,3 +382,59 @@ fn differences_the_model_misses_are_confirmed_on_the_executables() {
         }
     }
 }
+
+#[test]
+fn a_build_that_hangs_where_the_other_ends_is_a_termination_difference() {
+    // P loops forever on NaN (`!(x <= 1.0)` stays true); fast-math's P' assumes no NaN,
+    // folds the test to `x > 1.0` and returns at once.
+    let dir = tempfile::tempdir().unwrap();
+    let src = source(
+        &dir,
+        "halve.c",
+        "double halve(double x) {\n  while (!(x <= 1.0)) x = x / 2.0;\n  return x;\n}\n",
+    );
+    let mut cfg = quick("halve");
+    cfg.hang_limit_ms = 100;
+    let t = std::time::Instant::now();
+    let r = diff(&src, &cfg);
+    let hit = r
+        .findings
+        .iter()
+        .find(|f| f.confirmed && f.kinds.contains(&DiffKind::Termination))
+        .expect("a confirmed termination difference");
+    assert_eq!(hit.p.class, ResultClass::Hang);
+    assert_eq!(hit.p_prime.class, ResultClass::Nan);
+    assert!(matches!(hit.origin, Origin::Special));
+    assert!(hit
+        .fast_math_note
+        .as_deref()
+        .is_some_and(|n| n.contains("nnan")));
+    assert!(t.elapsed().as_secs() < 60, "{:?}", t.elapsed());
+}
+
+#[test]
+fn inputs_that_hang_in_both_builds_are_reported_and_cost_little() {
+    // Newton's square root never ends for a < 0 in either build.
+    let dir = tempfile::tempdir().unwrap();
+    let src = source(
+        &dir,
+        "newton.c",
+        "#include <math.h>\ndouble newton_sqrt(double a) {\n  double x = a > 1.0 ? a : 1.0;\n  \
+         while (fabs(x * x - a) > 1e-12 * a) x = 0.5 * (x + a / x);\n  return x;\n}\n",
+    );
+    let mut cfg = quick("newton_sqrt");
+    cfg.hang_limit_ms = 100;
+    cfg.explore_budget_s = 1.0;
+    cfg.solve_budget_s = Some(1.0);
+    cfg.random_budget_s = 2.0;
+    let t = std::time::Instant::now();
+    let r = diff(&src, &cfg);
+    assert!(!r.non_terminating.is_empty());
+    for input in &r.non_terminating {
+        let fpscout_walk::concrete::ArgBits::Scalar(a) = input[0] else {
+            panic!("{input:?}")
+        };
+        assert!(f64::from_bits(a) < 0.0, "{}", f64::from_bits(a));
+    }
+    assert!(t.elapsed().as_secs() < 60, "{:?}", t.elapsed());
+}
