@@ -57,6 +57,10 @@ pub struct DiffConfig {
     /// An executable that has not returned after this many milliseconds on one input is
     /// killed: that input does not terminate (`hang`).
     pub hang_limit_ms: u64,
+    /// Wall-clock budget of the whole run, in seconds: every phase ends by it (the phase
+    /// budgets above are finer limits inside it), and the last part is kept for
+    /// confirmation.
+    pub time_budget_s: f64,
 }
 
 /// The instant `seconds` after `start`; `None` (no limit) when it is not representable.
@@ -64,6 +68,20 @@ fn after(start: Instant, seconds: f64) -> Option<Instant> {
     std::time::Duration::try_from_secs_f64(seconds)
         .ok()
         .and_then(|d| start.checked_add(d))
+}
+
+/// The default `--time-budget`, in seconds.
+pub const DEFAULT_TIME_BUDGET_S: f64 = 60.0;
+/// Share of the time budget kept for the local search and confirmation.
+const CONFIRM_SHARE: f64 = 0.1;
+
+/// The earlier of two deadlines (`None` is no deadline).
+fn earliest(a: Option<Instant>, b: Option<Instant>) -> Option<Instant> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, None) => a,
+        (None, b) => b,
+    }
 }
 
 /// Random inputs of the first native run; each next one doubles, up to the maximum (and
@@ -100,6 +118,7 @@ impl DiffConfig {
             explore_budget_s: 4.0,
             random_budget_s: 5.0,
             hang_limit_ms: 200,
+            time_budget_s: DEFAULT_TIME_BUDGET_S,
         }
     }
 }
@@ -693,6 +712,10 @@ pub fn run_diff(
         hang_limit_ms: cfg.hang_limit_ms,
         ..Summary::default()
     };
+    // Search phases end by `work_deadline`; the rest of the budget is for the local
+    // search and confirmation, which end by `run_deadline`.
+    let run_deadline = after(start, cfg.time_budget_s);
+    let work_deadline = after(start, cfg.time_budget_s * (1.0 - CONFIRM_SHARE));
     let fp = session.function(BuildKind::P, &cfg.function)?;
     let fpp = session.function(BuildKind::PPrime, &cfg.function)?;
     let builds = Builds {
@@ -724,6 +747,11 @@ pub fn run_diff(
     progress("compile", 0, 2);
     let native_p = session.native(BuildKind::P, fp, &lens)?;
     let native_pp = session.native(BuildKind::PPrime, fpp, &lens)?;
+    let exes = Executables {
+        f,
+        p: &native_p,
+        pp: &native_pp,
+    };
     let ftz = native_ftz(cfg.ftz_daz);
     // Every native run of the pipeline: the executables as linked, killed at the hang limit.
     let opts = RunOptions {
@@ -763,7 +791,10 @@ pub fn run_diff(
         // Each build's exploration gets half the budget: loops whose branch checks are
         // hard nonlinear queries would otherwise explore for as long as paths remain.
         let until = |opts: CollectOptions| CollectOptions {
-            deadline: after(Instant::now(), cfg.explore_budget_s / 2.0),
+            deadline: earliest(
+                after(Instant::now(), cfg.explore_budget_s / 2.0),
+                work_deadline,
+            ),
             ..opts
         };
         let cp = collect(builds.p.0, builds.p.1, &specs, "p.", until(cfg.collect))
@@ -806,7 +837,7 @@ pub fn run_diff(
         summary.solve_budget_s = cfg
             .solve_budget_s
             .unwrap_or_else(|| automatic_solve_budget(uniq.len()));
-        let deadline = after(t, summary.solve_budget_s);
+        let deadline = earliest(after(t, summary.solve_budget_s), work_deadline);
         let mut pending: VecDeque<PlainWork> = uniq
             .iter()
             .enumerate()
@@ -823,7 +854,7 @@ pub fn run_diff(
         rounds.plain(
             &mut plain_solver,
             &mut pending,
-            after(t, summary.solve_budget_s / 2.0),
+            earliest(after(t, summary.solve_budget_s / 2.0), work_deadline),
             &mut pool,
             &mut summary,
         );
@@ -914,14 +945,15 @@ pub fn run_diff(
     }
     let inputs_of: Vec<Vec<ArgBits>> = points.iter().map(|(_, _, a)| a.clone()).collect();
     let (mut plain_p, mut plain_q) = replay(
-        f,
-        &native_p,
-        &native_pp,
+        exes,
         &inputs_of,
         &opts,
         NativeBuild::run,
+        work_deadline,
         &mut |done, total| progress("search", done, 2 * total),
     )?;
+    let first_len = plain_p.len().min(plain_q.len());
+    points.truncate(first_len);
     let mut all_hang = vec![true; candidates.len()];
     for (i, (n, _, args)) in points.iter().enumerate() {
         let both = hangs(&plain_p[i]) && hangs(&plain_q[i]);
@@ -942,17 +974,26 @@ pub fn run_diff(
     }
     let rest_inputs: Vec<Vec<ArgBits>> = rest.iter().map(|(_, _, a)| a.clone()).collect();
     let (rest_p, rest_q) = replay(
-        f,
-        &native_p,
-        &native_pp,
+        exes,
         &rest_inputs,
         &opts,
         NativeBuild::run,
+        work_deadline,
         &mut |done, total| progress("search", done, 2 * total),
     )?;
-    points.extend(rest);
-    plain_p.extend(rest_p);
-    plain_q.extend(rest_q);
+    let rest_len = rest_p.len().min(rest_q.len());
+    if first_len < inputs_of.len() || rest_len < rest_inputs.len() {
+        summary.stopped.push(format!(
+            "search: the run's time budget ran out after {} of {} points",
+            first_len + rest_len,
+            inputs_of.len() + rest_inputs.len()
+        ));
+    }
+    points.extend(rest.into_iter().take(rest_len));
+    plain_p.extend(rest_p.into_iter().take(rest_len));
+    plain_q.extend(rest_q.into_iter().take(rest_len));
+    plain_p.truncate(points.len());
+    plain_q.truncate(points.len());
     // Each candidate's points in neighbourhood order again.
     let mut order: Vec<usize> = (0..points.len()).collect();
     order.sort_by_key(|&i| (points[i].0, points[i].1));
@@ -993,16 +1034,19 @@ pub fn run_diff(
     }
     let worth_inputs: Vec<Vec<ArgBits>> = worth.iter().map(|&i| points[i].2.clone()).collect();
     let (outs_p, outs_q) = replay(
-        f,
-        &native_p,
-        &native_pp,
+        exes,
         &worth_inputs,
         &opts,
         NativeBuild::run_traced,
+        work_deadline,
         &mut |done, total| progress("search", total + done, 2 * total),
     )?;
     let mut found_for: HashSet<usize> = HashSet::new();
-    for (k, &i) in worth.iter().enumerate() {
+    for (k, &i) in worth
+        .iter()
+        .enumerate()
+        .take(outs_p.len().min(outs_q.len()))
+    {
         let (n, steps, args) = &points[i];
         let (Some(op), Some(oq)) = (
             native_observe(&outs_p[k], ret),
@@ -1054,7 +1098,7 @@ pub fn run_diff(
         let native_args: Vec<Vec<NativeArg>> = batch.iter().map(|a| to_native(f, a)).collect();
         // In chunks, within the phase's time budget: inputs that crash the executable
         // (an integer division by zero) cost a driver restart each.
-        let deadline = after(t, cfg.random_budget_s);
+        let deadline = earliest(after(t, cfg.random_budget_s), work_deadline);
         let (mut outs_p, mut outs_q) = (Vec::new(), Vec::new());
         let mut chunk_len = RANDOM_FIRST_CHUNK;
         while outs_p.len() < native_args.len() {
@@ -1062,9 +1106,13 @@ pub fn run_diff(
                 &native_args[outs_p.len()..(outs_p.len() + chunk_len).min(native_args.len())];
             let started = Instant::now();
             if deadline.is_some_and(|d| started >= d) {
+                let whose = if work_deadline.is_some_and(|d| started >= d) {
+                    "the run's time budget (--time-budget)".to_string()
+                } else {
+                    format!("its time budget of {} s", cfg.random_budget_s)
+                };
                 summary.stopped.push(format!(
-                    "random phase: time budget of {} s exhausted after {} inputs",
-                    cfg.random_budget_s,
+                    "random phase: {whose} ran out after {} inputs",
                     outs_p.len()
                 ));
                 break;
@@ -1108,8 +1156,9 @@ pub fn run_diff(
             witnesses.push(batch[i].clone());
         }
         // The witnesses kept, replayed traced for their exception traces.
-        let (wp, wq) = replay_traced(f, &native_p, &native_pp, &witnesses, &opts)?;
-        for (i, args) in witnesses.into_iter().enumerate() {
+        let (wp, wq) = replay_traced(exes, &witnesses, &opts, run_deadline)?;
+        let replayed = wp.len().min(wq.len());
+        for (i, args) in witnesses.into_iter().enumerate().take(replayed) {
             let (Some(op), Some(oq)) = (native_observe(&wp[i], ret), native_observe(&wq[i], ret))
             else {
                 continue;
@@ -1139,9 +1188,16 @@ pub fn run_diff(
     // the interpreter; the best input is then replayed natively.
     if let Some((_, args, _, _)) = max_ulps.clone() {
         let before = max_ulps.as_ref().map(|m| m.0);
-        local_search_max(&mut rp, &mut rq, &specs, &tys, ret, args, &mut max_ulps);
+        local_search_max(
+            &mut rp,
+            &mut rq,
+            (&specs, &tys, ret),
+            args,
+            &mut max_ulps,
+            run_deadline,
+        );
         if max_ulps.as_ref().map(|m| m.0) != before {
-            max_ulps = native_max(f, &native_p, &native_pp, &opts, ret, max_ulps)?;
+            max_ulps = native_max(exes, &opts, ret, max_ulps)?;
         }
     }
 
@@ -1151,21 +1207,19 @@ pub fn run_diff(
     progress("confirm", 0, findings.len() as u64);
     confirm(
         &mut findings,
-        f,
+        exes,
         ret,
-        &native_p,
-        &native_pp,
         &opts,
         cfg.tolerance_ulps,
+        run_deadline,
     )?;
     // Inputs on which neither build terminates, confirmed by a second run.
     let (again_p, again_q) = replay(
-        f,
-        &native_p,
-        &native_pp,
+        exes,
         &hanging.inputs,
         &opts,
         NativeBuild::run,
+        run_deadline,
         &mut |_, _| {},
     )?;
     let non_terminating: Vec<Vec<ArgBits>> = hanging
@@ -1440,11 +1494,10 @@ fn track_max(
 fn local_search_max(
     rp: &mut ConcreteRunner,
     rq: &mut ConcreteRunner,
-    specs: &[ParamSpec],
-    tys: &[FloatTy],
-    ret: Type,
+    (specs, tys, ret): (&[ParamSpec], &[FloatTy], Type),
     start: Vec<ArgBits>,
     best: &mut Option<Divergence>,
+    until: Option<Instant>,
 ) {
     let flat = |a: &[ArgBits]| -> Vec<u64> {
         specs
@@ -1464,7 +1517,7 @@ fn local_search_max(
         let rel = 2f64.powi(-exponent);
         let mut improved = true;
         let mut rounds = 0;
-        while improved && rounds < 20 {
+        while improved && rounds < 20 && until.is_none_or(|d| Instant::now() < d) {
             improved = false;
             rounds += 1;
             for i in 0..point.len() {
@@ -1616,24 +1669,35 @@ fn special_points(tys: &[FloatTy], ranges: &[Option<(f64, f64)>]) -> Vec<Vec<u64
     out
 }
 
+/// The function and its two executables.
+#[derive(Clone, Copy)]
+struct Executables<'a> {
+    f: &'a Function,
+    p: &'a NativeBuild,
+    pp: &'a NativeBuild,
+}
+
 /// Both executables' outcomes on `inputs` (`run`: [`NativeBuild::run`] or
-/// [`NativeBuild::run_traced`]), in batches.
+/// [`NativeBuild::run_traced`]), in batches, none started after `until`.
 #[allow(clippy::type_complexity)]
 fn replay<T>(
-    f: &Function,
-    native_p: &NativeBuild,
-    native_pp: &NativeBuild,
+    exes: Executables,
     inputs: &[Vec<ArgBits>],
     opts: &RunOptions,
     run: fn(&NativeBuild, &[Vec<NativeArg>], &RunOptions) -> fpscout_native::Result<Vec<T>>,
+    until: Option<Instant>,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<(Vec<T>, Vec<T>), InputError> {
     let (mut outs_p, mut outs_q) = (Vec::new(), Vec::new());
     for chunk in inputs.chunks(SEARCH_BATCH) {
-        let args: Vec<Vec<NativeArg>> = chunk.iter().map(|a| to_native(f, a)).collect();
+        // Outcomes end where the deadline passed: the caller sees fewer of them.
+        if until.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        let args: Vec<Vec<NativeArg>> = chunk.iter().map(|a| to_native(exes.f, a)).collect();
         let on = |n: &NativeBuild| run(n, &args, opts).map_err(|e| InputError(e.to_string()));
-        outs_p.extend(on(native_p)?);
-        outs_q.extend(on(native_pp)?);
+        outs_p.extend(on(exes.p)?);
+        outs_q.extend(on(exes.pp)?);
         progress(outs_p.len() as u64, inputs.len() as u64);
     }
     Ok((outs_p, outs_q))
@@ -1641,19 +1705,17 @@ fn replay<T>(
 
 /// Both executables' traced outcomes on `inputs`.
 fn replay_traced(
-    f: &Function,
-    native_p: &NativeBuild,
-    native_pp: &NativeBuild,
+    exes: Executables,
     inputs: &[Vec<ArgBits>],
     opts: &RunOptions,
+    until: Option<Instant>,
 ) -> Result<(Vec<TracedOutcome>, Vec<TracedOutcome>), InputError> {
     replay(
-        f,
-        native_p,
-        native_pp,
+        exes,
         inputs,
         opts,
         NativeBuild::run_traced,
+        until,
         &mut |_, _| {},
     )
 }
@@ -1661,9 +1723,7 @@ fn replay_traced(
 /// The largest divergence found by the interpreter-guided local search, as the
 /// executables compute it (dropped when they do not return finite results there).
 fn native_max(
-    f: &Function,
-    native_p: &NativeBuild,
-    native_pp: &NativeBuild,
+    exes: Executables,
     opts: &RunOptions,
     ret: Type,
     best: Option<Divergence>,
@@ -1671,7 +1731,7 @@ fn native_max(
     let Some((_, args, _, _)) = best else {
         return Ok(None);
     };
-    let (op, oq) = replay_traced(f, native_p, native_pp, std::slice::from_ref(&args), opts)?;
+    let (op, oq) = replay_traced(exes, std::slice::from_ref(&args), opts, None)?;
     let mut out = None;
     if let (Some(p), Some(q)) = (native_observe(&op[0], ret), native_observe(&oq[0], ret)) {
         let (_, ulps) = compare(&p, &q, ret, u64::MAX);
@@ -1685,56 +1745,50 @@ fn native_max(
 /// FTZ/DAZ off in both builds, to mark differences that only FTZ/DAZ makes.
 fn confirm(
     findings: &mut [Finding],
-    f: &Function,
+    exes: Executables,
     ret: Type,
-    native_p: &NativeBuild,
-    native_pp: &NativeBuild,
     opts: &RunOptions,
     tol: u64,
+    until: Option<Instant>,
 ) -> Result<(), InputError> {
     if findings.is_empty() {
         return Ok(());
     }
     let inputs: Vec<Vec<ArgBits>> = findings.iter().map(|x| x.input.clone()).collect();
-    let (op, oq) = replay_traced(f, native_p, native_pp, &inputs, opts)?;
+    let (op, oq) = replay_traced(exes, &inputs, opts, until)?;
     let off = RunOptions {
         ftz_daz: FtzDaz::Off,
         ..opts.clone()
     };
     // Without FTZ/DAZ: untraced first; only where results and flags agree there does a
     // traced replay decide whether the traces still differ.
-    let (plain_p, plain_q) = replay(
-        f,
-        native_p,
-        native_pp,
-        &inputs,
-        &off,
-        NativeBuild::run,
-        &mut |_, _| {},
-    )?;
-    let still_differs: Vec<bool> = plain_p
-        .iter()
-        .zip(&plain_q)
-        .map(
-            |(a, b)| match (plain_observe(a, ret), plain_observe(b, ret)) {
+    let (plain_p, plain_q) = replay(exes, &inputs, &off, NativeBuild::run, until, &mut |_, _| {})?;
+    // Not replayed in time: counted as still differing (not marked FTZ/DAZ-only).
+    let still_differs: Vec<bool> = (0..inputs.len())
+        .map(|i| match (plain_p.get(i), plain_q.get(i)) {
+            (Some(a), Some(b)) => match (plain_observe(a, ret), plain_observe(b, ret)) {
                 (Some(a), Some(b)) => !compare(&a, &b, ret, tol).0.is_empty(),
                 _ => false,
             },
-        )
+            _ => true,
+        })
         .collect();
     let trace_only: Vec<usize> = (0..inputs.len()).filter(|&i| !still_differs[i]).collect();
     let trace_only_inputs: Vec<Vec<ArgBits>> =
         trace_only.iter().map(|&i| inputs[i].clone()).collect();
-    let (tp, tq) = replay_traced(f, native_p, native_pp, &trace_only_inputs, &off)?;
+    let (tp, tq) = replay_traced(exes, &trace_only_inputs, &off, until)?;
     let mut ftz_only = vec![false; inputs.len()];
-    for (k, &i) in trace_only.iter().enumerate() {
+    for (k, &i) in trace_only.iter().enumerate().take(tp.len().min(tq.len())) {
         if let (Some(a), Some(b)) = (native_observe(&tp[k], ret), native_observe(&tq[k], ret)) {
             ftz_only[i] = compare(&a, &b, ret, tol).0.is_empty();
         }
     }
     for (i, x) in findings.iter_mut().enumerate() {
-        let (Some(np), Some(nq)) = (native_observe(&op[i], ret), native_observe(&oq[i], ret))
-        else {
+        let (Some(a), Some(b)) = (op.get(i), oq.get(i)) else {
+            x.unconfirmed_reason = Some("the run's time budget ran out before its replay".into());
+            continue;
+        };
+        let (Some(np), Some(nq)) = (native_observe(a, ret), native_observe(b, ret)) else {
             x.unconfirmed_reason = Some("the native build crashed or timed out on replay".into());
             continue;
         };

@@ -76,6 +76,10 @@ enum Command {
         /// restart each); inputs left are reported as a stop reason
         #[arg(long, default_value_t = 5.0)]
         random_budget: f64,
+        /// Seconds the whole run may take: every phase ends by it (the phase budgets are
+        /// finer limits inside it) and what was cut short is listed with a reason
+        #[arg(long, default_value_t = fpscout::diff::DEFAULT_TIME_BUDGET_S)]
+        time_budget: f64,
         /// Milliseconds an executable may run on one input before it is killed and the
         /// input counts as not terminating (a build that ends where the other does not is
         /// a `termination` difference)
@@ -211,6 +215,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
             explore_budget,
             random_budget,
             hang_limit_ms,
+            time_budget,
             tolerance,
             search_budget,
             random,
@@ -238,6 +243,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
                 ("--solve-budget", solve_budget),
                 ("--explore-budget", Some(explore_budget)),
                 ("--random-budget", Some(random_budget)),
+                ("--time-budget", Some(time_budget)),
             ];
             for (flag, seconds) in budgets {
                 let Some(seconds) = seconds else { continue };
@@ -254,6 +260,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
                 return Err(InputError("--hang-limit-ms must be at least 1".into()));
             }
             cfg.hang_limit_ms = hang_limit_ms;
+            cfg.time_budget_s = time_budget;
             cfg.search_budget = search_budget;
             cfg.random_inputs = random;
             cfg.seed = seed;
@@ -286,14 +293,27 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
             let bar = indicatif::ProgressBar::new(0);
             bar.set_style(
                 indicatif::ProgressStyle::with_template(
-                    "{spinner} {msg:10} [{bar:30}] {pos}/{len} {elapsed}",
+                    "{spinner} {msg:22} [{bar:30}] {pos}/{len} {elapsed}",
                 )
                 .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
             );
+            // The bar draws only on a terminal; with --json a progress record goes to
+            // stderr at most once a second, for scripts.
+            let started = std::time::Instant::now();
+            let mut last_record: Option<std::time::Instant> = None;
             let mut progress = |phase: &str, done: u64, total: u64| {
-                bar.set_message(phase.to_string());
+                let left = (cfg.time_budget_s - started.elapsed().as_secs_f64()).max(0.0);
+                bar.set_message(format!("{phase} ({left:.0} s left)"));
                 bar.set_length(total);
                 bar.set_position(done);
+                if json && last_record.is_none_or(|t| t.elapsed().as_secs_f64() >= 1.0) {
+                    last_record = Some(std::time::Instant::now());
+                    let record = serde_json::json!({"type": "progress", "data": {
+                        "phase": phase, "done": done, "total": total,
+                        "elapsed_s": started.elapsed().as_secs_f64(), "left_s": left,
+                    }});
+                    eprintln!("{record}");
+                }
             };
             let report = fpscout::diff::run_diff(&session, &cfg, &mut progress)?;
             bar.finish_and_clear();

@@ -471,3 +471,46 @@ fn commuted_min_max_follow_the_allocated_operand_order() {
         "{invalid_lines:?}"
     );
 }
+
+#[test]
+fn diff_ends_within_its_time_budget_on_code_that_never_ends() {
+    // Newton's square root never ends for a < 0: every phase must still stop in time,
+    // and with --json progress records go to stderr.
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "newton.c",
+        "#include <math.h>\ndouble newton_sqrt(double a) {\n  double x = a > 1.0 ? a : 1.0;\n  \
+         while (fabs(x * x - a) > 1e-12 * a) x = 0.5 * (x + a / x);\n  return x;\n}\n",
+    );
+    let t = std::time::Instant::now();
+    let out = run(&[
+        "diff",
+        &src,
+        "-f",
+        "newton_sqrt",
+        "--time-budget",
+        "5",
+        "--json",
+    ]);
+    assert!(
+        t.elapsed() < std::time::Duration::from_secs(30),
+        "{:?}",
+        t.elapsed()
+    );
+    assert!(matches!(out.code, 0 | 1), "{}", out.stderr);
+    let records = json_records(&out.stdout);
+    let summary = records.last().expect("a summary record");
+    assert_eq!(summary["type"], "summary");
+    assert!(summary["data"]["wall_seconds"].as_f64().unwrap() < 6.0);
+    let progress: Vec<serde_json::Value> = out
+        .stderr
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .filter(|v: &serde_json::Value| v["type"] == "progress")
+        .collect();
+    assert!(!progress.is_empty(), "{}", out.stderr);
+    assert!(progress
+        .iter()
+        .all(|p| p["data"]["left_s"].as_f64().is_some()));
+}
