@@ -13,7 +13,9 @@ fn program(n: usize, looped: bool) -> String {
     // A fixed linear congruential sequence: the same program every run.
     let mut state: u64 = 0x2545_f491_4f6c_dd1d;
     let mut next = |m: usize| {
-        state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1);
         ((state >> 33) as usize) % m
     };
     let mut c = String::new();
@@ -52,7 +54,29 @@ fn fpscout_binary() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("fpscout"))
 }
 
+/// `bench_scale --child FPSCOUT ARGS...`: runs one analysis and prints its stdout, then
+/// `RSS <MiB>`, the peak of that process alone (a fresh parent per analysis).
+fn child(args: &[String]) -> ! {
+    let out = Command::new(&args[0]).args(&args[1..]).output();
+    match out {
+        Ok(o) => {
+            print!("{}", String::from_utf8_lossy(&o.stdout));
+            eprint!("{}", String::from_utf8_lossy(&o.stderr));
+            println!("RSS {}", peak_children_rss_mib());
+            std::process::exit(0)
+        }
+        Err(e) => {
+            eprintln!("{}: {e}", args[0]);
+            std::process::exit(2)
+        }
+    }
+}
+
 fn main() {
+    let argv: Vec<String> = std::env::args().collect();
+    if argv.get(1).map(String::as_str) == Some("--child") {
+        child(&argv[2..]);
+    }
     let dir = tempfile::tempdir().expect("temporary directory");
     let bin = fpscout_binary();
     println!(
@@ -71,15 +95,17 @@ fn main() {
         "sigs",
         "RSS MiB"
     );
-    // Sizes grow, so the children's peak RSS after each run is that run's.
     for n in [100, 1000, 3000, 10000] {
         for looped in [false, true] {
-            let src = dir.path().join(format!("f{n}{}.c", if looped { "l" } else { "" }));
+            let src = dir
+                .path()
+                .join(format!("f{n}{}.c", if looped { "l" } else { "" }));
             if std::fs::write(&src, program(n, looped)).is_err() {
                 eprintln!("cannot write {}", src.display());
                 continue;
             }
-            let mut cmd = Command::new(&bin);
+            let mut cmd = Command::new(std::env::current_exe().unwrap_or_default());
+            cmd.arg("--child").arg(&bin);
             cmd.arg("diff").arg(&src).args(["-f", "f", "--json"]);
             if looped {
                 cmd.args(["--array-len", "a=4", "--int", "n=4"]);
@@ -104,6 +130,10 @@ fn main() {
                 );
                 continue;
             };
+            let rss: f64 = stdout
+                .lines()
+                .find_map(|l| l.strip_prefix("RSS ").and_then(|v| v.trim().parse().ok()))
+                .unwrap_or(0.0);
             let d = &s["data"];
             let ph = |k: &str| d["phases"][k].as_f64().unwrap_or(0.0);
             println!(
@@ -120,12 +150,12 @@ fn main() {
                 d["unique_constraints"].as_u64().unwrap_or(0),
                 d["diff_confirmed"].as_u64().unwrap_or(0),
                 d["signatures"].as_u64().unwrap_or(0),
-                peak_children_rss_mib()
+                rss
             );
         }
     }
     println!(
         "default budgets (--time-budget 60); wall s is the run's own (compiling P and P' before it\n\
-         not included); RSS is the peak of the fpscout process so far (sizes grow)."
+         not included); RSS is the peak of that fpscout process (its solver workers not included)."
     );
 }
