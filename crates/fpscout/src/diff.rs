@@ -74,6 +74,8 @@ fn after(start: Instant, seconds: f64) -> Option<Instant> {
 pub const DEFAULT_TIME_BUDGET_S: f64 = 60.0;
 /// Share of the time budget kept for the local search and confirmation.
 const CONFIRM_SHARE: f64 = 0.1;
+/// Share of the time budget the automatic solve budget takes at most.
+const AUTOMATIC_SOLVE_SHARE: f64 = 0.6;
 
 /// The earlier of two deadlines (`None` is no deadline).
 fn earliest(a: Option<Instant>, b: Option<Instant>) -> Option<Instant> {
@@ -89,7 +91,8 @@ fn earliest(a: Option<Instant>, b: Option<Instant>) -> Option<Instant> {
 const RANDOM_FIRST_CHUNK: usize = 8;
 const RANDOM_MAX_CHUNK: usize = 32_768;
 
-/// The default solving budget: 3 s, plus 5 ms per query beyond the first 200, at most 45 s.
+/// The default solving budget: 3 s, plus 5 ms per query beyond the first 200, at most 45 s
+/// (and at most 60 % of the run's time budget).
 /// Small functions (the FPBench kernels) stay near interactive speed; unrolled loops with
 /// thousands of conditions get time in proportion.
 pub fn automatic_solve_budget(unique_queries: usize) -> f64 {
@@ -834,9 +837,11 @@ pub fn run_diff(
         // difference itself) the rest, so neither kind starves the other. Where the
         // differential queries stop paying (none of their first rounds is satisfiable:
         // the odometer's), their time goes back to the plain ones.
-        summary.solve_budget_s = cfg
-            .solve_budget_s
-            .unwrap_or_else(|| automatic_solve_budget(uniq.len()));
+        // The automatic budget leaves the search and random phases their share of a
+        // short --time-budget.
+        summary.solve_budget_s = cfg.solve_budget_s.unwrap_or_else(|| {
+            automatic_solve_budget(uniq.len()).min(AUTOMATIC_SOLVE_SHARE * cfg.time_budget_s)
+        });
         let deadline = earliest(after(t, summary.solve_budget_s), work_deadline);
         let mut pending: VecDeque<PlainWork> = uniq
             .iter()
