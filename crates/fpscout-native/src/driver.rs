@@ -11,7 +11,7 @@
 //!   per array parameter; the driver answers `R <ret|-> <flags> <array elements...>` with
 //!   flags in MXCSR layout, or `E <message>` for a line it cannot parse;
 //! - `trace` mode: as `run`, with the SSE exceptions invalid, divide-by-zero, overflow and
-//!   underflow unmasked during the call. Each trap is recorded and the faulting instruction
+//!   underflow unmasked in the environment every vector starts from. Each trap is recorded and the faulting instruction
 //!   re-executed masked under the trap flag (FPSpy's trap-and-emulate), so the function
 //!   computes exactly what it computes untraced. The report line ends with
 //!   `| <truncated> <event>...`, an event being `<flags>:<address>:<how>` (see
@@ -569,8 +569,9 @@ fn write_bench(c: &mut String, sig: &NativeSignature, ret: RetKind) {
         }
     }
     let bench_call = format!("fps_target({})", args.join(", "));
-    // `bench-trace` pays what tracing costs a call that raises nothing: the exceptions
-    // unmasked before it and masked after it.
+    // `bench-trace` pays what tracing costs a call that raises nothing: the bookkeeping
+    // around it (the exceptions stay unmasked for the whole loop, as between traced
+    // vectors).
     c.push_str("      if (trace) fps_trace_begin();\n");
     if ret == RetKind::Void {
         let _ = writeln!(c, "      {bench_call};");

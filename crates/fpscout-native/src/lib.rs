@@ -270,12 +270,6 @@ pub struct NativeBuild {
     symbols: Arc<Mutex<Option<std::result::Result<Symbolizer, String>>>>,
 }
 
-impl std::fmt::Debug for Symbolizer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Symbolizer")
-    }
-}
-
 /// Keeps the last bytes of the driver's stderr, for crash reports.
 const STDERR_TAIL: usize = 4096;
 /// How long a fresh driver may take to print `READY` at least.
@@ -482,9 +476,9 @@ impl NativeBuild {
         self.throughput_mode(inputs, opts, min_seconds, false)
     }
 
-    /// As [`NativeBuild::throughput`], with each call set up as a traced call is (the
-    /// exceptions unmasked before it and masked after it): what tracing costs an input
-    /// that raises nothing.
+    /// As [`NativeBuild::throughput`], with the exceptions unmasked and each call wrapped
+    /// in the trace bookkeeping, as in a traced run: what tracing costs an input that
+    /// raises nothing.
     pub fn throughput_traced(
         &self,
         inputs: &[Vec<NativeArg>],

@@ -269,6 +269,12 @@ impl Symbolizer {
     }
 }
 
+impl std::fmt::Debug for Symbolizer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Symbolizer")
+    }
+}
+
 /// `exp@GLIBC_2.29` → `exp`.
 fn strip_version(name: &str) -> &str {
     name.split('@').next().unwrap_or(name)

@@ -240,6 +240,31 @@ pub struct Finding {
     pub ftz_only: bool,
 }
 
+impl Finding {
+    /// A difference the search found natively, before its confirmation.
+    fn found(
+        input: Vec<ArgBits>,
+        (kinds, ulps): (Vec<DiffKind>, Option<u64>),
+        p: Observation,
+        p_prime: Observation,
+        origin: Origin,
+    ) -> Finding {
+        Finding {
+            input,
+            kinds,
+            p,
+            p_prime,
+            ulps,
+            origin,
+            confirmed: false,
+            model_agrees: false,
+            fast_math_note: None,
+            unconfirmed_reason: None,
+            ftz_only: false,
+        }
+    }
+}
+
 /// The largest |P − P'| found.
 #[derive(Clone, Debug, Serialize)]
 pub struct Worst {
@@ -942,102 +967,89 @@ pub fn run_diff(
     // First the few nearest points of every candidate, then the rest of those whose
     // first points did not all hang in both builds: an input that does not terminate
     // costs the hang limit, and its neighbours would mostly cost it again.
-    let mut points: Vec<(usize, usize, Vec<ArgBits>)> = Vec::new();
-    for (n, hood) in neighbourhoods.iter().enumerate() {
-        for (steps, point) in hood.iter().enumerate().take(HANG_PROBE) {
-            points.push((n, steps, assemble(&specs, point)));
+    let mut probe = |wanted: Vec<(usize, usize, Vec<ArgBits>)>| {
+        let inputs: Vec<Vec<ArgBits>> = wanted.iter().map(|w| w.2.clone()).collect();
+        let (ps, qs) = replay(
+            exes,
+            &inputs,
+            &opts,
+            NativeBuild::run,
+            work_deadline,
+            &mut |done, total| progress("search", done, 2 * total),
+        )?;
+        let asked = wanted.len();
+        let done: Vec<Probe> = wanted
+            .into_iter()
+            .zip(ps.into_iter().zip(qs))
+            .map(|((n, steps, args), (p, q))| Probe {
+                n,
+                steps,
+                args,
+                p,
+                q,
+            })
+            .collect();
+        Ok::<_, InputError>((done, asked))
+    };
+    let wanted = |from: usize, to: usize, skip: &dyn Fn(usize) -> bool| {
+        let mut out = Vec::new();
+        for (n, hood) in neighbourhoods.iter().enumerate().filter(|(n, _)| !skip(*n)) {
+            for (steps, point) in hood.iter().enumerate().take(to).skip(from) {
+                out.push((n, steps, assemble(&specs, point)));
+            }
         }
-    }
-    let inputs_of: Vec<Vec<ArgBits>> = points.iter().map(|(_, _, a)| a.clone()).collect();
-    let (mut plain_p, mut plain_q) = replay(
-        exes,
-        &inputs_of,
-        &opts,
-        NativeBuild::run,
-        work_deadline,
-        &mut |done, total| progress("search", done, 2 * total),
-    )?;
-    let first_len = plain_p.len().min(plain_q.len());
-    points.truncate(first_len);
-    let mut all_hang = vec![true; candidates.len()];
-    for (i, (n, _, args)) in points.iter().enumerate() {
-        let both = hangs(&plain_p[i]) && hangs(&plain_q[i]);
-        all_hang[*n] &= both;
+        out
+    };
+    let (mut probes, mut asked) = probe(wanted(0, HANG_PROBE, &|_| false))?;
+    // Per candidate: whether every point tried so far hung in both builds.
+    let mut all_hang: Vec<Option<bool>> = vec![None; candidates.len()];
+    for x in &probes {
+        let both = hangs(&x.p) && hangs(&x.q);
+        all_hang[x.n] = Some(all_hang[x.n].unwrap_or(true) && both);
         if both {
-            hanging.note(args);
+            hanging.note(&x.args);
         }
     }
-    let mut rest: Vec<(usize, usize, Vec<ArgBits>)> = Vec::new();
-    for (n, hood) in neighbourhoods.iter().enumerate() {
-        if all_hang[n] {
-            summary.hanging_candidates += 1;
-            continue;
-        }
-        for (steps, point) in hood.iter().enumerate().skip(HANG_PROBE) {
-            rest.push((n, steps, assemble(&specs, point)));
-        }
-    }
-    let rest_inputs: Vec<Vec<ArgBits>> = rest.iter().map(|(_, _, a)| a.clone()).collect();
-    let (rest_p, rest_q) = replay(
-        exes,
-        &rest_inputs,
-        &opts,
-        NativeBuild::run,
-        work_deadline,
-        &mut |done, total| progress("search", done, 2 * total),
-    )?;
-    let rest_len = rest_p.len().min(rest_q.len());
-    if first_len < inputs_of.len() || rest_len < rest_inputs.len() {
+    summary.hanging_candidates = all_hang.iter().filter(|h| **h == Some(true)).count();
+    let (rest, rest_asked) = probe(wanted(HANG_PROBE, usize::MAX, &|n| {
+        all_hang[n] == Some(true)
+    }))?;
+    asked += rest_asked;
+    probes.extend(rest);
+    if probes.len() < asked {
         summary.stopped.push(format!(
-            "search: the run's time budget ran out after {} of {} points",
-            first_len + rest_len,
-            inputs_of.len() + rest_inputs.len()
+            "search: the run's time budget ran out after {} of {asked} points",
+            probes.len()
         ));
     }
-    points.extend(rest.into_iter().take(rest_len));
-    plain_p.extend(rest_p.into_iter().take(rest_len));
-    plain_q.extend(rest_q.into_iter().take(rest_len));
-    plain_p.truncate(points.len());
-    plain_q.truncate(points.len());
     // Each candidate's points in neighbourhood order again.
-    let mut order: Vec<usize> = (0..points.len()).collect();
-    order.sort_by_key(|&i| (points[i].0, points[i].1));
-    let points: Vec<(usize, usize, Vec<ArgBits>)> =
-        order.iter().map(|&i| points[i].clone()).collect();
-    let plain_p: Vec<NativeOutcome> = order.iter().map(|&i| plain_p[i].clone()).collect();
-    let plain_q: Vec<NativeOutcome> = order.iter().map(|&i| plain_q[i].clone()).collect();
-    let mut worth: Vec<usize> = Vec::new();
-    let mut worth_per_candidate: HashMap<usize, usize> = HashMap::new();
+    probes.sort_by_key(|x| (x.n, x.steps));
+    let mut worth: Vec<&Probe> = Vec::new();
+    let mut traced_of = vec![0; candidates.len()];
     // Candidates with a neighbour whose results or flags differ: that one is their finding.
-    let mut settled: HashSet<usize> = HashSet::new();
-    for (i, (n, _, args)) in points.iter().enumerate() {
-        let (Some(op), Some(oq)) = (
-            plain_observe(&plain_p[i], ret),
-            plain_observe(&plain_q[i], ret),
-        ) else {
+    let mut settled = vec![false; candidates.len()];
+    for x in &probes {
+        let (Some(op), Some(oq)) = (plain_observe(&x.p, ret), plain_observe(&x.q, ret)) else {
             continue;
         };
         let (kinds, ulps) = compare(&op, &oq, ret, cfg.tolerance_ulps);
-        track_max(&mut max_ulps, ulps, args, &op, &oq);
-        let count = worth_per_candidate.entry(*n).or_insert(0);
-        if *count >= TRACED_PER_CANDIDATE || settled.contains(n) {
+        track_max(&mut max_ulps, ulps, &x.args, &op, &oq);
+        if traced_of[x.n] >= TRACED_PER_CANDIDATE || settled[x.n] {
             continue;
         }
         // Traces can only differ where something was raised.
         let raised = !op.flags.is_empty() || !oq.flags.is_empty();
-        let mut interpreted_kinds_differ = || match (rp.eval(args), rq.eval(args)) {
+        let mut interpreted_kinds_differ = || match (rp.eval(&x.args), rq.eval(&x.args)) {
             (Ok(ep), Ok(eq)) => interpreted_kinds(&ep) != interpreted_kinds(&eq),
             _ => false,
         };
-        if !kinds.is_empty() {
-            settled.insert(*n);
-        }
+        settled[x.n] = !kinds.is_empty();
         if !kinds.is_empty() || (raised && interpreted_kinds_differ()) {
-            *count += 1;
-            worth.push(i);
+            traced_of[x.n] += 1;
+            worth.push(x);
         }
     }
-    let worth_inputs: Vec<Vec<ArgBits>> = worth.iter().map(|&i| points[i].2.clone()).collect();
+    let worth_inputs: Vec<Vec<ArgBits>> = worth.iter().map(|x| x.args.clone()).collect();
     let (outs_p, outs_q) = replay(
         exes,
         &worth_inputs,
@@ -1046,48 +1058,34 @@ pub fn run_diff(
         work_deadline,
         &mut |done, total| progress("search", total + done, 2 * total),
     )?;
-    let mut found_for: HashSet<usize> = HashSet::new();
-    for (k, &i) in worth
-        .iter()
-        .enumerate()
-        .take(outs_p.len().min(outs_q.len()))
-    {
-        let (n, steps, args) = &points[i];
-        let (Some(op), Some(oq)) = (
-            native_observe(&outs_p[k], ret),
-            native_observe(&outs_q[k], ret),
-        ) else {
+    let mut found_for = vec![false; candidates.len()];
+    for (x, (tp, tq)) in worth.into_iter().zip(outs_p.iter().zip(&outs_q)) {
+        let (Some(op), Some(oq)) = (native_observe(tp, ret), native_observe(tq, ret)) else {
             continue;
         };
         let (kinds, ulps) = compare(&op, &oq, ret, cfg.tolerance_ulps);
-        if kinds.is_empty() || found_for.contains(n) || !seen_inputs.insert(args.clone()) {
+        if kinds.is_empty() || found_for[x.n] || !seen_inputs.insert(x.args.clone()) {
             continue;
         }
-        found_for.insert(*n);
-        let origin = match &candidates[*n].2 {
+        found_for[x.n] = true;
+        let origin = match &candidates[x.n].2 {
             Origin::Solver {
                 build, op, kind, ..
             } => Origin::Solver {
                 build,
                 op: *op,
                 kind,
-                steps: *steps,
+                steps: x.steps,
             },
             o => o.clone(),
         };
-        findings.push(Finding {
-            input: args.clone(),
-            kinds,
-            p: op,
-            p_prime: oq,
-            ulps,
+        findings.push(Finding::found(
+            x.args.clone(),
+            (kinds, ulps),
+            op,
+            oq,
             origin,
-            confirmed: false,
-            model_agrees: false,
-            fast_math_note: None,
-            unconfirmed_reason: None,
-            ftz_only: false,
-        });
+        ));
     }
     summary.phases.search = t.elapsed().as_secs_f64();
 
@@ -1172,19 +1170,7 @@ pub fn run_diff(
             if kinds.is_empty() {
                 continue;
             }
-            findings.push(Finding {
-                input: args,
-                kinds,
-                p: op,
-                p_prime: oq,
-                ulps,
-                origin: Origin::Random,
-                confirmed: false,
-                model_agrees: false,
-                fast_math_note: None,
-                unconfirmed_reason: None,
-                ftz_only: false,
-            });
+            findings.push(Finding::found(args, (kinds, ulps), op, oq, Origin::Random));
         }
     }
     summary.phases.random = t.elapsed().as_secs_f64();
@@ -1234,8 +1220,9 @@ pub fn run_diff(
         .filter(|(_, (a, b))| hangs(a) && hangs(b))
         .map(|(args, _)| args)
         .collect();
+    let mut watch = crate::run::FastMathWatch::new(builds.pp.0, builds.pp.1, mode_pp);
     for x in findings.iter_mut().filter(|x| x.confirmed) {
-        x.fast_math_note = crate::run::fast_math_note(builds.pp.0, builds.pp.1, mode_pp, &x.input);
+        x.fast_math_note = watch.as_mut().and_then(|w| w.note(&x.input));
         x.model_agrees = match (rp.eval(&x.input), rq.eval(&x.input)) {
             (Ok(ep), Ok(eq)) => {
                 model_agrees(builds.p.0, &ep, &x.p, ret)
@@ -1622,6 +1609,17 @@ const TRACED_PER_CANDIDATE: usize = 4;
 /// Points of a candidate tried before the rest: when they all hang in both builds, the
 /// rest is not tried.
 const HANG_PROBE: usize = 4;
+
+/// One point of a candidate's neighbourhood and what both executables did on it.
+struct Probe {
+    /// The candidate.
+    n: usize,
+    /// The point's position in the candidate's neighbourhood.
+    steps: usize,
+    args: Vec<ArgBits>,
+    p: NativeOutcome,
+    q: NativeOutcome,
+}
 
 /// Whether the executable was killed at the hang limit.
 fn hangs(o: &NativeOutcome) -> bool {

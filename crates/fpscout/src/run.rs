@@ -69,26 +69,44 @@ pub fn fast_math_note(
     mode: FpMode,
     args: &[ArgBits],
 ) -> Option<String> {
-    let mut runner = ConcreteRunner::new(module, fid, mode, WalkConfig::default()).ok()?;
-    runner.watch_fast_math_assumptions();
-    runner.eval(args).ok()?;
-    let broken = runner.broken_assumption()?;
-    let info = module.op(broken.site.op);
-    let at = info.loc.as_ref().map_or_else(
-        || format!("{}#{}", info.opcode, broken.site.op.0),
-        |l| l.to_string(),
-    );
-    Some(format!(
-        "input outside -ffast-math's assumptions at {at} ({}: {} {} meets {})",
-        broken.flag,
-        info.opcode,
-        info.fmf,
-        if broken.flag == "nnan" {
-            "a NaN"
-        } else {
-            "an infinity"
-        }
-    ))
+    FastMathWatch::new(module, fid, mode)?.note(args)
+}
+
+/// A walker watching -ffast-math's assumptions, kept for many inputs (see
+/// [`fast_math_note`]).
+pub struct FastMathWatch<'m> {
+    module: &'m Module,
+    runner: ConcreteRunner<'m>,
+}
+
+impl<'m> FastMathWatch<'m> {
+    pub fn new(module: &'m Module, fid: fpscout_ir::FuncId, mode: FpMode) -> Option<Self> {
+        let mut runner = ConcreteRunner::new(module, fid, mode, WalkConfig::default()).ok()?;
+        runner.watch_fast_math_assumptions();
+        Some(FastMathWatch { module, runner })
+    }
+
+    /// Where `args` break an assumption, as a sentence; `None` when they break none.
+    pub fn note(&mut self, args: &[ArgBits]) -> Option<String> {
+        self.runner.eval(args).ok()?;
+        let broken = self.runner.broken_assumption()?;
+        let info = self.module.op(broken.site.op);
+        let at = info.loc.as_ref().map_or_else(
+            || format!("{}#{}", info.opcode, broken.site.op.0),
+            |l| l.to_string(),
+        );
+        Some(format!(
+            "input outside -ffast-math's assumptions at {at} ({}: {} {} meets {})",
+            broken.flag,
+            info.opcode,
+            info.fmf,
+            if broken.flag == "nnan" {
+                "a NaN"
+            } else {
+                "an infinity"
+            }
+        ))
+    }
 }
 
 /// The `run` record of one build (the `data` of a `{"type":"run"}` JSON line).
