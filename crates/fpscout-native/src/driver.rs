@@ -10,19 +10,64 @@
 //! - `run` mode: each input line holds one hex token per scalar parameter and `len` tokens
 //!   per array parameter; the driver answers `R <ret|-> <flags> <array elements...>` with
 //!   flags in MXCSR layout, or `E <message>` for a line it cannot parse;
+//! - a vector whose function ends the program answers
+//!   `X <kind> <code> <flags> <text> <array elements...>` instead of `R`: `kind` is `exit`
+//!   (`exit`, `_Exit`, `_exit` or `quick_exit`; `code` is the argument's 32 bits in hex),
+//!   `abort` (`code` 0) or `assert` (a failed C `assert`, i.e. glibc's `__assert_fail`;
+//!   `code` is the line number in hex). `text` is `-` except for `assert`, where it is
+//!   `<assertion>.<file>`, each the hex encoding of the string's bytes (two lowercase digits
+//!   per byte, possibly empty, so the token never holds a space and splits at its one `.`).
+//!   Flags and array contents are those at the moment the program would have ended;
 //! - `trace` mode: as `run`, with the SSE exceptions invalid, divide-by-zero, overflow and
 //!   underflow unmasked in the environment every vector starts from. Each trap is recorded and the faulting instruction
 //!   re-executed masked under the trap flag (FPSpy's trap-and-emulate), so the function
-//!   computes exactly what it computes untraced. The report line ends with
+//!   computes exactly what it computes untraced. The report line (`R` or `X`) ends with
 //!   `| <truncated> <event>...`, an event being `<flags>:<address>:<how>` (see
 //!   [`crate::trace`]);
 //! - `bench` and `bench-trace` modes: the driver reads every line first, then calls the
 //!   function in a timed loop (`bench-trace`: with the exceptions unmasked as when tracing)
 //!   and prints `B <calls> <elapsed ns>`.
+//!
+//! Program ends. The executable is linked with `--wrap` for `exit`, `_Exit`, `_exit`,
+//! `quick_exit`, `abort` and `__assert_fail` (see [`WRAP_LINK_FLAGS`]), so every call the
+//! linked objects make to them reaches the driver's `__wrap_*` functions (calls made inside
+//! shared libraries, such as glibc's own `abort` on heap corruption, are not redirected and
+//! still end the process). During the call of the function under test (`run` and `trace`
+//! modes) a wrapper reads the flags raised so far (`fetestexcept`, before anything else),
+//! ends the trace bookkeeping, records what happened and `siglongjmp`s back to a
+//! `sigsetjmp` (signal mask saved) taken right before the call; the driver then reports the
+//! vector and carries on with the next one. Nothing registered with `atexit` runs. Outside
+//! the call (the driver's own errors, `bench` modes) and in any thread but the driver's
+//! own a wrapper forwards to `__real_*`, so the process really ends (a crash for the
+//! runner).
+//!
+//! Initial state. In `run` and `trace` modes every vector starts from the program's initial
+//! writable data: after its set-up (streams, FP environment, trace handlers) the driver
+//! copies the executable's `.data` and `.bss` (from `__data_start` to `_end`, both provided
+//! by crt1 and the GNU ld script, checked against the writable `PT_LOAD` and kept clear of
+//! `PT_GNU_RELRO`) and the main thread's block of the executable's own thread-local
+//! variables (`PT_TLS`), and copies them back before each vector. The driver's own statics
+//! there are either constant after set-up (`fps_in`, `fps_out`, `fps_base_env`, the trace
+//! runtime's addresses, `fps_st`) or reset before each call (the trace counters); whatever
+//! changes during a vector or must outlive the restore (jump buffer, end record, event
+//! buffer, the snapshot itself) lives in the heap block `fps_st` points to. State inside
+//! shared libraries (the heap, stdio buffers, `rand`'s seed, libm's `signgam` unless
+//! copy-relocated) is not restored. A statically linked executable (no `PT_INTERP`) holds
+//! the C library's state in its own data, so `run` and `trace` refuse it with `E`.
+//! `bench` modes do not restore: they measure the call.
+//!
+//! Output. The function's stdin and stdout are `/dev/null` (the protocol uses private
+//! copies of the original descriptors), so nothing it prints can corrupt a report or fill
+//! a pipe; its stderr is the runner's stderr pipe, drained continuously, whose tail is the
+//! detail of a crash.
 
 use crate::{NativeArgKind, NativeSignature};
 use fpscout_ir::{FloatTy, ScalarTy, Type};
 use std::fmt::Write as _;
+
+/// Linker flags redirecting the calls that end the program to the driver's wrappers.
+pub(crate) const WRAP_LINK_FLAGS: &str =
+    "-Wl,--wrap=exit,--wrap=_Exit,--wrap=_exit,--wrap=quick_exit,--wrap=abort,--wrap=__assert_fail";
 
 /// What the driver does with the returned value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -162,8 +207,11 @@ pub(crate) fn generate(sig: &NativeSignature, ret: RetKind) -> String {
 #include <fenv.h>
 #include <inttypes.h>
 #include <link.h>
+#include <pthread.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <ucontext.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -180,6 +228,27 @@ pub(crate) fn generate(sig: &NativeSignature, ret: RetKind) -> String {
 
 static FILE *fps_in, *fps_out;
 static fenv_t fps_base_env;
+
+#define FPS_MAX_EVENTS 1024
+#define FPS_TEXT_MAX 4096
+enum {{ FPS_END_EXIT = 1, FPS_END_ABORT, FPS_END_ASSERT }};
+struct fps_event {{ uint64_t addr; unsigned flags; char how; }};
+struct fps_range {{ char *addr, *copy; size_t len; }};
+/* Everything that changes during a vector or must outlive the restore of the executable's
+   data lives here, on the heap; only the pointer is a static (constant after set-up). */
+struct fps_state {{
+  sigjmp_buf jmp;            /* taken right before each call */
+  volatile int in_call;      /* the wrappers catch program ends only during the call */
+  pthread_t main_thread;     /* ... and only in the thread that made it */
+  int end_kind, end_flags;   /* how the function ended the program, fetestexcept then */
+  unsigned end_code;         /* exit status bits, or the assertion's line */
+  size_t assertion_len, file_len;
+  char assertion[FPS_TEXT_MAX], file[FPS_TEXT_MAX];
+  struct fps_range ranges[2]; /* the executable's data + bss, its TLS block */
+  int nranges;
+  struct fps_event events[FPS_MAX_EVENTS];
+}};
+static struct fps_state *fps_st;
 
 /* Maps <fenv.h> flags to the MXCSR layout explicitly: FE_* values are not assumed. */
 static unsigned fps_flags_to_mxcsr(int e) {{
@@ -224,9 +293,11 @@ static void fps_die(const char *msg) {{
   fflush(fps_out);
   exit(2);
 }}
-{trace_runtime}"#,
+{trace_runtime}{end_runtime}{state_runtime}"#,
         symbol = sig.symbol,
         trace_runtime = TRACE_RUNTIME,
+        end_runtime = END_RUNTIME,
+        state_runtime = STATE_RUNTIME,
     );
 
     if ret != RetKind::Void {
@@ -251,11 +322,10 @@ static void fps_die(const char *msg) {{
 /// executable (inside glibc's libm) is charged to the call instruction whose return
 /// address is nearest on the stack.
 const TRACE_RUNTIME: &str = r#"
-#define FPS_MAX_EVENTS 1024
 #define FPS_UNMASKED 0x0e80u /* IM | ZM | OM | UM */
 #define FPS_ALL_MASKS 0x1f80u
-struct fps_event { uint64_t addr; unsigned flags; char how; };
-static struct fps_event fps_events[FPS_MAX_EVENTS];
+/* The events are in fps_st->events. These counters are reset by fps_trace_begin; the
+   restore of the executable's data, before it, sets them to their (idle) snapshot values. */
 static volatile int fps_nevents, fps_truncated, fps_tracing, fps_stepping;
 static unsigned fps_known_flags, fps_pending_flags, fps_pending_masks;
 static uint64_t fps_pending_addr;
@@ -340,7 +410,7 @@ static void fps_on_trap(int sig, siginfo_t *si, void *ctx) {
   uint32_t *csr = &uc->uc_mcontext.fpregs->mxcsr;
   unsigned raised = *csr & 0x3fu;
   if (raised & 0x1du) {
-    struct fps_event *e = &fps_events[fps_nevents++];
+    struct fps_event *e = &fps_st->events[fps_nevents++];
     e->addr = fps_pending_addr;
     e->flags = raised & 0x3du; /* denormal-operand is not an IEEE flag */
     e->how = fps_pending_how;
@@ -387,8 +457,188 @@ static void fps_trace_report(void) {
   __asm__ volatile("fnstsw %0" : "=m"(sw));
   fprintf(fps_out, " | %d", fps_truncated);
   for (int i = 0; i < fps_nevents; i++)
-    fprintf(fps_out, " %x:%" PRIx64 ":%c", fps_events[i].flags, fps_events[i].addr, fps_events[i].how);
+    fprintf(fps_out, " %x:%" PRIx64 ":%c", fps_st->events[i].flags, fps_st->events[i].addr, fps_st->events[i].how);
   if (sw & 0x1du) fprintf(fps_out, " %x:0:x", sw & 0x3du);
+}
+"#;
+
+/// The C runtime of program ends: the `__wrap_*` functions the link redirects `exit`,
+/// `_Exit`, `_exit`, `quick_exit`, `abort` and `__assert_fail` to, and the `X` report.
+///
+/// During the call (`fps_st->in_call`) a wrapper first reads the flags raised so far,
+/// stops the trace bookkeeping (so nothing after it is charged to the function), records
+/// the end and jumps back to the run loop's `sigsetjmp`, which restores the signal mask
+/// saved before the call. `siglongjmp` touches neither MXCSR nor the x87 status word, so
+/// the trace report still sees the x87 flags. Otherwise the real function runs: the
+/// driver's own `fps_die` really exits.
+const END_RUNTIME: &str = r#"
+_Noreturn void __real_exit(int status);
+_Noreturn void __real__Exit(int status);
+_Noreturn void __real__exit(int status);
+_Noreturn void __real_quick_exit(int status);
+_Noreturn void __real_abort(void);
+_Noreturn void __real___assert_fail(const char *assertion, const char *file, unsigned line,
+                                    const char *function);
+
+/* A thread the function started cannot jump to the run loop's stack: its end is real. */
+static int fps_catching(void) {
+  return fps_st != NULL && fps_st->in_call && pthread_equal(pthread_self(), fps_st->main_thread);
+}
+
+/* The first thing a caught end does: fetestexcept before anything else may raise a flag. */
+static void fps_end_record(int kind, unsigned code) {
+  fps_st->end_flags = fetestexcept(FE_ALL_EXCEPT);
+  fps_tracing = 0;
+  fps_st->in_call = 0;
+  fps_st->end_kind = kind;
+  fps_st->end_code = code;
+}
+
+static _Noreturn void fps_end_jump(void) { siglongjmp(fps_st->jmp, 1); }
+
+_Noreturn void __wrap_exit(int status) {
+  if (!fps_catching()) __real_exit(status);
+  fps_end_record(FPS_END_EXIT, (unsigned)status);
+  fps_end_jump();
+}
+
+_Noreturn void __wrap__Exit(int status) {
+  if (!fps_catching()) __real__Exit(status);
+  fps_end_record(FPS_END_EXIT, (unsigned)status);
+  fps_end_jump();
+}
+
+_Noreturn void __wrap__exit(int status) {
+  if (!fps_catching()) __real__exit(status);
+  fps_end_record(FPS_END_EXIT, (unsigned)status);
+  fps_end_jump();
+}
+
+_Noreturn void __wrap_quick_exit(int status) {
+  if (!fps_catching()) __real_quick_exit(status);
+  fps_end_record(FPS_END_EXIT, (unsigned)status);
+  fps_end_jump();
+}
+
+_Noreturn void __wrap_abort(void) {
+  if (!fps_catching()) __real_abort();
+  fps_end_record(FPS_END_ABORT, 0);
+  fps_end_jump();
+}
+
+/* Copies at most FPS_TEXT_MAX bytes: the strings may live in the frames the jump drops. */
+static size_t fps_copy_text(char *dst, const char *src) {
+  if (src == NULL) return 0;
+  size_t n = strnlen(src, FPS_TEXT_MAX);
+  memcpy(dst, src, n);
+  return n;
+}
+
+_Noreturn void __wrap___assert_fail(const char *assertion, const char *file, unsigned line,
+                                    const char *function) {
+  if (!fps_catching()) __real___assert_fail(assertion, file, line, function);
+  fps_end_record(FPS_END_ASSERT, line);
+  fps_st->assertion_len = fps_copy_text(fps_st->assertion, assertion);
+  fps_st->file_len = fps_copy_text(fps_st->file, file);
+  fps_end_jump();
+}
+
+static void fps_put_hex_text(const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++) fprintf(fps_out, "%02x", (unsigned)(unsigned char)s[i]);
+}
+
+/* `X <kind> <code> <flags> <text>` (array contents and trace follow as for `R`). */
+static void fps_report_end(void) {
+  int kind = fps_st->end_kind;
+  fprintf(fps_out, "X %s %x %x ",
+          kind == FPS_END_EXIT ? "exit" : kind == FPS_END_ABORT ? "abort" : "assert",
+          fps_st->end_code, fps_flags_to_mxcsr(fps_st->end_flags));
+  if (kind == FPS_END_ASSERT) {
+    fps_put_hex_text(fps_st->assertion, fps_st->assertion_len);
+    fputc('.', fps_out);
+    fps_put_hex_text(fps_st->file, fps_st->file_len);
+  } else {
+    fputc('-', fps_out);
+  }
+}
+"#;
+
+/// The C runtime of the initial state: the snapshot of the executable's writable data
+/// (from `__data_start` to `_end`, past any `PT_GNU_RELRO` part) and of its thread-local
+/// block, taken after set-up, and the restore before each vector.
+const STATE_RUNTIME: &str = r#"
+/* Provided by crt1 (__data_start) and the GNU ld script (_end); weak, so that a link
+   without them fails at start-up with a message rather than at link time. */
+extern char __data_start __attribute__((weak));
+extern char _end __attribute__((weak));
+
+struct fps_data_query {
+  uintptr_t lo, hi, seg_hi, relro_lo, relro_hi;
+  int in_segment, dynamic;
+  char *tls;
+  size_t tls_len;
+};
+
+static int fps_find_data(struct dl_phdr_info *info, size_t size, void *data) {
+  struct fps_data_query *q = (struct fps_data_query *)data;
+  for (int i = 0; i < info->dlpi_phnum; i++) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
+    if (ph->p_type == PT_LOAD && (ph->p_flags & PF_W) && q->lo >= lo && q->lo < hi) {
+      q->in_segment = 1;
+      q->seg_hi = hi;
+    } else if (ph->p_type == PT_GNU_RELRO) {
+      q->relro_lo = lo;
+      q->relro_hi = hi;
+    } else if (ph->p_type == PT_TLS) {
+      q->tls_len = ph->p_memsz;
+    } else if (ph->p_type == PT_INTERP) {
+      q->dynamic = 1;
+    }
+  }
+  if (size >= offsetof(struct dl_phdr_info, dlpi_tls_data) + sizeof info->dlpi_tls_data)
+    q->tls = (char *)info->dlpi_tls_data;
+  return 1; /* the first object is the executable */
+}
+
+static void fps_add_range(uintptr_t lo, uintptr_t hi) {
+  struct fps_range *r = &fps_st->ranges[fps_st->nranges++];
+  r->addr = (char *)lo;
+  r->len = hi - lo;
+  r->copy = (char *)malloc(r->len);
+  if (r->copy == NULL) fps_die("out of memory");
+}
+
+static void fps_snapshot(void) {
+  struct fps_data_query q;
+  memset(&q, 0, sizeof q);
+  q.lo = (uintptr_t)&__data_start;
+  q.hi = (uintptr_t)&_end;
+  if (q.lo == 0 || q.hi == 0) fps_die("the executable defines no __data_start or _end");
+  dl_iterate_phdr(fps_find_data, &q);
+  /* Linked statically, the C library's heap and stdio state share the executable's data:
+     restoring it under the driver's live allocations would corrupt the heap. */
+  if (!q.dynamic)
+    fps_die("a statically linked executable cannot start each vector from its initial "
+            "state (the C library's own state is in its data); link dynamically");
+  if (!q.in_segment || q.hi < q.lo || q.hi > q.seg_hi)
+    fps_die("cannot locate the executable's writable data");
+  if (q.relro_lo < q.hi && q.relro_hi > q.lo) {
+    if (q.relro_lo > q.lo) fps_die("read-only data inside the executable's writable data");
+    q.lo = q.relro_hi;
+  }
+  fps_st->nranges = 0;
+  if (q.lo < q.hi) fps_add_range(q.lo, q.hi);
+  if (q.tls != NULL && q.tls_len > 0) fps_add_range((uintptr_t)q.tls, (uintptr_t)q.tls + q.tls_len);
+  /* Copied last, so the copies hold the set-up values of every static, fps_st included. */
+  for (int i = 0; i < fps_st->nranges; i++)
+    memcpy(fps_st->ranges[i].copy, fps_st->ranges[i].addr, fps_st->ranges[i].len);
+}
+
+/* No floating-point arithmetic: memcpy raises no flag, even with exceptions unmasked. */
+static void fps_restore(void) {
+  for (int i = 0; i < fps_st->nranges; i++)
+    memcpy(fps_st->ranges[i].addr, fps_st->ranges[i].copy, fps_st->ranges[i].len);
 }
 "#;
 
@@ -430,33 +680,48 @@ fn write_run(c: &mut String, sig: &NativeSignature, ret: RetKind, ret_ty: &str) 
             }
         }
     }
-    // Every vector starts from the same environment: a previous vector may have changed
-    // the rounding mode or MXCSR, and a restarted driver must behave like a fresh one.
+    // Every vector starts from the same state: a previous vector may have changed the
+    // program's globals, the rounding mode or MXCSR, and a restarted driver must behave
+    // like a fresh one. The restore comes first: it rewrites the driver's statics too.
     c.push_str(
-        "    if (!fps_at_end(p)) goto bad;\n    fesetenv(&fps_base_env);\n    \
-         feclearexcept(FE_ALL_EXCEPT);\n    if (trace) fps_trace_begin();\n",
+        "    if (!fps_at_end(p)) goto bad;\n    fps_restore();\n    fesetenv(&fps_base_env);\n    \
+         feclearexcept(FE_ALL_EXCEPT);\n",
+    );
+    // A program end inside the call comes back here with a non-zero value. Only `r` is
+    // assigned between the sigsetjmp and a jump, and it is read on the normal path only:
+    // no local needs to be volatile.
+    c.push_str(
+        "    if (sigsetjmp(fps_st->jmp, 1) == 0) {\n      fps_st->in_call = 1;\n      \
+         if (trace) fps_trace_begin();\n",
     );
     if ret == RetKind::Void {
-        let _ = writeln!(c, "    {call};");
+        let _ = writeln!(c, "      {call};");
     } else {
-        let _ = writeln!(c, "    r = {call};");
+        let _ = writeln!(c, "      r = {call};");
     }
-    c.push_str("    if (trace) fps_trace_end();\n    ex = fetestexcept(FE_ALL_EXCEPT);\n");
+    c.push_str(
+        "      if (trace) fps_trace_end();\n      ex = fetestexcept(FE_ALL_EXCEPT);\n      \
+         fps_st->in_call = 0;\n",
+    );
     match ret {
-        RetKind::Void => c.push_str("    fprintf(fps_out, \"R - %x\", fps_flags_to_mxcsr(ex));\n"),
+        RetKind::Void => {
+            c.push_str("      fprintf(fps_out, \"R - %x\", fps_flags_to_mxcsr(ex));\n")
+        }
         RetKind::Float(f) => {
-            let _ = writeln!(c, "    {}", encode_float(f, "r"));
+            let _ = writeln!(c, "      {}", encode_float(f, "r"));
             c.push_str(
-                "    fprintf(fps_out, \"R %\" PRIx64 \" %x\", t, fps_flags_to_mxcsr(ex));\n",
+                "      fprintf(fps_out, \"R %\" PRIx64 \" %x\", t, fps_flags_to_mxcsr(ex));\n",
             );
         }
         RetKind::Int(_) => {
-            c.push_str("    t = (uint64_t)r; /* r is declared unsigned: zero extension */\n");
+            c.push_str("      t = (uint64_t)r; /* r is declared unsigned: zero extension */\n");
             c.push_str(
-                "    fprintf(fps_out, \"R %\" PRIx64 \" %x\", t, fps_flags_to_mxcsr(ex));\n",
+                "      fprintf(fps_out, \"R %\" PRIx64 \" %x\", t, fps_flags_to_mxcsr(ex));\n",
             );
         }
     }
+    // The wrapper already read the flags and ended the trace bookkeeping.
+    c.push_str("    } else {\n      fps_report_end();\n    }\n");
     for (j, kind) in sig.params.iter().enumerate() {
         let Some(len) = array_len(kind) else { continue };
         let _ = writeln!(c, "    for (k = 0; k < {len}u; k++) {{");
@@ -597,13 +862,18 @@ int main(int argc, char **argv) {
   /* Crashing vectors are expected: do not leave a core file for each of them. */
   struct rlimit no_core = {0, 0};
   setrlimit(RLIMIT_CORE, &no_core);
+  /* Set up before the snapshot: the pointer is constant, the block is outside it. */
+  fps_st = (struct fps_state *)calloc(1, sizeof *fps_st);
+  if (fps_st == NULL) return 3;
+  fps_st->main_thread = pthread_self();
   /* The protocol gets private copies of stdin/stdout: the function under test may read
-     stdin or print, which then goes to /dev/null and stderr instead of the protocol. */
+     stdin or print, which then goes to /dev/null instead of the protocol (printing
+     megabytes costs nothing and fills no pipe). Its stderr stays the runner's pipe, which
+     the runner drains and whose tail explains a crash. */
   int in_fd = dup(0), out_fd = dup(1);
-  int null_fd = open("/dev/null", O_RDONLY);
+  int null_fd = open("/dev/null", O_RDWR);
   if (in_fd < 0 || out_fd < 0 || null_fd < 0) return 3;
-  dup2(null_fd, 0);
-  dup2(2, 1);
+  if (dup2(null_fd, 0) < 0 || dup2(null_fd, 1) < 0) return 3;
   close(null_fd);
   fps_in = fdopen(in_fd, "r");
   fps_out = fdopen(out_fd, "w");
@@ -617,9 +887,14 @@ int main(int argc, char **argv) {
   fegetenv(&fps_base_env);
   fprintf(fps_out, "READY %x\n", _mm_getcsr());
   fflush(fps_out);
-  if (strcmp(argv[1], "run") == 0) return fps_run(0);
+  /* The snapshot is the last step of set-up: every static the driver sets is in it. */
+  if (strcmp(argv[1], "run") == 0) {
+    fps_snapshot();
+    return fps_run(0);
+  }
   if (strcmp(argv[1], "trace") == 0) {
     fps_trace_install();
+    fps_snapshot();
     return fps_run(1);
   }
   int bench_trace = strcmp(argv[1], "bench-trace") == 0;

@@ -7,6 +7,17 @@
 //! vector that crashes or hangs the driver is reported as such and the driver is restarted
 //! on the remaining vectors. This is fpscout's ground truth, so nothing here is approximate:
 //! values travel as bit patterns and the driver does no floating-point arithmetic.
+//!
+//! Every vector of a run (traced or not) starts from the program's initial global state:
+//! the driver restores the executable's writable data, bss and thread-locals, as they were
+//! after its set-up, before each call, so a function keeping state in statics computes the
+//! same for a vector whatever ran before it. A function that ends the program (`exit`,
+//! `_Exit`, `_exit`, `quick_exit`, `abort`, a failed `assert`) does not end the driver: the
+//! link redirects those calls to the driver, which reports
+//! [`NativeOutcome::Ended`] with the flags and array contents of that moment (and, traced,
+//! the events before it) and goes on with the next vector. What the function prints on
+//! stdout is discarded; its stderr only feeds crash details. See module `driver` for the
+//! protocol.
 
 mod driver;
 mod trace;
@@ -14,6 +25,7 @@ mod trace;
 pub use trace::{NativeEvent, NativeTrace, RawEvent, RawSite, Symbolizer};
 
 use driver::RetKind;
+pub use fpscout_ir::ProgramEnd;
 use fpscout_ir::{ExceptionSet, FloatTy, Function, ScalarTy, Type};
 use fpscout_toolchain::{BuildFlags, BuildKind, SourceKind, Toolchain, ToolchainError};
 use serde::Serialize;
@@ -122,6 +134,14 @@ pub enum NativeOutcome {
         detail: String,
     },
     TimedOut,
+    /// The function ended the program (the driver caught the call and carried on).
+    Ended {
+        end: ProgramEnd,
+        /// Flags raised before the program would have ended, in MXCSR layout.
+        flags: ExceptionSet,
+        /// Contents of each array argument at that moment, in parameter order.
+        arrays: Vec<Vec<u64>>,
+    },
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -252,7 +272,8 @@ impl NativeSignature {
 }
 
 /// A native outcome with the executable's own exception trace (empty when the call
-/// crashed or timed out: the events died with the driver).
+/// crashed or timed out: the events died with the driver; for a program end, the events
+/// before it).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct TracedOutcome {
     pub outcome: NativeOutcome,
@@ -590,6 +611,8 @@ fn link_flags(build_flags: &[String]) -> Vec<String> {
     }
     // Compile-only flags (-g, -O3, -Xclang ...) are fine at link time; silence the noise.
     out.push("-Wno-unused-command-line-argument".to_string());
+    // Calls that end the program reach the driver's wrappers (see module `driver`).
+    out.push(driver::WRAP_LINK_FLAGS.to_string());
     out
 }
 
@@ -717,44 +740,112 @@ fn parse_hex(token: &str, line: &str) -> Result<u64> {
         .map_err(|_| NativeError::Protocol(format!("bad hex token {token:?} in line {line:?}")))
 }
 
-/// Parses `R <ret|-> <flags> <array elements...>`.
+/// Parses `R <ret|-> <flags> <array elements...>` or
+/// `X <kind> <code> <flags> <text> <array elements...>` (see module `driver`).
 fn parse_report(sig: &NativeSignature, ret: RetKind, line: &str) -> Result<NativeOutcome> {
     let mut tokens = line.split_ascii_whitespace();
     let bad = |what: &str| NativeError::Protocol(format!("{what} in driver line {line:?}"));
-    match tokens.next() {
-        Some("R") => {}
+    let outcome = match tokens.next() {
+        Some("R") => {
+            let ret_token = tokens.next().ok_or_else(|| bad("missing result"))?;
+            let result = match ret {
+                RetKind::Void if ret_token == "-" => None,
+                RetKind::Void => return Err(bad("result for a void function")),
+                RetKind::Float(ty) => {
+                    Some(check_width(parse_hex(ret_token, line)?, ty.bits(), line)?)
+                }
+                RetKind::Int(w) => Some(check_width(parse_hex(ret_token, line)?, w, line)?),
+            };
+            let flags = parse_flags(tokens.next(), line)?;
+            let arrays = parse_arrays(sig, &mut tokens, line)?;
+            NativeOutcome::Returned {
+                result,
+                flags,
+                arrays,
+            }
+        }
+        Some("X") => {
+            let kind = tokens.next().ok_or_else(|| bad("missing end kind"))?;
+            let code = parse_hex(tokens.next().ok_or_else(|| bad("missing end code"))?, line)?;
+            let code = u32::try_from(code).map_err(|_| bad("end code wider than 32 bits"))?;
+            let flags = parse_flags(tokens.next(), line)?;
+            let text = tokens.next().ok_or_else(|| bad("missing end text"))?;
+            let end = match (kind, text) {
+                // The argument's bits, as the C int it was.
+                ("exit", "-") => ProgramEnd::Exit {
+                    status: code as i32,
+                },
+                ("abort", "-") if code == 0 => ProgramEnd::Abort,
+                ("assert", text) => {
+                    // The expression is the message; where it failed is the call's place,
+                    // which the interpreter reports (file and line are checked only).
+                    let (assertion, file) = text
+                        .split_once('.')
+                        .ok_or_else(|| bad("assertion text without its file"))?;
+                    let assertion =
+                        decode_hex_text(assertion).ok_or_else(|| bad("bad assertion text"))?;
+                    decode_hex_text(file).ok_or_else(|| bad("bad assertion file"))?;
+                    ProgramEnd::AssertFail { message: assertion }
+                }
+                _ => return Err(bad("unknown program end")),
+            };
+            let arrays = parse_arrays(sig, &mut tokens, line)?;
+            NativeOutcome::Ended { end, flags, arrays }
+        }
         Some("E") => return Err(NativeError::Protocol(format!("driver reported: {line}"))),
         _ => return Err(bad("unexpected line")),
-    }
-    let ret_token = tokens.next().ok_or_else(|| bad("missing result"))?;
-    let result = match ret {
-        RetKind::Void if ret_token == "-" => None,
-        RetKind::Void => return Err(bad("result for a void function")),
-        RetKind::Float(ty) => Some(check_width(parse_hex(ret_token, line)?, ty.bits(), line)?),
-        RetKind::Int(w) => Some(check_width(parse_hex(ret_token, line)?, w, line)?),
     };
-    let flags = parse_hex(tokens.next().ok_or_else(|| bad("missing flags"))?, line)?;
-    if flags & !0x3d != 0 {
-        return Err(bad("flags outside the IEEE set"));
+    if tokens.next().is_some() {
+        return Err(bad("trailing tokens"));
     }
-    let flags = ExceptionSet::from_mxcsr(flags as u32);
+    Ok(outcome)
+}
+
+/// Parses the flags token (MXCSR layout, IEEE flags only).
+fn parse_flags(token: Option<&str>, line: &str) -> Result<ExceptionSet> {
+    let token = token
+        .ok_or_else(|| NativeError::Protocol(format!("missing flags in driver line {line:?}")))?;
+    let flags = parse_hex(token, line)?;
+    if flags & !0x3d != 0 {
+        return Err(NativeError::Protocol(format!(
+            "flags outside the IEEE set in driver line {line:?}"
+        )));
+    }
+    Ok(ExceptionSet::from_mxcsr(flags as u32))
+}
+
+/// Parses the contents of every array parameter, in order.
+fn parse_arrays<'a>(
+    sig: &NativeSignature,
+    tokens: &mut impl Iterator<Item = &'a str>,
+    line: &str,
+) -> Result<Vec<Vec<u64>>> {
     let mut arrays = Vec::new();
     for (len, width) in sig.array_cells() {
         let mut elems = Vec::with_capacity(len);
         for _ in 0..len {
-            let t = tokens.next().ok_or_else(|| bad("missing array element"))?;
+            let t = tokens.next().ok_or_else(|| {
+                NativeError::Protocol(format!("missing array element in driver line {line:?}"))
+            })?;
             elems.push(check_width(parse_hex(t, line)?, width, line)?);
         }
         arrays.push(elems);
     }
-    if tokens.next().is_some() {
-        return Err(bad("trailing tokens"));
-    }
-    Ok(NativeOutcome::Returned {
-        result,
-        flags,
-        arrays,
-    })
+    Ok(arrays)
+}
+
+/// Decodes a string sent as two hex digits per byte (invalid UTF-8 is replaced).
+fn decode_hex_text(hex: &str) -> Option<String> {
+    let digit = |b: u8| char::from(b).to_digit(16);
+    let bytes = hex
+        .as_bytes()
+        .chunks(2)
+        .map(|pair| match *pair {
+            [hi, lo] => Some((digit(hi)? << 4 | digit(lo)?) as u8),
+            _ => None,
+        })
+        .collect::<Option<Vec<u8>>>()?;
+    Some(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 fn check_width(bits: u64, width: u32, line: &str) -> Result<u64> {
@@ -1083,6 +1174,73 @@ mod tests {
     }
 
     #[test]
+    fn parses_program_ends() {
+        let s = sig(
+            vec![NativeArgKind::IntArray { width: 16, len: 2 }],
+            Type::F32,
+        );
+        let ret = s.check().unwrap();
+        assert_eq!(
+            parse_report(&s, ret, "X exit ffffffff 4 - 1 ffff").unwrap(),
+            NativeOutcome::Ended {
+                end: ProgramEnd::Exit { status: -1 },
+                flags: ExceptionSet(0x4),
+                arrays: vec![vec![1, 0xffff]],
+            }
+        );
+        assert_eq!(
+            parse_report(&s, ret, "X abort 0 0 - 0 0").unwrap(),
+            NativeOutcome::Ended {
+                end: ProgramEnd::Abort,
+                flags: ExceptionSet::EMPTY,
+                arrays: vec![vec![0, 0]],
+            }
+        );
+        // "x > 0" in "t.c", line 12.
+        let end = parse_report(&s, ret, "X assert c 20 78203e2030.742e63 0 0").unwrap();
+        let NativeOutcome::Ended { end, .. } = end else {
+            panic!("{end:?}")
+        };
+        assert_eq!(
+            end,
+            ProgramEnd::AssertFail {
+                message: "x > 0".into()
+            }
+        );
+        assert_eq!(end.to_string(), "fails assertion `x > 0`");
+        assert_eq!(
+            ProgramEnd::Exit { status: 3 }.to_string(),
+            "exits with status 3"
+        );
+        assert_eq!(ProgramEnd::Abort.to_string(), "aborts");
+        assert_eq!(
+            parse_report(&s, ret, "X assert 1 0 . 0 0").unwrap(),
+            NativeOutcome::Ended {
+                end: ProgramEnd::AssertFail {
+                    message: String::new()
+                },
+                flags: ExceptionSet::EMPTY,
+                arrays: vec![vec![0, 0]],
+            }
+        );
+        for bad in [
+            "X exit 3 0 - 1",
+            "X exit 3 0 - 1 2 3",
+            "X exit 3 0 41 1 2",
+            "X exit 100000000 0 - 1 2",
+            "X abort 1 0 - 1 2",
+            "X assert 1 0 4 1 2",
+            "X assert 1 0 414.4 1 2",
+            "X assert 1 0 zz.41 1 2",
+            "X quit 0 0 - 1 2",
+            "X exit 3 2 - 1 2",
+            "X exit 3",
+        ] {
+            assert!(parse_report(&s, ret, bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
     fn signature_checks_reject_what_c_cannot_express() {
         assert!(sig(vec![], Type::Vector(ScalarTy::Float(FloatTy::F32), 4))
             .check()
@@ -1116,7 +1274,12 @@ mod tests {
             .collect();
         assert_eq!(
             link_flags(&flags),
-            vec!["-O3", "-ffast-math", "-Wno-unused-command-line-argument"]
+            vec![
+                "-O3",
+                "-ffast-math",
+                "-Wno-unused-command-line-argument",
+                driver::WRAP_LINK_FLAGS
+            ]
         );
     }
 }

@@ -3,7 +3,7 @@
 use fpscout_ir::{ExceptionKind, ExceptionSet, FloatTy, Type};
 use fpscout_native::{
     FtzDaz, NativeArg, NativeArgKind, NativeBuild, NativeError, NativeOutcome, NativeSignature,
-    RunOptions,
+    ProgramEnd, RunOptions,
 };
 use fpscout_toolchain::{BuildFlags, BuildKind, Toolchain, ToolchainError};
 use std::time::Duration;
@@ -498,7 +498,15 @@ fn crashes_are_isolated_to_their_vector() {
         );
     }
     assert_crash(&out[3], libc::SIGSEGV);
-    assert_crash(&out[5], libc::SIGABRT);
+    // abort() is a program end the driver catches, not a crash.
+    assert_eq!(
+        out[5],
+        NativeOutcome::Ended {
+            end: ProgramEnd::Abort,
+            flags: ExceptionSet::EMPTY,
+            arrays: vec![],
+        }
+    );
 
     let b = fx.build(BuildKind::P, &sig("idiv", vec![I32, I32], Type::int(32)));
     let pair = |a: i32, b: i32| vec![NativeArg::Int(a as u64), NativeArg::Int(b as u64)];
@@ -782,4 +790,349 @@ fn signatures_come_from_ir_functions() {
         NativeSignature::from_function(&f, &[Some(4)]),
         Err(NativeError::UnsupportedSignature { .. })
     ));
+}
+
+fn ended(end: ProgramEnd, fl: &[ExceptionKind]) -> NativeOutcome {
+    NativeOutcome::Ended {
+        end,
+        flags: flags(fl),
+        arrays: vec![],
+    }
+}
+
+fn exit_with(status: i32) -> ProgramEnd {
+    ProgramEnd::Exit { status }
+}
+
+fn ints(v: &[i64]) -> Vec<Vec<NativeArg>> {
+    v.iter().map(|&i| vec![NativeArg::Int(i as u64)]).collect()
+}
+
+const STATEFUL: &str = r#"
+static double acc;                    /* .bss */
+static double scale[2] = {1.0, 0.5};  /* .data */
+double accum(double x) { acc += x; scale[0] *= 2.0; return acc * scale[0]; }
+static int calls;
+int count(int x) { calls++; return calls * 100 + x; }
+static _Thread_local int tcalls = 7;
+int tcount(int x) { tcalls++; return tcalls * 100 + x; }
+"#;
+
+#[test]
+fn every_vector_starts_from_the_initial_globals() {
+    let fx = Fixture::new("stateful.c", STATEFUL);
+    let xs = [1.5, 2.25, -3.0, 1e308, 1e308, 0.1];
+    let inputs: Vec<Vec<NativeArg>> = xs.iter().map(|&x| f64s(&[x])).collect();
+    // Each call sees acc = 0 and scale[0] = 1: it returns (0 + x) * 2, exactly 2x.
+    let expected: Vec<NativeOutcome> = xs
+        .iter()
+        .map(|&x| {
+            let fl: &[ExceptionKind] = if x == 1e308 {
+                // 2 * 1e308 overflows; with acc left over it would be inf, raising
+                // nothing.
+                &[Overflow, Inexact]
+            } else {
+                &[]
+            };
+            returned((x * 2.0).to_bits(), fl)
+        })
+        .collect();
+    for kind in [BuildKind::P, BuildKind::PPrime] {
+        let b = fx.build(kind, &sig("accum", vec![F64], Type::F64));
+        assert_eq!(run(&b, &inputs), expected, "{kind}");
+        let traced = b
+            .run_traced(&inputs, &RunOptions::default())
+            .expect("trace");
+        let outcomes: Vec<NativeOutcome> = traced.into_iter().map(|t| t.outcome).collect();
+        assert_eq!(outcomes, expected, "{kind} traced");
+    }
+    let count_inputs = ints(&[5, -1, 0, 42]);
+    let b = fx.build(BuildKind::P, &sig("count", vec![I32], Type::int(32)));
+    let expected: Vec<NativeOutcome> = [105u64, 99, 100, 142]
+        .iter()
+        .map(|&r| returned(r, &[]))
+        .collect();
+    assert_eq!(run(&b, &count_inputs), expected);
+    let traced = b
+        .run_traced(&count_inputs, &RunOptions::default())
+        .expect("trace");
+    let outcomes: Vec<NativeOutcome> = traced.into_iter().map(|t| t.outcome).collect();
+    assert_eq!(outcomes, expected);
+    // Thread-locals too: tcalls starts at 7 every time.
+    let b = fx.build(BuildKind::PPrime, &sig("tcount", vec![I32], Type::int(32)));
+    let expected: Vec<NativeOutcome> = [805u64, 799, 800, 842]
+        .iter()
+        .map(|&r| returned(r, &[]))
+        .collect();
+    assert_eq!(run(&b, &count_inputs), expected);
+}
+
+const ENDS: &str = r#"
+#include <assert.h>
+#include <stdlib.h>
+#include <unistd.h>
+double quit(double x) {
+    double y = 1.0 / x;
+    if (y < 0) exit(3);
+    return y;
+}
+int ends(int how) {
+    switch (how) {
+    case 0: exit(10);
+    case 1: _Exit(11);
+    case 2: _exit(12);
+    case 3: quick_exit(13);
+    case 4: abort();
+    case 5: exit(-1);
+    default: return how;
+    }
+}
+double positive(double x) {
+    assert(x > 0);
+    return x;
+}
+void fill(double *a, int n) {
+    a[0] = 1.0;
+    if (n < 0) exit(4);
+    a[1] = 2.0;
+}
+"#;
+
+#[test]
+fn exits_are_reported_and_the_batch_goes_on() {
+    let fx = Fixture::new("ends.c", ENDS);
+    let b = fx.build(BuildKind::P, &sig("quit", vec![F64], Type::F64));
+    let out = run(
+        &b,
+        &[
+            f64s(&[2.0]),
+            f64s(&[-0.0]),
+            f64s(&[4.0]),
+            f64s(&[-2.0]),
+            f64s(&[3.0]),
+            f64s(&[0.0]),
+        ],
+    );
+    assert_eq!(
+        out,
+        vec![
+            returned(0.5f64.to_bits(), &[]),
+            // 1 / -0 = -inf raised divide-by-zero before the exit.
+            ended(exit_with(3), &[DivByZero]),
+            returned(0.25f64.to_bits(), &[]),
+            ended(exit_with(3), &[]),
+            returned((1.0f64 / 3.0).to_bits(), &[Inexact]),
+            returned(f64::INFINITY.to_bits(), &[DivByZero]),
+        ]
+    );
+    // -O3 -ffast-math: the same ends (inputs whose results fast-math cannot change).
+    let pp = fx.build(BuildKind::PPrime, &sig("quit", vec![F64], Type::F64));
+    assert_eq!(
+        run(
+            &pp,
+            &[f64s(&[-2.0]), f64s(&[2.0]), f64s(&[-4.0]), f64s(&[4.0])]
+        ),
+        vec![
+            ended(exit_with(3), &[]),
+            returned(0.5f64.to_bits(), &[]),
+            ended(exit_with(3), &[]),
+            returned(0.25f64.to_bits(), &[]),
+        ]
+    );
+
+    // Every way to end the program, in one driver process.
+    let b = fx.build(BuildKind::P, &sig("ends", vec![I32], Type::int(32)));
+    let out = run(&b, &ints(&[0, 7, 1, 2, 3, 4, 5, 8]));
+    assert_eq!(
+        out,
+        vec![
+            ended(exit_with(10), &[]),
+            returned(7, &[]),
+            ended(exit_with(11), &[]),
+            ended(exit_with(12), &[]),
+            ended(exit_with(13), &[]),
+            ended(ProgramEnd::Abort, &[]),
+            ended(exit_with(-1), &[]),
+            returned(8, &[]),
+        ]
+    );
+    assert_eq!(exit_with(3).to_string(), "exits with status 3");
+    assert_eq!(ProgramEnd::Abort.to_string(), "aborts");
+}
+
+#[test]
+fn failed_assertions_carry_their_expression() {
+    let fx = Fixture::new("ends.c", ENDS);
+    for kind in [BuildKind::P, BuildKind::PPrime] {
+        let b = fx.build(kind, &sig("positive", vec![F64], Type::F64));
+        let out = run(&b, &[f64s(&[-1.0]), f64s(&[2.5]), f64s(&[0.0])]);
+        let message = "x > 0".to_string();
+        let failed = ended(
+            ProgramEnd::AssertFail {
+                message: message.clone(),
+            },
+            &[],
+        );
+        assert_eq!(
+            out,
+            vec![failed.clone(), returned(2.5f64.to_bits(), &[]), failed],
+            "{kind}"
+        );
+        let NativeOutcome::Ended { end, .. } = &out[0] else {
+            unreachable!()
+        };
+        assert_eq!(end.to_string(), "fails assertion `x > 0`");
+    }
+}
+
+#[test]
+fn program_ends_report_the_arrays_as_they_were() {
+    let fx = Fixture::new("ends.c", ENDS);
+    let b = fx.build(
+        BuildKind::P,
+        &sig(
+            "fill",
+            vec![
+                NativeArgKind::FloatArray {
+                    ty: FloatTy::F64,
+                    len: 2,
+                },
+                I32,
+            ],
+            Type::Void,
+        ),
+    );
+    let nine = 9.0f64.to_bits();
+    let input = |n: i64| vec![NativeArg::Array(vec![nine, nine]), NativeArg::Int(n as u64)];
+    let out = run(&b, &[input(-1), input(1)]);
+    assert_eq!(
+        out,
+        vec![
+            NativeOutcome::Ended {
+                end: exit_with(4),
+                flags: ExceptionSet::EMPTY,
+                arrays: vec![vec![1.0f64.to_bits(), nine]],
+            },
+            NativeOutcome::Returned {
+                result: None,
+                flags: ExceptionSet::EMPTY,
+                arrays: vec![vec![1.0f64.to_bits(), 2.0f64.to_bits()]],
+            },
+        ]
+    );
+}
+
+#[test]
+fn outside_a_call_exit_really_ends_the_driver() {
+    // Bench modes do not catch program ends: the driver's wrappers forward to the real
+    // exit, so the measurement fails with the status.
+    let fx = Fixture::new("ends.c", ENDS);
+    let b = fx.build(BuildKind::P, &sig("ends", vec![I32], Type::int(32)));
+    let err = b.throughput(&ints(&[0]), &RunOptions::default(), 0.05);
+    match err {
+        Err(NativeError::Bench(detail)) => {
+            assert!(detail.contains("exited with status 10"), "{detail}")
+        }
+        other => panic!("{other:?}"),
+    }
+    let err = b.throughput(&ints(&[4]), &RunOptions::default(), 0.05);
+    match err {
+        Err(NativeError::Bench(detail)) => assert!(detail.contains("SIGABRT"), "{detail}"),
+        other => panic!("{other:?}"),
+    }
+    // A call that returns is measured as usual.
+    let rate = b
+        .throughput(&ints(&[7]), &RunOptions::default(), 0.05)
+        .expect("throughput");
+    assert!(rate > 0.0);
+}
+
+#[test]
+fn static_executables_are_refused_rather_than_restored_unsafely() {
+    let fx = Fixture::new("stateful.c", STATEFUL);
+    let mut flags = BuildFlags::default();
+    flags.p_prime.push("-static".into());
+    let s = sig("accum", vec![F64], Type::F64);
+    let b = match fx.try_build(BuildKind::PPrime, &flags, &s) {
+        Ok(b) => b,
+        Err(e) => panic!("static build failed (is libc.a installed?): {e}"),
+    };
+    let err = b.run(&[f64s(&[1.0])], &RunOptions::default());
+    match err {
+        Err(NativeError::Protocol(msg)) => assert!(msg.contains("statically linked"), "{msg}"),
+        other => panic!("{other:?}"),
+    }
+    // Bench modes restore nothing and still measure it.
+    let rate = b
+        .throughput(&[f64s(&[1.0])], &RunOptions::default(), 0.05)
+        .expect("throughput");
+    assert!(rate > 0.0);
+}
+
+#[test]
+fn an_exit_in_another_thread_really_ends_the_driver() {
+    let code = r#"
+#include <pthread.h>
+#include <stdlib.h>
+static void *quit(void *arg) { exit(*(int *)arg); }
+int threaded(int status) {
+    pthread_t t;
+    if (status > 0) {
+        pthread_create(&t, NULL, quit, &status);
+        pthread_join(t, NULL);
+    }
+    return -status;
+}
+"#;
+    let fx = Fixture::new("threaded.c", code);
+    let b = fx.build(BuildKind::P, &sig("threaded", vec![I32], Type::int(32)));
+    let out = run(&b, &ints(&[0, 6, -2]));
+    assert_eq!(out[0], returned(0, &[]));
+    match &out[1] {
+        NativeOutcome::Crashed {
+            signal: None,
+            detail,
+        } => {
+            assert!(detail.contains("exited with status 6"), "{detail}")
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(out[2], returned(2, &[]));
+}
+
+#[test]
+fn megabytes_of_output_neither_block_nor_corrupt_the_protocol() {
+    let code = r#"
+#include <stdio.h>
+#include <stdlib.h>
+double loud(double x) {
+    for (int i = 0; i < 65536; i++) printf("R %013d\n", i);     /* 1 MiB to stdout */
+    for (int i = 0; i < 65536; i++) fprintf(stderr, "X %013d\n", i); /* 1 MiB to stderr */
+    if (x < 0) exit(5);
+    return x * 2;
+}
+"#;
+    let fx = Fixture::new("loud.c", code);
+    let b = fx.build(BuildKind::P, &sig("loud", vec![F64], Type::F64));
+    let inputs: Vec<Vec<NativeArg>> = [1.0, -1.0, 2.5, 3.0, -0.5, 4.0]
+        .iter()
+        .map(|&x| f64s(&[x]))
+        .collect();
+    let out = run(&b, &inputs);
+    assert_eq!(
+        out,
+        vec![
+            returned(2f64.to_bits(), &[]),
+            ended(exit_with(5), &[]),
+            returned(5f64.to_bits(), &[]),
+            returned(6f64.to_bits(), &[]),
+            ended(exit_with(5), &[]),
+            returned(8f64.to_bits(), &[]),
+        ]
+    );
+    let traced = b
+        .run_traced(&inputs, &RunOptions::default())
+        .expect("trace");
+    let outcomes: Vec<NativeOutcome> = traced.into_iter().map(|t| t.outcome).collect();
+    assert_eq!(outcomes, out);
 }

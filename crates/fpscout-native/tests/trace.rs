@@ -5,7 +5,7 @@
 use fpscout_ir::{ExceptionKind, ExceptionSet, FloatTy, Type};
 use fpscout_native::{
     FtzDaz, NativeArg, NativeArgKind, NativeBuild, NativeEvent, NativeOutcome, NativeSignature,
-    RunOptions, TracedOutcome,
+    ProgramEnd, RunOptions, TracedOutcome,
 };
 use fpscout_toolchain::{BuildFlags, BuildKind, Toolchain};
 use rand::{Rng, SeedableRng};
@@ -379,4 +379,144 @@ fn x87_flags_are_reported_unlocated() {
     assert_eq!(events[0].insn, "x87");
     assert_eq!(events[0].flags, flags(&[DivByZero, Invalid]));
     assert!(events[0].loc.is_none());
+}
+
+const ENDS: &str = "#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+double q(double a, double b) {
+  double r = a / b;
+  if (r < 0) exit(2);
+  return r * a;
+}
+double k(double a) {
+  double e = exp(a);
+  if (e > 1e300) abort();
+  return e;
+}
+double s(double x) {
+  double y = x * x;
+  assert(y < 1e300);
+  return y;
+}
+";
+
+#[test]
+fn program_ends_keep_the_events_before_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let b = build(&dir, ENDS, BuildKind::P, "q", vec![F64; 2], Type::F64);
+    let inputs = [
+        f64s(&[-1.0, 0.0]),
+        f64s(&[1e300, 1e-10]),
+        f64s(&[-1e300, 1e-300]),
+        f64s(&[6.0, 3.0]),
+    ];
+    let out = traced(&b, &inputs, FtzDaz::Off);
+    // -1 / 0 = -inf: divide-by-zero at line 5, then exit(2) at line 6.
+    assert_eq!(
+        summary(&out[0].trace.events),
+        vec![(flags(&[DivByZero]), "divsd".to_string(), Some(5))]
+    );
+    assert_eq!(
+        out[0].outcome,
+        NativeOutcome::Ended {
+            end: ProgramEnd::Exit { status: 2 },
+            flags: flags(&[DivByZero]),
+            arrays: vec![],
+        }
+    );
+    // 1e310 overflows to +inf; inf * 1e300 raises nothing more.
+    assert_eq!(
+        summary(&out[1].trace.events),
+        vec![(flags(&[Overflow, Inexact]), "divsd".to_string(), Some(5))]
+    );
+    assert_eq!(
+        out[1].outcome,
+        NativeOutcome::Returned {
+            result: Some(f64::INFINITY.to_bits()),
+            flags: flags(&[Overflow, Inexact]),
+            arrays: vec![],
+        }
+    );
+    assert_eq!(
+        summary(&out[2].trace.events),
+        vec![(flags(&[Overflow, Inexact]), "divsd".to_string(), Some(5))]
+    );
+    assert_eq!(
+        out[2].outcome,
+        NativeOutcome::Ended {
+            end: ProgramEnd::Exit { status: 2 },
+            flags: flags(&[Overflow, Inexact]),
+            arrays: vec![],
+        }
+    );
+    // The next vector is traced afresh, with the exceptions unmasked again.
+    assert!(out[3].trace.events.is_empty(), "{:?}", out[3].trace);
+    assert_eq!(
+        out[3].outcome,
+        NativeOutcome::Returned {
+            result: Some(12f64.to_bits()),
+            flags: ExceptionSet::EMPTY,
+            arrays: vec![],
+        }
+    );
+    // Tracing changes nothing: the plain run agrees outcome for outcome.
+    let plain = b.run(&inputs, &RunOptions::default()).unwrap();
+    let outcomes: Vec<NativeOutcome> = out.into_iter().map(|t| t.outcome).collect();
+    assert_eq!(plain, outcomes);
+
+    // An abort after an overflow inside libm's exp, charged to the call.
+    let b = build(&dir, ENDS, BuildKind::P, "k", vec![F64], Type::F64);
+    let out = traced(&b, &[f64s(&[1000.0]), f64s(&[0.0])], FtzDaz::Off);
+    let events = summary(&out[0].trace.events);
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert_eq!(events[0].1, "call exp");
+    assert_eq!(events[0].2, Some(10));
+    assert_eq!(
+        out[0].outcome,
+        NativeOutcome::Ended {
+            end: ProgramEnd::Abort,
+            flags: flags(&[Overflow, Inexact]),
+            arrays: vec![],
+        }
+    );
+    assert_eq!(
+        out[1].outcome,
+        NativeOutcome::Returned {
+            result: Some(1f64.to_bits()),
+            flags: ExceptionSet::EMPTY,
+            arrays: vec![],
+        }
+    );
+
+    // A failed assertion after an overflow, in P and in P' (-O3 -ffast-math).
+    for kind in [BuildKind::P, BuildKind::PPrime] {
+        let b = build(&dir, ENDS, kind, "s", vec![F64], Type::F64);
+        let out = traced(&b, &[f64s(&[1e200]), f64s(&[3.0])], FtzDaz::Off);
+        assert_eq!(
+            summary(&out[0].trace.events),
+            vec![(flags(&[Overflow, Inexact]), "mulsd".to_string(), Some(15))],
+            "{kind}"
+        );
+        let message = "y < 1e300".to_string();
+        assert_eq!(
+            out[0].outcome,
+            NativeOutcome::Ended {
+                end: ProgramEnd::AssertFail { message },
+                flags: flags(&[Overflow, Inexact]),
+                arrays: vec![],
+            },
+            "{kind}"
+        );
+        assert!(out[1].trace.events.is_empty(), "{kind}");
+        assert_eq!(
+            out[1].outcome,
+            NativeOutcome::Returned {
+                result: Some(9f64.to_bits()),
+                flags: ExceptionSet::EMPTY,
+                arrays: vec![],
+            },
+            "{kind}"
+        );
+    }
 }
