@@ -716,6 +716,122 @@ pub enum InstKind {
     },
     /// Instruction without effect on values (`llvm.dbg.*`, lifetime markers, assumes).
     Nop,
+    /// A call to a function outside the module that is not libm (output, program ends,
+    /// other native functions).
+    External(Box<ExternalCall>),
+    /// A construct that cannot run: an error when (and only when) it is reached.
+    Unsupported {
+        reason: String,
+    },
+}
+
+/// A call to a function defined outside the module.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ExternalCall {
+    /// The symbol called.
+    pub name: String,
+    pub kind: ExternalKind,
+    pub args: Vec<Operand>,
+    pub arg_tys: Vec<Type>,
+    pub ret: Type,
+    /// Whether anything reads the returned value.
+    pub result_used: bool,
+    /// Declared with `...`.
+    pub variadic: bool,
+    /// For native calls that take or return floats: the operation id the flags raised
+    /// inside are charged to.
+    pub site: Option<FpOpId>,
+    pub loc: Option<SourceLoc>,
+}
+
+/// What fpscout does with an external call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum ExternalKind {
+    /// Writes output (the `printf` family): run for its return value, output discarded.
+    Output(OutputFn),
+    /// Ends the program (`exit`, `abort`, a failed `assert`): ends the path with an event.
+    End(EndFn),
+    /// Any other function: called natively when its symbol can be found at run time and
+    /// its arguments are numbers.
+    Native,
+}
+
+/// Output functions, whose effect on the analysed program is only their return value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum OutputFn {
+    /// `printf`, `fprintf`, `vprintf`...: returns the number of characters written.
+    Formatted,
+    /// `puts`: returns a non-negative number (glibc: length + 1).
+    Puts,
+    /// `fputs`: returns a non-negative number (glibc: 1).
+    Fputs,
+    /// `putchar`, `fputc`, `putc`: returns the character written.
+    Putchar,
+    /// `fflush`, `perror`: return 0 / nothing.
+    Flush,
+    /// `fwrite(ptr, size, n, stream)`: returns `n`.
+    Fwrite,
+}
+
+impl OutputFn {
+    /// Classifies a C symbol; the index of the `int` character argument for `Putchar`.
+    pub fn from_c_name(name: &str) -> Option<OutputFn> {
+        Some(match name {
+            "printf" | "fprintf" | "vprintf" | "vfprintf" | "__printf_chk" | "__fprintf_chk"
+            | "__vfprintf_chk" | "__vprintf_chk" => OutputFn::Formatted,
+            "puts" => OutputFn::Puts,
+            "fputs" | "fputs_unlocked" => OutputFn::Fputs,
+            "putchar" | "fputc" | "putc" | "putchar_unlocked" | "fputc_unlocked"
+            | "putc_unlocked" => OutputFn::Putchar,
+            "fflush" | "perror" | "fflush_unlocked" => OutputFn::Flush,
+            "fwrite" | "fwrite_unlocked" => OutputFn::Fwrite,
+            _ => return None,
+        })
+    }
+}
+
+/// Functions that end the program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum EndFn {
+    /// `exit`, `_Exit`, `_exit`, `quick_exit`: the first argument is the status.
+    Exit,
+    Abort,
+    /// glibc's `__assert_fail(assertion, file, line, function)`.
+    AssertFail,
+}
+
+impl EndFn {
+    pub fn from_c_name(name: &str) -> Option<EndFn> {
+        Some(match name {
+            "exit" | "_Exit" | "_exit" | "quick_exit" => EndFn::Exit,
+            "abort" => EndFn::Abort,
+            "__assert_fail" | "__assert_perror_fail" => EndFn::AssertFail,
+            _ => return None,
+        })
+    }
+}
+
+/// How a function ended the whole program instead of returning.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum ProgramEnd {
+    Exit {
+        status: i32,
+    },
+    Abort,
+    /// A failed `assert`: its expression as written.
+    AssertFail {
+        message: String,
+    },
+}
+
+impl fmt::Display for ProgramEnd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProgramEnd::Exit { status } => write!(f, "exits with status {status}"),
+            ProgramEnd::Abort => write!(f, "aborts"),
+            ProgramEnd::AssertFail { message } => write!(f, "fails assertion `{message}`"),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -789,6 +905,8 @@ pub struct Global {
     pub size: u64,
     pub cells: Vec<(u64, ScalarTy, Const)>,
     pub constant: bool,
+    /// Why the initializer could not be lowered (then `cells` is empty).
+    pub unmodelled: Option<String>,
 }
 
 /// What one floating-point operation is, for reports.

@@ -1036,7 +1036,8 @@ impl<'c, 'm> Emitter<'c, 'm> {
             InstKind::Phi { .. } => return refuse("phi among instructions"),
             InstKind::Reduce { .. } => return refuse("vector reductions"),
             InstKind::Math { func, .. } => return refuse(format!("libm call {}", func.c_name())),
-            InstKind::Call { .. } => return refuse("calls"),
+            InstKind::Call { .. } | InstKind::External(_) => return refuse("calls"),
+            InstKind::Unsupported { reason } => return refuse(reason.clone()),
             InstKind::Alloca { .. }
             | InstKind::Load { .. }
             | InstKind::Store { .. }

@@ -174,22 +174,34 @@ unsafe fn lower_globals(cx: &mut ModuleCx) -> Result<Vec<Global>> {
         let ty = LLVMGlobalGetValueType(g);
         let size = LLVMABISizeOfType(cx.target_data, ty);
         let mut cells = Vec::new();
+        let mut unmodelled = None;
         let init = LLVMGetInitializer(g);
         let name = value_name(g);
-        if !init.is_null() {
-            flatten_constant(cx, init, 0, &mut cells).map_err(|reason| {
-                unsupported_at(
-                    &name,
-                    g,
-                    format!("initializer of global '{name}': {reason}"),
-                )
-            })?;
+        if init.is_null() && matches!(name.as_str(), "stdin" | "stdout" | "stderr") {
+            // A stream is only handed to the output functions, which discard it: any
+            // non-null pointer does.
+            cells.push((
+                0,
+                ScalarTy::Ptr,
+                Const::GlobalAddr {
+                    global: id,
+                    offset: 0,
+                },
+            ));
+        } else if !init.is_null() {
+            if let Err(reason) = flatten_constant(cx, init, 0, &mut cells) {
+                // Only a function that reads this global is affected: its cells stay
+                // uninitialized and a read names why.
+                cells.clear();
+                unmodelled = Some(reason);
+            }
         }
         out.push(Global {
             name,
             size,
             cells,
             constant: LLVMIsGlobalConstant(g) != 0,
+            unmodelled,
         });
         g = LLVMGetNextGlobal(g);
     }
@@ -1588,7 +1600,7 @@ impl FuncCx<'_> {
     ) -> Result<()> {
         let callee = LLVMGetCalledValue(inst);
         if LLVMIsAFunction(callee).is_null() {
-            return Err(self.unsupported(inst, "indirect call"));
+            return self.reached_unsupported(inst, "indirect call", dest, out);
         }
         let nargs = LLVMGetNumArgOperands(inst);
         let mut args = Vec::with_capacity(nargs as usize);
@@ -1638,12 +1650,80 @@ impl FuncCx<'_> {
                 site,
             }
         } else {
-            return Err(self.unsupported(
-                inst,
-                format!("call to external function '{name}' (only module functions and libm are modelled)"),
-            ));
+            return self.lower_external_call(inst, name, ty, args, dest, out);
         };
         out.push(Inst { dest, kind });
+        Ok(())
+    }
+
+    /// A call outside the module and libm: output and program ends are modelled, any
+    /// other function is left to run time (called natively if its symbol is found).
+    unsafe fn lower_external_call(
+        &mut self,
+        inst: LLVMValueRef,
+        name: String,
+        ty: Type,
+        args: Vec<Operand>,
+        dest: Option<ValueId>,
+        out: &mut Vec<Inst>,
+    ) -> Result<()> {
+        let kind = if let Some(end) = EndFn::from_c_name(&name) {
+            ExternalKind::End(end)
+        } else if let Some(output) = OutputFn::from_c_name(&name) {
+            ExternalKind::Output(output)
+        } else {
+            ExternalKind::Native
+        };
+        let mut arg_tys = Vec::with_capacity(args.len());
+        for i in 0..args.len() as u32 {
+            let arg = LLVMGetOperand(inst, i);
+            match self.ty_of(inst, arg) {
+                Ok(t) => arg_tys.push(t),
+                Err(_) => {
+                    let why = format!(
+                        "argument {} of the call to '{name}' has a type fpscout does not model",
+                        i + 1
+                    );
+                    return self.reached_unsupported(inst, &why, dest, out);
+                }
+            }
+        }
+        let touches_floats =
+            ty.float_ty().is_some() || arg_tys.iter().any(|t| t.float_ty().is_some());
+        let site =
+            (kind == ExternalKind::Native && touches_floats).then(|| self.site(inst, &name, ty));
+        let call = ExternalCall {
+            name,
+            kind,
+            args,
+            arg_tys,
+            ret: ty,
+            result_used: !LLVMGetFirstUse(inst).is_null(),
+            variadic: LLVMIsFunctionVarArg(LLVMGlobalGetValueType(LLVMGetCalledValue(inst))) != 0,
+            site,
+            loc: debug_loc(inst),
+        };
+        out.push(Inst {
+            dest,
+            kind: InstKind::External(Box::new(call)),
+        });
+        Ok(())
+    }
+
+    /// A construct that cannot run becomes an error raised when a walk reaches it, so the
+    /// rest of the function stays analysable.
+    fn reached_unsupported(
+        &self,
+        inst: LLVMValueRef,
+        reason: &str,
+        dest: Option<ValueId>,
+        out: &mut Vec<Inst>,
+    ) -> Result<()> {
+        let reason = self.unsupported(inst, reason).to_string();
+        out.push(Inst {
+            dest,
+            kind: InstKind::Unsupported { reason },
+        });
         Ok(())
     }
 

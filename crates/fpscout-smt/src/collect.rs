@@ -169,7 +169,8 @@ pub fn collect(
     };
     let mut stopped = Vec::new();
     let summary = walker.explore(func, args, limits, |_, end| match end {
-        PathEnd::Returned(_) => {}
+        // A path that ends the program is complete: its conditions stand.
+        PathEnd::Returned(_) | PathEnd::Ended { .. } => {}
         PathEnd::Stopped(r) => stopped.push(r.to_string()),
         PathEnd::Failed(e) => stopped.push(e.to_string()),
     });

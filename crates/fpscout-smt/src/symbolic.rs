@@ -727,6 +727,24 @@ impl Domain for SymReal {
         }
     }
 
+    /// Ariadne's treatment of a function it cannot see into: its float result is a fresh
+    /// variable (the exceptions it raises inside are the native run's to find).
+    fn native_call(
+        &mut self,
+        call: &ExternalCall,
+        _args: &[Sym],
+        _site: Option<OpSite>,
+    ) -> DResult<Option<Sym>> {
+        match call.ret {
+            Type::Void => Ok(None),
+            Type::Scalar(ScalarTy::Float(_)) => Ok(Some(Sym::Real(self.fresh_real(&call.name)))),
+            _ => Err(WalkError::unsupported(format!(
+                "symbolic result of external function '{}' (only float results become fresh variables)",
+                call.name
+            ))),
+        }
+    }
+
     fn decide(&mut self, cond: &Sym) -> DResult<Decision> {
         let c = match cond {
             Sym::Bits(_, b) => return Ok(Decision::Known(b & 1 != 0)),

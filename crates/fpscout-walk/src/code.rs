@@ -211,9 +211,18 @@ pub(crate) enum Op {
         callee: FuncId,
         args: Box<[Opd]>,
     },
+    /// A call outside the module: output, a program end or a native function.
+    External(Box<DExternal>),
     Nop,
     /// The instruction itself cannot be walked: executing it is this error.
     Fail(u32),
+}
+
+/// A decoded external call: the call as lowered, its operands decoded.
+#[derive(Clone, Debug)]
+pub(crate) struct DExternal {
+    pub call: ExternalCall,
+    pub args: Box<[Opd]>,
 }
 
 /// A decoded phi: on entry from block `incoming[i].0`, slot `dest` takes `incoming[i].1`.
@@ -552,6 +561,11 @@ impl<D: Domain> Decoder<'_, D> {
                 callee: *callee,
                 args: args.iter().map(|a| self.opd(a)).collect(),
             },
+            InstKind::External(call) => Op::External(Box::new(DExternal {
+                args: call.args.iter().map(|a| self.opd(a)).collect(),
+                call: (**call).clone(),
+            })),
+            InstKind::Unsupported { reason } => return Err(WalkError::unsupported(reason.clone())),
             InstKind::Phi { .. } | InstKind::Nop => Op::Nop,
         })
     }

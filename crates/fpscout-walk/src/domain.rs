@@ -8,8 +8,8 @@
 
 use crate::WalkError;
 use fpscout_ir::{
-    CastOp, CmpLowering, FBinOp, FBinaryOp, FCmpPred, FUnaryOp, FloatTy, FpOpId, IBinOp, ICmpPred,
-    MathFn, ScalarTy,
+    CastOp, CmpLowering, ExternalCall, FBinOp, FBinaryOp, FCmpPred, FUnaryOp, FloatTy, FpOpId,
+    IBinOp, ICmpPred, MathFn, ScalarTy,
 };
 
 /// Where a floating-point operation happens: the IR op and, for vectors, the lane.
@@ -154,6 +154,21 @@ pub trait Domain {
     ) -> DResult<Self::Scalar>;
     /// Which way a branch on an i1 goes.
     fn decide(&mut self, cond: &Self::Scalar) -> DResult<Decision>;
+
+    /// Calls `call.name`, a native function outside the module, on numbers; `None` for a
+    /// void function. The flags it raises are charged to `site`.
+    fn native_call(
+        &mut self,
+        call: &ExternalCall,
+        args: &[Self::Scalar],
+        site: Option<OpSite>,
+    ) -> DResult<Option<Self::Scalar>> {
+        let _ = (args, site);
+        Err(WalkError::unsupported(format!(
+            "call to external function '{}' (this analysis does not call native code)",
+            call.name
+        )))
+    }
     /// Commits to one direction of a branch (after `Decision::Both`); returns whether the
     /// direction is still feasible.
     fn assume(&mut self, cond: &Self::Scalar, taken: bool) -> DResult<bool> {

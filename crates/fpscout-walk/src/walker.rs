@@ -5,7 +5,8 @@
 //! scalar operations, each lane with its own [`OpSite`].
 
 use crate::code::{
-    const_to_val, decode, undefined, Code, DBlock, DInst, DPhi, Lanes, Op, Opd, Reg, Term, NO_DEST,
+    const_to_val, decode, undefined, Code, DBlock, DExternal, DInst, DPhi, Lanes, Op, Opd, Reg,
+    Term, NO_DEST,
 };
 use crate::domain::{Decision, Domain, OpSite};
 use crate::memory::{store_size, Cell, Memory, ObjectId, Ptr};
@@ -36,13 +37,20 @@ pub struct WalkConfig {
     /// Instructions executed before the walk stops with [`StopReason::StepBudget`].
     pub step_budget: u64,
     pub max_call_depth: usize,
+    /// A walk still running at this instant stops with [`StopReason::Deadline`] (checked
+    /// every [`DEADLINE_CHECK_STEPS`] instructions).
+    pub deadline: Option<std::time::Instant>,
 }
+
+/// How many instructions run between two looks at the clock when a deadline is set.
+pub const DEADLINE_CHECK_STEPS: u64 = 1 << 16;
 
 impl Default for WalkConfig {
     fn default() -> Self {
         WalkConfig {
             step_budget: 10_000_000,
             max_call_depth: 256,
+            deadline: None,
         }
     }
 }
@@ -68,6 +76,10 @@ pub enum StopReason {
     TimeBudget {
         paths: usize,
     },
+    /// The walk was still running at [`WalkConfig::deadline`].
+    Deadline {
+        steps: u64,
+    },
 }
 
 impl std::fmt::Display for StopReason {
@@ -84,6 +96,9 @@ impl std::fmt::Display for StopReason {
             StopReason::TimeBudget { paths } => {
                 write!(f, "exploration time budget exhausted after {paths} paths")
             }
+            StopReason::Deadline { steps } => {
+                write!(f, "time budget reached after {steps} instructions")
+            }
         }
     }
 }
@@ -93,6 +108,11 @@ impl std::fmt::Display for StopReason {
 pub enum Outcome<S> {
     Returned(Option<Val<S>>),
     Stopped(StopReason),
+    /// The program ended (`exit`, `abort`, a failed `assert`) at `loc`.
+    Ended {
+        end: ProgramEnd,
+        loc: Option<SourceLoc>,
+    },
 }
 
 /// Limits of a path exploration.
@@ -110,6 +130,10 @@ pub struct ExploreLimits {
 pub enum PathEnd<S> {
     Returned(Option<Val<S>>),
     Stopped(StopReason),
+    Ended {
+        end: ProgramEnd,
+        loc: Option<SourceLoc>,
+    },
     Failed(WalkError),
 }
 
@@ -224,6 +248,8 @@ pub struct Walker<'m, D: Domain> {
     /// Where each global of the module lives.
     globals: Vec<Ptr>,
     pub steps: u64,
+    /// Step count at which the step budget or the deadline is looked at next.
+    next_check: u64,
     /// The module decoded once for this domain (taken out while a walk runs).
     code: Option<Box<Code<D::Scalar>>>,
     /// Frames, kept across runs to reuse their vectors.
@@ -271,9 +297,29 @@ impl<'m, D: Domain> Walker<'m, D> {
         let mut memory = Memory::new();
         let mut globals = Vec::with_capacity(module.globals.len());
         for g in &module.globals {
-            globals.push(memory.alloc(g.name.clone(), g.size.max(1), !g.constant));
+            // Reads of a global whose initializer is not modelled fail as uninitialized,
+            // and the object's name says why.
+            let holds_function = g
+                .cells
+                .iter()
+                .any(|(_, _, c)| matches!(c, Const::FuncAddr(_)));
+            let name = match (&g.unmodelled, holds_function) {
+                (Some(why), _) => format!("{} (initializer not modelled: {why})", g.name),
+                (None, true) => format!(
+                    "{} (initializer not modelled: function pointers as values)",
+                    g.name
+                ),
+                (None, false) => g.name.clone(),
+            };
+            globals.push(memory.alloc(name, g.size.max(1), !g.constant));
         }
         for (g, &base) in module.globals.iter().zip(&globals) {
+            if g.cells
+                .iter()
+                .any(|(_, _, c)| matches!(c, Const::FuncAddr(_)))
+            {
+                continue;
+            }
             for (off, ty, c) in &g.cells {
                 let cell = match const_to_val(&domain, &globals, c)? {
                     Reg::Scalar(s) => Cell::Scalar(*ty, s),
@@ -293,6 +339,7 @@ impl<'m, D: Domain> Walker<'m, D> {
             memory,
             globals,
             steps: 0,
+            next_check: 0,
             code: Some(Box::new(code)),
             stack: Stack::default(),
             phi_scratch: Vec::new(),
@@ -409,6 +456,8 @@ impl<'m, D: Domain> Walker<'m, D> {
         stack: &mut Stack<D::Scalar>,
     ) -> DResult<Outcome<D::Scalar>> {
         let module = self.module;
+        // The first instruction looks at the limits and sets the next check.
+        self.next_check = self.steps.min(self.config.step_budget);
         'frames: loop {
             let depth = stack.depth;
             let frame = &mut stack.frames[depth - 1];
@@ -416,17 +465,28 @@ impl<'m, D: Domain> Walker<'m, D> {
             while let Some(inst) = block.insts.get(frame.pc) {
                 frame.pc += 1;
                 self.steps += 1;
-                if self.steps > self.config.step_budget {
-                    return Ok(Outcome::Stopped(StopReason::StepBudget {
-                        steps: self.config.step_budget,
-                    }));
-                }
-                if let Op::Call { callee, args } = &inst.op {
-                    if depth >= self.config.max_call_depth {
-                        return Ok(Outcome::Stopped(StopReason::CallDepth { depth }));
+                if self.steps > self.next_check {
+                    if let Some(stop) = self.check_limits() {
+                        return Ok(Outcome::Stopped(stop));
                     }
-                    self.call(code, stack, *callee, args, inst.dest)?;
-                    continue 'frames;
+                }
+                match &inst.op {
+                    Op::Call { callee, args } => {
+                        if depth >= self.config.max_call_depth {
+                            return Ok(Outcome::Stopped(StopReason::CallDepth { depth }));
+                        }
+                        self.call(code, stack, *callee, args, inst.dest)?;
+                        continue 'frames;
+                    }
+                    Op::External(call) => match self.external(code, frame, call, inst.dest) {
+                        Ok(None) => continue,
+                        Ok(Some(end)) => {
+                            let loc = call.call.loc.clone();
+                            return Ok(Outcome::Ended { end, loc });
+                        }
+                        Err(e) => return Err(e.at(call.call.loc.as_ref())),
+                    },
+                    _ => {}
                 }
                 if let Err(e) = self.exec(code, frame, inst) {
                     return Err(e.at(inst_loc(module, frame.func, frame.block, frame.pc - 1)));
@@ -538,6 +598,118 @@ impl<'m, D: Domain> Walker<'m, D> {
         Ok(())
     }
 
+    /// The step budget or the deadline, when one is reached; else when to look again.
+    #[cold]
+    #[inline(never)]
+    fn check_limits(&mut self) -> Option<StopReason> {
+        let budget = self.config.step_budget;
+        if self.steps > budget {
+            return Some(StopReason::StepBudget { steps: budget });
+        }
+        match self.config.deadline {
+            Some(d) if std::time::Instant::now() >= d => {
+                Some(StopReason::Deadline { steps: self.steps })
+            }
+            Some(_) => {
+                self.next_check = budget.min(self.steps + DEADLINE_CHECK_STEPS);
+                None
+            }
+            None => {
+                self.next_check = budget;
+                None
+            }
+        }
+    }
+
+    /// Executes a call outside the module; `Some` when it ends the program.
+    #[cold]
+    #[inline(never)]
+    fn external(
+        &mut self,
+        code: &Code<D::Scalar>,
+        frame: &mut Frame<D::Scalar>,
+        ext: &DExternal,
+        dest: u32,
+    ) -> DResult<Option<ProgramEnd>> {
+        let call = &ext.call;
+        let arg = |i: usize| -> DResult<&Reg<D::Scalar>> {
+            let o = ext.args.get(i).ok_or_else(|| {
+                WalkError::unsupported(format!("call to '{}' with too few arguments", call.name))
+            })?;
+            code.get(&frame.values, *o)
+        };
+        let result: Option<u64> = match call.kind {
+            ExternalKind::End(EndFn::Exit) => {
+                let status = self.uint_of(arg(0)?, 32)? as u32 as i32;
+                return Ok(Some(ProgramEnd::Exit { status }));
+            }
+            ExternalKind::End(EndFn::Abort) => return Ok(Some(ProgramEnd::Abort)),
+            ExternalKind::End(EndFn::AssertFail) => {
+                // Where it failed is the call's location; the message is the expression.
+                let assertion = self.c_string(arg(0)?)?;
+                return Ok(Some(ProgramEnd::AssertFail { message: assertion }));
+            }
+            // Output is discarded: only a return value someone reads must be computed.
+            ExternalKind::Output(_) if !call.result_used || dest == NO_DEST => None,
+            ExternalKind::Output(OutputFn::Puts) => Some(self.c_string(arg(0)?)?.len() as u64 + 1),
+            ExternalKind::Output(OutputFn::Fputs) => Some(1),
+            ExternalKind::Output(OutputFn::Putchar) => Some(self.uint_of(arg(0)?, 32)? & 0xff),
+            ExternalKind::Output(OutputFn::Flush) => Some(0),
+            ExternalKind::Output(OutputFn::Fwrite) => Some(self.uint_of(arg(2)?, 64)?),
+            ExternalKind::Output(OutputFn::Formatted) => {
+                return Err(WalkError::unsupported(format!(
+                    "the value '{}' returns is used (only discarded output is modelled)",
+                    call.name
+                )))
+            }
+            ExternalKind::Native => {
+                let mut args = Vec::with_capacity(ext.args.len());
+                for (i, ty) in call.arg_tys.iter().enumerate() {
+                    match (arg(i)?, ty) {
+                        (Reg::Scalar(s), Type::Scalar(_)) => args.push(s.clone()),
+                        _ => {
+                            return Err(WalkError::unsupported(format!(
+                                "call to external function '{}' with a pointer or vector \
+                                 argument (only numbers are passed to native code)",
+                                call.name
+                            )))
+                        }
+                    }
+                }
+                let site = call.site.map(|op| OpSite { op, lane: 0 });
+                let r = self.domain.native_call(call, &args, site)?;
+                if let Some(r) = r {
+                    set(frame, dest, Reg::Scalar(r));
+                }
+                return Ok(None);
+            }
+        };
+        if let (Some(bits), Type::Scalar(st)) = (result, call.ret) {
+            set(frame, dest, Reg::Scalar(self.domain.constant(st, bits)));
+        }
+        Ok(None)
+    }
+
+    /// The bytes of a NUL-terminated string in the walker's memory (at most 4096).
+    fn c_string(&mut self, p: &Reg<D::Scalar>) -> DResult<String> {
+        let p = self.ptr_of(p)?;
+        let mut bytes = Vec::new();
+        for i in 0..4096 {
+            let b = match self
+                .memory
+                .load(&mut self.domain, p.add(i), ScalarTy::Int(8))?
+            {
+                Cell::Scalar(_, s) => self.domain.concretize(&s, ScalarTy::Int(8))? as u8,
+                Cell::Ptr(_) => return Err(WalkError::unsupported("pointer read as a character")),
+            };
+            if b == 0 {
+                break;
+            }
+            bytes.push(b);
+        }
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
     /// Both directions of a branch are feasible: park the else-direction (when exploring)
     /// and continue into the then-direction. Returns a stop reason when the branch has
     /// forked more than the loop bound on this path.
@@ -615,6 +787,7 @@ impl<'m, D: Domain> Walker<'m, D> {
             let end = match result {
                 Ok(Outcome::Returned(v)) => PathEnd::Returned(v),
                 Ok(Outcome::Stopped(r)) => PathEnd::Stopped(r),
+                Ok(Outcome::Ended { end, loc }) => PathEnd::Ended { end, loc },
                 Err(e) => PathEnd::Failed(e),
             };
             on_path(&mut self.domain, end);
@@ -1047,7 +1220,7 @@ impl<'m, D: Domain> Walker<'m, D> {
                 return Ok(());
             }
             Op::Fail(i) => return Err(code.bad[*i as usize].clone()),
-            Op::Call { .. } => unreachable!("calls are handled by the run loop"),
+            Op::Call { .. } | Op::External(_) => unreachable!("calls are handled by the run loop"),
             _ => unreachable!("handled by exec"),
         };
         set(frame, inst.dest, result);

@@ -6,7 +6,9 @@
 use crate::session::{native_ftz, FtzDazChoice, Session};
 use crate::trace::{compare_traces, interpreter_steps, native_steps};
 use crate::InputError;
-use fpscout_ir::{ExceptionKind, ExceptionSet, FloatTy, FuncId, Function, ScalarTy, Type};
+use fpscout_ir::{
+    ExceptionKind, ExceptionSet, FloatTy, FuncId, Function, ProgramEnd, ScalarTy, Type,
+};
 use fpscout_native::{
     FtzDaz, NativeArg, NativeBuild, NativeOutcome, NativeTrace, RunOptions, TracedOutcome,
 };
@@ -15,7 +17,7 @@ use fpscout_smt::{
     collect, dedupe, exact_value, CollectOptions, ExactArg, ParamSpec, Query, QueryPool, Verdict,
 };
 use fpscout_toolchain::BuildKind;
-use fpscout_walk::concrete::{ArgBits, ConcreteRunner, EvalEnd, Evaluation};
+use fpscout_walk::concrete::{AdaptiveSteps, ArgBits, ConcreteRunner, EvalEnd, Evaluation};
 use fpscout_walk::WalkConfig;
 use rand::{Rng, SeedableRng};
 use rug::Rational;
@@ -138,6 +140,12 @@ pub enum ResultClass {
     Other,
     /// The executable did not return within the hang limit and was killed.
     Hang,
+    /// The function called `exit` with this status.
+    Exit(i32),
+    /// The function called `abort`.
+    Abort,
+    /// An `assert` failed.
+    AssertFail,
 }
 
 impl ResultClass {
@@ -159,14 +167,34 @@ impl ResultClass {
             ResultClass::Finite
         }
     }
-    pub fn name(self) -> &'static str {
+    /// The class of a run that ended the program.
+    pub fn of_end(end: &ProgramEnd) -> ResultClass {
+        match end {
+            ProgramEnd::Exit { status } => ResultClass::Exit(*status),
+            ProgramEnd::Abort => ResultClass::Abort,
+            ProgramEnd::AssertFail { .. } => ResultClass::AssertFail,
+        }
+    }
+
+    /// Whether the program ended instead of returning.
+    pub fn is_end(self) -> bool {
+        matches!(
+            self,
+            ResultClass::Exit(_) | ResultClass::Abort | ResultClass::AssertFail
+        )
+    }
+
+    pub fn name(self) -> String {
         match self {
-            ResultClass::Finite => "finite",
-            ResultClass::PosInf => "+inf",
-            ResultClass::NegInf => "-inf",
-            ResultClass::Nan => "nan",
-            ResultClass::Other => "other",
-            ResultClass::Hang => "hang",
+            ResultClass::Finite => "finite".into(),
+            ResultClass::PosInf => "+inf".into(),
+            ResultClass::NegInf => "-inf".into(),
+            ResultClass::Nan => "nan".into(),
+            ResultClass::Other => "other".into(),
+            ResultClass::Hang => "hang".into(),
+            ResultClass::Exit(status) => format!("exit {status}"),
+            ResultClass::Abort => "abort".into(),
+            ResultClass::AssertFail => "assert".into(),
         }
     }
 }
@@ -183,6 +211,9 @@ pub enum DiffKind {
     Class,
     /// One build returns, the other does not terminate within the hang limit.
     Termination,
+    /// One build ends the program (`exit`, `abort`, a failed `assert`) where the other
+    /// returns or ends it another way.
+    End,
     /// Both finite, more than the tolerance apart in ulps.
     Ulps,
 }
@@ -192,6 +223,8 @@ pub enum DiffKind {
 pub struct Observation {
     pub result: Option<u64>,
     pub class: ResultClass,
+    /// How the program ended, when it did not return.
+    pub end: Option<ProgramEnd>,
     /// Raised flags without inexact.
     pub flags: ExceptionSet,
     /// The executable's own exception trace: the instructions that raised a flag other
@@ -473,12 +506,21 @@ fn plain_observe(o: &NativeOutcome, ret: Type) -> Option<Observation> {
         NativeOutcome::Returned { result, flags, .. } => Some(Observation {
             result: *result,
             class: ResultClass::of(*result, ret),
+            end: None,
+            flags: flags.without_inexact(),
+            trace: NativeTrace::default(),
+        }),
+        NativeOutcome::Ended { end, flags, .. } => Some(Observation {
+            result: None,
+            class: ResultClass::of_end(end),
+            end: Some(end.clone()),
             flags: flags.without_inexact(),
             trace: NativeTrace::default(),
         }),
         NativeOutcome::TimedOut => Some(Observation {
             result: None,
             class: ResultClass::Hang,
+            end: None,
             flags: ExceptionSet::EMPTY,
             trace: NativeTrace::default(),
         }),
@@ -529,11 +571,14 @@ fn model_agrees(m: &fpscout_ir::Module, eval: &Evaluation, o: &Observation, ret:
         return matches!(eval.end, EvalEnd::Stopped(_));
     }
     let bits = eval.result_bits();
-    let class = match eval.end {
-        EvalEnd::Returned(_) => ResultClass::of(bits, ret),
-        _ => ResultClass::Other,
+    let (class, end) = match &eval.end {
+        EvalEnd::Returned(_) => (ResultClass::of(bits, ret), None),
+        EvalEnd::Ended { end, .. } => (ResultClass::of_end(end), Some(end)),
+        _ => (ResultClass::Other, None),
     };
-    (bits == o.result || (class == ResultClass::Nan && o.class == ResultClass::Nan))
+    let same_end = end == o.end.as_ref();
+    same_end
+        && (bits == o.result || (class == ResultClass::Nan && o.class == ResultClass::Nan))
         && eval.flags.without_inexact() == o.flags
         && compare_traces(
             &interpreter_steps(m, eval),
@@ -578,6 +623,8 @@ fn compare(p: &Observation, q: &Observation, ret: Type, tol: u64) -> (Vec<DiffKi
         kinds.push(
             if p.class == ResultClass::Hang || q.class == ResultClass::Hang {
                 DiffKind::Termination
+            } else if p.class.is_end() || q.class.is_end() {
+                DiffKind::End
             } else {
                 DiffKind::Class
             },
@@ -805,11 +852,18 @@ pub fn run_diff(
     // The interpreter: the judge of which exceptions candidates already raise, the guide
     // for trace-only differences and the local search, and
     // the model whose agreement with the executables each finding reports.
-    let config = WalkConfig::default();
+    // No interpretation outlives the run; one that does not terminate costs a multiple of
+    // the longest ordinary evaluation, not the whole step budget.
+    let config = WalkConfig {
+        deadline: run_deadline,
+        ..WalkConfig::default()
+    };
     let mut rp = crate::concrete::concrete_runner(builds.p.0, builds.p.1, mode_p, config)
         .map_err(|e| InputError(e.to_string()))?;
     let mut rq = crate::concrete::concrete_runner(builds.pp.0, builds.pp.1, mode_pp, config)
         .map_err(|e| InputError(e.to_string()))?;
+    rp.adapt_step_budget(AdaptiveSteps::up_to(config.step_budget));
+    rq.adapt_step_budget(AdaptiveSteps::up_to(config.step_budget));
 
     // Step 1: Solve.
     let mut pool = CandidatePool::default();
@@ -1220,7 +1274,7 @@ pub fn run_diff(
         .filter(|(_, (a, b))| hangs(a) && hangs(b))
         .map(|(args, _)| args)
         .collect();
-    let mut watch = crate::run::FastMathWatch::new(builds.pp.0, builds.pp.1, mode_pp);
+    let mut watch = crate::run::FastMathWatch::new(builds.pp.0, builds.pp.1, mode_pp, run_deadline);
     for x in findings.iter_mut().filter(|x| x.confirmed) {
         x.fast_math_note = watch.as_mut().and_then(|w| w.note(&x.input));
         x.model_agrees = match (rp.eval(&x.input), rq.eval(&x.input)) {

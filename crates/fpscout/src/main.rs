@@ -3,7 +3,7 @@
 mod print_diff;
 
 use clap::{Parser, Subcommand};
-use fpscout::run::{run_both, RunRecord};
+use fpscout::run::{run_both, RunBudget, RunRecord};
 use fpscout::session::{FtzDazChoice, Session};
 use fpscout::InputError;
 use fpscout_toolchain::BuildFlags;
@@ -128,6 +128,14 @@ enum Command {
         /// Instructions the interpreter may execute before stopping
         #[arg(long, default_value_t = 10_000_000)]
         step_budget: u64,
+        /// Seconds the whole run may take: an interpretation still running then stops
+        /// with a reason, and each executable gets at most its share of what is left
+        #[arg(long, default_value_t = 60.0)]
+        time_budget: f64,
+        /// Milliseconds an executable may run before it is killed and reported as not
+        /// returning
+        #[arg(long, default_value_t = 2000)]
+        hang_limit_ms: u64,
         /// Also list inexact events in the text report
         #[arg(long)]
         show_inexact: bool,
@@ -346,9 +354,12 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
             opt_flags,
             ftz_daz,
             step_budget,
+            time_budget,
+            hang_limit_ms,
             show_inexact,
             json,
         } => {
+            let budget = RunBudget::starting_now(time_budget, hang_limit_ms)?;
             let flags = match &opt_flags {
                 Some(f) => BuildFlags::with_p_prime(f),
                 None => BuildFlags::default(),
@@ -356,9 +367,10 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
             let session = Session::open(&file, flags)?;
             let config = WalkConfig {
                 step_budget,
+                deadline: Some(budget.deadline),
                 ..WalkConfig::default()
             };
-            let records = run_both(&session, &function, &args, ftz_daz, config)?;
+            let records = run_both(&session, &function, &args, ftz_daz, config, &budget)?;
             let mut out = std::io::stdout().lock();
             if json {
                 for r in &records {

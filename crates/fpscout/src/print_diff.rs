@@ -85,6 +85,7 @@ fn observation_json(o: &Observation, ret: Type) -> Value {
         "result": result,
         "result_decimal": dec,
         "class": o.class.name(),
+        "end": o.end.as_ref().map(|e| e.to_string()),
         "flags": o.flags.names(),
         "native_trace": native_trace_records(&o.trace),
         "native_trace_truncated": o.trace.truncated,
@@ -140,7 +141,7 @@ fn trace_text(o: &Observation) -> String {
     if o.trace.events.is_empty() {
         return "none".into();
     }
-    let mut text = native_trace_records(&o.trace)
+    let text = native_trace_records(&o.trace)
         .iter()
         .map(|e| {
             // file:line:col → line:col (the file is the one being analysed).
@@ -156,6 +157,18 @@ fn trace_text(o: &Observation) -> String {
                 .unwrap_or_default();
             format!("{} {}{}", e.kind, e.insn, at)
         })
+        .collect::<Vec<_>>();
+    // A loop raising the same exception each iteration reads as one entry with a count.
+    let mut runs: Vec<(String, usize)> = Vec::new();
+    for entry in text {
+        match runs.last_mut() {
+            Some((last, n)) if *last == entry => *n += 1,
+            _ => runs.push((entry, 1)),
+        }
+    }
+    let mut text = runs
+        .into_iter()
+        .map(|(e, n)| if n > 1 { format!("{e} (×{n})") } else { e })
         .collect::<Vec<_>>()
         .join(", ");
     if o.trace.truncated {
@@ -211,6 +224,7 @@ pub fn print_text(out: &mut impl Write, report: &DiffReport, show_unconfirmed: b
             _ if o.class == ResultClass::Hang => {
                 format!("does not terminate (killed after {hang_ms} ms)")
             }
+            _ if o.end.is_some() => o.end.as_ref().map(|e| e.to_string()).unwrap_or_default(),
             Some(b) => {
                 let (h, d) = format_value(b, report.ret);
                 match d {

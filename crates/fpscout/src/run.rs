@@ -5,12 +5,13 @@ use crate::args::{decimal, hex_float, parse_args};
 use crate::session::{native_ftz, FtzDazChoice, Session};
 use crate::trace::{compare_traces, interpreter_steps, native_steps, TraceMatch};
 use crate::InputError;
-use fpscout_ir::{ExceptionSet, FloatTy, Module, ScalarTy, Type};
+use fpscout_ir::{ExceptionSet, FloatTy, Module, ProgramEnd, ScalarTy, SourceLoc, Type};
 use fpscout_native::{NativeArg, NativeOutcome, NativeTrace, RunOptions};
 use fpscout_toolchain::BuildKind;
 use fpscout_walk::concrete::{ArgBits, ConcreteRunner, EvalEnd, Evaluation, FpMode};
 use fpscout_walk::WalkConfig;
 use serde::Serialize;
+use std::time::{Duration, Instant};
 
 /// One exception event, as printed and serialised.
 #[derive(Clone, Debug, Serialize)]
@@ -68,8 +69,9 @@ pub fn fast_math_note(
     fid: fpscout_ir::FuncId,
     mode: FpMode,
     args: &[ArgBits],
+    deadline: Option<Instant>,
 ) -> Option<String> {
-    FastMathWatch::new(module, fid, mode)?.note(args)
+    FastMathWatch::new(module, fid, mode, deadline)?.note(args)
 }
 
 /// A walker watching -ffast-math's assumptions, kept for many inputs (see
@@ -80,8 +82,18 @@ pub struct FastMathWatch<'m> {
 }
 
 impl<'m> FastMathWatch<'m> {
-    pub fn new(module: &'m Module, fid: fpscout_ir::FuncId, mode: FpMode) -> Option<Self> {
-        let mut runner = ConcreteRunner::new(module, fid, mode, WalkConfig::default()).ok()?;
+    /// Evaluations still running at `deadline` stop there (and note nothing).
+    pub fn new(
+        module: &'m Module,
+        fid: fpscout_ir::FuncId,
+        mode: FpMode,
+        deadline: Option<Instant>,
+    ) -> Option<Self> {
+        let config = WalkConfig {
+            deadline,
+            ..WalkConfig::default()
+        };
+        let mut runner = ConcreteRunner::new(module, fid, mode, config).ok()?;
         runner.watch_fast_math_assumptions();
         Some(FastMathWatch { module, runner })
     }
@@ -116,7 +128,8 @@ pub struct RunRecord {
     pub compiler_flags: String,
     pub function: String,
     pub ftz_daz: bool,
-    /// How the interpreter's run ended: `returned`, `trapped` or `stopped`.
+    /// How the interpreter's run ended: `returned`, `ended` (the program: `detail` says
+    /// how and where), `trapped` or `stopped`.
     pub end: &'static str,
     pub detail: Option<String>,
     /// Hex float (or integer) result; null for void functions and runs that did not return.
@@ -125,7 +138,9 @@ pub struct RunRecord {
     pub exceptions: Vec<ExceptionRecord>,
     /// Every flag the interpreter saw raised (inexact included).
     pub flags: Vec<&'static str>,
-    pub native_end: &'static str,
+    /// How the executable's run ended: `returned`, `exits with status 3`, `aborts`,
+    /// `crashed (...)`, `did not return within N ms (killed)`...
+    pub native_end: String,
     pub native_result: Option<String>,
     pub native_flags: Vec<&'static str>,
     /// The executable's own exception trace, in execution order.
@@ -206,6 +221,14 @@ pub fn outcomes_agree(eval: &Evaluation, native: &NativeOutcome) -> bool {
                 arrays,
             },
         ) => r == result && eval.flags == *flags && &eval.arrays == arrays,
+        (
+            EvalEnd::Ended { end, .. },
+            NativeOutcome::Ended {
+                end: native_end,
+                flags,
+                arrays,
+            },
+        ) => end == native_end && eval.flags == *flags && &eval.arrays == arrays,
         (EvalEnd::Trapped(_), NativeOutcome::Crashed { .. }) => true,
         (EvalEnd::Stopped(_), NativeOutcome::TimedOut) => true,
         _ => false,
@@ -256,8 +279,59 @@ pub fn agrees_with_some_choice(
     found
 }
 
+/// "exits with status 3 at newton.c:7".
+pub fn describe_end(end: &ProgramEnd, loc: Option<&SourceLoc>) -> String {
+    match loc {
+        Some(l) => format!("{end} at {l}"),
+        None => end.to_string(),
+    }
+}
+
 fn flag_names(s: ExceptionSet) -> Vec<&'static str> {
     s.names()
+}
+
+/// What a `run` may spend: everything ends by `deadline`, and an executable is killed
+/// after `hang_limit` (or its share of the time left, if less).
+#[derive(Clone, Copy, Debug)]
+pub struct RunBudget {
+    pub deadline: Instant,
+    pub hang_limit: Duration,
+}
+
+impl RunBudget {
+    pub fn starting_now(seconds: f64, hang_limit_ms: u64) -> Result<RunBudget, InputError> {
+        if !(seconds.is_finite() && seconds > 0.0) {
+            return Err(InputError(format!(
+                "--time-budget must be a positive number of seconds, not {seconds}"
+            )));
+        }
+        if hang_limit_ms == 0 {
+            return Err(InputError("--hang-limit-ms must be at least 1".into()));
+        }
+        Ok(RunBudget {
+            deadline: Instant::now() + Duration::from_secs_f64(seconds.min(1e9)),
+            hang_limit: Duration::from_millis(hang_limit_ms),
+        })
+    }
+
+    /// The share of the time left for the next of `builds_left` builds.
+    fn share(&self, builds_left: u32) -> Duration {
+        self.deadline.saturating_duration_since(Instant::now()) / builds_left.max(1)
+    }
+
+    /// When the interpretation of the next of `builds_left` builds must stop: half its
+    /// share, the other half is its executable's.
+    fn interpretation_deadline(&self, builds_left: u32) -> Instant {
+        Instant::now() + self.share(builds_left) / 2
+    }
+
+    /// How long the executable of the next of `builds_left` builds may run.
+    fn native_timeout(&self, builds_left: u32) -> Duration {
+        self.share(builds_left)
+            .min(self.hang_limit)
+            .max(Duration::from_millis(1))
+    }
 }
 
 /// Evaluates `args_text` on both builds of `function` and replays it natively.
@@ -267,9 +341,10 @@ pub fn run_both(
     args_text: &str,
     choice: FtzDazChoice,
     config: WalkConfig,
+    budget: &RunBudget,
 ) -> Result<Vec<RunRecord>, InputError> {
     let mut records = Vec::new();
-    for build in BuildKind::BOTH {
+    for (build, runs_left) in BuildKind::BOTH.into_iter().zip([2, 1]) {
         let module = session.module(build);
         let fid = session.function(build, function)?;
         let f = module.function(fid);
@@ -290,12 +365,13 @@ pub fn run_both(
         let mut runner = ConcreteRunner::new(module, fid, mode, config)
             .map_err(|e| InputError(e.to_string()))?;
         runner.record_inexact(true);
+        runner.set_deadline(Some(budget.interpretation_deadline(runs_left)));
         let eval = runner
             .eval(&args)
             .map_err(|e| InputError(format!("build {build}: {e}")))?;
         let opts = RunOptions {
             ftz_daz: native_ftz(choice),
-            ..RunOptions::default()
+            per_vector_timeout: budget.native_timeout(runs_left),
         };
         let traced = native
             .run_traced(&[to_native(f, &args)], &opts)
@@ -313,6 +389,7 @@ pub fn run_both(
             EvalEnd::Returned(_) => ("returned", None),
             EvalEnd::Trapped(t) => ("trapped", Some(t.clone())),
             EvalEnd::Stopped(r) => ("stopped", Some(r.to_string())),
+            EvalEnd::Ended { end, loc } => ("ended", Some(describe_end(end, loc.as_ref()))),
         };
         let (result, result_decimal) = match eval.result_bits() {
             Some(b) => {
@@ -344,12 +421,20 @@ pub fn run_both(
             .collect();
         let (native_end, native_result, native_flags) = match &outcome {
             NativeOutcome::Returned { result, flags, .. } => (
-                "returned",
+                "returned".to_string(),
                 result.map(|b| format_value(b, f.ret).0),
                 flag_names(*flags),
             ),
-            NativeOutcome::Crashed { .. } => ("crashed", None, vec![]),
-            NativeOutcome::TimedOut => ("timed out", None, vec![]),
+            NativeOutcome::Ended { end, flags, .. } => (end.to_string(), None, flag_names(*flags)),
+            NativeOutcome::Crashed { detail, .. } => (format!("crashed ({detail})"), None, vec![]),
+            NativeOutcome::TimedOut => (
+                format!(
+                    "did not return within {} ms (killed)",
+                    opts.per_vector_timeout.as_millis()
+                ),
+                None,
+                vec![],
+            ),
         };
         records.push(RunRecord {
             build: build.label(),
@@ -380,7 +465,13 @@ pub fn run_both(
                     .to_string()
             }),
             backend_rewrites: session.backend_rewrites(build),
-            fast_math_note: fast_math_note(module, fid, mode, &args),
+            fast_math_note: fast_math_note(
+                module,
+                fid,
+                mode,
+                &args,
+                Some(budget.interpretation_deadline(runs_left)),
+            ),
         });
     }
     Ok(records)

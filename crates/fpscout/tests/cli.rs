@@ -514,3 +514,95 @@ fn diff_ends_within_its_time_budget_on_code_that_never_ends() {
         .iter()
         .all(|p| p["data"]["left_s"].as_f64().is_some()));
 }
+
+#[test]
+fn run_reports_how_each_build_ends_the_program() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "ends.c",
+        "#include <stdio.h>\n#include <stdlib.h>\n#include <assert.h>\n\
+         double checked(double x) {\n  if (x < 0) {\n    fprintf(stderr, \"negative\\n\");\n    \
+         abort();\n  }\n  if (x == 0) exit(3);\n  assert(x < 1e300);\n  printf(\"%g\\n\", x);\n  \
+         return 1.0 / x;\n}\n",
+    );
+    let cases = [
+        ("-1", "aborts", "ends.c:7"),
+        ("0", "exits with status 3", "ends.c:9"),
+        ("1e301", "fails assertion `x < 1e300`", "ends.c:10"),
+    ];
+    for (arg, said, at) in cases {
+        let out = run(&["run", &src, "-f", "checked", "--args", arg, "--json"]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let records = json_records(&out.stdout);
+        assert_eq!(records.len(), 2);
+        for r in &records {
+            let d = &r["data"];
+            assert_eq!(d["end"], "ended", "{d}");
+            let detail = d["detail"].as_str().unwrap();
+            assert!(detail.starts_with(said), "{detail}");
+            assert!(detail.contains(at), "{detail}");
+            assert_eq!(d["native_end"], said, "{d}");
+            assert_eq!(d["agrees"], true, "{d}");
+        }
+    }
+    // The ordinary path prints (discarded) and returns.
+    let out = run(&["run", &src, "-f", "checked", "--args", "4", "--json"]);
+    let records = json_records(&out.stdout);
+    for r in &records {
+        assert_eq!(r["data"]["result"], "0x1p-2");
+        assert_eq!(r["data"]["native_end"], "returned");
+        assert_eq!(r["data"]["agrees"], true);
+    }
+}
+
+#[test]
+fn run_ends_within_its_time_budget_on_an_input_that_never_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "newton.c",
+        "#include <math.h>\ndouble newton_sqrt(double a) {\n  double x = a > 1.0 ? a : 1.0;\n  \
+         while (fabs(x * x - a) > 1e-12 * a) x = 0.5 * (x + a / x);\n  return x;\n}\n",
+    );
+    let t = std::time::Instant::now();
+    let out = run(&[
+        "run",
+        &src,
+        "-f",
+        "newton_sqrt",
+        "--args",
+        "-2",
+        "--step-budget",
+        "1000000000000",
+        "--time-budget",
+        "3",
+        "--json",
+    ]);
+    assert!(
+        t.elapsed() < std::time::Duration::from_secs(30),
+        "{:?}",
+        t.elapsed()
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    for r in json_records(&out.stdout) {
+        let d = &r["data"];
+        assert_eq!(d["end"], "stopped", "{d}");
+        assert!(
+            d["detail"]
+                .as_str()
+                .unwrap()
+                .starts_with("time budget reached after"),
+            "{d}"
+        );
+        assert!(
+            d["native_end"]
+                .as_str()
+                .unwrap()
+                .starts_with("did not return within"),
+            "{d}"
+        );
+        // Both count as not terminating: the interpreter agrees with the executable.
+        assert_eq!(d["agrees"], true, "{d}");
+    }
+}

@@ -686,6 +686,10 @@ fn describe(
         }
         EvalEnd::Trapped(t) => s.push_str(&format!("\n    interpreter: trapped: {t}")),
         EvalEnd::Stopped(r) => s.push_str(&format!("\n    interpreter: stopped: {r}")),
+        EvalEnd::Ended { end, .. } => s.push_str(&format!(
+            "\n    interpreter: {end} flags {}",
+            flags_text(eval.flags)
+        )),
     }
     match native {
         NativeOutcome::Returned {
@@ -706,6 +710,10 @@ fn describe(
             "\n    native:      crashed ({signal:?}): {detail}"
         )),
         NativeOutcome::TimedOut => s.push_str("\n    native:      timed out"),
+        NativeOutcome::Ended { end, flags, .. } => s.push_str(&format!(
+            "\n    native:      {end} flags {}",
+            flags_text(*flags)
+        )),
     }
     // Re-run with every event recorded to name the operations that raised flags.
     if let Ok(mut r) = ConcreteRunner::new(module, fid, mode, WalkConfig::default()) {

@@ -438,3 +438,41 @@ fn inputs_that_hang_in_both_builds_are_reported_and_cost_little() {
     }
     assert!(t.elapsed().as_secs() < 60, "{:?}", t.elapsed());
 }
+
+/// A library-style routine whose error path prints and aborts (GSL_ERROR's shape).
+const ERROR_PATH: &str = "#include <stdio.h>\n#include <stdlib.h>\n#include <math.h>\n\
+static void lib_error(const char *what, double x) {\n\
+  fprintf(stderr, \"error: %s (x = %g)\\n\", what, x);\n  abort();\n}\n\
+double ratio(double x, double y) {\n\
+  if (!(x > 0) || !(y > 0)) lib_error(\"domain error\", x);\n\
+  double r = log(x) - log(y);\n  printf(\"ratio %g\\n\", r);\n\
+  return r * 1e300 / (x - y);\n}\n";
+
+#[test]
+fn a_function_with_output_and_an_abort_path_is_analysed() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = source(&dir, "ratio.c", ERROR_PATH);
+    let mut cfg = quick("ratio");
+    cfg.time_budget_s = 20.0;
+    let r = diff(&src, &cfg);
+    // P' runs with DAZ: a subnormal y reads as 0, fails `y > 0` and aborts where P
+    // returns: a difference in how the program ends, confirmed natively.
+    let hit = r
+        .findings
+        .iter()
+        .find(|f| f.confirmed && f.kinds.contains(&DiffKind::End))
+        .expect("a confirmed end difference");
+    assert_eq!(hit.p_prime.class, ResultClass::Abort);
+    assert_eq!(hit.p_prime.end, Some(fpscout_ir::ProgramEnd::Abort));
+    assert!(!hit.p.class.is_end(), "{:?}", hit.p);
+    let fpscout_walk::concrete::ArgBits::Scalar(y) = hit.input[1] else {
+        panic!("{:?}", hit.input)
+    };
+    let y = f64::from_bits(y);
+    assert!(y > 0.0 && y < f64::MIN_POSITIVE, "y = {y:e}");
+    assert!(hit.model_agrees, "{hit:?}");
+    // The reachable exceptions of the division are found too.
+    assert!(r.findings.iter().any(|f| f.confirmed
+        && (f.p.flags.contains(ExceptionKind::Overflow)
+            || f.p.flags.contains(ExceptionKind::Invalid))));
+}

@@ -8,7 +8,7 @@ use crate::memory::Ptr;
 use crate::walker::{Outcome, StopReason, Val, WalkConfig, Walker};
 use crate::{DResult, WalkError};
 use fpscout_ir::kernel::{KernelExit, NativeKernel};
-use fpscout_ir::{ExceptionSet, FuncId, Module, ScalarTy, Type};
+use fpscout_ir::{ExceptionSet, FuncId, Module, ProgramEnd, ScalarTy, SourceLoc, Type};
 
 /// An argument value by its bits.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -27,6 +27,11 @@ pub enum EvalEnd {
     /// What natively is a crash (integer division by zero, bad memory access).
     Trapped(String),
     Stopped(StopReason),
+    /// The program ended (`exit`, `abort`, a failed `assert`) at `loc`.
+    Ended {
+        end: ProgramEnd,
+        loc: Option<SourceLoc>,
+    },
 }
 
 /// Result of one concrete evaluation.
@@ -75,6 +80,41 @@ pub struct ConcreteRunner<'m> {
     kernel_runs: u64,
     /// Of those, the ones its counting variant answered (inexact counted, not read).
     kernel_counted_runs: u64,
+    /// When set, the step budget follows the longest evaluation that ended.
+    adaptive: Option<AdaptiveSteps>,
+}
+
+/// A step budget that adapts to the program: `factor` times the longest evaluation seen
+/// that returned or ended the program, never below `floor` nor above `ceiling` (the
+/// budget until one is seen). An input that does not terminate then costs a small
+/// multiple of an ordinary evaluation, not the ceiling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AdaptiveSteps {
+    pub factor: u64,
+    pub floor: u64,
+    pub ceiling: u64,
+    /// Steps of the longest finished evaluation so far.
+    pub longest: u64,
+}
+
+impl AdaptiveSteps {
+    /// 64 times the longest, between 100,000 and `ceiling` steps.
+    pub fn up_to(ceiling: u64) -> AdaptiveSteps {
+        AdaptiveSteps {
+            factor: 64,
+            floor: 100_000.min(ceiling),
+            ceiling,
+            longest: 0,
+        }
+    }
+
+    /// The budget after a finished evaluation of `steps` steps.
+    fn observe(&mut self, steps: u64) -> u64 {
+        self.longest = self.longest.max(steps);
+        self.longest
+            .saturating_mul(self.factor)
+            .clamp(self.floor, self.ceiling)
+    }
 }
 
 /// A native kernel with what calling it needs from the function.
@@ -82,6 +122,19 @@ struct Kernel {
     code: NativeKernel,
     params: Box<[ScalarTy]>,
     returns_value: bool,
+}
+
+/// Steps the fast paths (kernel, compiled) may take when a deadline is set: they do not
+/// look at the clock, so a longer evaluation restarts on the walker, which does.
+const FAST_PATH_STEPS_BEFORE_DEADLINE_CHECKS: u64 = 20_000_000;
+
+fn fast_path_budget(config: &WalkConfig) -> u64 {
+    match config.deadline {
+        Some(_) => config
+            .step_budget
+            .min(FAST_PATH_STEPS_BEFORE_DEADLINE_CHECKS),
+        None => config.step_budget,
+    }
 }
 
 /// Evaluations that read flags per operation after one had to be redone doing so.
@@ -107,7 +160,25 @@ impl<'m> ConcreteRunner<'m> {
             kernel_args: Vec::new(),
             kernel_runs: 0,
             kernel_counted_runs: 0,
+            adaptive: None,
         })
+    }
+
+    /// Lets the step budget adapt to the evaluations seen (see [`AdaptiveSteps`]); the
+    /// budget starts at its ceiling.
+    pub fn adapt_step_budget(&mut self, adaptive: AdaptiveSteps) {
+        self.walker.config.step_budget = adaptive.ceiling;
+        self.adaptive = Some(adaptive);
+    }
+
+    /// The step budget the next evaluation runs with.
+    pub fn step_budget(&self) -> u64 {
+        self.walker.config.step_budget
+    }
+
+    /// Evaluations still running at `deadline` stop with `StopReason::Deadline`.
+    pub fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        self.walker.config.deadline = deadline;
     }
 
     /// Lets evaluations run `kernel`, machine code of this function (built by
@@ -220,12 +291,19 @@ impl<'m> ConcreteRunner<'m> {
     /// [`ConcreteRunner::eval`] inside a walk the caller began.
     #[inline]
     fn eval_in_walk(&mut self, args: &[ArgBits]) -> DResult<Evaluation> {
-        if self.kernel.is_some() {
-            if let Some(done) = self.eval_kernel(args) {
-                return Ok(done);
+        let out = match self.kernel.is_some() {
+            true => match self.eval_kernel(args) {
+                Some(done) => Ok(done),
+                None => self.eval_interpreted(args),
+            },
+            false => self.eval_interpreted(args),
+        };
+        if let (Some(a), Ok(e)) = (self.adaptive.as_mut(), &out) {
+            if matches!(e.end, EvalEnd::Returned(_) | EvalEnd::Ended { .. }) {
+                self.walker.config.step_budget = a.observe(self.walker.steps);
             }
         }
-        self.eval_interpreted(args)
+        out
     }
 
     /// [`ConcreteRunner::eval_in_walk`] without a kernel: apart, so the kernel's path
@@ -313,7 +391,7 @@ impl<'m> ConcreteRunner<'m> {
             }
             self.kernel_args.push(bits);
         }
-        let budget = self.walker.config.step_budget;
+        let budget = fast_path_budget(&self.walker.config);
         let domain = &mut self.walker.domain;
         domain.clear();
         if kernel.code.counts_inexact() && domain.inexact_countable() {
@@ -374,7 +452,8 @@ impl<'m> ConcreteRunner<'m> {
         domain.clear();
         let unchecked = domain.start_unchecked(self.checked_runs == 0);
         self.checked_runs = self.checked_runs.saturating_sub(1);
-        let mut run = compiled.run(domain, &mut walker.memory, walker.config.step_budget);
+        let budget = fast_path_budget(&walker.config);
+        let mut run = compiled.run(domain, &mut walker.memory, budget);
         if !domain.finish_unchecked() && unchecked && run.is_ok() {
             // Something raised a flag worth an event: again, reading flags per operation.
             // Inputs that raise one tend to come in runs (a search near an exception,
@@ -386,7 +465,7 @@ impl<'m> ConcreteRunner<'m> {
             let domain = &mut walker.domain;
             domain.clear();
             domain.start_eval();
-            run = compiled.run(domain, &mut walker.memory, walker.config.step_budget);
+            run = compiled.run(domain, &mut walker.memory, budget);
             domain.finish_eval();
         }
         let domain = &mut walker.domain;
@@ -416,6 +495,7 @@ impl<'m> ConcreteRunner<'m> {
                 ))
             }
             Ok(Outcome::Stopped(r)) => EvalEnd::Stopped(r),
+            Ok(Outcome::Ended { end, loc }) => EvalEnd::Ended { end, loc },
             Err(WalkError::Trap { what, loc }) => EvalEnd::Trapped(match loc {
                 Some(l) => format!("{what} at {l}"),
                 None => what,
@@ -423,7 +503,7 @@ impl<'m> ConcreteRunner<'m> {
             Err(e) => return Err(e),
         };
         let mut finals = Vec::with_capacity(arrays.len());
-        if matches!(end, EvalEnd::Returned(_)) {
+        if matches!(end, EvalEnd::Returned(_) | EvalEnd::Ended { .. }) {
             for &(ptr, ty, n) in &arrays {
                 finals.push(self.walker.read_array(ptr, ty, n)?);
             }
@@ -451,7 +531,7 @@ impl<'m> ConcreteRunner<'m> {
         let run = compiled.run(
             &mut walker.domain,
             &mut walker.memory,
-            walker.config.step_budget,
+            fast_path_budget(&walker.config),
         );
         walker.domain.finish_eval();
         let (ret, steps) = run.ok()?;

@@ -4,11 +4,13 @@
 mod assumptions;
 mod compiled;
 pub mod eval;
+mod foreign;
 pub mod x86;
 
 pub use assumptions::AssumptionBroken;
 use assumptions::AssumptionWatch;
-pub use eval::{ArgBits, ConcreteRunner, EvalEnd, Evaluation};
+pub use eval::{AdaptiveSteps, ArgBits, ConcreteRunner, EvalEnd, Evaluation};
+pub use foreign::load_library;
 
 use crate::domain::{DResult, Decision, Domain, OpSite};
 use crate::WalkError;
@@ -88,6 +90,8 @@ pub struct Concrete {
     pub choice_points: u32,
     /// Fast-math assumptions to watch (off the fast paths, which never consult it).
     pub(crate) assumptions: Option<Box<AssumptionWatch>>,
+    /// Native functions outside the module, resolved on first call.
+    foreign: foreign::ForeignFunctions,
 }
 
 impl Concrete {
@@ -105,6 +109,7 @@ impl Concrete {
             choices: Vec::new(),
             choice_points: 0,
             assumptions: None,
+            foreign: foreign::ForeignFunctions::default(),
         }
     }
 
@@ -697,6 +702,24 @@ impl Domain for Concrete {
     #[inline]
     fn decide(&mut self, cond: &u64) -> DResult<Decision> {
         Ok(Decision::Known(cond & 1 != 0))
+    }
+
+    fn native_call(
+        &mut self,
+        call: &ExternalCall,
+        args: &[u64],
+        site: Option<OpSite>,
+    ) -> DResult<Option<u64>> {
+        let (bits, raised) = self.foreign.call(call, args, self.env)?;
+        match site {
+            Some(site) => self.note(raised, site),
+            // No floats cross the call: what it raised inside has no operation to name.
+            None => {
+                let raised = raised & self.union_mask();
+                self.flags = self.flags.union(ExceptionSet::from_mxcsr(raised));
+            }
+        }
+        Ok((call.ret != Type::Void).then_some(bits))
     }
 }
 

@@ -160,7 +160,7 @@ pub fn compare_on_inputs(
             tally.agree += 1;
             continue;
         }
-        if build == BuildKind::PPrime && fast_math_note(module, fid, mode, a).is_some() {
+        if build == BuildKind::PPrime && fast_math_note(module, fid, mode, a, None).is_some() {
             tally.poison += 1;
             continue;
         }
