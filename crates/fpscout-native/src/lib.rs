@@ -344,7 +344,7 @@ impl NativeBuild {
         let cxx = kind != SourceKind::C;
         let exe = dir.join("driver");
         let objects = [driver_obj, target_obj.clone()];
-        match tc.link(&objects, &link_flags, cxx, &exe) {
+        match tc.link(&objects, &link_flags, &flags.libraries, cxx, &exe) {
             Ok(()) => {}
             Err(ToolchainError::ToolFailed { diagnostics, .. })
                 if diagnostics.contains("multiple definition of `main'")
@@ -352,7 +352,7 @@ impl NativeBuild {
             {
                 // The user's file has its own main: rename it in the object and relink.
                 rename_main(tc, &target_obj)?;
-                tc.link(&objects, &link_flags, cxx, &exe)?;
+                tc.link(&objects, &link_flags, &flags.libraries, cxx, &exe)?;
             }
             Err(e) => return Err(e.into()),
         }

@@ -111,6 +111,9 @@ impl SourceKind {
 pub struct BuildFlags {
     pub p: Vec<String>,
     pub p_prime: Vec<String>,
+    /// What both builds' executables link against besides the source: `-lNAME`,
+    /// `-LDIR`, and paths of `.so`, `.a` and `.o` files, in command-line order.
+    pub libraries: Vec<String>,
 }
 
 impl Default for BuildFlags {
@@ -121,6 +124,7 @@ impl Default for BuildFlags {
                 .iter()
                 .map(|s| s.to_string())
                 .collect(),
+            libraries: Vec::new(),
         }
     }
 }
@@ -308,6 +312,7 @@ impl Toolchain {
         &self,
         objects: &[PathBuf],
         link_flags: &[String],
+        libraries: &[String],
         cxx: bool,
         out: &Path,
     ) -> Result<()> {
@@ -317,6 +322,7 @@ impl Toolchain {
         }
         cmd.args(link_flags)
             .args(objects)
+            .args(libraries)
             .arg("-lm")
             .arg("-o")
             .arg(out);

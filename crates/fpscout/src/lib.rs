@@ -4,6 +4,7 @@
 pub mod args;
 pub mod concrete;
 pub mod diff;
+pub mod libraries;
 pub mod run;
 pub mod session;
 pub mod trace;

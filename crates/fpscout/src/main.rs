@@ -3,6 +3,7 @@
 mod print_diff;
 
 use clap::{Parser, Subcommand};
+use fpscout::libraries::LinkInput;
 use fpscout::run::{run_both, RunBudget, RunRecord};
 use fpscout::session::{FtzDazChoice, Session};
 use fpscout::InputError;
@@ -102,6 +103,8 @@ enum Command {
         /// Also list differences the native replay did not confirm
         #[arg(long)]
         show_unconfirmed: bool,
+        #[command(flatten)]
+        linking: Linking,
         /// JSON Lines: one {"type":"finding"} record per confirmed finding, then a summary
         #[arg(long)]
         json: bool,
@@ -139,10 +142,38 @@ enum Command {
         /// Also list inexact events in the text report
         #[arg(long)]
         show_inexact: bool,
+        #[command(flatten)]
+        linking: Linking,
         /// JSON Lines output, one {"type":"run","data":{...}} record per build
         #[arg(long)]
         json: bool,
     },
+}
+
+/// Libraries the code calls into, for both builds' executables and the interpreter.
+#[derive(clap::Args)]
+struct Linking {
+    /// Link with libNAME (.so preferred, else .a), as the compiler's -l
+    #[arg(short = 'l', value_name = "NAME")]
+    libs: Vec<String>,
+    /// Search DIR for -l libraries (and find its .so files at run time)
+    #[arg(short = 'L', value_name = "DIR")]
+    lib_dirs: Vec<PathBuf>,
+    /// Link with this .so, .a or .o file
+    #[arg(long = "link", value_name = "FILE")]
+    files: Vec<PathBuf>,
+}
+
+impl Linking {
+    /// Directories first, then files, then names, as a linker wants them.
+    fn inputs(&self) -> Vec<LinkInput> {
+        self.lib_dirs
+            .iter()
+            .map(|d| LinkInput::Dir(d.clone()))
+            .chain(self.files.iter().map(|f| LinkInput::File(f.clone())))
+            .chain(self.libs.iter().map(|n| LinkInput::Name(n.clone())))
+            .collect()
+    }
 }
 
 fn main() -> ExitCode {
@@ -230,6 +261,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
             seed,
             random_only,
             show_unconfirmed,
+            linking,
             json,
         } => {
             let flags = match &opt_flags {
@@ -274,7 +306,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
             cfg.seed = seed;
             cfg.ftz_daz = ftz_daz;
             cfg.random_only = random_only;
-            let session = Session::open(&file, flags)?;
+            let session = Session::open_linked(&file, flags, &linking.inputs())?;
             // Integer parameters and array lengths are not searched: say what they default to.
             let fid = session.function(fpscout_toolchain::BuildKind::P, &function)?;
             for p in &session.p.function(fid).params {
@@ -357,6 +389,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
             time_budget,
             hang_limit_ms,
             show_inexact,
+            linking,
             json,
         } => {
             let budget = RunBudget::starting_now(time_budget, hang_limit_ms)?;
@@ -364,7 +397,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
                 Some(f) => BuildFlags::with_p_prime(f),
                 None => BuildFlags::default(),
             };
-            let session = Session::open(&file, flags)?;
+            let session = Session::open_linked(&file, flags, &linking.inputs())?;
             let config = WalkConfig {
                 step_budget,
                 deadline: Some(budget.deadline),

@@ -1,6 +1,7 @@
 //! A session: one source file compiled into P and P', lowered, with its native builds on
 //! demand, all in one temporary work directory.
 
+use crate::libraries::LinkInput;
 use crate::InputError;
 use fpscout_ir::{FuncId, Module};
 use fpscout_native::{NativeBuild, NativeSignature};
@@ -31,6 +32,16 @@ pub struct Session {
 impl Session {
     /// Compiles and lowers both builds of `source`.
     pub fn open(source: &Path, flags: BuildFlags) -> Result<Session, InputError> {
+        Session::open_linked(source, flags, &[])
+    }
+
+    /// As [`Session::open`], the executables linked with `libraries`, which are also
+    /// loaded into this process for the interpreter's calls outside the module.
+    pub fn open_linked(
+        source: &Path,
+        mut flags: BuildFlags,
+        libraries: &[LinkInput],
+    ) -> Result<Session, InputError> {
         if !source.exists() {
             return Err(InputError(format!("{}: no such file", source.display())));
         }
@@ -39,6 +50,11 @@ impl Session {
             .prefix("fpscout-")
             .tempdir()
             .map_err(|e| InputError(format!("cannot create a work directory: {e}")))?;
+        flags.libraries.extend(crate::libraries::prepare(
+            &toolchain,
+            libraries,
+            work_dir.path(),
+        )?);
         let load = |b: BuildKind| {
             fpscout_llvm::load_build(&toolchain, source, b, &flags, work_dir.path())
                 .map_err(|e| InputError(format!("build {b}: {e}")))

@@ -606,3 +606,80 @@ fn run_ends_within_its_time_budget_on_an_input_that_never_ends() {
         assert_eq!(d["agrees"], true, "{d}");
     }
 }
+
+#[test]
+fn functions_of_a_linked_library_are_called_natively_by_both_sides() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib_src = write(
+        dir.path(),
+        "scale.c",
+        "double scale_up(double x) { return x * 1e300; }\n",
+    );
+    let so = dir.path().join("libscale.so");
+    let obj = dir.path().join("scale.o");
+    let archive = dir.path().join("libscalestatic.a");
+    let clang = |args: &[&str]| {
+        let ok = Command::new("clang-19")
+            .args(args)
+            .status()
+            .expect("clang-19");
+        assert!(ok.success(), "{args:?}");
+    };
+    clang(&[
+        "-shared",
+        "-fPIC",
+        "-O2",
+        "-o",
+        so.to_str().unwrap(),
+        &lib_src,
+    ]);
+    clang(&["-c", "-fPIC", "-O2", "-o", obj.to_str().unwrap(), &lib_src]);
+    let ok = Command::new("ar")
+        .args(["rcs", archive.to_str().unwrap(), obj.to_str().unwrap()])
+        .status()
+        .expect("ar");
+    assert!(ok.success());
+    let src = write(
+        dir.path(),
+        "user.c",
+        "double scale_up(double);\ndouble f(double x) {\n  return scale_up(x) + 1.0;\n}\n",
+    );
+    let lib_dir = format!("-L{}", dir.path().display());
+    let ways: [Vec<&str>; 3] = [
+        vec!["--link", so.to_str().unwrap()],
+        vec![&lib_dir, "-lscale"],
+        vec!["--link", archive.to_str().unwrap()],
+    ];
+    for way in &ways {
+        let mut args = vec!["run", &src, "-f", "f", "--args", "1e10", "--json"];
+        args.extend(way.iter().copied());
+        let out = run(&args);
+        assert_eq!(out.code, 0, "{way:?}: {}", out.stderr);
+        for r in json_records(&out.stdout) {
+            let d = &r["data"];
+            assert_eq!(d["result"], "inf", "{way:?}: {d}");
+            assert_eq!(d["native_result"], "inf", "{way:?}: {d}");
+            assert_eq!(d["agrees"], true, "{way:?}: {d}");
+            // The overflow happens inside the library, charged to the call.
+            let overflow: Vec<&serde_json::Value> = d["exceptions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|e| e["kind"] == "overflow")
+                .collect();
+            assert_eq!(overflow.len(), 1, "{way:?}: {d}");
+            assert_eq!(overflow[0]["opcode"], "scale_up", "{way:?}: {d}");
+            assert!(overflow[0]["loc"]
+                .as_str()
+                .unwrap()
+                .ends_with("user.c:3:10"));
+        }
+    }
+    // Without the library the call cannot run: a clear error, exit code 2.
+    let out = run(&["run", &src, "-f", "f", "--args", "1"]);
+    assert_eq!(out.code, 2, "{}", out.stdout);
+    assert!(out.stderr.contains("scale_up"), "{}", out.stderr);
+    let missing = run(&["run", &src, "-f", "f", "--args", "1", "-lnosuchlib"]);
+    assert_eq!(missing.code, 2);
+    assert!(missing.stderr.contains("-lnosuchlib"), "{}", missing.stderr);
+}
