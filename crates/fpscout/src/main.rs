@@ -237,6 +237,8 @@ fn parse_ranges(items: &[String]) -> Result<HashMap<String, (f64, f64)>, InputEr
 }
 
 fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
+    // Time budgets count from here: compiling the source is part of the run.
+    let started = std::time::Instant::now();
     match cli.command {
         Command::Diff {
             file,
@@ -306,6 +308,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
             cfg.seed = seed;
             cfg.ftz_daz = ftz_daz;
             cfg.random_only = random_only;
+            cfg.started = Some(started);
             let session = Session::open_linked(&file, flags, &linking.inputs())?;
             // Integer parameters and array lengths are not searched: say what they default to.
             let fid = session.function(fpscout_toolchain::BuildKind::P, &function)?;
@@ -339,7 +342,6 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
             );
             // The bar draws only on a terminal; with --json a progress record goes to
             // stderr at most once a second, for scripts.
-            let started = std::time::Instant::now();
             let mut last_record: Option<std::time::Instant> = None;
             let mut progress = |phase: &str, done: u64, total: u64| {
                 let left = (cfg.time_budget_s - started.elapsed().as_secs_f64()).max(0.0);

@@ -235,6 +235,11 @@ const CORPUS: &[Case] = &[
         params: &[P::F64(-1e3, 1e3), P::F64(-1e3, 1e3)],
     },
     Case {
+        file: "external.c",
+        func: "external",
+        params: &[P::F64(-1e3, 1e3), P::F64(-200.0, 200.0)],
+    },
+    Case {
         file: "table.c",
         func: "table",
         params: &[P::F64(-3.2, 3.2)],
