@@ -1160,7 +1160,7 @@ impl FuncCx<'_> {
                     let id = this.new_block_id();
                     let mut body = Vec::new();
                     for &i in list {
-                        this.lower_inst(i, LLVMGetInstructionOpcode(i), &mut body)?;
+                        this.lower_or_defer(i, LLVMGetInstructionOpcode(i), &mut body)?;
                     }
                     this.put_block(
                         id,
@@ -1213,7 +1213,7 @@ impl FuncCx<'_> {
                     let v = self.op(inst, 0)?;
                     self.values.insert(key(inst), v);
                 } else {
-                    self.lower_inst(inst, opcode, &mut insts)?;
+                    self.lower_or_defer(inst, opcode, &mut insts)?;
                 }
             } else {
                 term = Some(self.lower_term(inst, opcode)?);
@@ -1313,6 +1313,36 @@ impl FuncCx<'_> {
                 return Err(self.unsupported(inst, format!("terminator {other:?}")));
             }
         })
+    }
+
+    /// Lowers an instruction; one fpscout cannot model becomes an `Unsupported`
+    /// instruction, an error only for the paths that reach it (its users fail in turn,
+    /// where they are). Phis and terminators cannot be deferred: their failure still
+    /// makes the function a stub.
+    unsafe fn lower_or_defer(
+        &mut self,
+        inst: LLVMValueRef,
+        opcode: LLVMOpcode,
+        out: &mut Vec<Inst>,
+    ) -> Result<()> {
+        let before = out.len();
+        match self.lower_inst(inst, opcode, out) {
+            Err(FrontError::Unsupported(why)) => {
+                out.truncate(before);
+                let dest = match self.ty_of(inst, inst) {
+                    Ok(Type::Void) | Err(_) => None,
+                    Ok(_) => self.dest(inst).ok(),
+                };
+                out.push(Inst {
+                    dest,
+                    kind: InstKind::Unsupported {
+                        reason: why.to_string(),
+                    },
+                });
+                Ok(())
+            }
+            other => other,
+        }
     }
 
     unsafe fn lower_inst(
@@ -1600,7 +1630,7 @@ impl FuncCx<'_> {
     ) -> Result<()> {
         let callee = LLVMGetCalledValue(inst);
         if LLVMIsAFunction(callee).is_null() {
-            return self.reached_unsupported(inst, "indirect call", dest, out);
+            return Err(self.unsupported(inst, "indirect call"));
         }
         let nargs = LLVMGetNumArgOperands(inst);
         let mut args = Vec::with_capacity(nargs as usize);
@@ -1684,7 +1714,7 @@ impl FuncCx<'_> {
                         "argument {} of the call to '{name}' has a type fpscout does not model",
                         i + 1
                     );
-                    return self.reached_unsupported(inst, &why, dest, out);
+                    return Err(self.unsupported(inst, why));
                 }
             }
         }
@@ -1706,23 +1736,6 @@ impl FuncCx<'_> {
         out.push(Inst {
             dest,
             kind: InstKind::External(Box::new(call)),
-        });
-        Ok(())
-    }
-
-    /// A construct that cannot run becomes an error raised when a walk reaches it, so the
-    /// rest of the function stays analysable.
-    fn reached_unsupported(
-        &self,
-        inst: LLVMValueRef,
-        reason: &str,
-        dest: Option<ValueId>,
-        out: &mut Vec<Inst>,
-    ) -> Result<()> {
-        let reason = self.unsupported(inst, reason).to_string();
-        out.push(Inst {
-            dest,
-            kind: InstKind::Unsupported { reason },
         });
         Ok(())
     }

@@ -152,13 +152,15 @@ fn cxx_functions_are_found_by_their_source_name() {
 }
 
 #[test]
-fn unsupported_functions_become_stubs_with_the_reason() {
+fn unsupported_instructions_fail_where_they_are_and_broken_control_flow_makes_a_stub() {
     let dir = tempfile::tempdir().unwrap();
     let c = src(
         &dir,
         "u.c",
         "double ok(double x) { return x; }\n\
-         double noisy(double x) {\n  long double y = x;\n  return (double)(y * y);\n}\n",
+         double noisy(double x) {\n  if (x > 0) return x;\n  long double y = x;\n  return (double)(y * y);\n}\n\
+         double jumpy(double x, int k) {\n  static void *where[] = {&&a, &&b};\n  goto *where[k & 1];\n\
+         a: return x;\n  b: return -x;\n}\n",
     );
     let tc = Toolchain::discover().unwrap();
     let m = load_build(&tc, &c, BuildKind::P, &BuildFlags::default(), dir.path()).unwrap();
@@ -166,13 +168,35 @@ fn unsupported_functions_become_stubs_with_the_reason() {
         .function(m.find_function("ok").unwrap())
         .unsupported
         .is_none());
+    // The long double arithmetic stays in the body, each instruction failing where it is.
+    let noisy = m.function(m.find_function("noisy").unwrap());
+    assert!(noisy.unsupported.is_none(), "{:?}", noisy.unsupported);
+    let reasons: Vec<&str> = noisy
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .filter_map(|i| match &i.kind {
+            InstKind::Unsupported { reason } => Some(reason.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert!(!reasons.is_empty());
+    assert!(reasons.iter().all(|r| r.contains("u.c:")), "{reasons:?}");
+    assert!(
+        reasons.iter().any(|r| r.contains("x86_fp80")),
+        "{reasons:?}"
+    );
+    // An indirect branch is control flow: the function is a stub with the reason.
     let why = m
-        .function(m.find_function("noisy").unwrap())
+        .function(m.find_function("jumpy").unwrap())
         .unsupported
         .clone()
         .expect("stub");
-    assert!(why.contains("x86_fp80"), "{why}");
-    assert!(why.contains("u.c:3"), "{why}");
+    assert!(
+        why.contains("indirectbr") || why.contains("IndirectBr"),
+        "{why}"
+    );
+    assert!(why.contains("jumpy"), "{why}");
 }
 
 #[test]
