@@ -26,7 +26,16 @@
 //!   [`crate::trace`]);
 //! - `bench` and `bench-trace` modes: the driver reads every line first, then calls the
 //!   function in a timed loop (`bench-trace`: with the exceptions unmasked as when tracing)
-//!   and prints `B <calls> <elapsed ns>`.
+//!   and prints `B <calls> <elapsed ns>`;
+//! - `enumerate` mode (`driver enumerate <ftz> <first> <count>`, decimal; functions of
+//!   one float parameter only): after `READY`, one byte per input `first..first + count`,
+//!   binary: the flags raised, invalid 1, divide-by-zero 2, overflow 4, underflow 8
+//!   (inexact and denormal-operand left out), plus the result class times 16 (finite 0,
+//!   +inf 1, -inf 2, NaN 3, anything else 4). A `float` parameter takes the bits of the
+//!   input's index, so 2^32 inputs are every `float`; a `double` parameter takes
+//!   `(k << 32) | mix(k)` for index `k`, every sign and exponent sampled. Flags are read
+//!   after each call and cleared only when one of the four was raised (an `ldmxcsr` per
+//!   call would cost more than most functions); no state is restored between inputs.
 //!
 //! Program ends. The executable is linked with `--wrap` for `exit`, `_Exit`, `_exit`,
 //! `quick_exit`, `abort` and `__assert_fail` (see [`WRAP_LINK_FLAGS`]), so every call the
@@ -306,6 +315,7 @@ static void fps_die(const char *msg) {{
 
     write_run(&mut c, sig, ret, &ret_ty);
     write_bench(&mut c, sig, ret);
+    write_enumerate(&mut c, sig, ret);
     write_main(&mut c);
     c
 }
@@ -855,6 +865,65 @@ fn write_bench(c: &mut String, sig: &NativeSignature, ret: RetKind) {
     );
 }
 
+/// `enumerate` mode: every input of a range, one code byte each (see the module doc).
+fn write_enumerate(c: &mut String, sig: &NativeSignature, ret: RetKind) {
+    c.push_str(
+        "\nstatic int fps_enumerate(uint64_t first, uint64_t count) {\n  \
+         static unsigned char buf[1 << 16];\n  size_t n = 0;\n  \
+         unsigned base = _mm_getcsr() & ~0x3fu;\n  _mm_setcsr(base);\n",
+    );
+    let param = match sig.params.as_slice() {
+        [NativeArgKind::Float(ty)] => Some(*ty),
+        _ => None,
+    };
+    let Some(ty) = param else {
+        c.push_str(
+            "  (void)first; (void)count; (void)buf; (void)n; (void)base;\n  \
+             fps_die(\"enumerate needs a function of one float parameter\");\n  return 2;\n}\n",
+        );
+        return;
+    };
+    c.push_str("  for (uint64_t k = first; k < first + count; k++) {\n");
+    match ty {
+        FloatTy::F32 => c.push_str(
+            "    uint32_t u = (uint32_t)k;\n    float a0;\n    memcpy(&a0, &u, 4);\n",
+        ),
+        FloatTy::F64 => c.push_str(
+            "    uint64_t m = k * 0x9e3779b97f4a7c15u;\n    m ^= m >> 29;\n    \
+             uint64_t u = (k << 32) | (m & 0xffffffffu);\n    double a0;\n    memcpy(&a0, &u, 8);\n",
+        ),
+    }
+    let class = match ret {
+        RetKind::Float(FloatTy::F32) => {
+            "    uint32_t rb;\n    memcpy(&rb, &r, 4);\n    \
+             unsigned cls = ((rb >> 23) & 0xffu) != 0xffu ? 0u\n      \
+             : (rb & 0x7fffffu) ? 3u : (rb >> 31) ? 2u : 1u;\n"
+        }
+        RetKind::Float(FloatTy::F64) => {
+            "    uint64_t rb;\n    memcpy(&rb, &r, 8);\n    \
+             unsigned cls = ((rb >> 52) & 0x7ffu) != 0x7ffu ? 0u\n      \
+             : (rb & 0xfffffffffffffu) ? 3u : (rb >> 63) ? 2u : 1u;\n"
+        }
+        RetKind::Int(_) | RetKind::Void => "    unsigned cls = 4u;\n",
+    };
+    if ret == RetKind::Void {
+        c.push_str("    fps_target(a0);\n");
+    } else {
+        c.push_str("    __typeof__(fps_target(a0)) r = fps_target(a0);\n");
+    }
+    c.push_str(class);
+    c.push_str(
+        "    unsigned csr = _mm_getcsr();\n    unsigned short sw;\n    \
+         __asm__ volatile(\"fnstsw %0\" : \"=m\"(sw));\n    \
+         unsigned raised = (csr | sw) & 0x1du;\n    \
+         if (raised) {\n      _mm_setcsr(base);\n      \
+         if (sw & 0x3fu) __asm__ volatile(\"fnclex\");\n    }\n    \
+         buf[n++] = (unsigned char)((raised & 1u) | ((raised >> 1) & 0xeu) | (cls << 4));\n    \
+         if (n == sizeof buf) {\n      fwrite(buf, 1, n, fps_out);\n      n = 0;\n    }\n  }\n  \
+         fwrite(buf, 1, n, fps_out);\n  fflush(fps_out);\n  return 0;\n}\n",
+    );
+}
+
 fn write_main(c: &mut String) {
     c.push_str(
         r#"
@@ -905,6 +974,14 @@ int main(int argc, char **argv) {
     if (end == argv[3] || *end != 0 || errno != 0) fps_die("bad bench duration");
     if (bench_trace) fps_trace_install();
     return fps_bench((uint64_t)min_ns, bench_trace);
+  }
+  if (strcmp(argv[1], "enumerate") == 0 && argc >= 5) {
+    char *end1, *end2;
+    errno = 0;
+    unsigned long long first = strtoull(argv[3], &end1, 10);
+    unsigned long long count = strtoull(argv[4], &end2, 10);
+    if (*end1 != 0 || *end2 != 0 || errno != 0) fps_die("bad enumeration range");
+    return fps_enumerate((uint64_t)first, (uint64_t)count);
   }
   fps_die("unknown mode");
   return 2;

@@ -144,6 +144,18 @@ pub enum NativeOutcome {
     },
 }
 
+/// One input's code from [`NativeBuild::enumerate`]: the flags raised (inexact left
+/// out) and the result class (0 finite, 1 +inf, 2 -inf, 3 NaN, 4 anything else).
+pub fn decode_enumerated(code: u8) -> (ExceptionSet, u8) {
+    let mut flags = 0u32;
+    for (bit, mxcsr) in [(1u8, 0x01u32), (2, 0x04), (4, 0x08), (8, 0x10)] {
+        if code & bit != 0 {
+            flags |= mxcsr;
+        }
+    }
+    (ExceptionSet::from_mxcsr(flags), code >> 4)
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum NativeError {
     #[error(transparent)]
@@ -483,6 +495,125 @@ impl NativeBuild {
             session.kill_and_reap();
         }
         Ok(outcomes)
+    }
+
+    /// Every input `first..first + count` of a function of one float parameter, one code
+    /// byte each (flags and result class, see [`decode_enumerated`]), handed to `sink`
+    /// in order and in chunks. A `float` parameter's input `k` is the float with bits `k`.
+    /// Fails when the executable stops early (a crash, or the function ended the program)
+    /// or sends nothing for `stall_limit`.
+    pub fn enumerate(
+        &self,
+        first: u64,
+        count: u64,
+        opts: &RunOptions,
+        stall_limit: Duration,
+        sink: &mut dyn FnMut(&[u8]),
+    ) -> Result<()> {
+        if !matches!(self.sig.params.as_slice(), [NativeArgKind::Float(_)]) {
+            return Err(NativeError::UnsupportedSignature {
+                function: self.sig.symbol.clone(),
+                reason: "enumeration needs exactly one float parameter".into(),
+            });
+        }
+        let mut child = Command::new(&self.exe)
+            .args([
+                "enumerate",
+                opts.ftz_daz.arg(),
+                &first.to_string(),
+                &count.to_string(),
+            ])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(io_err(format!("starting {}", self.exe.display())))?;
+        let Some(mut stdout) = child.stdout.take() else {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(NativeError::Startup(
+                "the driver's pipe was not created".into(),
+            ));
+        };
+        // A reader thread, so that a stalled executable is noticed and killed.
+        let (tx, rx) = mpsc::sync_channel::<io::Result<Vec<u8>>>(8);
+        thread::spawn(move || loop {
+            let mut chunk = vec![0u8; 1 << 20];
+            match stdout.read(&mut chunk) {
+                Ok(0) => return,
+                Ok(n) => {
+                    chunk.truncate(n);
+                    if tx.send(Ok(chunk)).is_err() {
+                        return;
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    let _ = tx.send(Err(e));
+                    return;
+                }
+            }
+        });
+        let mut header_done = false;
+        let mut pending: Vec<u8> = Vec::new();
+        let mut received: u64 = 0;
+        let fail = |child: &mut Child, what: String| {
+            let _ = child.kill();
+            let status = child.wait().ok();
+            NativeError::Protocol(format!(
+                "{what} (executable {})",
+                status.map_or("gone".to_string(), |s| s.to_string())
+            ))
+        };
+        while received < count {
+            let chunk = match rx.recv_timeout(stall_limit) {
+                Ok(Ok(c)) => c,
+                Ok(Err(e)) => return Err(fail(&mut child, format!("reading codes: {e}"))),
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(fail(
+                        &mut child,
+                        format!(
+                            "no code for {stall_limit:?} after input {}",
+                            first + received
+                        ),
+                    ))
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(fail(
+                        &mut child,
+                        format!(
+                            "the enumeration stopped at input {} of {first}..{}",
+                            first + received,
+                            first + count
+                        ),
+                    ))
+                }
+            };
+            let mut body: &[u8] = &chunk;
+            if !header_done {
+                pending.extend_from_slice(&chunk);
+                let Some(nl) = pending.iter().position(|&b| b == b'\n') else {
+                    continue;
+                };
+                let line = String::from_utf8_lossy(&pending[..nl]).into_owned();
+                if !line.starts_with("READY ") {
+                    return Err(fail(&mut child, format!("driver said {line:?}")));
+                }
+                header_done = true;
+                pending.drain(..=nl);
+                body = &pending;
+            }
+            let take = body.len().min((count - received) as usize);
+            if take > 0 {
+                sink(&body[..take]);
+            }
+            received += take as u64;
+            if header_done && !pending.is_empty() {
+                pending.clear();
+            }
+        }
+        let _ = child.wait();
+        Ok(())
     }
 
     /// Calls per second of the function alone: inputs are preloaded in the driver, which

@@ -1136,3 +1136,132 @@ double loud(double x) {
     let outcomes: Vec<NativeOutcome> = traced.into_iter().map(|t| t.outcome).collect();
     assert_eq!(outcomes, out);
 }
+
+/// What one outcome of `run` is as an enumeration code (flags without inexact, class).
+fn code_of(o: &NativeOutcome, ret: Type) -> (ExceptionSet, u8) {
+    let NativeOutcome::Returned { result, flags, .. } = o else {
+        panic!("{o:?}")
+    };
+    let class = match (ret, result) {
+        (Type::F32, Some(b)) => {
+            let x = f32::from_bits(*b as u32);
+            if x.is_nan() {
+                3
+            } else if x == f32::INFINITY {
+                1
+            } else if x == f32::NEG_INFINITY {
+                2
+            } else {
+                0
+            }
+        }
+        (Type::F64, Some(b)) => {
+            let x = f64::from_bits(*b);
+            if x.is_nan() {
+                3
+            } else if x == f64::INFINITY {
+                1
+            } else if x == f64::NEG_INFINITY {
+                2
+            } else {
+                0
+            }
+        }
+        _ => 4,
+    };
+    (flags.without_inexact(), class)
+}
+
+#[test]
+fn enumeration_codes_agree_with_replayed_runs() {
+    let fx = Fixture::new(
+        "enum.c",
+        "float recip(float x) { return 1.0f / x; }\n\
+         double halfsq(double x) { return x * x * 0.5; }\n\
+         int positive(float x) { return x > 0; }\n",
+    );
+    let cases = [
+        sig("recip", vec![F32], Type::F32),
+        sig("halfsq", vec![F64], Type::F64),
+        sig(
+            "positive",
+            vec![F32],
+            Type::Scalar(fpscout_ir::ScalarTy::Int(32)),
+        ),
+    ];
+    for kind in [BuildKind::P, BuildKind::PPrime] {
+        for s in &cases {
+            let b = fx.build(kind, s);
+            let opts = RunOptions::default();
+            // 32 windows of 512 inputs spread over all 2^32 (every sign and exponent).
+            let mut picks: Vec<u64> = Vec::new();
+            let mut codes = Vec::new();
+            for w in 0..32u64 {
+                let start = w * (1u64 << 27) + w * 7919;
+                picks.extend(start..start + 512);
+                b.enumerate(start, 512, &opts, Duration::from_secs(10), &mut |c| {
+                    codes.extend_from_slice(c)
+                })
+                .expect("enumerate");
+            }
+            assert_eq!(codes.len(), picks.len());
+            // The same inputs through the ordinary protocol.
+            let input = |k: u64| match s.params[0] {
+                NativeArgKind::Float(FloatTy::F32) => NativeArg::Float(k),
+                _ => {
+                    let m = k.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                    let m = m ^ (m >> 29);
+                    NativeArg::Float((k << 32) | (m & 0xffff_ffff))
+                }
+            };
+            let outcomes = run(
+                &b,
+                &picks.iter().map(|&k| vec![input(k)]).collect::<Vec<_>>(),
+            );
+            for ((k, code), o) in picks.iter().zip(&codes).zip(&outcomes) {
+                assert_eq!(
+                    fpscout_native::decode_enumerated(*code),
+                    code_of(o, s.ret),
+                    "{kind} {} input {k:#x}",
+                    s.symbol
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_range_enumerates_in_one_process_in_order() {
+    let fx = Fixture::new("enum.c", "float recip(float x) { return 1.0f / x; }\n");
+    let b = fx.build(BuildKind::P, &sig("recip", vec![F32], Type::F32));
+    // The positive floats from 0 up: +0 divides by zero, the subnormals below 2^-128
+    // overflow, the rest are finite.
+    let count = 1u64 << 24;
+    let mut codes = Vec::with_capacity(count as usize);
+    b.enumerate(
+        0,
+        count,
+        &RunOptions::default(),
+        Duration::from_secs(30),
+        &mut |c| codes.extend_from_slice(c),
+    )
+    .expect("enumerate");
+    assert_eq!(codes.len() as u64, count);
+    assert_eq!(
+        fpscout_native::decode_enumerated(codes[0]),
+        (flags(&[DivByZero]), 1)
+    );
+    for (k, &c) in codes.iter().enumerate().skip(1) {
+        let x = f32::from_bits(k as u32);
+        let expected = if 1.0 / f64::from(x) > f64::from(f32::MAX) {
+            (flags(&[Overflow]), 1)
+        } else {
+            (ExceptionSet::EMPTY, 0)
+        };
+        assert_eq!(
+            fpscout_native::decode_enumerated(c),
+            expected,
+            "input {k:#x}"
+        );
+    }
+}
