@@ -725,6 +725,37 @@ pub enum InstKind {
     },
 }
 
+impl InstKind {
+    /// Every operand the instruction reads, in field order.
+    pub fn operands(&self) -> Vec<&Operand> {
+        use InstKind::*;
+        match self {
+            FBin { a, b, .. }
+            | FCmp { a, b, .. }
+            | IBin { a, b, .. }
+            | ICmp { a, b, .. }
+            | FBinary { a, b, .. }
+            | Shuffle { a, b, .. } => vec![a, b],
+            FNeg { a, .. } | IAbs { a, .. } | Cast { a, .. } | FUnary { a, .. } => vec![a],
+            Select { cond, a, b, .. } => vec![cond, a, b],
+            Fma { a, b, c, .. } => vec![a, b, c],
+            Math { args, .. } | Call { args, .. } => args.iter().collect(),
+            Reduce { start, v, .. } => start.iter().chain(std::iter::once(v)).collect(),
+            Load { ptr, .. } => vec![ptr],
+            Store { value, ptr, .. } => vec![value, ptr],
+            Gep { base, indices, .. } => std::iter::once(base)
+                .chain(indices.iter().map(|g| &g.index))
+                .collect(),
+            Memcpy { dst, src, len } => vec![dst, src, len],
+            Memset { dst, byte, len } => vec![dst, byte, len],
+            ExtractElement { v, index, .. } => vec![v, index],
+            InsertElement { v, elt, index, .. } => vec![v, elt, index],
+            External(call) => call.args.iter().collect(),
+            Alloca { .. } | Phi { .. } | Nop | Unsupported { .. } => vec![],
+        }
+    }
+}
+
 /// A call to a function defined outside the module.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ExternalCall {

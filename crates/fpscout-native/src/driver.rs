@@ -885,22 +885,25 @@ fn write_enumerate(c: &mut String, sig: &NativeSignature, ret: RetKind) {
     };
     c.push_str("  for (uint64_t k = first; k < first + count; k++) {\n");
     match ty {
+        // Unions rather than memcpy: at -O0 each memcpy is a call, which would cost more
+        // than a small function.
         FloatTy::F32 => c.push_str(
-            "    uint32_t u = (uint32_t)k;\n    float a0;\n    memcpy(&a0, &u, 4);\n",
+            "    union { uint32_t u; float f; } in;\n    in.u = (uint32_t)k;\n    float a0 = in.f;\n",
         ),
         FloatTy::F64 => c.push_str(
             "    uint64_t m = k * 0x9e3779b97f4a7c15u;\n    m ^= m >> 29;\n    \
-             uint64_t u = (k << 32) | (m & 0xffffffffu);\n    double a0;\n    memcpy(&a0, &u, 8);\n",
+             union { uint64_t u; double f; } in;\n    in.u = (k << 32) | (m & 0xffffffffu);\n    \
+             double a0 = in.f;\n",
         ),
     }
     let class = match ret {
         RetKind::Float(FloatTy::F32) => {
-            "    uint32_t rb;\n    memcpy(&rb, &r, 4);\n    \
+            "    union { float f; uint32_t u; } out;\n    out.f = r;\n    uint32_t rb = out.u;\n    \
              unsigned cls = ((rb >> 23) & 0xffu) != 0xffu ? 0u\n      \
              : (rb & 0x7fffffu) ? 3u : (rb >> 31) ? 2u : 1u;\n"
         }
         RetKind::Float(FloatTy::F64) => {
-            "    uint64_t rb;\n    memcpy(&rb, &r, 8);\n    \
+            "    union { double f; uint64_t u; } out;\n    out.f = r;\n    uint64_t rb = out.u;\n    \
              unsigned cls = ((rb >> 52) & 0x7ffu) != 0x7ffu ? 0u\n      \
              : (rb & 0xfffffffffffffu) ? 3u : (rb >> 63) ? 2u : 1u;\n"
         }

@@ -500,15 +500,16 @@ impl NativeBuild {
     /// Every input `first..first + count` of a function of one float parameter, one code
     /// byte each (flags and result class, see [`decode_enumerated`]), handed to `sink`
     /// in order and in chunks. A `float` parameter's input `k` is the float with bits `k`.
-    /// Fails when the executable stops early (a crash, or the function ended the program)
-    /// or sends nothing for `stall_limit`.
+    /// `sink` returning false stops the enumeration there. Fails when the executable stops
+    /// early (a crash, or the function ended the program) or sends nothing for
+    /// `stall_limit`.
     pub fn enumerate(
         &self,
         first: u64,
         count: u64,
         opts: &RunOptions,
         stall_limit: Duration,
-        sink: &mut dyn FnMut(&[u8]),
+        sink: &mut dyn FnMut(&[u8]) -> bool,
     ) -> Result<()> {
         if !matches!(self.sig.params.as_slice(), [NativeArgKind::Float(_)]) {
             return Err(NativeError::UnsupportedSignature {
@@ -604,8 +605,10 @@ impl NativeBuild {
                 body = &pending;
             }
             let take = body.len().min((count - received) as usize);
-            if take > 0 {
-                sink(&body[..take]);
+            if take > 0 && !sink(&body[..take]) {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Ok(());
             }
             received += take as u64;
             if header_done && !pending.is_empty() {

@@ -1200,7 +1200,8 @@ fn enumeration_codes_agree_with_replayed_runs() {
                 let start = w * (1u64 << 27) + w * 7919;
                 picks.extend(start..start + 512);
                 b.enumerate(start, 512, &opts, Duration::from_secs(10), &mut |c| {
-                    codes.extend_from_slice(c)
+                    codes.extend_from_slice(c);
+                    true
                 })
                 .expect("enumerate");
             }
@@ -1243,7 +1244,10 @@ fn a_range_enumerates_in_one_process_in_order() {
         count,
         &RunOptions::default(),
         Duration::from_secs(30),
-        &mut |c| codes.extend_from_slice(c),
+        &mut |c| {
+            codes.extend_from_slice(c);
+            true
+        },
     )
     .expect("enumerate");
     assert_eq!(codes.len() as u64, count);

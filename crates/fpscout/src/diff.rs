@@ -249,7 +249,7 @@ pub enum Origin {
     },
     /// The random phase.
     Random,
-    /// NaN or an infinity in the inputs.
+    /// A seed input (special values, the function's constants: see `seeds`).
     Special,
 }
 
@@ -376,6 +376,11 @@ pub struct Summary {
     pub wall_seconds: f64,
     pub phases: PhaseTimes,
     pub worst: Option<Worst>,
+    /// Share of the difference signatures that exist which were confirmed, where the
+    /// oracle ran (`--oracle`; exhaustive for a `float` parameter, sampled for a `double`).
+    pub recall_estimate: Option<f64>,
+    /// The oracle's comparison in full, where it ran.
+    pub recall: Option<crate::oracle::Recall>,
 }
 
 /// Everything a diff run produced.
@@ -1012,10 +1017,12 @@ pub fn run_diff(
     let t = Instant::now();
     let mut candidates = pool.candidates;
     let mut hanging = HangingInputs::default();
-    // NaN and the infinities, where loop conditions become unordered and fast-math's
-    // assumptions break, are candidates of their own (inputs without a range only).
-    for point in special_points(&tys, &input_ranges) {
-        candidates.push((point.clone(), vec![], Origin::Special));
+    // Seeds are candidates of their own: NaN and the infinities (where loop conditions
+    // become unordered and fast-math's assumptions break), zeros, subnormals, the ends of
+    // the normal range, and the function's constants and their neighbours.
+    let constants = crate::seeds::float_constants(builds.p.0, builds.p.1);
+    for point in crate::seeds::seed_points(&tys, &input_ranges, &constants) {
+        candidates.push((point, vec![], Origin::Special));
     }
     let neighbourhoods: Vec<Vec<Vec<u64>>> = candidates
         .iter()
@@ -1700,36 +1707,6 @@ impl HangingInputs {
             self.inputs.push(args.to_vec());
         }
     }
-}
-
-/// Inputs with NaN, +∞ or −∞ in one coordinate (1.0 elsewhere) and in all of them, for
-/// the inputs without a range.
-fn special_points(tys: &[FloatTy], ranges: &[Option<(f64, f64)>]) -> Vec<Vec<u64>> {
-    let bits = |v: f64, ty: FloatTy| match ty {
-        FloatTy::F64 => v.to_bits(),
-        FloatTy::F32 => u64::from((v as f32).to_bits()),
-    };
-    let free: Vec<usize> = (0..tys.len()).filter(|&i| ranges[i].is_none()).collect();
-    if free.is_empty() {
-        return vec![];
-    }
-    let base: Vec<u64> = tys.iter().map(|&t| bits(1.0, t)).collect();
-    let mut out = Vec::new();
-    for v in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
-        if tys.len() > 1 {
-            for &i in &free {
-                let mut p = base.clone();
-                p[i] = bits(v, tys[i]);
-                out.push(p);
-            }
-        }
-        let mut all = base.clone();
-        for &i in &free {
-            all[i] = bits(v, tys[i]);
-        }
-        out.push(all);
-    }
-    out
 }
 
 /// The function and its two executables.

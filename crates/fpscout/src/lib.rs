@@ -5,7 +5,9 @@ pub mod args;
 pub mod concrete;
 pub mod diff;
 pub mod libraries;
+pub mod oracle;
 pub mod run;
+pub mod seeds;
 pub mod session;
 pub mod trace;
 

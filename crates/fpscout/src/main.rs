@@ -103,6 +103,11 @@ enum Command {
         /// Also list differences the native replay did not confirm
         #[arg(long)]
         show_unconfirmed: bool,
+        /// After the search, run every input of the function (one float parameter: all
+        /// 2^32 of a `float`, a 2^32 sample of a `double`) on both executables and report
+        /// the recall of the difference signatures that exist (about a minute)
+        #[arg(long)]
+        oracle: bool,
         #[command(flatten)]
         linking: Linking,
         /// JSON Lines: one {"type":"finding"} record per confirmed finding, then a summary
@@ -263,6 +268,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
             seed,
             random_only,
             show_unconfirmed,
+            oracle,
             linking,
             json,
         } => {
@@ -357,7 +363,18 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
                     eprintln!("{record}");
                 }
             };
-            let report = fpscout::diff::run_diff(&session, &cfg, &mut progress)?;
+            let mut report = fpscout::diff::run_diff(&session, &cfg, &mut progress)?;
+            if oracle {
+                let o = fpscout::oracle::enumerate_signatures(
+                    &session,
+                    &function,
+                    ftz_daz,
+                    &mut |done, total| progress("oracle", done, total),
+                )?;
+                let r = fpscout::oracle::recall(&o, &report);
+                report.summary.recall_estimate = Some(r.recall);
+                report.summary.recall = Some(r);
+            }
             bar.finish_and_clear();
             let mut out = std::io::stdout().lock();
             if json {

@@ -203,7 +203,7 @@ pub fn print_text(out: &mut impl Write, report: &DiffReport, show_unconfirmed: b
                 )
             }
             Origin::Random => "random phase".into(),
-            Origin::Special => "special inputs (NaN, infinities)".into(),
+            Origin::Special => "seed inputs (special values, the function's constants)".into(),
         };
         let status = if x.confirmed {
             if x.ftz_only {
@@ -277,6 +277,37 @@ pub fn print_text(out: &mut impl Write, report: &DiffReport, show_unconfirmed: b
         );
     }
     print_table(out, s);
+    if let Some(r) = &s.recall {
+        let _ = writeln!(
+            out,
+            "\nrecall against every input: {} of {} difference signatures ({:.0} %)",
+            r.found,
+            r.existing,
+            r.recall * 100.0
+        );
+        for (sig, o) in &r.missed {
+            let _ = writeln!(
+                out,
+                "   missed: P {} {}, P' {} {} ({} inputs, e.g. bits {:#x})",
+                sig.0,
+                sig.2.name(),
+                sig.1,
+                sig.3.name(),
+                o.count,
+                o.witness
+            );
+        }
+        for sig in &r.spurious {
+            let _ = writeln!(
+                out,
+                "   reported but never seen: P {} {}, P' {} {}",
+                sig.0,
+                sig.2.name(),
+                sig.1,
+                sig.3.name()
+            );
+        }
+    }
     if let Some(w) = &s.worst {
         let ft = report.ret.float_ty().unwrap_or(FloatTy::F64);
         let _ = writeln!(

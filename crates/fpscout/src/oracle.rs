@@ -1,0 +1,270 @@
+//! Ground truth for `diff`: every input of a one-float-parameter function run on both
+//! executables, each (P flags, P' flags, P class, P' class) signature with its count and
+//! first witness, and the recall of a `diff` report against it.
+
+use crate::diff::{DiffKind, DiffReport, ResultClass};
+use crate::session::{native_ftz, FtzDazChoice, Session};
+use crate::InputError;
+use fpscout_ir::{ExceptionSet, Type};
+use fpscout_native::{decode_enumerated, RunOptions};
+use fpscout_toolchain::BuildKind;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// A (P flags, P' flags, P class, P' class) signature, flags without inexact.
+pub type Signature = (ExceptionSet, ExceptionSet, ResultClass, ResultClass);
+
+/// How often a signature occurs, and the first input (bits) that has it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Occurrence {
+    pub count: u64,
+    pub witness: u64,
+}
+
+/// Every signature over the enumerated inputs.
+#[derive(Clone, Debug, Default)]
+pub struct Oracle {
+    pub signatures: BTreeMap<Signature, Occurrence>,
+    /// Inputs run on each build.
+    pub inputs: u64,
+    /// All inputs of the parameter's type were run (a `float`), not a sample.
+    pub exhaustive: bool,
+    /// The raw counts the signatures come from (see [`Oracle::from_codes`]).
+    pub codes: Vec<CodePair>,
+}
+
+impl Oracle {
+    /// The signatures in which the builds differ (flags or class): those `diff` can find.
+    pub fn differences(&self) -> impl Iterator<Item = (&Signature, &Occurrence)> {
+        self.signatures
+            .iter()
+            .filter(|(s, _)| s.0 != s.1 || s.2 != s.3)
+    }
+}
+
+fn class_of(code_class: u8) -> ResultClass {
+    match code_class {
+        0 => ResultClass::Finite,
+        1 => ResultClass::PosInf,
+        2 => ResultClass::NegInf,
+        3 => ResultClass::Nan,
+        _ => ResultClass::Other,
+    }
+}
+
+/// Runs every `float` (2^32 inputs) or a sample of 2^32 `double`s spread over every sign
+/// and exponent through both executables of `function`, in parallel, as they really run
+/// under `choice`.
+pub fn enumerate_signatures(
+    session: &Session,
+    function: &str,
+    choice: FtzDazChoice,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<Oracle, InputError> {
+    let fp = session.function(BuildKind::P, function)?;
+    let fq = session.function(BuildKind::PPrime, function)?;
+    let f = session.p.function(fp);
+    let exhaustive = match f.params.as_slice() {
+        [p] if p.ty == Type::F32 => true,
+        [p] if p.ty == Type::F64 => false,
+        _ => {
+            return Err(InputError(format!(
+                "the oracle enumerates functions of one float parameter; {} has {}",
+                f.display_name,
+                f.params.len()
+            )))
+        }
+    };
+    let native_p = session.native(BuildKind::P, fp, &[None])?;
+    let native_q = session.native(BuildKind::PPrime, fq, &[None])?;
+    let opts = RunOptions {
+        ftz_daz: native_ftz(choice),
+        ..RunOptions::default()
+    };
+    let total: u64 = 1 << 32;
+    let stall = Duration::from_secs(60);
+    let mut counts = vec![0u64; 1 << 16];
+    let mut witness = vec![u64::MAX; 1 << 16];
+    let run = |b: &fpscout_native::NativeBuild, tx: mpsc::SyncSender<Vec<u8>>| {
+        b.enumerate(0, total, &opts, stall, &mut |c| tx.send(c.to_vec()).is_ok())
+    };
+    let outcome = std::thread::scope(|s| {
+        let (tp, rp) = mpsc::sync_channel::<Vec<u8>>(16);
+        let (tq, rq) = mpsc::sync_channel::<Vec<u8>>(16);
+        let run = &run;
+        let (np, nq) = (&native_p, &native_q);
+        let hp = s.spawn(move || run(np, tp));
+        let hq = s.spawn(move || run(nq, tq));
+        let (mut bp, mut bq): (Vec<u8>, Vec<u8>) = (Vec::new(), Vec::new());
+        let (mut ip, mut iq) = (0usize, 0usize);
+        let mut done: u64 = 0;
+        while done < total {
+            if ip == bp.len() {
+                match rp.recv() {
+                    Ok(c) => (bp, ip) = (c, 0),
+                    Err(_) => break,
+                }
+            }
+            if iq == bq.len() {
+                match rq.recv() {
+                    Ok(c) => (bq, iq) = (c, 0),
+                    Err(_) => break,
+                }
+            }
+            let n = (bp.len() - ip).min(bq.len() - iq);
+            for (j, (&a, &b)) in bp[ip..ip + n].iter().zip(&bq[iq..iq + n]).enumerate() {
+                let key = (usize::from(a) << 8) | usize::from(b);
+                counts[key] += 1;
+                if witness[key] == u64::MAX {
+                    witness[key] = done + j as u64;
+                }
+            }
+            ip += n;
+            iq += n;
+            done += n as u64;
+            if done % (1 << 28) < n as u64 {
+                progress(done, total);
+            }
+        }
+        // A build that stopped early must not leave the other blocked on a full channel.
+        drop(rp);
+        drop(rq);
+        let p = hp.join();
+        let q = hq.join();
+        (done, p, q)
+    });
+    let (done, p, q) = outcome;
+    for r in [p, q] {
+        match r {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => return Err(InputError(format!("enumeration failed: {e}"))),
+            Err(_) => return Err(InputError("an enumeration thread panicked".into())),
+        }
+    }
+    if done < total {
+        return Err(InputError(format!(
+            "the enumeration stopped after {done} of {total} inputs"
+        )));
+    }
+    let codes: Vec<CodePair> = counts
+        .iter()
+        .enumerate()
+        .filter(|(_, &c)| c > 0)
+        .map(|(key, &count)| CodePair {
+            key: key as u16,
+            count,
+            first: witness[key],
+        })
+        .collect();
+    Ok(Oracle::from_codes(&codes, total, exhaustive))
+}
+
+/// How often one pair of enumeration codes (P's << 8 | P''s) occurred, and the index of
+/// its first input: the oracle's raw form, which benchmarks cache.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CodePair {
+    pub key: u16,
+    pub count: u64,
+    pub first: u64,
+}
+
+impl Oracle {
+    pub fn from_codes(codes: &[CodePair], inputs: u64, exhaustive: bool) -> Oracle {
+        let mut signatures = BTreeMap::new();
+        for c in codes {
+            let (fp_, cp) = decode_enumerated((c.key >> 8) as u8);
+            let (fq_, cq) = decode_enumerated(c.key as u8);
+            let index = c.first;
+            let bits = if exhaustive {
+                index
+            } else {
+                // The double the driver built for this index (see the `enumerate` mode).
+                let m = index.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                let m = m ^ (m >> 29);
+                (index << 32) | (m & 0xffff_ffff)
+            };
+            signatures.insert(
+                (fp_, fq_, class_of(cp), class_of(cq)),
+                Occurrence {
+                    count: c.count,
+                    witness: bits,
+                },
+            );
+        }
+        Oracle {
+            signatures,
+            inputs,
+            exhaustive,
+            codes: codes.to_vec(),
+        }
+    }
+}
+
+/// How a `diff` report compares with the oracle.
+#[derive(Clone, Debug, Serialize)]
+pub struct Recall {
+    /// Difference signatures that exist.
+    pub existing: usize,
+    /// Of those, the ones `diff` confirmed.
+    pub found: usize,
+    /// `found / existing` (1 when nothing exists).
+    pub recall: f64,
+    /// Existing signatures `diff` did not confirm, with how often they occur.
+    pub missed: Vec<(Signature, Occurrence)>,
+    /// Signatures `diff` confirmed that the oracle never saw (must be none when it is
+    /// exhaustive).
+    pub spurious: Vec<Signature>,
+}
+
+/// The signatures of a report's confirmed findings that differ in flags or class (the
+/// oracle does not see result bits, so differences in ulps or trace order alone are not
+/// compared).
+pub fn reported_signatures(report: &DiffReport) -> Vec<Signature> {
+    let mut out: Vec<Signature> = report
+        .findings
+        .iter()
+        .filter(|f| f.confirmed)
+        .filter(|f| {
+            f.kinds
+                .iter()
+                .any(|k| matches!(k, DiffKind::Flags | DiffKind::Class))
+        })
+        .map(|f| (f.p.flags, f.p_prime.flags, f.p.class, f.p_prime.class))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+pub fn recall(oracle: &Oracle, report: &DiffReport) -> Recall {
+    let reported = reported_signatures(report);
+    let existing: Vec<(Signature, Occurrence)> =
+        oracle.differences().map(|(s, o)| (*s, *o)).collect();
+    let found = existing
+        .iter()
+        .filter(|(s, _)| reported.contains(s))
+        .count();
+    let missed = existing
+        .iter()
+        .filter(|(s, _)| !reported.contains(s))
+        .cloned()
+        .collect();
+    let spurious = reported
+        .iter()
+        .filter(|s| !oracle.signatures.contains_key(s))
+        .cloned()
+        .collect();
+    Recall {
+        existing: existing.len(),
+        found,
+        recall: if existing.is_empty() {
+            1.0
+        } else {
+            found as f64 / existing.len() as f64
+        },
+        missed,
+        spurious,
+    }
+}
