@@ -27,8 +27,9 @@
 //! - `bench` and `bench-trace` modes: the driver reads every line first, then calls the
 //!   function in a timed loop (`bench-trace`: with the exceptions unmasked as when tracing)
 //!   and prints `B <calls> <elapsed ns>`;
-//! - `enumerate` mode (`driver enumerate <ftz> <first> <count>`, decimal; functions of
-//!   one float parameter only): after `READY`, one byte per input `first..first + count`,
+//! - `enumerate` mode (`driver enumerate <ftz> <first> <count> <stride>`, decimal;
+//!   functions of one float parameter only): after `READY`, one byte per input index
+//!   `first + i * stride` for `i` in `0..count`,
 //!   binary: the flags raised, invalid 1, divide-by-zero 2, overflow 4, underflow 8
 //!   (inexact and denormal-operand left out), plus the result class times 16 (finite 0,
 //!   +inf 1, -inf 2, NaN 3, anything else 4). A `float` parameter takes the bits of the
@@ -868,7 +869,7 @@ fn write_bench(c: &mut String, sig: &NativeSignature, ret: RetKind) {
 /// `enumerate` mode: every input of a range, one code byte each (see the module doc).
 fn write_enumerate(c: &mut String, sig: &NativeSignature, ret: RetKind) {
     c.push_str(
-        "\nstatic int fps_enumerate(uint64_t first, uint64_t count) {\n  \
+        "\nstatic int fps_enumerate(uint64_t first, uint64_t count, uint64_t stride) {\n  \
          static unsigned char buf[1 << 16];\n  size_t n = 0;\n  \
          unsigned base = _mm_getcsr() & ~0x3fu;\n  _mm_setcsr(base);\n",
     );
@@ -878,12 +879,12 @@ fn write_enumerate(c: &mut String, sig: &NativeSignature, ret: RetKind) {
     };
     let Some(ty) = param else {
         c.push_str(
-            "  (void)first; (void)count; (void)buf; (void)n; (void)base;\n  \
+            "  (void)first; (void)count; (void)stride; (void)buf; (void)n; (void)base;\n  \
              fps_die(\"enumerate needs a function of one float parameter\");\n  return 2;\n}\n",
         );
         return;
     };
-    c.push_str("  for (uint64_t k = first; k < first + count; k++) {\n");
+    c.push_str("  for (uint64_t i = 0; i < count; i++) {\n    uint64_t k = first + i * stride;\n");
     match ty {
         // Unions rather than memcpy: at -O0 each memcpy is a call, which would cost more
         // than a small function.
@@ -978,13 +979,14 @@ int main(int argc, char **argv) {
     if (bench_trace) fps_trace_install();
     return fps_bench((uint64_t)min_ns, bench_trace);
   }
-  if (strcmp(argv[1], "enumerate") == 0 && argc >= 5) {
-    char *end1, *end2;
+  if (strcmp(argv[1], "enumerate") == 0 && argc >= 6) {
+    char *end1, *end2, *end3;
     errno = 0;
     unsigned long long first = strtoull(argv[3], &end1, 10);
     unsigned long long count = strtoull(argv[4], &end2, 10);
-    if (*end1 != 0 || *end2 != 0 || errno != 0) fps_die("bad enumeration range");
-    return fps_enumerate((uint64_t)first, (uint64_t)count);
+    unsigned long long stride = strtoull(argv[5], &end3, 10);
+    if (*end1 != 0 || *end2 != 0 || *end3 != 0 || errno != 0) fps_die("bad enumeration range");
+    return fps_enumerate((uint64_t)first, (uint64_t)count, (uint64_t)stride);
   }
   fps_die("unknown mode");
   return 2;

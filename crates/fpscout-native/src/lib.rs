@@ -144,6 +144,14 @@ pub enum NativeOutcome {
     },
 }
 
+/// The bits of the `double` input of index `k` in [`NativeBuild::enumerate`]: every
+/// sign and exponent, the low half of the significand scrambled.
+pub fn enumerated_double(k: u64) -> u64 {
+    let m = k.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    let m = m ^ (m >> 29);
+    (k << 32) | (m & 0xffff_ffff)
+}
+
 /// One input's code from [`NativeBuild::enumerate`]: the flags raised (inexact left
 /// out) and the result class (0 finite, 1 +inf, 2 -inf, 3 NaN, 4 anything else).
 pub fn decode_enumerated(code: u8) -> (ExceptionSet, u8) {
@@ -497,9 +505,10 @@ impl NativeBuild {
         Ok(outcomes)
     }
 
-    /// Every input `first..first + count` of a function of one float parameter, one code
-    /// byte each (flags and result class, see [`decode_enumerated`]), handed to `sink`
-    /// in order and in chunks. A `float` parameter's input `k` is the float with bits `k`.
+    /// The inputs of index `first + i * stride`, `i < count`, of a function of one float
+    /// parameter, one code byte each (flags and result class, see [`decode_enumerated`]),
+    /// handed to `sink` in order and in chunks. A `float` parameter's input of index `k`
+    /// is the float with bits `k`; a `double`'s is [`enumerated_double`]`(k)`.
     /// `sink` returning false stops the enumeration there. Fails when the executable stops
     /// early (a crash, or the function ended the program) or sends nothing for
     /// `stall_limit`.
@@ -507,6 +516,7 @@ impl NativeBuild {
         &self,
         first: u64,
         count: u64,
+        stride: u64,
         opts: &RunOptions,
         stall_limit: Duration,
         sink: &mut dyn FnMut(&[u8]) -> bool,
@@ -523,6 +533,7 @@ impl NativeBuild {
                 opts.ftz_daz.arg(),
                 &first.to_string(),
                 &count.to_string(),
+                &stride.to_string(),
             ])
             .stdin(Stdio::null())
             .stdout(Stdio::piped())

@@ -1199,7 +1199,7 @@ fn enumeration_codes_agree_with_replayed_runs() {
             for w in 0..32u64 {
                 let start = w * (1u64 << 27) + w * 7919;
                 picks.extend(start..start + 512);
-                b.enumerate(start, 512, &opts, Duration::from_secs(10), &mut |c| {
+                b.enumerate(start, 512, 1, &opts, Duration::from_secs(10), &mut |c| {
                     codes.extend_from_slice(c);
                     true
                 })
@@ -1209,11 +1209,7 @@ fn enumeration_codes_agree_with_replayed_runs() {
             // The same inputs through the ordinary protocol.
             let input = |k: u64| match s.params[0] {
                 NativeArgKind::Float(FloatTy::F32) => NativeArg::Float(k),
-                _ => {
-                    let m = k.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-                    let m = m ^ (m >> 29);
-                    NativeArg::Float((k << 32) | (m & 0xffff_ffff))
-                }
+                _ => NativeArg::Float(fpscout_native::enumerated_double(k)),
             };
             let outcomes = run(
                 &b,
@@ -1242,6 +1238,7 @@ fn a_range_enumerates_in_one_process_in_order() {
     b.enumerate(
         0,
         count,
+        1,
         &RunOptions::default(),
         Duration::from_secs(30),
         &mut |c| {

@@ -8,6 +8,7 @@
 use fpscout::diff::{run_diff, DiffConfig};
 use fpscout::oracle::{enumerate_signatures, recall, CodePair, Oracle};
 use fpscout::session::{FtzDazChoice, Session};
+use fpscout_ir::FloatTy;
 use fpscout_toolchain::BuildFlags;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -50,7 +51,7 @@ fn load(path: &Path) -> Option<Oracle> {
             })
         })
         .collect();
-    Some(Oracle::from_codes(&codes?, 1 << 32, true))
+    Some(Oracle::from_codes(&codes?, 1 << 32, FloatTy::F32, true))
 }
 
 fn save(path: &Path, oracle: &Oracle) {

@@ -23,7 +23,7 @@ use rand::{Rng, SeedableRng};
 use rug::Rational;
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Settings of a diff run.
 #[derive(Clone, Debug)]
@@ -251,6 +251,9 @@ pub enum Origin {
     Random,
     /// A seed input (special values, the function's constants: see `seeds`).
     Special,
+    /// The sweep of a one-parameter function: the first input of a signature in which the
+    /// builds differ.
+    Sweep,
 }
 
 /// A confirmed (or not) difference.
@@ -323,6 +326,7 @@ pub struct PhaseTimes {
     pub solve: f64,
     pub search: f64,
     pub random: f64,
+    pub sweep: f64,
     pub confirm: f64,
 }
 
@@ -1024,10 +1028,25 @@ pub fn run_diff(
     for point in crate::seeds::seed_points(&tys, &input_ranges, &constants) {
         candidates.push((point, vec![], Origin::Special));
     }
+    // A function of one float parameter: a sweep over its whole input space on both
+    // executables (one code byte per input, tens of millions per second), each signature
+    // in which the builds differ a candidate.
+    if let ([ty], [None], 1) = (tys.as_slice(), input_ranges.as_slice(), f.params.len()) {
+        let ts = Instant::now();
+        match sweep_one_input(exes, &opts, *ty, cfg, work_deadline) {
+            Ok(points) => {
+                for bits in points {
+                    candidates.push((vec![bits], vec![], Origin::Sweep));
+                }
+            }
+            Err(why) => summary.stopped.push(format!("sweep: {why}")),
+        }
+        summary.phases.sweep = ts.elapsed().as_secs_f64();
+    }
     let neighbourhoods: Vec<Vec<Vec<u64>>> = candidates
         .iter()
         .map(|(center, around, origin)| match origin {
-            Origin::Special => vec![center.clone()],
+            Origin::Special | Origin::Sweep => vec![center.clone()],
             _ => neighbours(center, around, &tys, cfg.search_budget),
         })
         .collect();
@@ -1707,6 +1726,77 @@ impl HangingInputs {
             self.inputs.push(args.to_vec());
         }
     }
+}
+
+/// Share of the time budget the sweep of a one-parameter function may take.
+const SWEEP_SHARE: f64 = 0.05;
+/// Most inputs a sweep runs (every 256th `float`).
+const SWEEP_MAX_INPUTS: u64 = 1 << 24;
+
+/// The first input of each signature in which the builds differ, over a sweep of the
+/// one float input: a pilot of 4096 inputs spread over the whole space times the
+/// function, then as many more as [`SWEEP_SHARE`] of the budget allows (a power-of-two
+/// stride, so every power of two and every exponent is among them). An input that does
+/// not terminate stalls the sweep, which then gives up (that is what the hang limit is
+/// for, input by input).
+fn sweep_one_input(
+    exes: Executables,
+    opts: &RunOptions,
+    ty: FloatTy,
+    cfg: &DiffConfig,
+    until: Option<Instant>,
+) -> Result<Vec<u64>, String> {
+    let space: u64 = 1 << 32;
+    let budget = Duration::from_secs_f64((cfg.time_budget_s * SWEEP_SHARE).max(0.0));
+    let budget = match until {
+        Some(d) => budget.min(d.saturating_duration_since(Instant::now())),
+        None => budget,
+    };
+    let pilot = 1u64 << 12;
+    let t = Instant::now();
+    let stalled = |e: String| format!("{e} (an input probably does not terminate)");
+    let quiet = &mut |_, _| {};
+    // Codes arrive in blocks of 65,536, so a stall limit covers a whole pilot.
+    let mut codes = crate::oracle::sweep(
+        exes.p,
+        exes.pp,
+        opts,
+        crate::oracle::Sweep {
+            first: 0,
+            count: pilot,
+            stride: space / pilot,
+        },
+        budget.max(Duration::from_millis(500)),
+        quiet,
+    )
+    .map_err(stalled)?;
+    let per_input = t.elapsed().as_secs_f64() / pilot as f64;
+    let affordable = (budget.as_secs_f64() / per_input.max(1e-9)) as u64;
+    let wanted = affordable.clamp(1, SWEEP_MAX_INPUTS);
+    // The largest power of two not above it, so the stride is one too.
+    let count = 1u64 << (63 - wanted.leading_zeros());
+    if count > pilot {
+        let more = crate::oracle::sweep(
+            exes.p,
+            exes.pp,
+            opts,
+            crate::oracle::Sweep {
+                first: 0,
+                count,
+                stride: space / count,
+            },
+            budget * 2 + Duration::from_secs(1),
+            quiet,
+        )
+        .map_err(stalled)?;
+        codes.extend(more);
+    }
+    let mut seen = HashSet::new();
+    Ok(codes
+        .into_iter()
+        .filter(|c| (c.key >> 8) != (c.key & 0xff) && seen.insert(c.key))
+        .map(|c| crate::oracle::input_bits(c.first, ty))
+        .collect())
 }
 
 /// The function and its two executables.

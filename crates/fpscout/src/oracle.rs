@@ -5,8 +5,8 @@
 use crate::diff::{DiffKind, DiffReport, ResultClass};
 use crate::session::{native_ftz, FtzDazChoice, Session};
 use crate::InputError;
-use fpscout_ir::{ExceptionSet, Type};
-use fpscout_native::{decode_enumerated, RunOptions};
+use fpscout_ir::{ExceptionSet, FloatTy, ScalarTy, Type};
+use fpscout_native::{decode_enumerated, NativeBuild, RunOptions};
 use fpscout_toolchain::BuildKind;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -66,16 +66,16 @@ pub fn enumerate_signatures(
     let fp = session.function(BuildKind::P, function)?;
     let fq = session.function(BuildKind::PPrime, function)?;
     let f = session.p.function(fp);
-    let exhaustive = match f.params.as_slice() {
-        [p] if p.ty == Type::F32 => true,
-        [p] if p.ty == Type::F64 => false,
-        _ => {
-            return Err(InputError(format!(
-                "the oracle enumerates functions of one float parameter; {} has {}",
-                f.display_name,
-                f.params.len()
-            )))
-        }
+    let param = match f.params.as_slice() {
+        [p] if matches!(p.ty, Type::Scalar(ScalarTy::Float(_))) => p.ty.float_ty(),
+        _ => None,
+    };
+    let Some(param) = param else {
+        return Err(InputError(format!(
+            "the oracle enumerates functions of one float parameter; {} has {} parameters",
+            f.display_name,
+            f.params.len()
+        )));
     };
     let native_p = session.native(BuildKind::P, fp, &[None])?;
     let native_q = session.native(BuildKind::PPrime, fq, &[None])?;
@@ -83,24 +83,76 @@ pub fn enumerate_signatures(
         ftz_daz: native_ftz(choice),
         ..RunOptions::default()
     };
-    let total: u64 = 1 << 32;
-    let stall = Duration::from_secs(60);
-    let mut counts = vec![0u64; 1 << 16];
-    let mut witness = vec![u64::MAX; 1 << 16];
-    let run = |b: &fpscout_native::NativeBuild, tx: mpsc::SyncSender<Vec<u8>>| {
-        b.enumerate(0, total, &opts, stall, &mut |c| tx.send(c.to_vec()).is_ok())
+    let all = Sweep {
+        first: 0,
+        count: 1 << 32,
+        stride: 1,
     };
-    let outcome = std::thread::scope(|s| {
+    let codes = sweep(
+        &native_p,
+        &native_q,
+        &opts,
+        all,
+        Duration::from_secs(60),
+        progress,
+    )
+    .map_err(|e| InputError(format!("enumeration failed: {e}")))?;
+    Ok(Oracle::from_codes(
+        &codes,
+        all.count,
+        param,
+        param == FloatTy::F32,
+    ))
+}
+
+/// Inputs of index `first + i * stride`, `i < count` (see [`input_bits`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sweep {
+    pub first: u64,
+    pub count: u64,
+    pub stride: u64,
+}
+
+/// The bits of the input of index `k` of a sweep over a parameter of type `ty`.
+pub fn input_bits(k: u64, ty: FloatTy) -> u64 {
+    match ty {
+        FloatTy::F32 => k & 0xffff_ffff,
+        FloatTy::F64 => fpscout_native::enumerated_double(k),
+    }
+}
+
+/// Both executables over a sweep, in parallel: each pair of codes with its count and the
+/// index of its first input. Fails when a build stops early or sends nothing for `stall`.
+pub fn sweep(
+    p: &NativeBuild,
+    q: &NativeBuild,
+    opts: &RunOptions,
+    range: Sweep,
+    stall: Duration,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<Vec<CodePair>, String> {
+    let mut counts = vec![0u64; 1 << 16];
+    let mut first_index = vec![u64::MAX; 1 << 16];
+    let run = |b: &NativeBuild, tx: mpsc::SyncSender<Vec<u8>>| {
+        b.enumerate(
+            range.first,
+            range.count,
+            range.stride,
+            opts,
+            stall,
+            &mut |c| tx.send(c.to_vec()).is_ok(),
+        )
+    };
+    let (done, p_end, q_end) = std::thread::scope(|s| {
         let (tp, rp) = mpsc::sync_channel::<Vec<u8>>(16);
         let (tq, rq) = mpsc::sync_channel::<Vec<u8>>(16);
         let run = &run;
-        let (np, nq) = (&native_p, &native_q);
-        let hp = s.spawn(move || run(np, tp));
-        let hq = s.spawn(move || run(nq, tq));
+        let hp = s.spawn(move || run(p, tp));
+        let hq = s.spawn(move || run(q, tq));
         let (mut bp, mut bq): (Vec<u8>, Vec<u8>) = (Vec::new(), Vec::new());
         let (mut ip, mut iq) = (0usize, 0usize);
         let mut done: u64 = 0;
-        while done < total {
+        while done < range.count {
             if ip == bp.len() {
                 match rp.recv() {
                     Ok(c) => (bp, ip) = (c, 0),
@@ -117,52 +169,49 @@ pub fn enumerate_signatures(
             for (j, (&a, &b)) in bp[ip..ip + n].iter().zip(&bq[iq..iq + n]).enumerate() {
                 let key = (usize::from(a) << 8) | usize::from(b);
                 counts[key] += 1;
-                if witness[key] == u64::MAX {
-                    witness[key] = done + j as u64;
+                if first_index[key] == u64::MAX {
+                    first_index[key] = range.first + (done + j as u64) * range.stride;
                 }
             }
             ip += n;
             iq += n;
             done += n as u64;
             if done % (1 << 28) < n as u64 {
-                progress(done, total);
+                progress(done, range.count);
             }
         }
         // A build that stopped early must not leave the other blocked on a full channel.
         drop(rp);
         drop(rq);
-        let p = hp.join();
-        let q = hq.join();
-        (done, p, q)
+        (done, hp.join(), hq.join())
     });
-    let (done, p, q) = outcome;
-    for r in [p, q] {
-        match r {
+    for end in [p_end, q_end] {
+        match end {
             Ok(Ok(())) => {}
-            Ok(Err(e)) => return Err(InputError(format!("enumeration failed: {e}"))),
-            Err(_) => return Err(InputError("an enumeration thread panicked".into())),
+            Ok(Err(e)) => return Err(e.to_string()),
+            Err(_) => return Err("an enumeration thread panicked".into()),
         }
     }
-    if done < total {
-        return Err(InputError(format!(
-            "the enumeration stopped after {done} of {total} inputs"
-        )));
+    if done < range.count {
+        return Err(format!(
+            "the enumeration stopped after {done} of {} inputs",
+            range.count
+        ));
     }
-    let codes: Vec<CodePair> = counts
+    Ok(counts
         .iter()
         .enumerate()
         .filter(|(_, &c)| c > 0)
         .map(|(key, &count)| CodePair {
             key: key as u16,
             count,
-            first: witness[key],
+            first: first_index[key],
         })
-        .collect();
-    Ok(Oracle::from_codes(&codes, total, exhaustive))
+        .collect())
 }
 
 /// How often one pair of enumeration codes (P's << 8 | P''s) occurred, and the index of
-/// its first input: the oracle's raw form, which benchmarks cache.
+/// its first input (see [`input_bits`]): the oracle's raw form, which benchmarks cache.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CodePair {
     pub key: u16,
@@ -171,20 +220,13 @@ pub struct CodePair {
 }
 
 impl Oracle {
-    pub fn from_codes(codes: &[CodePair], inputs: u64, exhaustive: bool) -> Oracle {
+    /// The signatures of a sweep's codes over a parameter of type `param`.
+    pub fn from_codes(codes: &[CodePair], inputs: u64, param: FloatTy, exhaustive: bool) -> Oracle {
         let mut signatures = BTreeMap::new();
         for c in codes {
             let (fp_, cp) = decode_enumerated((c.key >> 8) as u8);
             let (fq_, cq) = decode_enumerated(c.key as u8);
-            let index = c.first;
-            let bits = if exhaustive {
-                index
-            } else {
-                // The double the driver built for this index (see the `enumerate` mode).
-                let m = index.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-                let m = m ^ (m >> 29);
-                (index << 32) | (m & 0xffff_ffff)
-            };
+            let bits = input_bits(c.first, param);
             signatures.insert(
                 (fp_, fq_, class_of(cp), class_of(cq)),
                 Occurrence {

@@ -203,6 +203,7 @@ pub fn print_text(out: &mut impl Write, report: &DiffReport, show_unconfirmed: b
                 )
             }
             Origin::Random => "random phase".into(),
+            Origin::Sweep => "sweep over the input space".into(),
             Origin::Special => "seed inputs (special values, the function's constants)".into(),
         };
         let status = if x.confirmed {
@@ -372,8 +373,8 @@ pub fn print_table(out: &mut impl Write, s: &Summary) {
     let ph = &s.phases;
     let _ = writeln!(
         out,
-        "phases (s): compile {:.2}, collect {:.2}, solve {:.2}, search {:.2}, random {:.2} ({} inputs), confirm {:.2}; paths P {} P' {}",
-        ph.compile, ph.collect, ph.solve, ph.search, ph.random, s.random_inputs, ph.confirm, s.paths_p, s.paths_pprime
+        "phases (s): compile {:.2}, collect {:.2}, solve {:.2}, search {:.2} (of which sweep {:.2}), random {:.2} ({} inputs), confirm {:.2}; paths P {} P' {}",
+        ph.compile, ph.collect, ph.solve, ph.search, ph.sweep, ph.random, s.random_inputs, ph.confirm, s.paths_p, s.paths_pprime
     );
     let _ = writeln!(
         out,

@@ -315,20 +315,30 @@ impl RunBudget {
         })
     }
 
-    /// The share of the time left for the next of `builds_left` builds.
-    fn share(&self, builds_left: u32) -> Duration {
-        self.deadline.saturating_duration_since(Instant::now()) / builds_left.max(1)
+    /// The slot of the next of `builds_left` builds: an equal share of the time left.
+    fn slot(&self, builds_left: u32) -> BuildSlot {
+        let now = Instant::now();
+        let share = self.deadline.saturating_duration_since(now) / builds_left.max(1);
+        BuildSlot {
+            interpretation_until: now + share / 2,
+            until: now + share,
+            hang_limit: self.hang_limit,
+        }
     }
+}
 
-    /// When the interpretation of the next of `builds_left` builds must stop: half its
-    /// share, the other half is its executable's.
-    fn interpretation_deadline(&self, builds_left: u32) -> Instant {
-        Instant::now() + self.share(builds_left) / 2
-    }
+/// The time of one build in a `run`: its interpretation stops half way, its executable
+/// gets the rest (at most the hang limit).
+struct BuildSlot {
+    interpretation_until: Instant,
+    until: Instant,
+    hang_limit: Duration,
+}
 
-    /// How long the executable of the next of `builds_left` builds may run.
-    fn native_timeout(&self, builds_left: u32) -> Duration {
-        self.share(builds_left)
+impl BuildSlot {
+    fn native_timeout(&self) -> Duration {
+        self.until
+            .saturating_duration_since(Instant::now())
             .min(self.hang_limit)
             .max(Duration::from_millis(1))
     }
@@ -365,13 +375,14 @@ pub fn run_both(
         let mut runner = ConcreteRunner::new(module, fid, mode, config)
             .map_err(|e| InputError(e.to_string()))?;
         runner.record_inexact(true);
-        runner.set_deadline(Some(budget.interpretation_deadline(runs_left)));
+        let slot = budget.slot(runs_left);
+        runner.set_deadline(Some(slot.interpretation_until));
         let eval = runner
             .eval(&args)
             .map_err(|e| InputError(format!("build {build}: {e}")))?;
         let opts = RunOptions {
             ftz_daz: native_ftz(choice),
-            per_vector_timeout: budget.native_timeout(runs_left),
+            per_vector_timeout: slot.native_timeout(),
         };
         let traced = native
             .run_traced(&[to_native(f, &args)], &opts)
@@ -465,13 +476,7 @@ pub fn run_both(
                     .to_string()
             }),
             backend_rewrites: session.backend_rewrites(build),
-            fast_math_note: fast_math_note(
-                module,
-                fid,
-                mode,
-                &args,
-                Some(budget.interpretation_deadline(runs_left)),
-            ),
+            fast_math_note: fast_math_note(module, fid, mode, &args, Some(slot.until)),
         });
     }
     Ok(records)

@@ -683,3 +683,34 @@ fn functions_of_a_linked_library_are_called_natively_by_both_sides() {
     assert_eq!(missing.code, 2);
     assert!(missing.stderr.contains("-lnosuchlib"), "{}", missing.stderr);
 }
+
+#[test]
+fn diff_finds_every_signature_the_exhaustive_oracle_sees() {
+    // All 2^32 floats on both executables (about a minute on 2 cores): the ground truth of
+    // which (P flags, P' flags, P class, P' class) differences exist for 1/x. Under
+    // FTZ/DAZ, P' flushes subnormal results (underflow where P raises none for the exact
+    // 1/2^127) and reads subnormal inputs as zero (divide-by-zero where P overflows).
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "recip.c",
+        "float recip(float x) { return 1.0f / x; }\n",
+    );
+    let out = run(&["diff", &src, "-f", "recip", "--oracle", "--json"]);
+    assert!(matches!(out.code, 0 | 1), "{}", out.stderr);
+    let records = json_records(&out.stdout);
+    let summary = &records.last().expect("summary")["data"];
+    let recall = &summary["recall"];
+    assert!(recall["existing"].as_u64().unwrap() >= 4, "{recall}");
+    assert_eq!(
+        recall["spurious"].as_array().map(Vec::len),
+        Some(0),
+        "{recall}"
+    );
+    assert_eq!(
+        recall["missed"].as_array().map(Vec::len),
+        Some(0),
+        "{recall}"
+    );
+    assert_eq!(summary["recall_estimate"].as_f64(), Some(1.0), "{summary}");
+}
