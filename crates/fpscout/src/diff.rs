@@ -385,6 +385,19 @@ pub struct Summary {
     pub recall_estimate: Option<f64>,
     /// The oracle's comparison in full, where it ran.
     pub recall: Option<crate::oracle::Recall>,
+    /// Every signature of a difference with the number of inputs it was seen on (search,
+    /// sweep and random phase, untraced), rarest first.
+    pub signature_inputs: Vec<SignatureInputs>,
+}
+
+/// How many of the inputs tried showed one signature.
+#[derive(Clone, Debug, Serialize)]
+pub struct SignatureInputs {
+    pub p_flags: ExceptionSet,
+    pub p_prime_flags: ExceptionSet,
+    pub p_class: ResultClass,
+    pub p_prime_class: ResultClass,
+    pub inputs: u64,
 }
 
 /// Everything a diff run produced.
@@ -1021,6 +1034,8 @@ pub fn run_diff(
     let t = Instant::now();
     let mut candidates = pool.candidates;
     let mut hanging = HangingInputs::default();
+    // How many inputs each signature of a difference was seen on, in every phase.
+    let mut inputs_seen: HashMap<Signature, u64> = HashMap::new();
     // Seeds are candidates of their own: NaN and the infinities (where loop conditions
     // become unordered and fast-math's assumptions break), zeros, subnormals, the ends of
     // the normal range, and the function's constants and their neighbours.
@@ -1035,7 +1050,8 @@ pub fn run_diff(
         let ts = Instant::now();
         match sweep_one_input(exes, &opts, *ty, cfg, work_deadline) {
             Ok(points) => {
-                for bits in points {
+                for (bits, sig, count) in points {
+                    *inputs_seen.entry(sig).or_insert(0) += count;
                     candidates.push((vec![bits], vec![], Origin::Sweep));
                 }
             }
@@ -1120,6 +1136,11 @@ pub fn run_diff(
         };
         let (kinds, ulps) = compare(&op, &oq, ret, cfg.tolerance_ulps);
         track_max(&mut max_ulps, ulps, &x.args, &op, &oq);
+        if !kinds.is_empty() {
+            *inputs_seen
+                .entry((op.flags, oq.flags, op.class, oq.class))
+                .or_insert(0) += 1;
+        }
         if traced_of[x.n] >= TRACED_PER_CANDIDATE || settled[x.n] {
             continue;
         }
@@ -1236,6 +1257,7 @@ pub fn run_diff(
             }
             let sig = (np.flags, nq.flags, np.class, nq.class);
             random_signatures.insert(sig);
+            *inputs_seen.entry(sig).or_insert(0) += 1;
             // Keep a few witnesses per signature; the rest only count.
             let count = per_signature.entry(sig).or_insert(0);
             *count += 1;
@@ -1260,6 +1282,26 @@ pub fn run_diff(
         }
     }
     summary.phases.random = t.elapsed().as_secs_f64();
+    let mut seen_counts: Vec<SignatureInputs> = inputs_seen
+        .into_iter()
+        .map(|(s, inputs)| SignatureInputs {
+            p_flags: s.0,
+            p_prime_flags: s.1,
+            p_class: s.2,
+            p_prime_class: s.3,
+            inputs,
+        })
+        .collect();
+    seen_counts.sort_by_key(|c| {
+        (
+            c.inputs,
+            c.p_flags,
+            c.p_prime_flags,
+            c.p_class,
+            c.p_prime_class,
+        )
+    });
+    summary.signature_inputs = seen_counts;
 
     // Within ranges: local search around the largest divergence seen so far, guided by
     // the interpreter; the best input is then replayed natively.
@@ -1745,7 +1787,7 @@ fn sweep_one_input(
     ty: FloatTy,
     cfg: &DiffConfig,
     until: Option<Instant>,
-) -> Result<Vec<u64>, String> {
+) -> Result<Vec<(u64, Signature, u64)>, String> {
     let space: u64 = 1 << 32;
     let budget = Duration::from_secs_f64((cfg.time_budget_s * SWEEP_SHARE).max(0.0));
     let budget = match until {
@@ -1757,6 +1799,7 @@ fn sweep_one_input(
     let stalled = |e: String| format!("{e} (an input probably does not terminate)");
     let quiet = &mut |_, _| {};
     // Codes arrive in blocks of 65,536, so a stall limit covers a whole pilot.
+    let mut swept = pilot;
     let mut codes = crate::oracle::sweep(
         exes.p,
         exes.pp,
@@ -1790,12 +1833,20 @@ fn sweep_one_input(
         )
         .map_err(stalled)?;
         codes.extend(more);
+        swept += count;
     }
-    let mut seen = HashSet::new();
-    Ok(codes
-        .into_iter()
-        .filter(|c| (c.key >> 8) != (c.key & 0xff) && seen.insert(c.key))
-        .map(|c| crate::oracle::input_bits(c.first, ty))
+    // The pilot's and the sweep's counts of one signature add up; the first witness wins.
+    let mut by_key: Vec<crate::oracle::CodePair> = Vec::new();
+    for c in codes {
+        match by_key.iter_mut().find(|k| k.key == c.key) {
+            Some(k) => k.count += c.count,
+            None => by_key.push(c),
+        }
+    }
+    let sweep_oracle = crate::oracle::Oracle::from_codes(&by_key, swept, ty, false);
+    Ok(sweep_oracle
+        .differences()
+        .map(|(sig, o)| (o.witness, *sig, o.count))
         .collect())
 }
 

@@ -381,6 +381,27 @@ pub fn print_table(out: &mut impl Write, s: &Summary) {
         "signatures only the solver phase reached: {}",
         s.solver_only_signatures
     );
+    if !s.signature_inputs.is_empty() {
+        let seen: Vec<String> = s
+            .signature_inputs
+            .iter()
+            .map(|c| {
+                format!(
+                    "P {} {} / P' {} {}: {}",
+                    c.p_flags,
+                    c.p_class.name(),
+                    c.p_prime_flags,
+                    c.p_prime_class.name(),
+                    c.inputs
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            out,
+            "inputs tried per signature (rarest first): {}",
+            seen.join("; ")
+        );
+    }
     if !s.backend_rewrites_pprime.is_empty() {
         let _ = writeln!(
             out,

@@ -479,3 +479,40 @@ fn a_function_with_output_and_an_abort_path_is_analysed() {
         && (f.p.flags.contains(ExceptionKind::Overflow)
             || f.p.flags.contains(ExceptionKind::Invalid))));
 }
+
+#[test]
+fn the_sweep_finds_a_signature_only_two_floats_have() {
+    // 1/x is an exact subnormal only for x = ±2^127: P raises nothing, P' (FTZ) flushes it
+    // and raises underflow. Two inputs of 2^32, which the sweep's power-of-two stride hits.
+    let dir = tempfile::tempdir().unwrap();
+    let src = source(
+        &dir,
+        "recip.c",
+        "float recip(float x) { return 1.0f / x; }\n",
+    );
+    let r = diff(&src, &quick("recip"));
+    let mut underflow_only = fpscout_ir::ExceptionSet::EMPTY;
+    underflow_only.insert(ExceptionKind::Underflow);
+    let hit = r
+        .findings
+        .iter()
+        .find(|f| {
+            f.confirmed
+                && f.p.flags.is_empty()
+                && f.p_prime.flags == underflow_only
+                && f.p.class == ResultClass::Finite
+        })
+        .expect("the exact-subnormal signature");
+    let fpscout_walk::concrete::ArgBits::Scalar(x) = hit.input[0] else {
+        panic!("{:?}", hit.input)
+    };
+    assert_eq!(f32::from_bits(x as u32).abs(), 2f32.powi(127));
+    let seen = r
+        .summary
+        .signature_inputs
+        .iter()
+        .find(|c| c.p_flags.is_empty() && c.p_prime_flags == underflow_only)
+        .expect("counted");
+    assert!(seen.inputs >= 1 && seen.inputs < 100, "{}", seen.inputs);
+    assert!(r.summary.phases.sweep > 0.0);
+}
