@@ -929,6 +929,20 @@ pub struct Function {
     pub unsupported: Option<String>,
 }
 
+impl Function {
+    /// Why each instruction that cannot run fails (the walks that reach it), in order.
+    pub fn unsupported_reasons(&self) -> Vec<&str> {
+        self.blocks
+            .iter()
+            .flat_map(|b| &b.insts)
+            .filter_map(|i| match &i.kind {
+                InstKind::Unsupported { reason } => Some(reason.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
 /// Initial contents of a global variable: scalar cells at byte offsets.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Global {

@@ -171,15 +171,7 @@ fn unsupported_instructions_fail_where_they_are_and_broken_control_flow_makes_a_
     // The long double arithmetic stays in the body, each instruction failing where it is.
     let noisy = m.function(m.find_function("noisy").unwrap());
     assert!(noisy.unsupported.is_none(), "{:?}", noisy.unsupported);
-    let reasons: Vec<&str> = noisy
-        .blocks
-        .iter()
-        .flat_map(|b| &b.insts)
-        .filter_map(|i| match &i.kind {
-            InstKind::Unsupported { reason } => Some(reason.as_str()),
-            _ => None,
-        })
-        .collect();
+    let reasons = noisy.unsupported_reasons();
     assert!(!reasons.is_empty());
     assert!(reasons.iter().all(|r| r.contains("u.c:")), "{reasons:?}");
     assert!(

@@ -55,15 +55,20 @@ fn build(kind: BuildKind) -> Module {
     load_build(&tc, &c, kind, &BuildFlags::default(), dir.path()).unwrap()
 }
 
-fn eval(m: &Module, name: &str, args: &[f64]) -> Evaluation {
+/// A runner of `name` in IEEE mode.
+fn runner<'m>(m: &'m Module, name: &str) -> ConcreteRunner<'m> {
     let fid = m.find_function(name).unwrap();
     let mode = FpMode {
         ftz: false,
         daz: false,
     };
-    let mut r = ConcreteRunner::new(m, fid, mode, WalkConfig::default()).unwrap();
+    ConcreteRunner::new(m, fid, mode, WalkConfig::default()).unwrap()
+}
+
+fn eval(m: &Module, name: &str, args: &[f64]) -> Evaluation {
     let a: Vec<ArgBits> = args.iter().map(|x| ArgBits::Scalar(x.to_bits())).collect();
-    r.eval(&a)
+    runner(m, name)
+        .eval(&a)
         .unwrap_or_else(|e| panic!("{name}({args:?}): {e}"))
 }
 
@@ -161,17 +166,7 @@ fn output_functions_return_what_glibc_returns() {
 fn native_functions_are_called_and_their_flags_charged_to_the_call() {
     for kind in BuildKind::BOTH {
         let m = build(kind);
-        let fid = m.find_function("uses_gamma").unwrap();
-        let mut r = ConcreteRunner::new(
-            &m,
-            fid,
-            FpMode {
-                ftz: false,
-                daz: false,
-            },
-            WalkConfig::default(),
-        )
-        .unwrap();
+        let mut r = runner(&m, "uses_gamma");
         let mut call = |x: f64, n: i32| {
             r.eval(&[
                 ArgBits::Scalar(x.to_bits()),
@@ -213,17 +208,7 @@ fn unsupported_constructs_fail_only_when_reached() {
         eval(&m, "indirect", &[1.0]).result_bits(),
         Some(2f64.to_bits())
     );
-    let fid = m.find_function("indirect").unwrap();
-    let mut r = ConcreteRunner::new(
-        &m,
-        fid,
-        FpMode {
-            ftz: false,
-            daz: false,
-        },
-        WalkConfig::default(),
-    )
-    .unwrap();
+    let mut r = runner(&m, "indirect");
     let err = r
         .eval(&[ArgBits::Scalar((-1f64).to_bits())])
         .expect_err("indirect call reached");
@@ -235,15 +220,7 @@ fn unsupported_constructs_fail_only_when_reached() {
     // A call through a parameter stays in the lowered body, failing where it is.
     let f = m.function(m.find_function("through_pointer").unwrap());
     assert!(f.unsupported.is_none(), "{:?}", f.unsupported);
-    let reasons: Vec<&str> = f
-        .blocks
-        .iter()
-        .flat_map(|b| &b.insts)
-        .filter_map(|i| match &i.kind {
-            InstKind::Unsupported { reason } => Some(reason.as_str()),
-            _ => None,
-        })
-        .collect();
+    let reasons = f.unsupported_reasons();
     assert_eq!(reasons.len(), 1, "{reasons:?}");
     assert!(reasons[0].contains("indirect call"), "{}", reasons[0]);
     assert!(reasons[0].contains("ext.c:27"), "{}", reasons[0]);

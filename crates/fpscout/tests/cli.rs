@@ -41,6 +41,11 @@ fn write(dir: &Path, name: &str, text: &str) -> String {
     p.display().to_string()
 }
 
+/// Newton's square root, which never ends for a < 0.
+const NEWTON: &str = "#include <math.h>\ndouble newton_sqrt(double a) {\n  \
+    double x = a > 1.0 ? a : 1.0;\n  while (fabs(x * x - a) > 1e-12 * a) x = 0.5 * (x + a / x);\n  \
+    return x;\n}\n";
+
 const SUM_ARGS: &str = "[1e308,1e308,-1e308,-1e308,1,2,3,4,5],9";
 
 #[test]
@@ -477,12 +482,7 @@ fn diff_ends_within_its_time_budget_on_code_that_never_ends() {
     // Newton's square root never ends for a < 0: every phase must still stop in time,
     // and with --json progress records go to stderr.
     let dir = tempfile::tempdir().unwrap();
-    let src = write(
-        dir.path(),
-        "newton.c",
-        "#include <math.h>\ndouble newton_sqrt(double a) {\n  double x = a > 1.0 ? a : 1.0;\n  \
-         while (fabs(x * x - a) > 1e-12 * a) x = 0.5 * (x + a / x);\n  return x;\n}\n",
-    );
+    let src = write(dir.path(), "newton.c", NEWTON);
     let t = std::time::Instant::now();
     let out = run(&[
         "diff",
@@ -559,12 +559,7 @@ fn run_reports_how_each_build_ends_the_program() {
 #[test]
 fn run_ends_within_its_time_budget_on_an_input_that_never_ends() {
     let dir = tempfile::tempdir().unwrap();
-    let src = write(
-        dir.path(),
-        "newton.c",
-        "#include <math.h>\ndouble newton_sqrt(double a) {\n  double x = a > 1.0 ? a : 1.0;\n  \
-         while (fabs(x * x - a) > 1e-12 * a) x = 0.5 * (x + a / x);\n  return x;\n}\n",
-    );
+    let src = write(dir.path(), "newton.c", NEWTON);
     let t = std::time::Instant::now();
     let out = run(&[
         "run",
