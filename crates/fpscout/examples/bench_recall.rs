@@ -22,9 +22,14 @@ fn functions(source: &str) -> Vec<String> {
         .collect()
 }
 
+/// `recall-oracle` in the target directory this example was built in
+/// (`<target>/release/examples/bench_recall`).
 fn cache_dir() -> PathBuf {
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
+    let exe = std::env::current_exe().unwrap_or_default();
+    let target = exe
+        .ancestors()
+        .nth(3)
+        .map(Path::to_path_buf)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"));
     target.join("recall-oracle")
 }
