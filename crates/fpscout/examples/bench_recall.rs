@@ -136,8 +136,8 @@ fn main() {
                 "  {function}: missed {} ({} inputs, e.g. {:#010x} = {:e})",
                 sig_text(s),
                 o.count,
-                o.witness,
-                f32::from_bits(o.witness as u32)
+                o.witness[0],
+                f32::from_bits(o.witness[0] as u32)
             ));
         }
         for s in &r.spurious {

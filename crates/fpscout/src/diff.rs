@@ -1846,7 +1846,7 @@ fn sweep_one_input(
     let sweep_oracle = crate::oracle::Oracle::from_codes(&by_key, swept, ty, false);
     Ok(sweep_oracle
         .differences()
-        .map(|(sig, o)| (o.witness, *sig, o.count))
+        .map(|(sig, o)| (o.witness[0], *sig, o.count))
         .collect())
 }
 

@@ -155,6 +155,9 @@ enum Command {
     },
 }
 
+/// Inputs the oracle samples for functions of several float parameters.
+const ORACLE_SAMPLES: usize = 1 << 20;
+
 /// Libraries the code calls into, for both builds' executables and the interpreter.
 #[derive(clap::Args)]
 struct Linking {
@@ -365,12 +368,23 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
             };
             let mut report = fpscout::diff::run_diff(&session, &cfg, &mut progress)?;
             if oracle {
-                let o = fpscout::oracle::enumerate_signatures(
-                    &session,
-                    &function,
-                    ftz_daz,
-                    &mut |done, total| progress("oracle", done, total),
-                )?;
+                let one_float = session.p.function(fid).params.len() == 1;
+                let o = if one_float {
+                    fpscout::oracle::enumerate_signatures(
+                        &session,
+                        &function,
+                        ftz_daz,
+                        &mut |done, total| progress("oracle", done, total),
+                    )?
+                } else {
+                    fpscout::oracle::sample_signatures(
+                        &session,
+                        &function,
+                        ftz_daz,
+                        ORACLE_SAMPLES,
+                        &mut |done, total| progress("oracle", done, total),
+                    )?
+                };
                 let r = fpscout::oracle::recall(&o, &report);
                 report.summary.recall_estimate = Some(r.recall);
                 report.summary.recall = Some(r);

@@ -2,7 +2,7 @@
 //! executables, each (P flags, P' flags, P class, P' class) signature with its count and
 //! first witness, and the recall of a `diff` report against it.
 
-use crate::diff::{DiffKind, DiffReport, ResultClass};
+use crate::diff::{DiffReport, ResultClass};
 use crate::session::{native_ftz, FtzDazChoice, Session};
 use crate::InputError;
 use fpscout_ir::{ExceptionSet, FloatTy, ScalarTy, Type};
@@ -16,11 +16,11 @@ use std::time::Duration;
 /// A (P flags, P' flags, P class, P' class) signature, flags without inexact.
 pub type Signature = (ExceptionSet, ExceptionSet, ResultClass, ResultClass);
 
-/// How often a signature occurs, and the first input (bits) that has it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+/// How often a signature occurs, and the first input that has it (bits per parameter).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Occurrence {
     pub count: u64,
-    pub witness: u64,
+    pub witness: Vec<u64>,
 }
 
 /// Every signature over the enumerated inputs.
@@ -231,7 +231,7 @@ impl Oracle {
                 (fp_, fq_, class_of(cp), class_of(cq)),
                 Occurrence {
                     count: c.count,
-                    witness: bits,
+                    witness: vec![bits],
                 },
             );
         }
@@ -244,9 +244,106 @@ impl Oracle {
     }
 }
 
+/// A sample of `samples` inputs of a function whose parameters are all floats (random
+/// bit patterns: NaNs, infinities and subnormals included), run on both executables: the
+/// signatures they show. An estimate, not ground truth (`exhaustive` is false).
+pub fn sample_signatures(
+    session: &Session,
+    function: &str,
+    choice: FtzDazChoice,
+    samples: usize,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<Oracle, InputError> {
+    use rand::{Rng, SeedableRng};
+    let fp = session.function(BuildKind::P, function)?;
+    let fq = session.function(BuildKind::PPrime, function)?;
+    let f = session.p.function(fp);
+    let tys: Option<Vec<FloatTy>> = f.params.iter().map(|p| p.ty.float_ty()).collect();
+    let Some(tys) = tys.filter(|t| !t.is_empty() && f.params.iter().all(|p| !p.ty.is_vector()))
+    else {
+        return Err(InputError(format!(
+            "the sampled oracle needs float parameters only; {} has others",
+            f.display_name
+        )));
+    };
+    let lens = vec![None; tys.len()];
+    let native_p = session.native(BuildKind::P, fp, &lens)?;
+    let native_q = session.native(BuildKind::PPrime, fq, &lens)?;
+    let opts = RunOptions {
+        ftz_daz: native_ftz(choice),
+        ..RunOptions::default()
+    };
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+    let mut signatures: BTreeMap<Signature, Occurrence> = BTreeMap::new();
+    let ret = f.ret;
+    let observe = |o: &fpscout_native::NativeOutcome| match o {
+        fpscout_native::NativeOutcome::Returned { result, flags, .. } => {
+            Some((flags.without_inexact(), ResultClass::of(*result, ret)))
+        }
+        fpscout_native::NativeOutcome::Ended { end, flags, .. } => {
+            Some((flags.without_inexact(), ResultClass::of_end(end)))
+        }
+        fpscout_native::NativeOutcome::TimedOut => Some((ExceptionSet::EMPTY, ResultClass::Hang)),
+        fpscout_native::NativeOutcome::Crashed { .. } => None,
+    };
+    let mut done = 0usize;
+    while done < samples {
+        let n = (samples - done).min(1 << 16);
+        let inputs: Vec<Vec<u64>> = (0..n)
+            .map(|_| {
+                tys.iter()
+                    .map(|t| match t {
+                        FloatTy::F32 => u64::from(rng.gen::<u32>()),
+                        FloatTy::F64 => rng.gen::<u64>(),
+                    })
+                    .collect()
+            })
+            .collect();
+        let native: Vec<Vec<fpscout_native::NativeArg>> = inputs
+            .iter()
+            .map(|v| {
+                v.iter()
+                    .map(|&b| fpscout_native::NativeArg::Float(b))
+                    .collect()
+            })
+            .collect();
+        let (ps, qs) = std::thread::scope(|s| {
+            let hp = s.spawn(|| native_p.run(&native, &opts));
+            let hq = s.spawn(|| native_q.run(&native, &opts));
+            (hp.join(), hq.join())
+        });
+        let (Ok(Ok(ps)), Ok(Ok(qs))) = (ps, qs) else {
+            return Err(InputError("the sampled oracle's native runs failed".into()));
+        };
+        for ((input, p), q) in inputs.into_iter().zip(&ps).zip(&qs) {
+            let (Some((pf, pc)), Some((qf, qc))) = (observe(p), observe(q)) else {
+                continue;
+            };
+            signatures
+                .entry((pf, qf, pc, qc))
+                .and_modify(|o| o.count += 1)
+                .or_insert(Occurrence {
+                    count: 1,
+                    witness: input,
+                });
+        }
+        done += n;
+        progress(done as u64, samples as u64);
+    }
+    Ok(Oracle {
+        signatures,
+        inputs: samples as u64,
+        exhaustive: false,
+        codes: Vec::new(),
+    })
+}
+
 /// How a `diff` report compares with the oracle.
 #[derive(Clone, Debug, Serialize)]
 pub struct Recall {
+    /// The oracle saw every input: `spurious` must then be empty. A sample may miss rare
+    /// signatures `diff` finds.
+    pub exhaustive: bool,
     /// Difference signatures that exist.
     pub existing: usize,
     /// Of those, the ones `diff` confirmed.
@@ -268,11 +365,7 @@ pub fn reported_signatures(report: &DiffReport) -> Vec<Signature> {
         .findings
         .iter()
         .filter(|f| f.confirmed)
-        .filter(|f| {
-            f.kinds
-                .iter()
-                .any(|k| matches!(k, DiffKind::Flags | DiffKind::Class))
-        })
+        .filter(|f| f.p.flags != f.p_prime.flags || f.p.class != f.p_prime.class)
         .map(|f| (f.p.flags, f.p_prime.flags, f.p.class, f.p_prime.class))
         .collect();
     out.sort();
@@ -283,7 +376,7 @@ pub fn reported_signatures(report: &DiffReport) -> Vec<Signature> {
 pub fn recall(oracle: &Oracle, report: &DiffReport) -> Recall {
     let reported = reported_signatures(report);
     let existing: Vec<(Signature, Occurrence)> =
-        oracle.differences().map(|(s, o)| (*s, *o)).collect();
+        oracle.differences().map(|(s, o)| (*s, o.clone())).collect();
     let found = existing
         .iter()
         .filter(|(s, _)| reported.contains(s))
@@ -299,6 +392,7 @@ pub fn recall(oracle: &Oracle, report: &DiffReport) -> Recall {
         .cloned()
         .collect();
     Recall {
+        exhaustive: oracle.exhaustive,
         existing: existing.len(),
         found,
         recall: if existing.is_empty() {

@@ -281,7 +281,12 @@ pub fn print_text(out: &mut impl Write, report: &DiffReport, show_unconfirmed: b
     if let Some(r) = &s.recall {
         let _ = writeln!(
             out,
-            "\nrecall against every input: {} of {} difference signatures ({:.0} %)",
+            "\nrecall against {}: {} of {} difference signatures ({:.0} %)",
+            if r.exhaustive {
+                "every input"
+            } else {
+                "a sample of the inputs"
+            },
             r.found,
             r.existing,
             r.recall * 100.0
@@ -289,7 +294,7 @@ pub fn print_text(out: &mut impl Write, report: &DiffReport, show_unconfirmed: b
         for (sig, o) in &r.missed {
             let _ = writeln!(
                 out,
-                "   missed: P {} {}, P' {} {} ({} inputs, e.g. bits {:#x})",
+                "   missed: P {} {}, P' {} {} ({} inputs, e.g. bits {:x?})",
                 sig.0,
                 sig.2.name(),
                 sig.1,
@@ -301,7 +306,8 @@ pub fn print_text(out: &mut impl Write, report: &DiffReport, show_unconfirmed: b
         for sig in &r.spurious {
             let _ = writeln!(
                 out,
-                "   reported but never seen: P {} {}, P' {} {}",
+                "   reported but never seen{}: P {} {}, P' {} {}",
+                if r.exhaustive { "" } else { " in the sample" },
                 sig.0,
                 sig.2.name(),
                 sig.1,

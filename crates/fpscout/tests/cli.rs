@@ -709,3 +709,23 @@ fn diff_finds_every_signature_the_exhaustive_oracle_sees() {
     );
     assert_eq!(summary["recall_estimate"].as_f64(), Some(1.0), "{summary}");
 }
+
+#[test]
+fn the_oracle_samples_functions_of_several_parameters() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "ratio.c",
+        "float ratio(float x, float y) { return x / y; }\n",
+    );
+    let out = run(&["diff", &src, "-f", "ratio", "--oracle", "--json"]);
+    assert!(matches!(out.code, 0 | 1), "{}", out.stderr);
+    let records = json_records(&out.stdout);
+    let summary = &records.last().expect("summary")["data"];
+    let recall = &summary["recall"];
+    assert_eq!(recall["exhaustive"], false, "{recall}");
+    // Subnormal divisors read as 0 under DAZ: P' divides by zero where P does not.
+    assert!(recall["existing"].as_u64().unwrap() >= 2, "{recall}");
+    let estimate = summary["recall_estimate"].as_f64().unwrap();
+    assert!((0.5..=1.0).contains(&estimate), "{summary}");
+}
