@@ -527,7 +527,7 @@ fn assemble(specs: &[ParamSpec], floats: &[u64]) -> Vec<ArgBits> {
 
 /// A build's observation from an untraced native outcome (no trace); `None` when it
 /// crashed.
-fn plain_observe(o: &NativeOutcome, ret: Type) -> Option<Observation> {
+pub(crate) fn plain_observe(o: &NativeOutcome, ret: Type) -> Option<Observation> {
     match o {
         NativeOutcome::Returned { result, flags, .. } => Some(Observation {
             result: *result,

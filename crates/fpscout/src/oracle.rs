@@ -276,15 +276,8 @@ pub fn sample_signatures(
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
     let mut signatures: BTreeMap<Signature, Occurrence> = BTreeMap::new();
     let ret = f.ret;
-    let observe = |o: &fpscout_native::NativeOutcome| match o {
-        fpscout_native::NativeOutcome::Returned { result, flags, .. } => {
-            Some((flags.without_inexact(), ResultClass::of(*result, ret)))
-        }
-        fpscout_native::NativeOutcome::Ended { end, flags, .. } => {
-            Some((flags.without_inexact(), ResultClass::of_end(end)))
-        }
-        fpscout_native::NativeOutcome::TimedOut => Some((ExceptionSet::EMPTY, ResultClass::Hang)),
-        fpscout_native::NativeOutcome::Crashed { .. } => None,
+    let observe = |o: &fpscout_native::NativeOutcome| {
+        crate::diff::plain_observe(o, ret).map(|x| (x.flags, x.class))
     };
     let mut done = 0usize;
     while done < samples {
