@@ -540,35 +540,44 @@ impl NativeBuild {
             .stderr(Stdio::null())
             .spawn()
             .map_err(io_err(format!("starting {}", self.exe.display())))?;
-        let Some(mut stdout) = child.stdout.take() else {
+        let Some(stdout) = child.stdout.take() else {
             let _ = child.kill();
             let _ = child.wait();
             return Err(NativeError::Startup(
                 "the driver's pipe was not created".into(),
             ));
         };
-        // A reader thread, so that a stalled executable is noticed and killed.
+        // A reader thread, so that a stalled executable is noticed and killed. Its first
+        // message is the `READY` line, then the codes in chunks.
         let (tx, rx) = mpsc::sync_channel::<io::Result<Vec<u8>>>(8);
-        thread::spawn(move || loop {
-            let mut chunk = vec![0u8; 1 << 20];
-            match stdout.read(&mut chunk) {
-                Ok(0) => return,
-                Ok(n) => {
-                    chunk.truncate(n);
-                    if tx.send(Ok(chunk)).is_err() {
+        thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            let mut header = Vec::new();
+            if let Err(e) = reader.read_until(b'\n', &mut header) {
+                let _ = tx.send(Err(e));
+                return;
+            }
+            if tx.send(Ok(header)).is_err() {
+                return;
+            }
+            loop {
+                let mut chunk = vec![0u8; 1 << 20];
+                match reader.read(&mut chunk) {
+                    Ok(0) => return,
+                    Ok(n) => {
+                        chunk.truncate(n);
+                        if tx.send(Ok(chunk)).is_err() {
+                            return;
+                        }
+                    }
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => {
+                        let _ = tx.send(Err(e));
                         return;
                     }
                 }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => {
-                    let _ = tx.send(Err(e));
-                    return;
-                }
             }
         });
-        let mut header_done = false;
-        let mut pending: Vec<u8> = Vec::new();
-        let mut received: u64 = 0;
         let fail = |child: &mut Child, what: String| {
             let _ = child.kill();
             let status = child.wait().ok();
@@ -577,54 +586,36 @@ impl NativeBuild {
                 status.map_or("gone".to_string(), |s| s.to_string())
             ))
         };
+        let next = |child: &mut Child, received: u64| match rx.recv_timeout(stall_limit) {
+            Ok(Ok(c)) => Ok(c),
+            Ok(Err(e)) => Err(fail(child, format!("reading codes: {e}"))),
+            Err(RecvTimeoutError::Timeout) => Err(fail(
+                child,
+                format!("no code for {stall_limit:?} after {received} of {count} inputs"),
+            )),
+            Err(RecvTimeoutError::Disconnected) => Err(fail(
+                child,
+                format!("the enumeration stopped after {received} of {count} inputs"),
+            )),
+        };
+        let header = next(&mut child, 0)?;
+        let line = String::from_utf8_lossy(&header);
+        if !line.starts_with("READY ") {
+            return Err(fail(
+                &mut child,
+                format!("driver said {:?}", line.trim_end()),
+            ));
+        }
+        let mut received: u64 = 0;
         while received < count {
-            let chunk = match rx.recv_timeout(stall_limit) {
-                Ok(Ok(c)) => c,
-                Ok(Err(e)) => return Err(fail(&mut child, format!("reading codes: {e}"))),
-                Err(RecvTimeoutError::Timeout) => {
-                    return Err(fail(
-                        &mut child,
-                        format!(
-                            "no code for {stall_limit:?} after input {}",
-                            first + received
-                        ),
-                    ))
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(fail(
-                        &mut child,
-                        format!(
-                            "the enumeration stopped at input {} of {first}..{}",
-                            first + received,
-                            first + count
-                        ),
-                    ))
-                }
-            };
-            let mut body: &[u8] = &chunk;
-            if !header_done {
-                pending.extend_from_slice(&chunk);
-                let Some(nl) = pending.iter().position(|&b| b == b'\n') else {
-                    continue;
-                };
-                let line = String::from_utf8_lossy(&pending[..nl]).into_owned();
-                if !line.starts_with("READY ") {
-                    return Err(fail(&mut child, format!("driver said {line:?}")));
-                }
-                header_done = true;
-                pending.drain(..=nl);
-                body = &pending;
-            }
-            let take = body.len().min((count - received) as usize);
-            if take > 0 && !sink(&body[..take]) {
+            let chunk = next(&mut child, received)?;
+            let take = chunk.len().min((count - received) as usize);
+            if !sink(&chunk[..take]) {
                 let _ = child.kill();
                 let _ = child.wait();
                 return Ok(());
             }
             received += take as u64;
-            if header_done && !pending.is_empty() {
-                pending.clear();
-            }
         }
         let _ = child.wait();
         Ok(())
