@@ -1799,8 +1799,7 @@ fn sweep_one_input(
     let stalled = |e: String| format!("{e} (an input probably does not terminate)");
     let quiet = &mut |_, _| {};
     // Codes arrive in blocks of 65,536, so a stall limit covers a whole pilot.
-    let mut swept = pilot;
-    let mut codes = crate::oracle::sweep(
+    let pilot_codes = crate::oracle::sweep(
         exes.p,
         exes.pp,
         opts,
@@ -1816,10 +1815,11 @@ fn sweep_one_input(
     let per_input = t.elapsed().as_secs_f64() / pilot as f64;
     let affordable = (budget.as_secs_f64() / per_input.max(1e-9)) as u64;
     let wanted = affordable.clamp(1, SWEEP_MAX_INPUTS);
-    // The largest power of two not above it, so the stride is one too.
+    // The largest power of two not above it, so the stride is one too and the sweep
+    // passes through every point of the pilot: its codes replace the pilot's.
     let count = 1u64 << (63 - wanted.leading_zeros());
-    if count > pilot {
-        let more = crate::oracle::sweep(
+    let (codes, swept) = if count > pilot {
+        let codes = crate::oracle::sweep(
             exes.p,
             exes.pp,
             opts,
@@ -1832,18 +1832,11 @@ fn sweep_one_input(
             quiet,
         )
         .map_err(stalled)?;
-        codes.extend(more);
-        swept += count;
-    }
-    // The pilot's and the sweep's counts of one signature add up; the first witness wins.
-    let mut by_key: Vec<crate::oracle::CodePair> = Vec::new();
-    for c in codes {
-        match by_key.iter_mut().find(|k| k.key == c.key) {
-            Some(k) => k.count += c.count,
-            None => by_key.push(c),
-        }
-    }
-    let sweep_oracle = crate::oracle::Oracle::from_codes(&by_key, swept, ty, false);
+        (codes, count)
+    } else {
+        (pilot_codes, pilot)
+    };
+    let sweep_oracle = crate::oracle::Oracle::from_codes(&codes, swept, ty, false);
     Ok(sweep_oracle
         .differences()
         .map(|(sig, o)| (o.witness[0], *sig, o.count))
