@@ -1,6 +1,6 @@
 //! Exact real value of a function at a float input: the symbolic domain run on rational
-//! constants, so every operation is exact and every branch folds (rational functions
-//! only; elementary functions make the value non-numeric and yield `None`).
+//! constants, so every operation is exact and every branch folds (rational functions and
+//! square roots; other elementary functions make the value non-numeric and yield `None`).
 
 use crate::isolate::{self, run_forked};
 use crate::numeral::{rational_to_real, real_value};
@@ -10,6 +10,27 @@ use fpscout_walk::{Outcome, Val, WalkConfig, Walker};
 use rug::Rational;
 use std::time::Duration;
 use z3::ast::Ast;
+
+/// The value of `r` when every fresh variable it may depend on is a square root: their
+/// defining facts (`s ≥ 0 ∧ s² = x` on the path) fix them, so the value is the algebraic
+/// number Z3 finds, returned to 30 significant digits. Other fresh variables (results of
+/// `exp`, `sin`, external functions) have no defining equation and give `None`.
+fn algebraic_value(domain: &SymReal, r: &z3::ast::Real) -> Option<Rational> {
+    if !domain.vars.iter().all(|v| v.name.contains("sqrt_")) {
+        return None;
+    }
+    let solver = z3::Solver::new();
+    for fact in domain.path_condition() {
+        solver.assert(fact);
+    }
+    let value = z3::ast::Real::new_const("exact.value");
+    solver.assert(&value.eq(r));
+    if solver.check() != z3::SatResult::Sat {
+        return None;
+    }
+    let model = solver.get_model()?;
+    real_value(&model.eval(&value, true)?.simplify(), 30)
+}
 
 /// An argument for an exact evaluation.
 #[derive(Clone, Debug)]
@@ -70,7 +91,9 @@ fn exact_value_here(module: &Module, func: FuncId, args: &[ExactArg]) -> Option<
         });
     }
     match walker.run(func, vals) {
-        Ok(Outcome::Returned(Some(Val::Scalar(Sym::Real(r))))) => real_value(&r.simplify(), 30),
+        Ok(Outcome::Returned(Some(Val::Scalar(Sym::Real(r))))) => {
+            real_value(&r.simplify(), 30).or_else(|| algebraic_value(&walker.domain, &r))
+        }
         Ok(Outcome::Returned(Some(Val::Scalar(Sym::Bits(ScalarTy::Float(ty), bits))))) => {
             crate::numeral::float_value(bits, ty)
         }

@@ -781,6 +781,12 @@ impl SymReal {
         );
         Ok(Sym::Real(s))
     }
+
+    /// The conjuncts of the current path condition, defining facts of fresh variables
+    /// included.
+    pub fn path_condition(&self) -> &[Bool] {
+        &self.pc
+    }
 }
 
 fn sign_bit(ty: FloatTy) -> u64 {

@@ -3,23 +3,26 @@
 //! candidates and their neighbours in the concrete domain, plus a cheap random phase on
 //! the native builds), Confirm (every difference replayed natively).
 
+use crate::search::{
+    after, earliest, is_finite_bits, model_floats, neighbours, replay_batches, InputOptions,
+    InputSpace,
+};
 use crate::session::{native_ftz, FtzDazChoice, Session};
 use crate::trace::{compare_traces, interpreter_steps, native_steps};
 use crate::InputError;
-use fpscout_ir::{
-    ExceptionKind, ExceptionSet, FloatTy, FuncId, Function, ProgramEnd, ScalarTy, Type,
-};
+use fpscout_ir::{ExceptionKind, ExceptionSet, FloatTy, FuncId, Function, ProgramEnd, Type};
 use fpscout_native::{
     FtzDaz, NativeArg, NativeBuild, NativeOutcome, NativeTrace, RunOptions, TracedOutcome,
 };
-use fpscout_smt::numeral::{float_value, floats_around, round_to_float};
+use fpscout_smt::numeral::{float_value, round_to_float};
 use fpscout_smt::{
-    collect, dedupe, exact_value, CollectOptions, ExactArg, ParamSpec, Query, QueryPool, Verdict,
+    collect, dedupe, exact_value, CollectOptions, ExactArg, ParamSpec, Query, QueryPool, QuerySet,
+    Verdict,
 };
 use fpscout_toolchain::BuildKind;
 use fpscout_walk::concrete::{AdaptiveSteps, ArgBits, ConcreteRunner, EvalEnd, Evaluation};
 use fpscout_walk::WalkConfig;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rug::Rational;
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
@@ -68,28 +71,12 @@ pub struct DiffConfig {
     pub started: Option<Instant>,
 }
 
-/// The instant `seconds` after `start`; `None` (no limit) when it is not representable.
-fn after(start: Instant, seconds: f64) -> Option<Instant> {
-    std::time::Duration::try_from_secs_f64(seconds)
-        .ok()
-        .and_then(|d| start.checked_add(d))
-}
-
 /// The default `--time-budget`, in seconds.
 pub const DEFAULT_TIME_BUDGET_S: f64 = 60.0;
 /// Share of the time budget kept for the local search and confirmation.
 const CONFIRM_SHARE: f64 = 0.1;
 /// Share of the time budget the automatic solve budget takes at most.
 const AUTOMATIC_SOLVE_SHARE: f64 = 0.6;
-
-/// The earlier of two deadlines (`None` is no deadline).
-fn earliest(a: Option<Instant>, b: Option<Instant>) -> Option<Instant> {
-    match (a, b) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, None) => a,
-        (None, b) => b,
-    }
-}
 
 /// Random inputs of the first native run; each next one doubles, up to the maximum (and
 /// to what the time left allows).
@@ -105,6 +92,15 @@ pub fn automatic_solve_budget(unique_queries: usize) -> f64 {
 }
 
 impl DiffConfig {
+    /// The parameters as the user fixed them.
+    pub fn input_options(&self) -> InputOptions<'_> {
+        InputOptions {
+            ranges: &self.ranges,
+            ints: &self.ints,
+            array_lens: &self.array_lens,
+        }
+    }
+
     pub fn new(function: &str) -> DiffConfig {
         DiffConfig {
             function: function.to_string(),
@@ -420,111 +416,6 @@ struct Builds<'s> {
     pp: (&'s fpscout_ir::Module, FuncId),
 }
 
-/// Every `--range`, `--int` and `--array-len` names a parameter of the right kind.
-fn check_named_parameters(f: &Function, cfg: &DiffConfig) -> Result<(), InputError> {
-    let names = || {
-        f.params
-            .iter()
-            .map(|p| p.name.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    let given = [
-        ("--range", cfg.ranges.keys().collect::<Vec<_>>()),
-        ("--int", cfg.ints.keys().collect()),
-        ("--array-len", cfg.array_lens.keys().collect()),
-    ];
-    for (flag, keys) in given {
-        let mut keys = keys;
-        keys.sort();
-        for name in keys {
-            let Some(p) = f.params.iter().find(|p| &p.name == name) else {
-                return Err(InputError(format!(
-                    "{flag} {name}=...: {} has no parameter '{name}' (its parameters: {})",
-                    f.display_name,
-                    names()
-                )));
-            };
-            let fits = match flag {
-                "--range" => {
-                    matches!(p.ty, Type::Scalar(ScalarTy::Float(_)))
-                        || p.pointee.is_some_and(|t| matches!(t, ScalarTy::Float(_)))
-                }
-                "--int" => matches!(p.ty, Type::Scalar(ScalarTy::Int(_))),
-                _ => p.ty == Type::PTR,
-            };
-            if !fits {
-                return Err(InputError(format!(
-                    "{flag} {name}=...: parameter '{name}' of {} is {}, which {flag} does not apply to",
-                    f.display_name, p.ty
-                )));
-            }
-        }
-    }
-    Ok(())
-}
-
-fn float_inputs(f: &Function, cfg: &DiffConfig) -> Result<Vec<ParamSpec>, InputError> {
-    check_named_parameters(f, cfg)?;
-    let mut specs = Vec::new();
-    for p in &f.params {
-        let range = cfg.ranges.get(&p.name).copied();
-        specs.push(match (p.ty, p.pointee) {
-            (Type::Scalar(ScalarTy::Float(ty)), _) => ParamSpec::Float {
-                name: p.name.clone(),
-                ty,
-                range,
-            },
-            (Type::Scalar(ScalarTy::Int(w)), _) => {
-                let v = cfg.ints.get(&p.name).copied().unwrap_or(0);
-                ParamSpec::Int {
-                    bits: fpscout_ir::truncate_bits(v as u64, w),
-                }
-            }
-            (Type::Scalar(ScalarTy::Ptr), Some(ScalarTy::Float(ty))) => ParamSpec::FloatArray {
-                name: p.name.clone(),
-                ty,
-                len: cfg.array_lens.get(&p.name).copied().unwrap_or(8),
-                range,
-            },
-            (ty, _) => {
-                return Err(InputError(format!(
-                    "diff supports float, integer and float-array parameters; '{}' is {ty}",
-                    p.name
-                )))
-            }
-        });
-    }
-    Ok(specs)
-}
-
-/// The range of each float input, in the order of `ParamSpec::inputs`.
-fn input_ranges(specs: &[ParamSpec]) -> Vec<Option<(f64, f64)>> {
-    specs
-        .iter()
-        .flat_map(|s| match s {
-            ParamSpec::Float { range, .. } => vec![*range],
-            ParamSpec::FloatArray { len, range, .. } => vec![*range; *len],
-            ParamSpec::Int { .. } => vec![],
-        })
-        .collect()
-}
-
-/// Builds argument bits from per-input float bits (in the order of `ParamSpec::inputs`).
-fn assemble(specs: &[ParamSpec], floats: &[u64]) -> Vec<ArgBits> {
-    let mut it = floats.iter().copied();
-    specs
-        .iter()
-        .map(|s| match s {
-            ParamSpec::Float { .. } => ArgBits::Scalar(it.next().unwrap_or(0)),
-            ParamSpec::Int { bits } => ArgBits::Scalar(*bits),
-            ParamSpec::FloatArray { len, .. } => {
-                ArgBits::Array((0..*len).map(|_| it.next().unwrap_or(0)).collect())
-            }
-        })
-        .collect()
-}
-
 /// A build's observation from an untraced native outcome (no trace); `None` when it
 /// crashed.
 pub(crate) fn plain_observe(o: &NativeOutcome, ret: Type) -> Option<Observation> {
@@ -669,138 +560,6 @@ fn compare(p: &Observation, q: &Observation, ret: Type, tol: u64) -> (Vec<DiffKi
     (kinds, ulps)
 }
 
-/// Neighbouring inputs of a candidate, in the order they are tried.
-fn neighbours(
-    center: &[u64],
-    around: &[(u64, u64)],
-    tys: &[FloatTy],
-    budget: usize,
-) -> Vec<Vec<u64>> {
-    let mut out: Vec<Vec<u64>> = vec![center.to_vec()];
-    let step = |bits: u64, ty: FloatTy, k: i64| -> u64 {
-        let mut b = bits;
-        for _ in 0..k.unsigned_abs() {
-            let x = match ty {
-                FloatTy::F64 => f64::from_bits(b),
-                FloatTy::F32 => f64::from(f32::from_bits(b as u32)),
-            };
-            let up = k > 0;
-            b = match ty {
-                FloatTy::F64 => (if up { x.next_up() } else { x.next_down() }).to_bits(),
-                FloatTy::F32 => u64::from(
-                    (if up {
-                        (x as f32).next_up()
-                    } else {
-                        (x as f32).next_down()
-                    })
-                    .to_bits(),
-                ),
-            };
-        }
-        b
-    };
-    // The floats just below and above each rational coordinate.
-    for (i, &(lo, hi)) in around.iter().enumerate() {
-        for v in [lo, hi] {
-            let mut c = center.to_vec();
-            c[i] = v;
-            out.push(c);
-        }
-    }
-    // ±k ulps per coordinate and jointly.
-    for k in [1i64, 2, 3, 4, 8, 16, 64, 256] {
-        for sign in [1, -1] {
-            for i in 0..center.len() {
-                let mut c = center.to_vec();
-                c[i] = step(c[i], tys[i], sign * k);
-                out.push(c);
-            }
-            out.push(
-                center
-                    .iter()
-                    .zip(tys)
-                    .map(|(&b, &t)| step(b, t, sign * k))
-                    .collect(),
-            );
-        }
-    }
-    // Geometric steps across exponents: scale each coordinate by 2^±j.
-    for j in [1i32, 4, 16, 64, 256] {
-        for sign in [1, -1] {
-            for i in 0..center.len() {
-                let mut c = center.to_vec();
-                let scale = 2f64.powi(sign * j);
-                c[i] = match tys[i] {
-                    FloatTy::F64 => (f64::from_bits(c[i]) * scale).to_bits(),
-                    FloatTy::F32 => {
-                        u64::from((f32::from_bits(c[i] as u32) * scale as f32).to_bits())
-                    }
-                };
-                out.push(c);
-            }
-        }
-    }
-    // Inputs stay finite: a geometric step can overflow.
-    let mut seen = HashSet::new();
-    out.retain(|c| {
-        c.iter().zip(tys).all(|(&b, &t)| is_finite_bits(b, t)) && seen.insert(c.clone())
-    });
-    out.truncate(budget.max(1));
-    out
-}
-
-fn is_finite_bits(bits: u64, ty: FloatTy) -> bool {
-    match ty {
-        FloatTy::F64 => f64::from_bits(bits).is_finite(),
-        FloatTy::F32 => f32::from_bits(bits as u32).is_finite(),
-    }
-}
-
-/// Random finite inputs: uniform inside ranges; otherwise half random bit patterns and
-/// half random magnitudes (uniform exponent) with random signs.
-fn random_input(
-    rng: &mut impl Rng,
-    tys: &[(String, FloatTy)],
-    ranges: &[Option<(f64, f64)>],
-) -> Vec<u64> {
-    tys.iter()
-        .zip(ranges)
-        .map(|((_, ty), range)| loop {
-            let bits = match range {
-                Some((lo, hi)) => {
-                    let v = rng.gen_range(*lo..=*hi);
-                    match ty {
-                        FloatTy::F64 => v.to_bits(),
-                        FloatTy::F32 => u64::from((v as f32).to_bits()),
-                    }
-                }
-                None if rng.gen_bool(0.5) => match ty {
-                    FloatTy::F64 => rng.gen::<u64>(),
-                    FloatTy::F32 => u64::from(rng.gen::<u32>()),
-                },
-                None => {
-                    let sign = if rng.gen_bool(0.5) { -1.0 } else { 1.0 };
-                    match ty {
-                        FloatTy::F64 => {
-                            (sign * 2f64.powf(rng.gen_range(-1074.0..1024.0))).to_bits()
-                        }
-                        FloatTy::F32 => u64::from(
-                            (sign as f32 * 2f32.powf(rng.gen_range(-149.0..128.0))).to_bits(),
-                        ),
-                    }
-                }
-            };
-            if is_finite_bits(bits, *ty) {
-                break bits;
-            }
-        })
-        .collect()
-}
-
-fn to_native(f: &Function, args: &[ArgBits]) -> Vec<NativeArg> {
-    crate::run::to_native(f, args)
-}
-
 /// Runs the whole pipeline.
 pub fn run_diff(
     session: &Session,
@@ -825,30 +584,17 @@ pub fn run_diff(
     };
     let f = session.p.function(fp);
     let ret = f.ret;
-    let specs = float_inputs(f, cfg)?;
-    let inputs: Vec<(String, FloatTy)> = specs.iter().flat_map(|s| s.inputs()).collect();
-    if inputs.is_empty() {
-        return Err(InputError(format!(
-            "{} has no floating-point inputs to search",
-            f.display_name
-        )));
-    }
-    let input_ranges = input_ranges(&specs);
-    let tys: Vec<FloatTy> = inputs.iter().map(|(_, t)| *t).collect();
-    let lens: Vec<Option<usize>> = specs
-        .iter()
-        .map(|s| match s {
-            ParamSpec::FloatArray { len, .. } => Some(*len),
-            _ => None,
-        })
-        .collect();
+    let space = InputSpace::of(f, &cfg.input_options(), "diff")?;
+    let (specs, inputs, input_ranges, tys) =
+        (&space.specs, &space.inputs, &space.ranges, &space.tys);
+    let lens = &space.lens;
 
     // Native builds and the modes they really run with (the compile phase counts from the
     // start: the front end's compilation of both builds is part of it).
     let t = start;
     progress("compile", 0, 2);
-    let native_p = session.native(BuildKind::P, fp, &lens)?;
-    let native_pp = session.native(BuildKind::PPrime, fpp, &lens)?;
+    let native_p = session.native(BuildKind::P, fp, lens)?;
+    let native_pp = session.native(BuildKind::PPrime, fpp, lens)?;
     let exes = Executables {
         f,
         p: &native_p,
@@ -907,10 +653,10 @@ pub fn run_diff(
             ),
             ..opts
         };
-        let cp = collect(builds.p.0, builds.p.1, &specs, "p.", until(cfg.collect))
-            .map_err(InputError)?;
+        let cp =
+            collect(builds.p.0, builds.p.1, specs, "p.", until(cfg.collect)).map_err(InputError)?;
         progress("collect", 1, 2);
-        let cq = collect(builds.pp.0, builds.pp.1, &specs, "q.", until(cfg.collect))
+        let cq = collect(builds.pp.0, builds.pp.1, specs, "q.", until(cfg.collect))
             .map_err(InputError)?;
         summary.constraints_p = cp.queries.len();
         summary.constraints_pprime = cq.queries.len();
@@ -934,10 +680,8 @@ pub fn run_diff(
         let refs: Vec<&Query> = all.iter().map(|(_, q)| *q).collect();
         let uniq = dedupe(&refs);
         summary.unique_constraints = uniq.len();
-        let scripts: Vec<z3::ast::Bool> = uniq
-            .iter()
-            .map(|&i| fpscout_smt::plain_query(&cp.constraints, all[i].1))
-            .collect();
+        let unique_queries: Vec<&Query> = uniq.iter().map(|&i| all[i].1).collect();
+        let scripts = QuerySet::plain(&cp.constraints, &unique_queries);
         let names: Vec<String> = inputs.iter().map(|(n, _)| n.clone()).collect();
         progress("solve", 0, scripts.len() as u64);
         // Plain queries get half the budget first; differential ones (which aim at the
@@ -957,12 +701,11 @@ pub fn run_diff(
             .collect();
         let mut rounds = SolveRounds {
             cfg,
-            specs: &specs,
-            tys: &tys,
+            space: &space,
             rp: &mut rp,
             rq: &mut rq,
         };
-        let mut plain_solver = QueryPool::new(&scripts, &names, cfg.query_timeout_ms, cfg.threads);
+        let mut plain_solver = scripts.pool(&names, cfg.query_timeout_ms, cfg.threads);
         rounds.plain(
             &mut plain_solver,
             &mut pending,
@@ -972,37 +715,25 @@ pub fn run_diff(
         );
         // Differential queries aim at the difference itself: this build raises the
         // exception while no operation of the other build raises one of that kind.
-        let mut diff_scripts = Vec::new();
+        let mut diff_scripts = QuerySet::default();
         let mut diff_origins = Vec::new();
         for (mine, theirs, build) in [(&cp, &cq, "P"), (&cq, &cp, "P'")] {
-            let mut theirs_any: HashMap<ExceptionKind, z3::ast::Bool> = HashMap::new();
-            let mut seen_formulas = HashSet::new();
-            for q in &mine.queries {
-                if deadline.is_some_and(|d| Instant::now() >= d) {
-                    break;
-                }
-                if !seen_formulas.insert(q.formula.clone()) {
-                    continue;
-                }
-                let others = theirs_any
-                    .entry(q.kind)
-                    .or_insert_with(|| fpscout_smt::any_loose(&theirs.queries, q.kind));
-                diff_scripts.push(fpscout_smt::differential_query(&cp.constraints, q, others));
-                diff_origins.push(Origin::Solver {
-                    build,
-                    op: q.op.0,
-                    kind: q.kind.name(),
-                    steps: 0,
-                });
-            }
+            let (set, origins) =
+                QuerySet::differential(&cp.constraints, &mine.queries, &theirs.queries, deadline);
+            diff_scripts.extend(set);
+            diff_origins.extend(origins.into_iter().map(|i| Origin::Solver {
+                build,
+                op: mine.queries[i].op.0,
+                kind: mine.queries[i].kind.name(),
+                steps: 0,
+            }));
         }
         progress(
             "solve",
             uniq.len() as u64,
             (uniq.len() + diff_scripts.len()) as u64,
         );
-        let mut diff_solver =
-            QueryPool::new(&diff_scripts, &names, cfg.query_timeout_ms, cfg.threads);
+        let mut diff_solver = diff_scripts.pool(&names, cfg.query_timeout_ms, cfg.threads);
         let diff_left = rounds.differential(
             &mut diff_solver,
             &diff_origins,
@@ -1040,7 +771,7 @@ pub fn run_diff(
     // become unordered and fast-math's assumptions break), zeros, subnormals, the ends of
     // the normal range, and the function's constants and their neighbours.
     let constants = crate::seeds::float_constants(builds.p.0, builds.p.1);
-    for point in crate::seeds::seed_points(&tys, &input_ranges, &constants) {
+    for point in crate::seeds::seed_points(tys, input_ranges, &constants) {
         candidates.push((point, vec![], Origin::Special));
     }
     // A function of one float parameter: a sweep over its whole input space on both
@@ -1063,7 +794,7 @@ pub fn run_diff(
         .iter()
         .map(|(center, around, origin)| match origin {
             Origin::Special | Origin::Sweep => vec![center.clone()],
-            _ => neighbours(center, around, &tys, cfg.search_budget),
+            _ => neighbours(center, around, tys, cfg.search_budget),
         })
         .collect();
     // First the few nearest points of every candidate, then the rest of those whose
@@ -1097,7 +828,7 @@ pub fn run_diff(
         let mut out = Vec::new();
         for (n, hood) in neighbourhoods.iter().enumerate().filter(|(n, _)| !skip(*n)) {
             for (steps, point) in hood.iter().enumerate().take(to).skip(from) {
-                out.push((n, steps, assemble(&specs, point)));
+                out.push((n, steps, space.assemble(point)));
             }
         }
         out
@@ -1203,9 +934,10 @@ pub fn run_diff(
         progress("random", 0, cfg.random_inputs as u64);
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(cfg.seed);
         let batch: Vec<Vec<ArgBits>> = (0..cfg.random_inputs)
-            .map(|_| assemble(&specs, &random_input(&mut rng, &inputs, &input_ranges)))
+            .map(|_| space.random(&mut rng))
             .collect();
-        let native_args: Vec<Vec<NativeArg>> = batch.iter().map(|a| to_native(f, a)).collect();
+        let native_args: Vec<Vec<NativeArg>> =
+            batch.iter().map(|a| crate::run::to_native(f, a)).collect();
         // In chunks, within the phase's time budget: inputs that crash the executable
         // (an integer division by zero) cost a driver restart each.
         let deadline = earliest(after(t, cfg.random_budget_s), work_deadline);
@@ -1310,7 +1042,7 @@ pub fn run_diff(
         local_search_max(
             &mut rp,
             &mut rq,
-            (&specs, &tys, ret),
+            (&space, ret),
             args,
             &mut max_ulps,
             run_deadline,
@@ -1379,7 +1111,7 @@ pub fn run_diff(
     summary.max_ulps = confirmed.iter().filter_map(|x| x.ulps).max().unwrap_or(0);
     if let Some((u, args, a, b)) = max_ulps {
         summary.max_ulps = summary.max_ulps.max(u);
-        summary.worst = Some(worst_with_exact(builds.p, &specs, ret, args, a, b, u));
+        summary.worst = Some(worst_with_exact(builds.p, specs, ret, args, a, b, u));
     }
     summary.wall_seconds = start.elapsed().as_secs_f64();
     Ok(DiffReport {
@@ -1387,7 +1119,7 @@ pub fn run_diff(
         non_terminating,
         candidates: candidates
             .iter()
-            .map(|(center, _, _)| assemble(&specs, center))
+            .map(|(center, _, _)| space.assemble(center))
             .collect(),
         summary,
         ret,
@@ -1425,8 +1157,7 @@ type PlainWork = (usize, Target);
 /// what its new candidates raise.
 struct SolveRounds<'a, 'm> {
     cfg: &'a DiffConfig,
-    specs: &'a [ParamSpec],
-    tys: &'a [FloatTy],
+    space: &'a InputSpace,
     rp: &'a mut ConcreteRunner<'m>,
     rq: &'a mut ConcreteRunner<'m>,
 }
@@ -1442,11 +1173,11 @@ impl SolveRounds<'_, '_> {
     /// Adds a model's candidate, unless its floats were found before; `first` puts it
     /// ahead of the others.
     fn add(&mut self, pool: &mut CandidatePool, values: &[Rational], origin: Origin, first: bool) {
-        let (center, around) = model_floats(values, self.tys);
+        let (center, around) = model_floats(values, &self.space.tys);
         if !pool.unique.insert(center.clone()) {
             return;
         }
-        let args = assemble(self.specs, &center);
+        let args = self.space.assemble(&center);
         for (build, runner) in [("P", &mut *self.rp), ("P'", &mut *self.rq)] {
             if let Ok(e) = runner.eval(&args) {
                 pool.witnessed
@@ -1551,50 +1282,6 @@ fn signature(x: &Finding) -> Signature {
     (x.p.flags, x.p_prime.flags, x.p.class, x.p_prime.class)
 }
 
-/// A model's exact values as floats: the nearest float of each coordinate, and the floats
-/// just below and above it (all finite: inputs are finite).
-fn model_floats(values: &[Rational], tys: &[FloatTy]) -> (Vec<u64>, Vec<(u64, u64)>) {
-    let center = values
-        .iter()
-        .zip(tys)
-        .map(|(q, &t)| clamp_finite(round_to_float(q, t), t))
-        .collect();
-    let around = values
-        .iter()
-        .zip(tys)
-        .map(|(q, &t)| {
-            let (lo, hi) = floats_around(q, t);
-            (clamp_finite(lo, t), clamp_finite(hi, t))
-        })
-        .collect();
-    (center, around)
-}
-
-fn clamp_finite(bits: u64, ty: FloatTy) -> u64 {
-    match ty {
-        FloatTy::F64 => {
-            let v = f64::from_bits(bits);
-            if v == f64::INFINITY {
-                f64::MAX.to_bits()
-            } else if v == f64::NEG_INFINITY {
-                f64::MIN.to_bits()
-            } else {
-                bits
-            }
-        }
-        FloatTy::F32 => {
-            let v = f32::from_bits(bits as u32);
-            if v == f32::INFINITY {
-                u64::from(f32::MAX.to_bits())
-            } else if v == f32::NEG_INFINITY {
-                u64::from(f32::MIN.to_bits())
-            } else {
-                bits
-            }
-        }
-    }
-}
-
 fn track_max(
     best: &mut Option<Divergence>,
     ulps: Option<u64>,
@@ -1614,24 +1301,13 @@ fn track_max(
 fn local_search_max(
     rp: &mut ConcreteRunner,
     rq: &mut ConcreteRunner,
-    (specs, tys, ret): (&[ParamSpec], &[FloatTy], Type),
+    (space, ret): (&InputSpace, Type),
     start: Vec<ArgBits>,
     best: &mut Option<Divergence>,
     until: Option<Instant>,
 ) {
-    let flat = |a: &[ArgBits]| -> Vec<u64> {
-        specs
-            .iter()
-            .zip(a)
-            .flat_map(|(s, x)| match (s, x) {
-                (ParamSpec::Float { .. }, ArgBits::Scalar(b)) => vec![*b],
-                (ParamSpec::FloatArray { .. }, ArgBits::Array(v)) => v.clone(),
-                _ => vec![],
-            })
-            .collect()
-    };
-    let ranges = input_ranges(specs);
-    let mut point = flat(&start);
+    let (ranges, tys) = (&space.ranges, &space.tys);
+    let mut point = space.flatten(&start);
     let mut current = best.as_ref().map(|b| b.0).unwrap_or(0);
     for exponent in (0..40).rev().step_by(3) {
         let rel = 2f64.powi(-exponent);
@@ -1658,7 +1334,7 @@ fn local_search_max(
                     if cand[i] == point[i] || !is_finite_bits(cand[i], tys[i]) {
                         continue;
                     }
-                    let args = assemble(specs, &cand);
+                    let args = space.assemble(&cand);
                     let (Ok(ep), Ok(eq)) = (rp.eval(&args), rq.eval(&args)) else {
                         continue;
                     };
@@ -1730,8 +1406,6 @@ fn worst_with_exact(
     }
 }
 
-/// Inputs per native batch of the search (progress is reported between batches).
-const SEARCH_BATCH: usize = 4096;
 /// Neighbours of one candidate replayed traced at most (see step 2 of [`run_diff`]).
 const TRACED_PER_CANDIDATE: usize = 4;
 /// Points of a candidate tried before the rest: when they all hang in both builds, the
@@ -1863,15 +1537,29 @@ fn replay<T>(
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<(Vec<T>, Vec<T>), InputError> {
     let (mut outs_p, mut outs_q) = (Vec::new(), Vec::new());
-    for chunk in inputs.chunks(SEARCH_BATCH) {
-        // Outcomes end where the deadline passed: the caller sees fewer of them.
+    // Batch by batch on both executables, so a deadline leaves them the same inputs.
+    for chunk in inputs.chunks(crate::search::NATIVE_BATCH) {
         if until.is_some_and(|d| Instant::now() >= d) {
             break;
         }
-        let args: Vec<Vec<NativeArg>> = chunk.iter().map(|a| to_native(exes.f, a)).collect();
-        let on = |n: &NativeBuild| run(n, &args, opts).map_err(|e| InputError(e.to_string()));
-        outs_p.extend(on(exes.p)?);
-        outs_q.extend(on(exes.pp)?);
+        outs_p.extend(replay_batches(
+            exes.p,
+            exes.f,
+            chunk,
+            opts,
+            run,
+            None,
+            &mut |_, _| {},
+        )?);
+        outs_q.extend(replay_batches(
+            exes.pp,
+            exes.f,
+            chunk,
+            opts,
+            run,
+            None,
+            &mut |_, _| {},
+        )?);
         progress(outs_p.len() as u64, inputs.len() as u64);
     }
     Ok((outs_p, outs_q))

@@ -4,9 +4,11 @@
 pub mod args;
 pub mod concrete;
 pub mod diff;
+pub mod exceptions;
 pub mod libraries;
 pub mod oracle;
 pub mod run;
+pub mod search;
 pub mod seeds;
 pub mod session;
 pub mod trace;

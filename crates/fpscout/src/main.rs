@@ -1,6 +1,9 @@
 //! The `fpscout` command line: argument parsing, dispatch, printing and exit codes.
 
+mod cmd_exceptions;
 mod print_diff;
+mod print_exceptions;
+mod print_inputs;
 
 use clap::{Parser, Subcommand};
 use fpscout::libraries::LinkInput;
@@ -114,6 +117,13 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Find inputs that make each floating-point operation of one build overflow,
+    /// underflow, divide by zero or go invalid (Ariadne): solve each operation's
+    /// exception conditions (Z3, then a fallback solver), search the floats around each
+    /// model and random inputs on the executable, and keep what its traced run raises at
+    /// each operation. Without --function, every exported function with number
+    /// parameters. Exit code 1 when exceptions were found, 0 when none.
+    Exceptions(cmd_exceptions::ExceptionsArgs),
     /// Evaluate one input on P (-O0) and P' (optimised): results, exception traces, and a
     /// native replay of each build to confirm them.
     Run {
@@ -160,7 +170,7 @@ const ORACLE_SAMPLES: usize = 1 << 20;
 
 /// Libraries the code calls into, for both builds' executables and the interpreter.
 #[derive(clap::Args)]
-struct Linking {
+pub(crate) struct Linking {
     /// Link with libNAME (.so preferred, else .a), as the compiler's -l
     #[arg(short = 'l', value_name = "NAME")]
     libs: Vec<String>,
@@ -174,7 +184,7 @@ struct Linking {
 
 impl Linking {
     /// Directories first, then files, then names, as a linker wants them.
-    fn inputs(&self) -> Vec<LinkInput> {
+    pub(crate) fn inputs(&self) -> Vec<LinkInput> {
         self.lib_dirs
             .iter()
             .map(|d| LinkInput::Dir(d.clone()))
@@ -205,7 +215,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn parse_pairs<T: std::str::FromStr>(
+pub(crate) fn parse_pairs<T: std::str::FromStr>(
     items: &[String],
     what: &str,
 ) -> Result<HashMap<String, T>, InputError> {
@@ -223,7 +233,7 @@ fn parse_pairs<T: std::str::FromStr>(
     Ok(out)
 }
 
-fn parse_ranges(items: &[String]) -> Result<HashMap<String, (f64, f64)>, InputError> {
+pub(crate) fn parse_ranges(items: &[String]) -> Result<HashMap<String, (f64, f64)>, InputError> {
     let mut out = HashMap::new();
     for it in items {
         let bad = || {
@@ -248,6 +258,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
     // Time budgets count from here: compiling the source is part of the run.
     let started = std::time::Instant::now();
     match cli.command {
+        Command::Exceptions(args) => cmd_exceptions::run(args, started),
         Command::Diff {
             file,
             function,

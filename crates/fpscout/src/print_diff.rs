@@ -3,74 +3,17 @@
 use fpscout::args::{decimal, hex_float};
 use fpscout::diff::{DiffReport, Finding, Observation, Origin, ResultClass, Summary};
 use fpscout::run::{format_value, native_trace_records};
-use fpscout_ir::{FloatTy, ScalarTy, Type};
+use fpscout_ir::{FloatTy, Type};
 use fpscout_walk::concrete::ArgBits;
 use serde_json::{json, Value};
 use std::io::Write;
 
-/// Inputs as `[{name, hex, decimal}]` (arrays as lists).
 fn inputs_json(report: &DiffReport, input: &[ArgBits]) -> Value {
-    let items: Vec<Value> = report
-        .params
-        .iter()
-        .zip(input)
-        .map(|(p, a)| {
-            let elem = match (p.ty, p.pointee) {
-                (Type::Scalar(s), _) if s != ScalarTy::Ptr => s,
-                (_, Some(e)) => e,
-                _ => ScalarTy::Float(FloatTy::F64),
-            };
-            let one = |b: u64| match elem {
-                ScalarTy::Float(ft) => json!({"hex": hex_float(b, ft), "decimal": decimal(b, ft)}),
-                ScalarTy::Int(w) => json!({"int": fpscout_ir::sign_extend(b, w)}),
-                ScalarTy::Ptr => json!({"bits": format!("{b:#x}")}),
-            };
-            match a {
-                ArgBits::Scalar(b) => json!({"name": p.name, "value": one(*b)}),
-                ArgBits::Array(v) => {
-                    json!({"name": p.name, "values": v.iter().map(|&b| one(b)).collect::<Vec<_>>()})
-                }
-            }
-        })
-        .collect();
-    Value::Array(items)
+    crate::print_inputs::inputs_json(&report.params, input)
 }
 
 fn inputs_text(report: &DiffReport, input: &[ArgBits]) -> String {
-    let v = inputs_json(report, input);
-    let show = |x: &Value| -> String {
-        if let Some(h) = x.get("hex") {
-            format!(
-                "{} ({})",
-                h.as_str().unwrap_or(""),
-                x["decimal"].as_str().unwrap_or("")
-            )
-        } else if let Some(i) = x.get("int") {
-            i.to_string()
-        } else {
-            x.to_string()
-        }
-    };
-    v.as_array()
-        .map(|items| {
-            items
-                .iter()
-                .map(|it| {
-                    let name = it["name"].as_str().unwrap_or("?");
-                    match it.get("values") {
-                        Some(vals) => format!(
-                            "{name} = [{}]",
-                            vals.as_array()
-                                .map(|a| a.iter().map(show).collect::<Vec<_>>().join(", "))
-                                .unwrap_or_default()
-                        ),
-                        None => format!("{name} = {}", show(&it["value"])),
-                    }
-                })
-                .collect::<Vec<_>>()
-                .join(", ")
-        })
-        .unwrap_or_default()
+    crate::print_inputs::inputs_text(&report.params, input)
 }
 
 fn observation_json(o: &Observation, ret: Type) -> Value {

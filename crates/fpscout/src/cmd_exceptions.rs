@@ -1,0 +1,472 @@
+//! The `fpscout exceptions` command: one function, or every exported function with number
+//! parameters spread over worker processes, one summary line each and a total.
+
+use crate::print_exceptions;
+use crate::{parse_pairs, parse_ranges, Linking};
+use fpscout::exceptions::{run_exceptions, ExceptionsConfig, Summary};
+use fpscout::session::{FtzDazChoice, Session};
+use fpscout::InputError;
+use fpscout_ir::{Function, ScalarTy, Type};
+use fpscout_toolchain::{BuildFlags, BuildKind};
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// The build `exceptions` analyses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum BuildChoice {
+    /// Without optimisation (-O0)
+    P,
+    /// Optimised with --opt-flags (default -O3 -ffast-math)
+    #[value(name = "p'", alias = "pprime")]
+    PPrime,
+}
+
+#[derive(clap::Args)]
+pub struct ExceptionsArgs {
+    /// C/C++ source (.c, .cc, .cpp) or LLVM IR (.ll, .bc)
+    file: PathBuf,
+    /// Function to analyse; default: every exported function whose parameters are numbers
+    #[arg(long, short = 'f')]
+    function: Option<String>,
+    /// Build to analyse
+    #[arg(long, value_enum, default_value = "p")]
+    build: BuildChoice,
+    /// Restrict a float parameter (every element of an array): NAME=LO:HI
+    #[arg(long = "range", value_name = "NAME=LO:HI")]
+    ranges: Vec<String>,
+    /// Value of an integer parameter: NAME=VALUE (default 0)
+    #[arg(long = "int", value_name = "NAME=VALUE", allow_hyphen_values = true)]
+    ints: Vec<String>,
+    /// Length of an array parameter: NAME=N (default 8)
+    #[arg(long = "array-len", value_name = "NAME=N")]
+    array_lens: Vec<String>,
+    /// Compiler flags of P' (default: "-O3 -ffast-math")
+    #[arg(long, allow_hyphen_values = true)]
+    opt_flags: Option<String>,
+    #[arg(long, value_enum, default_value = "auto")]
+    ftz_daz: FtzDazChoice,
+    /// How often one symbolic branch may fork on a path (loop unrolling bound)
+    #[arg(long, default_value_t = 8)]
+    loop_bound: u32,
+    /// Paths explored
+    #[arg(long, default_value_t = 256)]
+    max_paths: usize,
+    /// Timeout of each Z3 query, in milliseconds
+    #[arg(long, default_value_t = 200)]
+    timeout_ms: u32,
+    /// Tries of the fallback solver per query Z3 does not decide (each concretizes the
+    /// variables of multivariate constraints anew)
+    #[arg(long, default_value_t = 16)]
+    concretizations: u32,
+    /// Solver workers for one function; without --function, functions analysed at once
+    /// (default: all cores)
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Points tried on the executable around each solver model
+    #[arg(long, default_value_t = 32)]
+    search_budget: usize,
+    /// Random inputs (all exponents) run on the executable
+    #[arg(long, default_value_t = 20_000)]
+    random: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Random inputs only, every one traced, for the whole time budget (the baseline)
+    #[arg(long)]
+    random_only: bool,
+    /// Witnesses shown per operation and kind
+    #[arg(long, default_value_t = 3)]
+    witnesses: usize,
+    /// Seconds per function: every phase ends by it
+    #[arg(long, default_value_t = fpscout::exceptions::DEFAULT_TIME_BUDGET_S)]
+    time_budget: f64,
+    /// Milliseconds the executable may run on one input before it is killed
+    #[arg(long, default_value_t = 200)]
+    hang_limit_ms: u64,
+    #[command(flatten)]
+    linking: Linking,
+    /// JSON Lines: {"type":"finding"} records, then a {"type":"summary"} per function
+    /// (and a {"type":"total"} for several)
+    #[arg(long)]
+    json: bool,
+    /// Worker process of a whole-library run: analyse the functions I (0-based) of every
+    /// N, in JSON Lines
+    #[arg(long, hide = true, value_name = "I/N")]
+    worker: Option<String>,
+}
+
+impl ExceptionsArgs {
+    fn config(&self, function: &str, started: Instant) -> Result<ExceptionsConfig, InputError> {
+        let mut cfg = ExceptionsConfig::new(function);
+        cfg.build = match self.build {
+            BuildChoice::P => BuildKind::P,
+            BuildChoice::PPrime => BuildKind::PPrime,
+        };
+        cfg.ranges = parse_ranges(&self.ranges)?;
+        cfg.ints = parse_pairs(&self.ints, "int")?;
+        cfg.array_lens = parse_pairs(&self.array_lens, "array-len")?;
+        cfg.collect.loop_bound = self.loop_bound;
+        cfg.collect.max_paths = self.max_paths;
+        cfg.query_timeout_ms = self.timeout_ms;
+        cfg.concretizations = self.concretizations;
+        if let Some(j) = self.jobs {
+            cfg.threads = j.max(1);
+        }
+        if !(self.time_budget.is_finite() && self.time_budget >= 0.0) {
+            return Err(InputError(format!(
+                "--time-budget must be a number of seconds >= 0, not {}",
+                self.time_budget
+            )));
+        }
+        if self.hang_limit_ms == 0 {
+            return Err(InputError("--hang-limit-ms must be at least 1".into()));
+        }
+        cfg.time_budget_s = self.time_budget;
+        cfg.hang_limit_ms = self.hang_limit_ms;
+        cfg.search_budget = self.search_budget;
+        cfg.random_inputs = self.random;
+        cfg.seed = self.seed;
+        cfg.random_only = self.random_only;
+        cfg.ftz_daz = self.ftz_daz;
+        cfg.witnesses_per_location = self.witnesses.max(1);
+        cfg.started = Some(started);
+        Ok(cfg)
+    }
+
+    fn build_kind(&self) -> BuildKind {
+        match self.build {
+            BuildChoice::P => BuildKind::P,
+            BuildChoice::PPrime => BuildKind::PPrime,
+        }
+    }
+}
+
+/// Whether a whole-library run analyses `f`: exported, number parameters, at least one
+/// of them a float.
+fn analysable(f: &Function) -> bool {
+    let number = |t: Type| matches!(t, Type::Scalar(ScalarTy::Float(_) | ScalarTy::Int(_)));
+    f.external
+        && f.params.iter().all(|p| number(p.ty))
+        && f.params
+            .iter()
+            .any(|p| matches!(p.ty, Type::Scalar(ScalarTy::Float(_))))
+}
+
+pub fn run(args: ExceptionsArgs, started: Instant) -> Result<ExitCode, InputError> {
+    let flags = match &args.opt_flags {
+        Some(f) => BuildFlags::with_p_prime(f),
+        None => BuildFlags::default(),
+    };
+    // Checked before compiling: a typo should not cost a build.
+    args.config("", started)?;
+    let session = Session::open_linked(&args.file, flags, &args.linking.inputs())?;
+    if let Some(function) = &args.function {
+        return one_function(&args, &session, function, started);
+    }
+    let module = session.module(args.build_kind());
+    let mut names: Vec<String> = module
+        .functions
+        .iter()
+        .filter(|f| analysable(f))
+        .map(|f| f.display_name.clone())
+        .collect();
+    names.sort();
+    names.dedup();
+    if let Some(worker) = &args.worker {
+        let (i, n) = parse_worker(worker)?;
+        return worker_run(&args, &session, &names, i, n);
+    }
+    if names.is_empty() {
+        return Err(InputError(format!(
+            "{} exports no function whose parameters are numbers (give one with --function)",
+            args.file.display()
+        )));
+    }
+    whole_library(&args, &names)
+}
+
+fn one_function(
+    args: &ExceptionsArgs,
+    session: &Session,
+    function: &str,
+    started: Instant,
+) -> Result<ExitCode, InputError> {
+    let cfg = args.config(function, started)?;
+    let bar = indicatif::ProgressBar::new(0);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} {msg:22} [{bar:30}] {pos}/{len} {elapsed}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let mut progress = |phase: &str, done: u64, total: u64| {
+        let left = (cfg.time_budget_s - started.elapsed().as_secs_f64()).max(0.0);
+        bar.set_message(format!("{phase} ({left:.0} s left)"));
+        bar.set_length(total);
+        bar.set_position(done);
+    };
+    let report = run_exceptions(session, &cfg, &mut progress)?;
+    bar.finish_and_clear();
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        for x in &report.findings {
+            let _ = writeln!(out, "{}", print_exceptions::finding_json(&report, x));
+        }
+        let _ = writeln!(out, "{}", print_exceptions::summary_json(&report));
+    } else {
+        print_exceptions::print_text(&mut out, &report);
+    }
+    Ok(if report.findings.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn parse_worker(text: &str) -> Result<(usize, usize), InputError> {
+    let bad = || InputError(format!("--worker expects I/N with I < N, got '{text}'"));
+    let (i, n) = text.split_once('/').ok_or_else(bad)?;
+    let (i, n) = (
+        i.parse::<usize>().map_err(|_| bad())?,
+        n.parse::<usize>().map_err(|_| bad())?,
+    );
+    if i >= n {
+        return Err(bad());
+    }
+    Ok((i, n))
+}
+
+/// A worker: its share of the functions, one after the other in this process (the
+/// session is compiled once), each ending with its summary record; a function that
+/// cannot be analysed gets an `{"type":"unsupported"}` record and the run goes on.
+fn worker_run(
+    args: &ExceptionsArgs,
+    session: &Session,
+    names: &[String],
+    i: usize,
+    n: usize,
+) -> Result<ExitCode, InputError> {
+    let mut out = std::io::stdout().lock();
+    for name in names.iter().skip(i).step_by(n) {
+        let cfg = args.config(name, Instant::now())?;
+        match run_exceptions(session, &cfg, &mut |_, _, _| {}) {
+            Ok(report) => {
+                for x in &report.findings {
+                    let _ = writeln!(out, "{}", print_exceptions::finding_json(&report, x));
+                }
+                let _ = writeln!(out, "{}", print_exceptions::summary_json(&report));
+            }
+            Err(e) => {
+                let record = serde_json::json!({"type": "unsupported", "data": {
+                    "function": name, "reason": e.to_string(),
+                }});
+                let _ = writeln!(out, "{record}");
+            }
+        }
+        let _ = out.flush();
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Every function, over `--jobs` worker processes (each compiles the source once and
+/// takes every N-th function): one line per function as it finishes, then the total.
+fn whole_library(args: &ExceptionsArgs, names: &[String]) -> Result<ExitCode, InputError> {
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(2)
+        })
+        .clamp(1, names.len().max(1));
+    let exe = std::env::current_exe()
+        .map_err(|e| InputError(format!("cannot find the fpscout executable: {e}")))?;
+    // The worker gets this command line with the worker flag, one solver thread each.
+    let own: Vec<String> = std::env::args().skip(1).collect();
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    let mut children = Vec::new();
+    for i in 0..jobs {
+        let mut cmd = std::process::Command::new(&exe);
+        cmd.args(&own)
+            .arg("--worker")
+            .arg(format!("{i}/{jobs}"))
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::inherit());
+        if args.jobs.is_none() {
+            cmd.arg("--jobs").arg("1");
+        }
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| InputError(format!("cannot start a worker: {e}")))?;
+        let Some(stdout) = child.stdout.take() else {
+            return Err(InputError("a worker has no output pipe".into()));
+        };
+        let tx = tx.clone();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stdout)
+                .lines()
+                .map_while(Result::ok)
+            {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        children.push(child);
+    }
+    drop(tx);
+    let mut out = std::io::stdout().lock();
+    let mut totals = Total::default();
+    let header = format!(
+        "{:<32} {:>9} {:>13}  {:<15}  {:<11}  {:<12}",
+        "function", "loc/pairs", "", "targets", "z3 s/u/?", "fallback s/?"
+    );
+    if !args.json {
+        let _ = writeln!(out, "{header}");
+    }
+    for line in rx {
+        let Ok(record) = serde_json::from_str::<serde_json::Value>(&line) else {
+            continue;
+        };
+        if args.json {
+            let _ = writeln!(out, "{line}");
+        }
+        match record["type"].as_str() {
+            Some("summary") => {
+                let Ok(s) = serde_json::from_value::<SummaryLine>(record["data"].clone()) else {
+                    continue;
+                };
+                totals.add(&s);
+                if !args.json {
+                    let _ = writeln!(out, "{}", print_exceptions::summary_line(&s.into_summary()));
+                }
+            }
+            Some("unsupported") => {
+                totals.unsupported += 1;
+                if !args.json {
+                    let _ = writeln!(
+                        out,
+                        "{:<32} not analysed: {}",
+                        record["data"]["function"].as_str().unwrap_or("?"),
+                        record["data"]["reason"].as_str().unwrap_or("?")
+                    );
+                }
+            }
+            _ => {}
+        }
+        let _ = out.flush();
+    }
+    for mut child in children {
+        let _ = child.wait();
+    }
+    let total = serde_json::json!({"type": "total", "data": {
+        "functions": totals.functions, "unsupported": totals.unsupported,
+        "locations": totals.locations, "pairs": totals.pairs,
+        "avoidable": totals.avoidable, "findings": totals.findings,
+        "z3_sat": totals.z3_sat, "z3_unsat": totals.z3_unsat, "z3_unknown": totals.z3_unknown,
+        "fallback_sat": totals.fallback_sat, "fallback_unknown": totals.fallback_unknown,
+        "wall_seconds": totals.wall_seconds,
+    }});
+    if args.json {
+        let _ = writeln!(out, "{total}");
+    } else {
+        let _ = writeln!(
+            out,
+            "total: {} functions analysed, {} not; x/y {}/{}; {} findings, {} potentially avoidable; Z3 {} sat, {} unsat, {} unknown; fallback {} sat, {} unknown",
+            totals.functions,
+            totals.unsupported,
+            totals.locations,
+            totals.pairs,
+            totals.findings,
+            totals.avoidable,
+            totals.z3_sat,
+            totals.z3_unsat,
+            totals.z3_unknown,
+            totals.fallback_sat,
+            totals.fallback_unknown
+        );
+    }
+    Ok(if totals.findings > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The fields of a worker's summary record the totals read.
+#[derive(serde::Deserialize)]
+struct SummaryLine {
+    function: String,
+    locations: usize,
+    pairs: usize,
+    avoidable: usize,
+    findings: usize,
+    targets: usize,
+    targets_confirmed: usize,
+    queries: QueryLine,
+    wall_seconds: f64,
+}
+
+#[derive(serde::Deserialize)]
+struct QueryLine {
+    z3_sat: usize,
+    z3_unsat: usize,
+    z3_unknown: usize,
+    fallback_sat: usize,
+    fallback_unknown: usize,
+}
+
+impl SummaryLine {
+    fn into_summary(self) -> Summary {
+        let mut s = Summary {
+            function: self.function,
+            locations: self.locations,
+            pairs: self.pairs,
+            avoidable: self.avoidable,
+            findings: self.findings,
+            targets: self.targets,
+            targets_confirmed: self.targets_confirmed,
+            wall_seconds: self.wall_seconds,
+            ..Summary::default()
+        };
+        s.queries.z3_sat = self.queries.z3_sat;
+        s.queries.z3_unsat = self.queries.z3_unsat;
+        s.queries.z3_unknown = self.queries.z3_unknown;
+        s.queries.fallback_sat = self.queries.fallback_sat;
+        s.queries.fallback_unknown = self.queries.fallback_unknown;
+        s
+    }
+}
+
+#[derive(Default)]
+struct Total {
+    functions: usize,
+    unsupported: usize,
+    locations: usize,
+    pairs: usize,
+    avoidable: usize,
+    findings: usize,
+    z3_sat: usize,
+    z3_unsat: usize,
+    z3_unknown: usize,
+    fallback_sat: usize,
+    fallback_unknown: usize,
+    wall_seconds: f64,
+}
+
+impl Total {
+    fn add(&mut self, s: &SummaryLine) {
+        self.functions += 1;
+        self.locations += s.locations;
+        self.pairs += s.pairs;
+        self.avoidable += s.avoidable;
+        self.findings += s.findings;
+        self.z3_sat += s.queries.z3_sat;
+        self.z3_unsat += s.queries.z3_unsat;
+        self.z3_unknown += s.queries.z3_unknown;
+        self.fallback_sat += s.queries.fallback_sat;
+        self.fallback_unknown += s.queries.fallback_unknown;
+        self.wall_seconds += s.wall_seconds;
+    }
+}

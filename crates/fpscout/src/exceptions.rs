@@ -1,0 +1,1126 @@
+//! `fpscout exceptions` (Ariadne): inputs that make each floating-point operation of one
+//! build overflow, underflow, divide by zero or go invalid, each confirmed where the
+//! executable's traced run raises it.
+//!
+//! Targets are the exception conditions of every operation on every explored path; Z3
+//! solves them (the fallback solver takes what it cannot), the floats around each model
+//! and the seed points run untraced on the executable, the points that raised something
+//! run traced, and each (location, kind) the machine reports is a finding. Random inputs
+//! over all exponents add theirs.
+
+use crate::diff::ResultClass;
+use crate::search::{
+    after, earliest, model_floats, neighbours, replay_batches, InputOptions, InputSpace,
+};
+use crate::session::{native_ftz, FtzDazChoice, Session};
+use crate::InputError;
+use fpscout_ir::{
+    ExceptionKind, ExceptionSet, FloatTy, FpOpId, FuncId, Function, Module, SourceLoc, Type,
+};
+use fpscout_native::{NativeBuild, NativeOutcome, RunOptions, TracedOutcome};
+use fpscout_smt::numeral::float_value;
+use fpscout_smt::{
+    collect, dedupe, exact_value, CollectOptions, Collected, ExactArg, ParamSpec, Query, QuerySet,
+    Verdict,
+};
+use fpscout_toolchain::BuildKind;
+use fpscout_walk::concrete::{AdaptiveSteps, ArgBits, ConcreteRunner};
+use fpscout_walk::WalkConfig;
+use rand::SeedableRng;
+use rug::Rational;
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::time::{Duration, Instant};
+
+/// Settings of an exceptions run.
+#[derive(Clone, Debug)]
+pub struct ExceptionsConfig {
+    pub function: String,
+    /// The build analysed (its executable confirms).
+    pub build: BuildKind,
+    pub ranges: HashMap<String, (f64, f64)>,
+    pub ints: HashMap<String, i64>,
+    pub array_lens: HashMap<String, usize>,
+    pub collect: CollectOptions,
+    /// Timeout of each Z3 query, in milliseconds.
+    pub query_timeout_ms: u32,
+    pub threads: usize,
+    /// Concretizations the fallback solver tries per query.
+    pub concretizations: u32,
+    /// Points tried around each solver model.
+    pub search_budget: usize,
+    /// Random inputs run on the executable (0: none).
+    pub random_inputs: usize,
+    pub seed: u64,
+    pub ftz_daz: FtzDazChoice,
+    /// Random inputs only, every one traced: the baseline of the benchmark.
+    pub random_only: bool,
+    /// Witnesses kept per (location, kind).
+    pub witnesses_per_location: usize,
+    pub time_budget_s: f64,
+    pub hang_limit_ms: u64,
+    /// When the run began; the time budget counts from it.
+    pub started: Option<Instant>,
+}
+
+impl ExceptionsConfig {
+    pub fn new(function: &str) -> ExceptionsConfig {
+        ExceptionsConfig {
+            function: function.to_string(),
+            build: BuildKind::P,
+            ranges: HashMap::new(),
+            ints: HashMap::new(),
+            array_lens: HashMap::new(),
+            collect: CollectOptions::default(),
+            query_timeout_ms: 200,
+            threads: std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(2),
+            concretizations: 16,
+            search_budget: 32,
+            random_inputs: 20_000,
+            seed: 1,
+            ftz_daz: FtzDazChoice::Auto,
+            random_only: false,
+            witnesses_per_location: 3,
+            time_budget_s: DEFAULT_TIME_BUDGET_S,
+            hang_limit_ms: 200,
+            started: None,
+        }
+    }
+
+    pub fn input_options(&self) -> InputOptions<'_> {
+        InputOptions {
+            ranges: &self.ranges,
+            ints: &self.ints,
+            array_lens: &self.array_lens,
+        }
+    }
+}
+
+/// The default `--time-budget` of one function, in seconds.
+pub const DEFAULT_TIME_BUDGET_S: f64 = 30.0;
+/// Shares of the time budget: exploring the paths, solving, and random inputs; the rest
+/// is for the search around candidates and confirmation.
+const EXPLORE_SHARE: f64 = 0.15;
+const SOLVE_SHARE: f64 = 0.45;
+const RANDOM_SHARE: f64 = 0.15;
+/// Neighbours of one candidate replayed traced at most.
+const TRACED_PER_CANDIDATE: usize = 4;
+/// Inputs whose exact result is computed to classify one overflow or underflow, at most.
+const CLASSIFIED_INPUTS: usize = 8;
+/// Random inputs that raised something, replayed traced at most.
+const RANDOM_TRACED: usize = 512;
+
+/// What produced an input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    /// A model of Z3 (or a float near it).
+    Z3,
+    /// A model of the fallback solver (or a float near it).
+    Fallback,
+    /// A seed point: special values, the function's constants.
+    Seed,
+    Random,
+}
+
+impl Source {
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::Z3 => "z3",
+            Source::Fallback => "fallback",
+            Source::Seed => "seed",
+            Source::Random => "random",
+        }
+    }
+}
+
+/// Whether rewriting the computation could avoid an overflow or underflow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Avoidability {
+    /// The exact result of the function is a normal float although this operation
+    /// overflowed or underflowed (a rewrite such as `hypot` would avoid it).
+    PotentiallyAvoidable,
+    /// The exact result itself is out of the normal range.
+    Inherent,
+    /// The exact result could not be computed (elementary functions, time limit).
+    Unknown,
+    /// Invalid and divide-by-zero are not classified.
+    NotApplicable,
+}
+
+impl Avoidability {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Avoidability::PotentiallyAvoidable => "potentially avoidable",
+            Avoidability::Inherent => "inherent",
+            Avoidability::Unknown => "unclassified",
+            Avoidability::NotApplicable => "",
+        }
+    }
+}
+
+/// One input that raised the exception, and what the function returned on it.
+#[derive(Clone, Debug)]
+pub struct Witness {
+    pub input: Vec<ArgBits>,
+    pub source: Source,
+    pub result: Option<u64>,
+    pub class: ResultClass,
+}
+
+/// An operation that raised an exception on the executable.
+#[derive(Clone, Debug)]
+pub struct ExceptionFinding {
+    pub kind: ExceptionKind,
+    /// Where the executable raised it (its DWARF line table); `None`: no line.
+    pub location: Option<SourceLoc>,
+    /// The IR operation at that location (`fmul`, `exp`), else the instruction.
+    pub operation: String,
+    /// The function the operation belongs to.
+    pub in_function: Option<String>,
+    pub witnesses: Vec<Witness>,
+    /// Distinct inputs seen raising it.
+    pub inputs_seen: usize,
+    /// Whether a solver target aimed at this operation and kind.
+    pub targeted: bool,
+    pub class: Avoidability,
+    /// The first witness raised it again at the same place on a second traced run.
+    pub confirmed: bool,
+}
+
+/// Queries by outcome and solver.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct QueryCounts {
+    pub z3_sat: usize,
+    pub z3_unsat: usize,
+    pub z3_unknown: usize,
+    pub fallback_sat: usize,
+    pub fallback_unknown: usize,
+    /// Skipped: an earlier candidate already raised that exception there (interpreter).
+    pub already_witnessed: usize,
+    pub not_attempted: usize,
+}
+
+/// Seconds spent per phase.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Phases {
+    pub compile: f64,
+    pub collect: f64,
+    pub solve: f64,
+    pub search: f64,
+    pub random: f64,
+    pub confirm: f64,
+}
+
+/// Totals of a run.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Summary {
+    pub function: String,
+    pub build: String,
+    pub loop_bound: u32,
+    pub paths: usize,
+    /// (operation, kind) pairs with a condition on some explored path.
+    pub targets: usize,
+    /// Targets the executable raised at their operation.
+    pub targets_confirmed: usize,
+    /// Conditions over all paths, and the distinct ones solved.
+    pub conditions: usize,
+    pub unique_conditions: usize,
+    pub queries: QueryCounts,
+    /// Solver candidates whose neighbourhood did not raise their target, by reason.
+    pub failed_candidates: BTreeMap<String, usize>,
+    pub candidates: usize,
+    /// Ariadne's x/y: distinct operation locations that raised something / distinct
+    /// (input, location) pairs.
+    pub locations: usize,
+    pub pairs: usize,
+    pub findings: usize,
+    pub avoidable: usize,
+    pub native_runs: usize,
+    pub traced_runs: usize,
+    pub random_inputs: usize,
+    pub stopped: Vec<String>,
+    pub phases: Phases,
+    pub wall_seconds: f64,
+}
+
+/// Everything an exceptions run produced.
+pub struct ExceptionsReport {
+    pub findings: Vec<ExceptionFinding>,
+    pub summary: Summary,
+    pub params: Vec<fpscout_ir::Param>,
+    pub ret: Type,
+}
+
+/// A progress callback: (phase, done, total).
+pub type Progress<'a> = &'a mut dyn FnMut(&str, u64, u64);
+
+/// A source position as both sides name it: the file's last component, line, column
+/// (the IR keeps the path as compiled, DWARF may join it to the compile directory).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct LocKey {
+    file: String,
+    line: u32,
+    col: u32,
+}
+
+impl LocKey {
+    fn of(loc: &SourceLoc) -> LocKey {
+        LocKey {
+            file: loc.file.rsplit('/').next().unwrap_or(&loc.file).to_string(),
+            line: loc.line,
+            col: loc.col,
+        }
+    }
+}
+
+/// The module's operations by source position.
+fn ops_by_location(m: &Module) -> HashMap<LocKey, Vec<FpOpId>> {
+    let mut out: HashMap<LocKey, Vec<FpOpId>> = HashMap::new();
+    for (i, op) in m.fp_ops.iter().enumerate() {
+        if let Some(loc) = &op.loc {
+            out.entry(LocKey::of(loc))
+                .or_default()
+                .push(FpOpId(i as u32));
+        }
+    }
+    out
+}
+
+/// What a traced run raised: (location, kind) per event, inexact aside.
+fn raised_at(t: &TracedOutcome) -> Vec<(Option<SourceLoc>, String, ExceptionKind)> {
+    let mut out = Vec::new();
+    for e in &t.trace.events {
+        for kind in e.flags.without_inexact().iter() {
+            out.push((e.loc.clone(), e.describe_insn(), kind));
+        }
+    }
+    out
+}
+
+fn outcome_flags(o: &NativeOutcome) -> ExceptionSet {
+    match o {
+        NativeOutcome::Returned { flags, .. } | NativeOutcome::Ended { flags, .. } => {
+            flags.without_inexact()
+        }
+        _ => ExceptionSet::EMPTY,
+    }
+}
+
+fn outcome_result(o: &NativeOutcome, ret: Type) -> (Option<u64>, ResultClass) {
+    match o {
+        NativeOutcome::Returned { result, .. } => (*result, ResultClass::of(*result, ret)),
+        NativeOutcome::Ended { end, .. } => (None, ResultClass::of_end(end)),
+        NativeOutcome::TimedOut => (None, ResultClass::Hang),
+        NativeOutcome::Crashed { .. } => (None, ResultClass::Other),
+    }
+}
+
+/// The findings being gathered, keyed by (location, kind).
+struct Findings<'m> {
+    module: &'m Module,
+    ops: HashMap<LocKey, Vec<FpOpId>>,
+    by_key: BTreeMap<(Option<LocKey>, ExceptionKind), ExceptionFinding>,
+    /// Distinct inputs per key (for counts and pairs), each as its first witness.
+    inputs: HashMap<(Option<LocKey>, ExceptionKind), HashMap<Vec<ArgBits>, Witness>>,
+    keep: usize,
+    ret: Type,
+}
+
+impl Findings<'_> {
+    /// Records what one traced run raised; returns the keys it raised.
+    fn record(
+        &mut self,
+        args: &[ArgBits],
+        traced: &TracedOutcome,
+        source: Source,
+    ) -> Vec<(Option<LocKey>, ExceptionKind)> {
+        let (result, class) = outcome_result(&traced.outcome, self.ret);
+        let mut keys = Vec::new();
+        for (loc, insn, kind) in raised_at(traced) {
+            let key = (loc.as_ref().map(LocKey::of), kind);
+            if keys.contains(&key) {
+                continue;
+            }
+            keys.push(key.clone());
+            let op = key
+                .0
+                .as_ref()
+                .and_then(|k| self.ops.get(k))
+                .and_then(|ids| ids.first().copied());
+            let module = self.module;
+            let finding = self.by_key.entry(key.clone()).or_insert_with(|| {
+                let info = op.map(|id| module.op(id));
+                ExceptionFinding {
+                    kind,
+                    location: loc.clone(),
+                    operation: info.map_or(insn.clone(), |i| i.opcode.clone()),
+                    in_function: info.map(|i| module.function(i.func).display_name.clone()),
+                    witnesses: Vec::new(),
+                    inputs_seen: 0,
+                    targeted: false,
+                    class: Avoidability::NotApplicable,
+                    confirmed: false,
+                }
+            });
+            let seen = self.inputs.entry(key).or_default();
+            if !seen.contains_key(args) {
+                let witness = Witness {
+                    input: args.to_vec(),
+                    source,
+                    result,
+                    class,
+                };
+                finding.inputs_seen += 1;
+                if finding.witnesses.len() < self.keep {
+                    finding.witnesses.push(witness.clone());
+                }
+                seen.insert(args.to_vec(), witness);
+            }
+        }
+        keys
+    }
+}
+
+/// A solver candidate: the floats of a model, the floats around each coordinate, the
+/// target it was solved for and the solver.
+struct Candidate {
+    center: Vec<u64>,
+    around: Vec<(u64, u64)>,
+    target: Option<(FpOpId, ExceptionKind)>,
+    source: Source,
+}
+
+/// The executable and how it runs.
+struct Exe<'a> {
+    f: &'a Function,
+    native: &'a NativeBuild,
+    opts: RunOptions,
+}
+
+impl Exe<'_> {
+    fn run(
+        &self,
+        inputs: &[Vec<ArgBits>],
+        until: Option<Instant>,
+    ) -> Result<Vec<NativeOutcome>, InputError> {
+        replay_batches(
+            self.native,
+            self.f,
+            inputs,
+            &self.opts,
+            NativeBuild::run,
+            until,
+            &mut |_, _| {},
+        )
+    }
+
+    fn traced(
+        &self,
+        inputs: &[Vec<ArgBits>],
+        until: Option<Instant>,
+    ) -> Result<Vec<TracedOutcome>, InputError> {
+        replay_batches(
+            self.native,
+            self.f,
+            inputs,
+            &self.opts,
+            NativeBuild::run_traced,
+            until,
+            &mut |_, _| {},
+        )
+    }
+}
+
+/// Runs the whole pipeline on one function.
+pub fn run_exceptions(
+    session: &Session,
+    cfg: &ExceptionsConfig,
+    progress: Progress,
+) -> Result<ExceptionsReport, InputError> {
+    let start = cfg.started.unwrap_or_else(Instant::now);
+    let run_deadline = after(start, cfg.time_budget_s);
+    let share = |s: f64| Duration::from_secs_f64((cfg.time_budget_s * s).max(0.0));
+    let build = cfg.build;
+    let module = session.module(build);
+    let fid = session.function(build, &cfg.function)?;
+    let f = module.function(fid);
+    let ret = f.ret;
+    let space = InputSpace::of(f, &cfg.input_options(), "exceptions")?;
+    let mut summary = Summary {
+        function: cfg.function.clone(),
+        build: build.to_string(),
+        loop_bound: cfg.collect.loop_bound,
+        ..Summary::default()
+    };
+
+    progress("compile", 0, 1);
+    let native = session.native(build, fid, &space.lens)?;
+    let exe = Exe {
+        f,
+        native: &native,
+        opts: RunOptions {
+            ftz_daz: native_ftz(cfg.ftz_daz),
+            per_vector_timeout: Duration::from_millis(cfg.hang_limit_ms.max(1)),
+        },
+    };
+    let mode = native
+        .startup_mxcsr(exe.opts.ftz_daz)
+        .map(fpscout_walk::concrete::FpMode::from_mxcsr)
+        .unwrap_or_else(|_| session.fp_mode(build, cfg.ftz_daz));
+    let config = WalkConfig {
+        deadline: run_deadline,
+        ..WalkConfig::default()
+    };
+    let mut runner = crate::concrete::concrete_runner(module, fid, mode, config)
+        .map_err(|e| InputError(e.to_string()))?;
+    runner.adapt_step_budget(AdaptiveSteps::up_to(config.step_budget));
+    summary.phases.compile = start.elapsed().as_secs_f64();
+
+    let mut findings = Findings {
+        module,
+        ops: ops_by_location(module),
+        by_key: BTreeMap::new(),
+        inputs: HashMap::new(),
+        keep: cfg.witnesses_per_location.max(1),
+        ret,
+    };
+    let mut targets: Vec<(FpOpId, ExceptionKind)> = Vec::new();
+    // Why each target's candidates did not raise it (the last reason seen).
+    let mut failed: HashMap<(FpOpId, ExceptionKind), &'static str> = HashMap::new();
+    let mut reached: HashSet<(FpOpId, ExceptionKind)> = HashSet::new();
+    let search_deadline = ahead_of(run_deadline, share(RANDOM_SHARE + 0.1));
+    let mut search = |candidates: &[Candidate],
+                      findings: &mut Findings,
+                      summary: &mut Summary,
+                      progress: Progress,
+                      reached: &mut HashSet<(FpOpId, ExceptionKind)>|
+     -> Result<(), InputError> {
+        let t = Instant::now();
+        let round = search_round(
+            &exe,
+            &space,
+            cfg,
+            candidates,
+            findings,
+            search_deadline,
+            summary,
+            progress,
+        )?;
+        for (target, reason) in round {
+            match reason {
+                None => {
+                    reached.insert(target);
+                    failed.remove(&target);
+                }
+                Some(why) if !reached.contains(&target) => {
+                    failed.insert(target, why);
+                }
+                Some(_) => {}
+            }
+        }
+        summary.phases.search += t.elapsed().as_secs_f64();
+        Ok(())
+    };
+    if !cfg.random_only {
+        let t = Instant::now();
+        progress("collect", 0, 1);
+        let opts = CollectOptions {
+            deadline: earliest(Some(t + share(EXPLORE_SHARE)), run_deadline),
+            ..cfg.collect
+        };
+        let collected = collect(module, fid, &space.specs, "x.", opts).map_err(InputError)?;
+        summary.paths = collected.paths;
+        summary.stopped.extend(collected.stopped.iter().cloned());
+        summary.conditions = collected.queries.len();
+        let mut seen_targets = HashSet::new();
+        for q in &collected.queries {
+            if seen_targets.insert((q.op, q.kind)) {
+                targets.push((q.op, q.kind));
+            }
+        }
+        summary.targets = targets.len();
+        summary.phases.collect = t.elapsed().as_secs_f64();
+
+        // Round 1: each condition as it is.
+        let t = Instant::now();
+        let solve_deadline = earliest(Some(t + share(SOLVE_SHARE)), search_deadline);
+        let asked = plain_queries(&collected);
+        summary.unique_conditions = asked.len();
+        let scripts = QuerySet::plain(&collected.constraints, &asked);
+        let mut solving = Solving {
+            runner: &mut runner,
+            witnessed: HashSet::new(),
+            unique_points: HashSet::new(),
+        };
+        let mut candidates = solving.solve_set(
+            cfg,
+            &space,
+            &asked,
+            &scripts,
+            solve_deadline,
+            &mut summary,
+            progress,
+        );
+        drop(scripts);
+        summary.phases.solve += t.elapsed().as_secs_f64();
+        let constants = crate::seeds::float_constants(module, fid);
+        for point in crate::seeds::seed_points(&space.tys, &space.ranges, &constants) {
+            candidates.push(Candidate {
+                center: point,
+                around: Vec::new(),
+                target: None,
+                source: Source::Seed,
+            });
+        }
+        summary.candidates += candidates.len();
+        search(
+            &candidates,
+            &mut findings,
+            &mut summary,
+            progress,
+            &mut reached,
+        )?;
+
+        // Rounds 2 and 3, for the targets still missed: the exception at that operation
+        // while no other operation comes near raising any exception (clean witnesses,
+        // which also classify best), then none of its kind (an earlier overflow turns
+        // the operand into an infinity, and the later operation no longer overflows).
+        for any_kind in [true, false] {
+            let t = Instant::now();
+            let missed: Vec<&Query> = asked
+                .iter()
+                .copied()
+                .filter(|q| !reached.contains(&(q.op, q.kind)))
+                .collect();
+            if missed.is_empty() || solve_deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
+            let (scripts, which) = QuerySet::isolated(
+                &collected.constraints,
+                &missed,
+                &collected.queries,
+                any_kind,
+                solve_deadline,
+            );
+            let asked: Vec<&Query> = which.iter().map(|&i| missed[i]).collect();
+            // The interpreter's verdicts so far do not say the exception was isolated.
+            solving.witnessed.clear();
+            let candidates = solving.solve_set(
+                cfg,
+                &space,
+                &asked,
+                &scripts,
+                solve_deadline,
+                &mut summary,
+                progress,
+            );
+            summary.phases.solve += t.elapsed().as_secs_f64();
+            summary.candidates += candidates.len();
+            search(
+                &candidates,
+                &mut findings,
+                &mut summary,
+                progress,
+                &mut reached,
+            )?;
+        }
+    }
+    drop(search);
+    for (_, why) in failed.iter().filter(|(t, _)| !reached.contains(*t)) {
+        *summary
+            .failed_candidates
+            .entry(why.to_string())
+            .or_insert(0) += 1;
+    }
+
+    // Random inputs over all exponents: untraced, then traced where something was raised
+    // (every input traced when random inputs are all there is: the baseline).
+    let t = Instant::now();
+    if cfg.random_inputs > 0 || cfg.random_only {
+        let random_deadline = if cfg.random_only {
+            ahead_of(run_deadline, share(0.05))
+        } else {
+            earliest(Some(t + share(RANDOM_SHARE)), run_deadline)
+        };
+        random_phase(
+            cfg,
+            &space,
+            &exe,
+            &mut findings,
+            random_deadline,
+            &mut summary,
+            progress,
+        )?;
+    }
+    summary.phases.random = t.elapsed().as_secs_f64();
+
+    // Confirmation: the first witness of each finding, traced a second time, raises it at
+    // the same place; overflows and underflows are classified against the exact result.
+    let t = Instant::now();
+    let mut out: Vec<ExceptionFinding> = findings.by_key.into_values().collect();
+    let firsts: Vec<Vec<ArgBits>> = out.iter().map(|x| x.witnesses[0].input.clone()).collect();
+    progress("confirm", 0, out.len() as u64);
+    let again = exe.traced(&firsts, run_deadline)?;
+    summary.traced_runs += again.len();
+    let target_locs: HashSet<(Option<LocKey>, ExceptionKind)> = targets
+        .iter()
+        .map(|(op, k)| (module.op(*op).loc.as_ref().map(LocKey::of), *k))
+        .collect();
+    let mut exact_cache: HashMap<Vec<ArgBits>, Option<Rational>> = HashMap::new();
+    for (i, x) in out.iter_mut().enumerate() {
+        let key = (x.location.as_ref().map(LocKey::of), x.kind);
+        x.targeted = target_locs.contains(&key);
+        x.confirmed = again.get(i).is_some_and(|t| {
+            raised_at(t)
+                .iter()
+                .any(|(l, _, k)| *k == x.kind && l.as_ref().map(LocKey::of) == key.0)
+        });
+        if matches!(x.kind, ExceptionKind::Overflow | ExceptionKind::Underflow) {
+            // The witnesses first, then other inputs that raised it: one whose exact
+            // result is normal makes the exception avoidable, and becomes the first witness.
+            let mut tried: Vec<Vec<ArgBits>> =
+                x.witnesses.iter().map(|w| w.input.clone()).collect();
+            if let Some(more) = findings.inputs.get(&key) {
+                let mut more: Vec<&Vec<ArgBits>> =
+                    more.keys().filter(|i| !tried.contains(i)).collect();
+                // A stable order: the set's own order changes from run to run.
+                more.sort_by_cached_key(|i| format!("{i:?}"));
+                tried.extend(
+                    more.into_iter()
+                        .take(CLASSIFIED_INPUTS.saturating_sub(tried.len()))
+                        .cloned(),
+                );
+            }
+            x.class = Avoidability::Unknown;
+            for input in tried {
+                if run_deadline.is_some_and(|d| Instant::now() >= d) {
+                    break;
+                }
+                let exact = exact_cache
+                    .entry(input.clone())
+                    .or_insert_with(|| exact_result(module, fid, &space.specs, &input));
+                match classify(exact.as_ref(), ret) {
+                    Avoidability::PotentiallyAvoidable => {
+                        x.class = Avoidability::PotentiallyAvoidable;
+                        match x.witnesses.iter().position(|w| w.input == input) {
+                            Some(k) => x.witnesses.swap(0, k),
+                            None => {
+                                if let Some(w) =
+                                    findings.inputs.get(&key).and_then(|m| m.get(&input))
+                                {
+                                    x.witnesses.insert(0, w.clone());
+                                    x.witnesses.truncate(cfg.witnesses_per_location.max(1));
+                                }
+                            }
+                        }
+                        break;
+                    }
+                    Avoidability::Inherent => x.class = Avoidability::Inherent,
+                    _ => {}
+                }
+            }
+        }
+        progress("confirm", i as u64 + 1, firsts.len() as u64);
+    }
+    out.retain(|x| x.confirmed);
+    summary.phases.confirm = t.elapsed().as_secs_f64();
+    summary.findings = out.len();
+    summary.avoidable = out
+        .iter()
+        .filter(|x| x.class == Avoidability::PotentiallyAvoidable)
+        .count();
+    summary.locations = out
+        .iter()
+        .map(|x| x.location.as_ref().map(LocKey::of))
+        .collect::<HashSet<_>>()
+        .len();
+    let mut pairs: HashSet<(Option<LocKey>, Vec<ArgBits>)> = HashSet::new();
+    for ((loc, _), inputs) in &findings.inputs {
+        if out
+            .iter()
+            .any(|x| x.location.as_ref().map(LocKey::of) == *loc)
+        {
+            pairs.extend(inputs.keys().map(|i| (loc.clone(), i.clone())));
+        }
+    }
+    summary.pairs = pairs.len();
+    summary.targets_confirmed = targets
+        .iter()
+        .filter(|(op, k)| {
+            reached.contains(&(*op, *k)) || {
+                let at = module.op(*op).loc.as_ref().map(LocKey::of);
+                at.is_some()
+                    && out
+                        .iter()
+                        .any(|x| x.kind == *k && x.location.as_ref().map(LocKey::of) == at)
+            }
+        })
+        .count();
+    summary.wall_seconds = start.elapsed().as_secs_f64();
+    Ok(ExceptionsReport {
+        findings: out,
+        summary,
+        params: f.params.clone(),
+        ret,
+    })
+}
+
+/// The plain queries of `collected`: one per distinct formula, the first condition of
+/// each target first, then the other paths' conditions of the same targets.
+fn plain_queries(collected: &Collected) -> Vec<&Query> {
+    let queries: Vec<&Query> = collected.queries.iter().collect();
+    let unique = dedupe(&queries);
+    let mut first_of = HashSet::new();
+    let (mut firsts, mut others): (Vec<&Query>, Vec<&Query>) = (Vec::new(), Vec::new());
+    for &i in &unique {
+        if first_of.insert((queries[i].op, queries[i].kind)) {
+            firsts.push(queries[i]);
+        } else {
+            others.push(queries[i]);
+        }
+    }
+    firsts.into_iter().chain(others).collect()
+}
+
+/// The solver's side of a run: the candidates found so far and the targets they already
+/// raise in the interpreter (queries for those are skipped: one model often witnesses
+/// the conditions of many iterations).
+struct Solving<'r, 'm> {
+    runner: &'r mut ConcreteRunner<'m>,
+    witnessed: HashSet<(FpOpId, ExceptionKind)>,
+    unique_points: HashSet<Vec<u64>>,
+}
+
+impl Solving<'_, '_> {
+    /// Solves `scripts` (one per entry of `asked`, whose target each aims at) until
+    /// `until`: Z3 first, Ariadne's fallback solver on what Z3 leaves unknown.
+    #[allow(clippy::too_many_arguments)]
+    fn solve_set(
+        &mut self,
+        cfg: &ExceptionsConfig,
+        space: &InputSpace,
+        asked: &[&Query],
+        scripts: &QuerySet,
+        until: Option<Instant>,
+        summary: &mut Summary,
+        progress: Progress,
+    ) -> Vec<Candidate> {
+        let names: Vec<String> = space.inputs.iter().map(|(n, _)| n.clone()).collect();
+        let mut pool = scripts.pool(&names, cfg.query_timeout_ms, cfg.threads);
+        let mut out = Vec::new();
+        let mut pending: VecDeque<usize> = (0..asked.len()).collect();
+        let mut unknown: Vec<usize> = Vec::new();
+        let round = (8 * cfg.threads).max(8);
+        progress("solve", 0, asked.len() as u64);
+        while !pending.is_empty() && until.is_none_or(|d| Instant::now() < d) {
+            let mut batch = Vec::new();
+            while batch.len() < round {
+                let Some(k) = pending.pop_front() else { break };
+                if self.witnessed.contains(&(asked[k].op, asked[k].kind)) {
+                    summary.queries.already_witnessed += 1;
+                } else {
+                    batch.push(k);
+                }
+            }
+            let verdicts = pool.solve(&batch, until);
+            for (&k, v) in batch.iter().zip(verdicts) {
+                match v {
+                    Verdict::Sat(values) => {
+                        summary.queries.z3_sat += 1;
+                        self.add(space, &values, asked[k], Source::Z3, &mut out);
+                    }
+                    Verdict::Unsat => summary.queries.z3_unsat += 1,
+                    Verdict::Unknown(_) => {
+                        summary.queries.z3_unknown += 1;
+                        unknown.push(k);
+                    }
+                    Verdict::NotAttempted => pending.push_back(k),
+                }
+            }
+            progress(
+                "solve",
+                (asked.len() - pending.len()) as u64,
+                asked.len() as u64,
+            );
+        }
+        summary.queries.not_attempted += pending.len();
+        drop(pool);
+        self.fallback(
+            cfg, space, asked, scripts, &unknown, until, summary, &mut out,
+        );
+        out
+    }
+
+    /// Ariadne's own solver on the queries Z3 could not decide.
+    #[allow(clippy::too_many_arguments)]
+    fn fallback(
+        &mut self,
+        _cfg: &ExceptionsConfig,
+        _space: &InputSpace,
+        _asked: &[&Query],
+        _scripts: &QuerySet,
+        _unknown: &[usize],
+        _until: Option<Instant>,
+        _summary: &mut Summary,
+        _out: &mut Vec<Candidate>,
+    ) {
+    }
+
+    /// Adds a model's candidate unless its floats were found before.
+    fn add(
+        &mut self,
+        space: &InputSpace,
+        values: &[Rational],
+        q: &Query,
+        source: Source,
+        out: &mut Vec<Candidate>,
+    ) {
+        let (center, around) = model_floats(values, &space.tys);
+        if !self.unique_points.insert(center.clone()) {
+            return;
+        }
+        if let Ok(e) = self.runner.eval(&space.assemble(&center)) {
+            self.witnessed
+                .extend(e.events.iter().map(|e| (e.site.op, e.kind)));
+        }
+        out.push(Candidate {
+            center,
+            around,
+            target: Some((q.op, q.kind)),
+            source,
+        });
+    }
+}
+
+/// Runs every point around every candidate untraced, then traced where it raised
+/// something (a few per candidate, a new set of flags or the target's kind first), and
+/// records what the traces raised. Returns, per candidate with a target, whether the
+/// target was raised at its operation (`None`) or why not.
+#[allow(clippy::too_many_arguments)]
+fn search_round(
+    exe: &Exe,
+    space: &InputSpace,
+    cfg: &ExceptionsConfig,
+    candidates: &[Candidate],
+    findings: &mut Findings,
+    until: Option<Instant>,
+    summary: &mut Summary,
+    progress: Progress,
+) -> Result<Vec<((FpOpId, ExceptionKind), Option<&'static str>)>, InputError> {
+    let hoods: Vec<Vec<Vec<u64>>> = candidates
+        .iter()
+        .map(|c| match c.source {
+            Source::Seed => vec![c.center.clone()],
+            _ => neighbours(&c.center, &c.around, &space.tys, cfg.search_budget),
+        })
+        .collect();
+    let owner: Vec<usize> = hoods
+        .iter()
+        .enumerate()
+        .flat_map(|(n, hood)| std::iter::repeat_n(n, hood.len()))
+        .collect();
+    let inputs: Vec<Vec<ArgBits>> = hoods.iter().flatten().map(|p| space.assemble(p)).collect();
+    progress("search", 0, inputs.len() as u64);
+    let outs = exe.run(&inputs, until)?;
+    summary.native_runs += outs.len();
+    if outs.len() < inputs.len() {
+        summary.stopped.push(format!(
+            "search: the time budget ran out after {} of {} points",
+            outs.len(),
+            inputs.len()
+        ));
+    }
+    let mut traced_of = vec![0usize; candidates.len()];
+    let mut flag_sets: Vec<HashSet<ExceptionSet>> = vec![HashSet::new(); candidates.len()];
+    let mut hits_kind = vec![false; candidates.len()];
+    let mut worth: Vec<usize> = Vec::new();
+    for (i, o) in outs.iter().enumerate() {
+        let n = owner[i];
+        let flags = outcome_flags(o);
+        if flags.is_empty() || traced_of[n] >= TRACED_PER_CANDIDATE {
+            continue;
+        }
+        let aims = candidates[n].target.is_some_and(|(_, k)| flags.contains(k));
+        if flag_sets[n].insert(flags) || (aims && !hits_kind[n]) {
+            hits_kind[n] |= aims;
+            traced_of[n] += 1;
+            worth.push(i);
+        }
+    }
+    let traced_inputs: Vec<Vec<ArgBits>> = worth.iter().map(|&i| inputs[i].clone()).collect();
+    let traced = exe.traced(&traced_inputs, until)?;
+    summary.traced_runs += traced.len();
+    let mut raised_by: Vec<HashSet<(Option<LocKey>, ExceptionKind)>> =
+        vec![HashSet::new(); candidates.len()];
+    for (k, t) in traced.iter().enumerate() {
+        let n = owner[worth[k]];
+        for key in findings.record(&traced_inputs[k], t, candidates[n].source) {
+            raised_by[n].insert(key);
+        }
+    }
+    progress("search", inputs.len() as u64, inputs.len() as u64);
+    let module = findings.module;
+    Ok(candidates
+        .iter()
+        .enumerate()
+        .filter_map(|(n, c)| {
+            let (op, kind) = c.target?;
+            let at = module.op(op).loc.as_ref().map(LocKey::of);
+            let raised = &raised_by[n];
+            let why = if at.is_none() {
+                Some("the operation has no source line to confirm it at")
+            } else if raised.contains(&(at.clone(), kind)) {
+                None
+            } else if raised.iter().any(|(_, k)| *k == kind) {
+                Some("raised at another operation, not at the target")
+            } else if !raised.is_empty() {
+                Some("raised other exceptions only")
+            } else if hits_kind[n] {
+                Some("raised natively but not traced in time")
+            } else {
+                Some("not raised natively near the model (rounding moved it off the condition)")
+            };
+            Some(((op, kind), why))
+        })
+        .collect())
+}
+
+/// Random inputs on the executable until `until`, traced where they raised something.
+fn random_phase(
+    cfg: &ExceptionsConfig,
+    space: &InputSpace,
+    exe: &Exe,
+    findings: &mut Findings,
+    until: Option<Instant>,
+    summary: &mut Summary,
+    progress: Progress,
+) -> Result<(), InputError> {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(cfg.seed);
+    let wanted = if cfg.random_only {
+        usize::MAX
+    } else {
+        cfg.random_inputs
+    };
+    let mut done = 0usize;
+    let mut chunk = 64usize;
+    let mut traced_budget = if cfg.random_only {
+        usize::MAX
+    } else {
+        RANDOM_TRACED
+    };
+    let mut flag_sets: HashMap<ExceptionSet, usize> = HashMap::new();
+    while done < wanted && until.is_none_or(|d| Instant::now() < d) {
+        let n = chunk.min(wanted - done);
+        let batch: Vec<Vec<ArgBits>> = (0..n).map(|_| space.random(&mut rng)).collect();
+        let started = Instant::now();
+        if cfg.random_only {
+            // The baseline: every input on the traced executable.
+            let outs = exe.traced(&batch, until)?;
+            summary.traced_runs += outs.len();
+            for (args, t) in batch.iter().zip(&outs) {
+                findings.record(args, t, Source::Random);
+            }
+            done += outs.len();
+        } else {
+            let outs = exe.run(&batch, until)?;
+            summary.native_runs += outs.len();
+            // A few per set of flags, rarer sets first in effect: each set's count caps it.
+            let worth: Vec<Vec<ArgBits>> = batch
+                .iter()
+                .zip(&outs)
+                .filter(|(_, o)| {
+                    let flags = outcome_flags(o);
+                    if flags.is_empty() || traced_budget == 0 {
+                        return false;
+                    }
+                    let seen = flag_sets.entry(flags).or_insert(0);
+                    *seen += 1;
+                    // 1, 2, 4, 8, … per set: every set gets traced, common ones rarely.
+                    let take = seen.is_power_of_two();
+                    if take {
+                        traced_budget -= 1;
+                    }
+                    take
+                })
+                .map(|(a, _)| a.clone())
+                .collect();
+            let traced = exe.traced(&worth, until)?;
+            summary.traced_runs += traced.len();
+            for (args, t) in worth.iter().zip(&traced) {
+                findings.record(args, t, Source::Random);
+            }
+            done += outs.len();
+        }
+        summary.random_inputs = done;
+        progress(
+            "random",
+            done as u64,
+            if cfg.random_only { 0 } else { wanted as u64 },
+        );
+        let per_input = started.elapsed().as_secs_f64() / n.max(1) as f64;
+        let affordable = until.map_or(usize::MAX, |d| {
+            (d.saturating_duration_since(Instant::now()).as_secs_f64() / per_input.max(1e-9))
+                as usize
+        });
+        chunk = (chunk * 2).min(16_384).min(affordable.max(1));
+    }
+    Ok(())
+}
+
+/// The instant `room` before `deadline` (the deadline itself when that is in the past of
+/// the clock's origin).
+fn ahead_of(deadline: Option<Instant>, room: Duration) -> Option<Instant> {
+    deadline.map(|d| d.checked_sub(room).unwrap_or(d))
+}
+
+/// The exact result of the function on `input`, when it is a rational number (see
+/// [`exact_value`]).
+fn exact_result(
+    module: &Module,
+    fid: FuncId,
+    specs: &[ParamSpec],
+    input: &[ArgBits],
+) -> Option<Rational> {
+    let args: Option<Vec<ExactArg>> = specs
+        .iter()
+        .zip(input)
+        .map(|(s, x)| match (s, x) {
+            (ParamSpec::Float { ty, .. }, ArgBits::Scalar(bits)) => {
+                float_value(*bits, *ty).map(ExactArg::Real)
+            }
+            (ParamSpec::Int { .. }, ArgBits::Scalar(bits)) => Some(ExactArg::Int(*bits)),
+            (ParamSpec::FloatArray { ty, .. }, ArgBits::Array(v)) => v
+                .iter()
+                .map(|&b| float_value(b, *ty))
+                .collect::<Option<Vec<Rational>>>()
+                .map(ExactArg::Array),
+            _ => None,
+        })
+        .collect();
+    exact_value(module, fid, &args?)
+}
+
+/// Avoidable when the exact result is a normal number of the return type (zero is not:
+/// an underflow to a true zero is no loss).
+fn classify(exact: Option<&Rational>, ret: Type) -> Avoidability {
+    let (Some(q), Some(ty)) = (exact, ret.float_ty()) else {
+        return Avoidability::Unknown;
+    };
+    let (smallest, largest) = match ty {
+        FloatTy::F64 => (f64::MIN_POSITIVE, f64::MAX),
+        FloatTy::F32 => (f64::from(f32::MIN_POSITIVE), f64::from(f32::MAX)),
+    };
+    let (Some(lo), Some(hi)) = (Rational::from_f64(smallest), Rational::from_f64(largest)) else {
+        return Avoidability::Unknown;
+    };
+    let magnitude = Rational::from(q.abs_ref());
+    if magnitude >= lo && magnitude <= hi {
+        Avoidability::PotentiallyAvoidable
+    } else {
+        Avoidability::Inherent
+    }
+}

@@ -1,0 +1,146 @@
+//! Printing of `fpscout exceptions` reports: human text and JSON Lines.
+
+use crate::print_inputs::{inputs_json, inputs_text, run_args};
+use fpscout::exceptions::{ExceptionFinding, ExceptionsReport, Summary};
+use fpscout::run::format_value;
+use serde_json::{json, Value};
+use std::io::Write;
+
+fn location(x: &ExceptionFinding) -> String {
+    x.location
+        .as_ref()
+        .map_or("(no source line)".to_string(), |l| l.to_string())
+}
+
+/// One `{"type":"finding"}` record.
+pub fn finding_json(report: &ExceptionsReport, x: &ExceptionFinding) -> Value {
+    let witnesses: Vec<Value> = x
+        .witnesses
+        .iter()
+        .map(|w| {
+            json!({
+                "inputs": inputs_json(&report.params, &w.input),
+                "run_args": run_args(&report.params, &w.input),
+                "source": w.source,
+                "result": w.result.map(|b| format_value(b, report.ret).0),
+                "result_class": w.class,
+            })
+        })
+        .collect();
+    json!({"type": "finding", "data": {
+        "mode": "exceptions",
+        "function": report.summary.function,
+        "kind": x.kind.name(),
+        "location": x.location.as_ref().map(|l| l.to_string()),
+        "file": x.location.as_ref().map(|l| l.file.clone()),
+        "line": x.location.as_ref().map(|l| l.line),
+        "col": x.location.as_ref().map(|l| l.col),
+        "operation": x.operation,
+        "in_function": x.in_function,
+        "class": x.class,
+        "targeted": x.targeted,
+        "inputs_seen": x.inputs_seen,
+        "witnesses": witnesses,
+    }})
+}
+
+/// The `{"type":"summary"}` record.
+pub fn summary_json(report: &ExceptionsReport) -> Value {
+    json!({"type": "summary", "data": report.summary})
+}
+
+/// The one-line summary of a function, as the whole-library run prints it.
+pub fn summary_line(s: &Summary) -> String {
+    format!(
+        "{:<32} {:>3}/{:<5} {:>3} avoidable  targets {:>3}/{:<3}  z3 {}/{}/{}  fallback {}/{}  {:.1} s",
+        s.function,
+        s.locations,
+        s.pairs,
+        s.avoidable,
+        s.targets_confirmed,
+        s.targets,
+        s.queries.z3_sat,
+        s.queries.z3_unsat,
+        s.queries.z3_unknown,
+        s.queries.fallback_sat,
+        s.queries.fallback_unknown,
+        s.wall_seconds
+    )
+}
+
+pub fn print_text(out: &mut impl Write, report: &ExceptionsReport) {
+    let s = &report.summary;
+    let _ = writeln!(
+        out,
+        "exceptions of {} (build {}, {} paths, loop bound {})",
+        s.function, s.build, s.paths, s.loop_bound
+    );
+    if report.findings.is_empty() {
+        let _ = writeln!(out, "  none found within these bounds");
+    }
+    for x in &report.findings {
+        let class = x.class.describe();
+        let _ = writeln!(
+            out,
+            "  {}  {} {}{}{}",
+            location(x),
+            x.operation,
+            x.kind.name(),
+            if class.is_empty() {
+                String::new()
+            } else {
+                format!(" ({class})")
+            },
+            x.in_function
+                .as_ref()
+                .filter(|n| **n != s.function)
+                .map(|n| format!(" in {n}"))
+                .unwrap_or_default()
+        );
+        for w in &x.witnesses {
+            let result = w
+                .result
+                .map(|b| format_value(b, report.ret).0)
+                .unwrap_or_else(|| format!("{:?}", w.class).to_lowercase());
+            let _ = writeln!(
+                out,
+                "      {} -> {} [{}]   --args '{}'",
+                inputs_text(&report.params, &w.input),
+                result,
+                w.source.name(),
+                run_args(&report.params, &w.input)
+            );
+        }
+        if x.inputs_seen > x.witnesses.len() {
+            let _ = writeln!(out, "      ({} inputs raised it in all)", x.inputs_seen);
+        }
+    }
+    let _ = writeln!(
+        out,
+        "x/y: {}/{} (operation locations / (input, location) pairs); {} findings, {} potentially avoidable",
+        s.locations, s.pairs, s.findings, s.avoidable
+    );
+    let _ = writeln!(
+        out,
+        "targets: {} (operation, kind) pairs over {} conditions; {} raised at their operation",
+        s.targets, s.conditions, s.targets_confirmed
+    );
+    let q = &s.queries;
+    let _ = writeln!(
+        out,
+        "queries: Z3 {} sat, {} unsat, {} unknown; fallback {} sat, {} unknown; {} skipped (already raised), {} not attempted",
+        q.z3_sat, q.z3_unsat, q.z3_unknown, q.fallback_sat, q.fallback_unknown, q.already_witnessed, q.not_attempted
+    );
+    for (reason, n) in &s.failed_candidates {
+        let _ = writeln!(out, "candidates that failed: {n} {reason}");
+    }
+    for why in &s.stopped {
+        let _ = writeln!(out, "stopped: {why}");
+    }
+    let p = &s.phases;
+    let _ = writeln!(
+        out,
+        "time: {:.1} s (compile {:.1}, collect {:.1}, solve {:.1}, search {:.1}, random {:.1}, confirm {:.1}); {} native runs, {} traced",
+        s.wall_seconds, p.compile, p.collect, p.solve, p.search, p.random, p.confirm, s.native_runs, s.traced_runs
+    );
+}

@@ -1,0 +1,418 @@
+//! The search pipeline every mode shares: its inputs (parameters as searched floats,
+//! fixed integers, arrays), deadlines, candidate floats from solver models, their
+//! neighbourhoods, random inputs, and batched native replays.
+
+use crate::InputError;
+use fpscout_ir::{FloatTy, Function, ScalarTy, Type};
+use fpscout_native::{NativeArg, NativeBuild, RunOptions};
+use fpscout_smt::numeral::{floats_around, round_to_float};
+use fpscout_smt::ParamSpec;
+use fpscout_walk::concrete::ArgBits;
+use rand::Rng;
+use rug::Rational;
+use std::collections::{HashMap, HashSet};
+use std::time::Instant;
+
+/// How the user fixed the parameters of a searched function.
+#[derive(Clone, Copy, Debug)]
+pub struct InputOptions<'a> {
+    /// `--range name=lo:hi` per float parameter (arrays: every element).
+    pub ranges: &'a HashMap<String, (f64, f64)>,
+    /// Values of integer parameters (`--int name=v`); default 0.
+    pub ints: &'a HashMap<String, i64>,
+    /// Lengths of array parameters (`--array-len name=n`); default 8.
+    pub array_lens: &'a HashMap<String, usize>,
+}
+
+/// The searched inputs of one function: its parameters' specs, the float inputs they
+/// introduce (name, type) and their ranges, in one order.
+#[derive(Clone, Debug)]
+pub struct InputSpace {
+    pub specs: Vec<ParamSpec>,
+    pub inputs: Vec<(String, FloatTy)>,
+    pub ranges: Vec<Option<(f64, f64)>>,
+    pub tys: Vec<FloatTy>,
+    /// Per parameter, the length of an array parameter (for the native driver).
+    pub lens: Vec<Option<usize>>,
+}
+
+impl InputSpace {
+    /// The input space of `f`, or why it cannot be searched.
+    pub fn of(f: &Function, cfg: &InputOptions, mode: &str) -> Result<InputSpace, InputError> {
+        let specs = float_inputs(f, cfg, mode)?;
+        let inputs: Vec<(String, FloatTy)> = specs.iter().flat_map(|s| s.inputs()).collect();
+        if inputs.is_empty() {
+            return Err(InputError(format!(
+                "{} has no floating-point inputs to search",
+                f.display_name
+            )));
+        }
+        let ranges = input_ranges(&specs);
+        let tys = inputs.iter().map(|(_, t)| *t).collect();
+        let lens = specs
+            .iter()
+            .map(|s| match s {
+                ParamSpec::FloatArray { len, .. } => Some(*len),
+                _ => None,
+            })
+            .collect();
+        Ok(InputSpace {
+            specs,
+            inputs,
+            ranges,
+            tys,
+            lens,
+        })
+    }
+
+    /// Argument bits from per-input float bits.
+    pub fn assemble(&self, floats: &[u64]) -> Vec<ArgBits> {
+        assemble(&self.specs, floats)
+    }
+
+    /// The per-input float bits of arguments (inverse of [`InputSpace::assemble`]).
+    pub fn flatten(&self, args: &[ArgBits]) -> Vec<u64> {
+        self.specs
+            .iter()
+            .zip(args)
+            .flat_map(|(s, x)| match (s, x) {
+                (ParamSpec::Float { .. }, ArgBits::Scalar(b)) => vec![*b],
+                (ParamSpec::FloatArray { .. }, ArgBits::Array(v)) => v.clone(),
+                _ => vec![],
+            })
+            .collect()
+    }
+
+    /// A random finite input (see [`random_input`]).
+    pub fn random(&self, rng: &mut impl Rng) -> Vec<ArgBits> {
+        self.assemble(&random_input(rng, &self.inputs, &self.ranges))
+    }
+}
+
+/// Inputs per native batch (progress is reported, and the deadline looked at, between
+/// batches).
+pub const NATIVE_BATCH: usize = 4096;
+
+/// One executable's outcomes on `inputs` (`run`: [`NativeBuild::run`] or
+/// [`NativeBuild::run_traced`]), in batches, none started after `until`: the caller sees
+/// fewer outcomes than inputs when the deadline passed.
+#[allow(clippy::type_complexity)]
+pub fn replay_batches<T>(
+    exe: &NativeBuild,
+    f: &Function,
+    inputs: &[Vec<ArgBits>],
+    opts: &RunOptions,
+    run: fn(&NativeBuild, &[Vec<NativeArg>], &RunOptions) -> fpscout_native::Result<Vec<T>>,
+    until: Option<Instant>,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<Vec<T>, InputError> {
+    let mut outs = Vec::new();
+    for chunk in inputs.chunks(NATIVE_BATCH) {
+        if until.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        let args: Vec<Vec<NativeArg>> = chunk.iter().map(|a| crate::run::to_native(f, a)).collect();
+        outs.extend(run(exe, &args, opts).map_err(|e| InputError(e.to_string()))?);
+        progress(outs.len() as u64, inputs.len() as u64);
+    }
+    Ok(outs)
+}
+
+/// The instant `seconds` after `start`; `None` (no limit) when it is not representable.
+pub fn after(start: Instant, seconds: f64) -> Option<Instant> {
+    std::time::Duration::try_from_secs_f64(seconds)
+        .ok()
+        .and_then(|d| start.checked_add(d))
+}
+
+/// The earlier of two deadlines (`None` is no deadline).
+pub fn earliest(a: Option<Instant>, b: Option<Instant>) -> Option<Instant> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, None) => a,
+        (None, b) => b,
+    }
+}
+
+/// Every `--range`, `--int` and `--array-len` names a parameter of the right kind.
+fn check_named_parameters(f: &Function, cfg: &InputOptions) -> Result<(), InputError> {
+    let names = || {
+        f.params
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let given = [
+        ("--range", cfg.ranges.keys().collect::<Vec<_>>()),
+        ("--int", cfg.ints.keys().collect()),
+        ("--array-len", cfg.array_lens.keys().collect()),
+    ];
+    for (flag, keys) in given {
+        let mut keys = keys;
+        keys.sort();
+        for name in keys {
+            let Some(p) = f.params.iter().find(|p| &p.name == name) else {
+                return Err(InputError(format!(
+                    "{flag} {name}=...: {} has no parameter '{name}' (its parameters: {})",
+                    f.display_name,
+                    names()
+                )));
+            };
+            let fits = match flag {
+                "--range" => {
+                    matches!(p.ty, Type::Scalar(ScalarTy::Float(_)))
+                        || p.pointee.is_some_and(|t| matches!(t, ScalarTy::Float(_)))
+                }
+                "--int" => matches!(p.ty, Type::Scalar(ScalarTy::Int(_))),
+                _ => p.ty == Type::PTR,
+            };
+            if !fits {
+                return Err(InputError(format!(
+                    "{flag} {name}=...: parameter '{name}' of {} is {}, which {flag} does not apply to",
+                    f.display_name, p.ty
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// How each parameter of `f` enters a search: floats and float arrays searched, integers
+/// fixed; `mode` names the command in the error for other types.
+pub fn float_inputs(
+    f: &Function,
+    cfg: &InputOptions,
+    mode: &str,
+) -> Result<Vec<ParamSpec>, InputError> {
+    check_named_parameters(f, cfg)?;
+    let mut specs = Vec::new();
+    for p in &f.params {
+        let range = cfg.ranges.get(&p.name).copied();
+        specs.push(match (p.ty, p.pointee) {
+            (Type::Scalar(ScalarTy::Float(ty)), _) => ParamSpec::Float {
+                name: p.name.clone(),
+                ty,
+                range,
+            },
+            (Type::Scalar(ScalarTy::Int(w)), _) => {
+                let v = cfg.ints.get(&p.name).copied().unwrap_or(0);
+                ParamSpec::Int {
+                    bits: fpscout_ir::truncate_bits(v as u64, w),
+                }
+            }
+            (Type::Scalar(ScalarTy::Ptr), Some(ScalarTy::Float(ty))) => ParamSpec::FloatArray {
+                name: p.name.clone(),
+                ty,
+                len: cfg.array_lens.get(&p.name).copied().unwrap_or(8),
+                range,
+            },
+            (ty, _) => {
+                return Err(InputError(format!(
+                    "{mode} supports float, integer and float-array parameters; '{}' is {ty}",
+                    p.name
+                )))
+            }
+        });
+    }
+    Ok(specs)
+}
+
+/// The range of each float input, in the order of `ParamSpec::inputs`.
+pub fn input_ranges(specs: &[ParamSpec]) -> Vec<Option<(f64, f64)>> {
+    specs
+        .iter()
+        .flat_map(|s| match s {
+            ParamSpec::Float { range, .. } => vec![*range],
+            ParamSpec::FloatArray { len, range, .. } => vec![*range; *len],
+            ParamSpec::Int { .. } => vec![],
+        })
+        .collect()
+}
+
+/// Builds argument bits from per-input float bits (in the order of `ParamSpec::inputs`).
+pub fn assemble(specs: &[ParamSpec], floats: &[u64]) -> Vec<ArgBits> {
+    let mut it = floats.iter().copied();
+    specs
+        .iter()
+        .map(|s| match s {
+            ParamSpec::Float { .. } => ArgBits::Scalar(it.next().unwrap_or(0)),
+            ParamSpec::Int { bits } => ArgBits::Scalar(*bits),
+            ParamSpec::FloatArray { len, .. } => {
+                ArgBits::Array((0..*len).map(|_| it.next().unwrap_or(0)).collect())
+            }
+        })
+        .collect()
+}
+
+/// Neighbouring inputs of a candidate, in the order they are tried.
+pub fn neighbours(
+    center: &[u64],
+    around: &[(u64, u64)],
+    tys: &[FloatTy],
+    budget: usize,
+) -> Vec<Vec<u64>> {
+    let mut out: Vec<Vec<u64>> = vec![center.to_vec()];
+    let step = |bits: u64, ty: FloatTy, k: i64| -> u64 {
+        let mut b = bits;
+        for _ in 0..k.unsigned_abs() {
+            let x = match ty {
+                FloatTy::F64 => f64::from_bits(b),
+                FloatTy::F32 => f64::from(f32::from_bits(b as u32)),
+            };
+            let up = k > 0;
+            b = match ty {
+                FloatTy::F64 => (if up { x.next_up() } else { x.next_down() }).to_bits(),
+                FloatTy::F32 => u64::from(
+                    (if up {
+                        (x as f32).next_up()
+                    } else {
+                        (x as f32).next_down()
+                    })
+                    .to_bits(),
+                ),
+            };
+        }
+        b
+    };
+    // The floats just below and above each rational coordinate.
+    for (i, &(lo, hi)) in around.iter().enumerate() {
+        for v in [lo, hi] {
+            let mut c = center.to_vec();
+            c[i] = v;
+            out.push(c);
+        }
+    }
+    // ±k ulps per coordinate and jointly.
+    for k in [1i64, 2, 3, 4, 8, 16, 64, 256] {
+        for sign in [1, -1] {
+            for i in 0..center.len() {
+                let mut c = center.to_vec();
+                c[i] = step(c[i], tys[i], sign * k);
+                out.push(c);
+            }
+            out.push(
+                center
+                    .iter()
+                    .zip(tys)
+                    .map(|(&b, &t)| step(b, t, sign * k))
+                    .collect(),
+            );
+        }
+    }
+    // Geometric steps across exponents: scale each coordinate by 2^±j.
+    for j in [1i32, 4, 16, 64, 256] {
+        for sign in [1, -1] {
+            for i in 0..center.len() {
+                let mut c = center.to_vec();
+                let scale = 2f64.powi(sign * j);
+                c[i] = match tys[i] {
+                    FloatTy::F64 => (f64::from_bits(c[i]) * scale).to_bits(),
+                    FloatTy::F32 => {
+                        u64::from((f32::from_bits(c[i] as u32) * scale as f32).to_bits())
+                    }
+                };
+                out.push(c);
+            }
+        }
+    }
+    // Inputs stay finite: a geometric step can overflow.
+    let mut seen = HashSet::new();
+    out.retain(|c| {
+        c.iter().zip(tys).all(|(&b, &t)| is_finite_bits(b, t)) && seen.insert(c.clone())
+    });
+    out.truncate(budget.max(1));
+    out
+}
+
+pub fn is_finite_bits(bits: u64, ty: FloatTy) -> bool {
+    match ty {
+        FloatTy::F64 => f64::from_bits(bits).is_finite(),
+        FloatTy::F32 => f32::from_bits(bits as u32).is_finite(),
+    }
+}
+
+/// Random finite inputs: uniform inside ranges; otherwise half random bit patterns and
+/// half random magnitudes (uniform exponent) with random signs.
+pub fn random_input(
+    rng: &mut impl Rng,
+    tys: &[(String, FloatTy)],
+    ranges: &[Option<(f64, f64)>],
+) -> Vec<u64> {
+    tys.iter()
+        .zip(ranges)
+        .map(|((_, ty), range)| loop {
+            let bits = match range {
+                Some((lo, hi)) => {
+                    let v = rng.gen_range(*lo..=*hi);
+                    match ty {
+                        FloatTy::F64 => v.to_bits(),
+                        FloatTy::F32 => u64::from((v as f32).to_bits()),
+                    }
+                }
+                None if rng.gen_bool(0.5) => match ty {
+                    FloatTy::F64 => rng.gen::<u64>(),
+                    FloatTy::F32 => u64::from(rng.gen::<u32>()),
+                },
+                None => {
+                    let sign = if rng.gen_bool(0.5) { -1.0 } else { 1.0 };
+                    match ty {
+                        FloatTy::F64 => {
+                            (sign * 2f64.powf(rng.gen_range(-1074.0..1024.0))).to_bits()
+                        }
+                        FloatTy::F32 => u64::from(
+                            (sign as f32 * 2f32.powf(rng.gen_range(-149.0..128.0))).to_bits(),
+                        ),
+                    }
+                }
+            };
+            if is_finite_bits(bits, *ty) {
+                break bits;
+            }
+        })
+        .collect()
+}
+
+/// A model's exact values as floats: the nearest float of each coordinate, and the floats
+/// just below and above it (all finite: inputs are finite).
+pub fn model_floats(values: &[Rational], tys: &[FloatTy]) -> (Vec<u64>, Vec<(u64, u64)>) {
+    let center = values
+        .iter()
+        .zip(tys)
+        .map(|(q, &t)| clamp_finite(round_to_float(q, t), t))
+        .collect();
+    let around = values
+        .iter()
+        .zip(tys)
+        .map(|(q, &t)| {
+            let (lo, hi) = floats_around(q, t);
+            (clamp_finite(lo, t), clamp_finite(hi, t))
+        })
+        .collect();
+    (center, around)
+}
+
+pub fn clamp_finite(bits: u64, ty: FloatTy) -> u64 {
+    match ty {
+        FloatTy::F64 => {
+            let v = f64::from_bits(bits);
+            if v == f64::INFINITY {
+                f64::MAX.to_bits()
+            } else if v == f64::NEG_INFINITY {
+                f64::MIN.to_bits()
+            } else {
+                bits
+            }
+        }
+        FloatTy::F32 => {
+            let v = f32::from_bits(bits as u32);
+            if v == f32::INFINITY {
+                u64::from(f32::MAX.to_bits())
+            } else if v == f32::NEG_INFINITY {
+                u64::from(f32::MIN.to_bits())
+            } else {
+                bits
+            }
+        }
+    }
+}
