@@ -820,10 +820,10 @@ pub fn run_diff(
     let fp = session.function(BuildKind::P, &cfg.function)?;
     let fpp = session.function(BuildKind::PPrime, &cfg.function)?;
     let builds = Builds {
-        p: (&session.p, fp),
-        pp: (&session.p_prime, fpp),
+        p: (session.p()?, fp),
+        pp: (session.p_prime()?, fpp),
     };
-    let f = session.p.function(fp);
+    let f = session.p()?.function(fp);
     let ret = f.ret;
     let specs = float_inputs(f, cfg)?;
     let inputs: Vec<(String, FloatTy)> = specs.iter().flat_map(|s| s.inputs()).collect();
