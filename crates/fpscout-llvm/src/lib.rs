@@ -10,7 +10,7 @@ mod kernel;
 mod machine_combiner;
 
 use fpscout_ir::{BackendRewrite, Module, SourceLoc};
-use fpscout_toolchain::{BuildFlags, BuildKind, SourceKind, Toolchain, ToolchainError};
+use fpscout_toolchain::{BuildFlags, BuildKind, SourceSet, Toolchain, ToolchainError};
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::values::AsValueRef;
@@ -107,19 +107,20 @@ fn parse_ir_file<'c>(context: &'c Context, path: &Path) -> Result<inkwell::modul
         })
 }
 
-/// Rewrites the functions of `module` (IR of `src` compiled with `flags`) whose machine
+/// Rewrites the functions of `module` (IR of `build` of `sources`) whose machine
 /// code the backend changed after instruction selection, so that they compute what the
 /// executable computes: MachineCombiner reassociations (see [`machine_combiner`]) and
 /// commutable min/max operand orders (see [`commuted_min_max`]). Returns what was found and
 /// what was modelled.
 fn model_backend_rewrites(
     tc: &Toolchain,
-    src: &Path,
-    flags: &[String],
+    sources: &SourceSet,
+    build: BuildKind,
+    flags: &BuildFlags,
     module: &inkwell::module::Module<'_>,
     tagged_path: &Path,
 ) -> Result<Vec<BackendRewrite>> {
-    let executable = tc.machine_dumps(src, flags, false)?;
+    let executable = tc.machine_dumps_of_sources(sources, build, flags)?;
     let found = fpscout_toolchain::machine_rewrites::rewrites_of(&executable);
     if found.is_empty() {
         return Ok(Vec::new());
@@ -128,7 +129,7 @@ fn model_backend_rewrites(
     let tagged =
         unsafe { machine_combiner::write_tagged_bitcode(module.as_mut_ptr(), tagged_path) }
             .and_then(|()| {
-                tc.machine_dumps(tagged_path, flags, true)
+                tc.machine_dumps(tagged_path, &flags.compile_flags(build), true)
                     .map_err(|e| e.to_string())
             });
     Ok(found
@@ -198,16 +199,20 @@ pub fn load_build(
     flags: &BuildFlags,
     work_dir: &Path,
 ) -> Result<Module> {
-    if !src.exists() {
-        return Err(ToolchainError::MissingSource(src.to_path_buf()).into());
-    }
-    let kind = SourceKind::of(src)?;
-    let opts = LowerOptions::from_flags(flags.of(build));
-    let ir_path = if kind.is_ir() && build == BuildKind::P {
-        src.to_path_buf()
-    } else {
-        tc.compile_to_ir(src, build, flags, work_dir)?
-    };
+    load_build_sources(tc, &SourceSet::single(src), build, flags, work_dir)
+}
+
+/// [`load_build`] of several files: each compiled with its own flags, their IR linked
+/// into one module (see [`Toolchain::sources_to_ir`]), so calls across files are followed.
+pub fn load_build_sources(
+    tc: &Toolchain,
+    sources: &SourceSet,
+    build: BuildKind,
+    flags: &BuildFlags,
+    work_dir: &Path,
+) -> Result<Module> {
+    let opts = LowerOptions::from_flags(&flags.compile_flags(build));
+    let ir_path = tc.sources_to_ir(sources, build, flags, work_dir)?;
     let context = Context::create();
     let module = parse_ir_file(&context, &ir_path)?;
     // The MachineCombiner and FMINC/FMAXC selection happen only in optimised code generation.
@@ -216,7 +221,7 @@ pub fn load_build(
             "{}.tagged.bc",
             build.label().replace('\'', "prime")
         ));
-        model_backend_rewrites(tc, src, flags.of(build), &module, &tagged)?
+        model_backend_rewrites(tc, sources, build, flags, &module, &tagged)?
     } else {
         Vec::new()
     };
@@ -229,7 +234,7 @@ pub fn load_build(
         }
     }
     let mut lowered = lower::lower_module(module.as_mut_ptr(), opts)?;
-    lowered.origin = src.display().to_string();
+    lowered.origin = sources.describe();
     lowered.backend_rewrites = backend_rewrites;
     Ok(lowered)
 }

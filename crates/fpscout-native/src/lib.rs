@@ -27,7 +27,7 @@ pub use trace::{NativeEvent, NativeTrace, RawEvent, RawSite, Symbolizer};
 use driver::RetKind;
 pub use fpscout_ir::ProgramEnd;
 use fpscout_ir::{ExceptionSet, FloatTy, Function, ScalarTy, Type};
-use fpscout_toolchain::{BuildFlags, BuildKind, SourceKind, Toolchain, ToolchainError};
+use fpscout_toolchain::{BuildFlags, BuildKind, SourceSet, Toolchain, ToolchainError};
 use serde::Serialize;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::os::unix::process::ExitStatusExt;
@@ -327,13 +327,26 @@ impl NativeBuild {
         sig: &NativeSignature,
         work_dir: &Path,
     ) -> Result<NativeBuild> {
+        NativeBuild::compile_sources(tc, &SourceSet::single(src), build, flags, sig, work_dir)
+    }
+
+    /// [`NativeBuild::compile`] of several files: each is compiled to an object with its
+    /// own flags in `build`, and all are linked with the driver.
+    pub fn compile_sources(
+        tc: &Toolchain,
+        sources: &SourceSet,
+        build: BuildKind,
+        flags: &BuildFlags,
+        sig: &NativeSignature,
+        work_dir: &Path,
+    ) -> Result<NativeBuild> {
         let ret = sig
             .check()
             .map_err(|reason| NativeError::UnsupportedSignature {
                 function: sig.symbol.clone(),
                 reason,
             })?;
-        let kind = SourceKind::of(src)?;
+        let cxx = sources.needs_cxx_runtime()?;
         std::fs::create_dir_all(work_dir).map_err(io_err("creating the work directory"))?;
         let label = match build {
             BuildKind::P => "P",
@@ -347,31 +360,34 @@ impl NativeBuild {
             .map_err(io_err("creating the native build directory"))?
             .keep();
 
-        let target_obj = dir.join("target.o");
-        tc.compile_object(src, flags.of(build), &target_obj)?;
-
         let driver_c = dir.join("driver.c");
         let driver_obj = dir.join("driver.o");
         std::fs::write(&driver_c, driver::generate(sig, ret))
             .map_err(io_err("writing the driver source"))?;
         compile_driver(tc, &driver_c, &driver_obj)?;
 
+        let mut objects = vec![driver_obj];
+        for (index, file) in sources.files.iter().enumerate() {
+            let target_obj = dir.join(format!("target{index}.o"));
+            tc.compile_object(&file.path, &flags.for_file(build, file), &target_obj)?;
+            objects.push(target_obj);
+        }
+
         // The build's own flags go to the link so clang adds crtfastmath.o (or sanitizer,
         // LTO, profiling runtimes) exactly as for a real executable of that build.
-        let link_flags = link_flags(flags.of(build));
-        // C++ needs the g++ driver for libstdc++; IR may come from C++ too, and linking
-        // libstdc++ into a C program is harmless.
-        let cxx = kind != SourceKind::C;
+        let link_flags = link_flags(&flags.compile_flags(build));
         let exe = dir.join("driver");
-        let objects = [driver_obj, target_obj.clone()];
         match tc.link(&objects, &link_flags, &flags.libraries, cxx, &exe) {
             Ok(()) => {}
             Err(ToolchainError::ToolFailed { diagnostics, .. })
                 if diagnostics.contains("multiple definition of `main'")
                     || diagnostics.contains("duplicate symbol: main") =>
             {
-                // The user's file has its own main: rename it in the object and relink.
-                rename_main(tc, &target_obj)?;
+                // The user's code has its own main: rename it in its objects and relink
+                // (renaming in an object without one changes nothing).
+                for target_obj in &objects[1..] {
+                    rename_main(tc, target_obj)?;
+                }
                 tc.link(&objects, &link_flags, &flags.libraries, cxx, &exe)?;
             }
             Err(e) => return Err(e.into()),

@@ -1,9 +1,13 @@
-//! Locates clang-19 and opt-19 and turns a source file into the two builds fpscout compares.
+//! Locates clang-19, opt-19 and llvm-link-19 and turns source files into the two builds
+//! fpscout compares.
 //!
 //! P is the unoptimised build (`-O0 -Xclang -disable-O0-optnone -ffp-contract=off -g`, then
 //! `opt -passes=mem2reg` for IR); P' is the optimised one (`-O3 -ffast-math -g` unless the
 //! user gives other flags). The same flags serve for IR and for native objects, so the IR
 //! fpscout walks and the code the native runner executes come from one compilation recipe.
+//! Several sources are compiled one by one (each with its own flags, as its build compiles
+//! it) and their IR linked with llvm-link into one module per build, while the native
+//! executables link the objects: no cross-file optimisation in either.
 
 pub mod commuted_min_max;
 pub mod machine_rewrites;
@@ -106,11 +110,67 @@ impl SourceKind {
     }
 }
 
+/// One source file (C, C++, `.ll` or `.bc`) and the flags its own build compiles it with
+/// that matter to its meaning (include directories, macros, language standard); both
+/// builds give them to clang between their recipe and the common flags.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceFile {
+    pub path: PathBuf,
+    pub flags: Vec<String>,
+}
+
+impl SourceFile {
+    pub fn new(path: impl Into<PathBuf>) -> SourceFile {
+        SourceFile {
+            path: path.into(),
+            flags: Vec::new(),
+        }
+    }
+}
+
+/// The source files of one program, compiled separately and linked into each build.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SourceSet {
+    pub files: Vec<SourceFile>,
+}
+
+impl SourceSet {
+    pub fn single(path: impl Into<PathBuf>) -> SourceSet {
+        SourceSet {
+            files: vec![SourceFile::new(path)],
+        }
+    }
+
+    /// The files' paths joined with ", ", for messages.
+    pub fn describe(&self) -> String {
+        let paths: Vec<String> = self
+            .files
+            .iter()
+            .map(|f| f.path.display().to_string())
+            .collect();
+        paths.join(", ")
+    }
+
+    /// Whether linking needs the C++ runtime: IR may come from C++ too, and linking
+    /// libstdc++ into a C program is harmless.
+    pub fn needs_cxx_runtime(&self) -> Result<bool> {
+        for file in &self.files {
+            if SourceKind::of(&file.path)? != SourceKind::C {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+}
+
 /// The compiler flags of both builds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BuildFlags {
     pub p: Vec<String>,
     pub p_prime: Vec<String>,
+    /// Flags every compilation of both builds gets after the build's recipe: the user's
+    /// `-I`, `-D`, `-U`, `-include`, `-std` and `--cflag` (after a source file's own flags).
+    pub common: Vec<String>,
     /// What both builds' executables link against besides the source: `-lNAME`,
     /// `-LDIR`, and paths of `.so`, `.a` and `.o` files, in command-line order.
     pub libraries: Vec<String>,
@@ -124,6 +184,7 @@ impl Default for BuildFlags {
                 .iter()
                 .map(|s| s.to_string())
                 .collect(),
+            common: Vec::new(),
             libraries: Vec::new(),
         }
     }
@@ -151,11 +212,29 @@ impl BuildFlags {
             BuildKind::PPrime => &self.p_prime,
         }
     }
+    /// The recipe of `build` followed by the common flags: what every compilation and the
+    /// link of that build get.
+    pub fn compile_flags(&self, build: BuildKind) -> Vec<String> {
+        let mut flags = self.of(build).to_vec();
+        flags.extend(self.common.iter().cloned());
+        flags
+    }
+
+    /// What `file` is compiled with in `build`: the recipe, the file's own flags, then the
+    /// common flags, so that the user's command line has the last word (a `-D` or `-std`
+    /// given to fpscout overrides the project's).
+    pub fn for_file(&self, build: BuildKind, file: &SourceFile) -> Vec<String> {
+        let mut flags = self.of(build).to_vec();
+        flags.extend(file.flags.iter().cloned());
+        flags.extend(self.common.iter().cloned());
+        flags
+    }
+
     /// Whether a build links `crtfastmath.o`, which sets FTZ/DAZ at program start-up.
     pub fn links_fast_math(&self, build: BuildKind) -> bool {
-        let flags = self.of(build);
+        let flags = self.compile_flags(build);
         let mut fast = false;
-        for f in flags {
+        for f in &flags {
             match f.as_str() {
                 "-ffast-math" | "-Ofast" | "-funsafe-math-optimizations" => fast = true,
                 "-fno-fast-math" | "-fno-unsafe-math-optimizations" => fast = false,
@@ -171,6 +250,7 @@ impl BuildFlags {
 pub struct Toolchain {
     pub clang: PathBuf,
     pub opt: PathBuf,
+    pub llvm_link: PathBuf,
 }
 
 fn find_tool(env_var: &'static str, tool: &'static str, candidates: &[&str]) -> Result<PathBuf> {
@@ -206,7 +286,8 @@ fn run(cmd: &mut Command, what: &str) -> Result<std::process::Output> {
 }
 
 impl Toolchain {
-    /// Finds clang-19 and opt-19 (`FPSCOUT_CLANG`/`FPSCOUT_OPT` override).
+    /// Finds clang-19, opt-19 and llvm-link-19 (`FPSCOUT_CLANG`/`FPSCOUT_OPT`/
+    /// `FPSCOUT_LLVM_LINK` override).
     pub fn discover() -> Result<Toolchain> {
         let clang = find_tool(
             "FPSCOUT_CLANG",
@@ -218,7 +299,16 @@ impl Toolchain {
             "opt-19",
             &["opt-19", "/usr/lib/llvm-19/bin/opt"],
         )?;
-        Ok(Toolchain { clang, opt })
+        let llvm_link = find_tool(
+            "FPSCOUT_LLVM_LINK",
+            "llvm-link-19",
+            &["llvm-link-19", "/usr/lib/llvm-19/bin/llvm-link"],
+        )?;
+        Ok(Toolchain {
+            clang,
+            opt,
+            llvm_link,
+        })
     }
 
     fn clang_for(&self, kind: SourceKind) -> Command {
@@ -237,18 +327,78 @@ impl Toolchain {
         flags: &BuildFlags,
         out_dir: &Path,
     ) -> Result<PathBuf> {
+        let out = out_dir.join(format!("{}.ll", build_stem(build)));
+        self.compile_file_to_ir(&SourceFile::new(src), build, flags, &out)?;
+        Ok(out)
+    }
+
+    /// The IR of `build` of all of `sources` as one module: each file compiled with its
+    /// flags (IR input is used as is for P), then linked with llvm-link when there are
+    /// several. Returns the path of the IR file (text or bitcode).
+    pub fn sources_to_ir(
+        &self,
+        sources: &SourceSet,
+        build: BuildKind,
+        flags: &BuildFlags,
+        out_dir: &Path,
+    ) -> Result<PathBuf> {
+        let stem = build_stem(build);
+        let mut modules = Vec::with_capacity(sources.files.len());
+        for (index, file) in sources.files.iter().enumerate() {
+            if !file.path.exists() {
+                return Err(ToolchainError::MissingSource(file.path.clone()));
+            }
+            if SourceKind::of(&file.path)?.is_ir() && build == BuildKind::P {
+                modules.push(file.path.clone());
+                continue;
+            }
+            let out = if sources.files.len() == 1 {
+                out_dir.join(format!("{stem}.ll"))
+            } else {
+                out_dir.join(format!("{stem}.{index}.ll"))
+            };
+            self.compile_file_to_ir(file, build, flags, &out)?;
+            modules.push(out);
+        }
+        match modules.as_slice() {
+            [] => Err(ToolchainError::ToolFailed {
+                tool: "clang".into(),
+                diagnostics: "no source file given".into(),
+            }),
+            [one] => Ok(one.clone()),
+            _ => {
+                let linked = out_dir.join(format!("{stem}.linked.ll"));
+                let mut cmd = Command::new(&self.llvm_link);
+                cmd.arg("-S").arg("-o").arg(&linked).args(&modules);
+                let output = run(&mut cmd, "llvm-link")?;
+                if !output.status.success() {
+                    return Err(ToolchainError::ToolFailed {
+                        tool: format!("llvm-link (build {build}, {})", sources.describe()),
+                        diagnostics: String::from_utf8_lossy(&output.stderr).into_owned(),
+                    });
+                }
+                Ok(linked)
+            }
+        }
+    }
+
+    /// Compiles one file to textual IR at `out` (P: then `opt -passes=mem2reg`).
+    fn compile_file_to_ir(
+        &self,
+        file: &SourceFile,
+        build: BuildKind,
+        flags: &BuildFlags,
+        out: &Path,
+    ) -> Result<()> {
+        let src = &file.path;
         if !src.exists() {
             return Err(ToolchainError::MissingSource(src.to_path_buf()));
         }
         let kind = SourceKind::of(src)?;
-        let suffix = match build {
-            BuildKind::P => "p",
-            BuildKind::PPrime => "pprime",
-        };
-        let raw = out_dir.join(format!("{suffix}.raw.ll"));
-        let out = out_dir.join(format!("{suffix}.ll"));
+        let raw = out.with_extension("raw.ll");
+        let file_flags = flags.for_file(build, file);
         let mut cmd = self.clang_for(kind);
-        cmd.args(flags.of(build))
+        cmd.args(&file_flags)
             .arg("-S")
             .arg("-emit-llvm")
             .arg("-o")
@@ -259,7 +409,7 @@ impl Toolchain {
             return Err(ToolchainError::CompileFailed {
                 path: src.to_path_buf(),
                 build: build.label().to_string(),
-                flags: flags.of(build).join(" "),
+                flags: file_flags.join(" "),
                 diagnostics: String::from_utf8_lossy(&output.stderr).into_owned(),
             });
         }
@@ -268,7 +418,7 @@ impl Toolchain {
             cmd.arg("-passes=mem2reg")
                 .arg("-S")
                 .arg("-o")
-                .arg(&out)
+                .arg(out)
                 .arg(&raw);
             let output = run(&mut cmd, "opt")?;
             if !output.status.success() {
@@ -278,12 +428,12 @@ impl Toolchain {
                 });
             }
         } else {
-            std::fs::rename(&raw, &out).map_err(|source| ToolchainError::Io {
+            std::fs::rename(&raw, out).map_err(|source| ToolchainError::Io {
                 what: "rename".into(),
                 source,
             })?;
         }
-        Ok(out)
+        Ok(())
     }
 
     /// Compiles `src` (C, C++ or LLVM IR) to an object file with `flags`.
@@ -385,11 +535,37 @@ impl Toolchain {
         Ok(machine_rewrites::parse_dumps(&stderr))
     }
 
+    /// [`Toolchain::machine_dumps`] of every file of `sources`, each compiled with its own
+    /// flags in `build`, as the executable's objects are. A function defined in two files
+    /// (a `static` one) keeps the first file's dump.
+    pub fn machine_dumps_of_sources(
+        &self,
+        sources: &SourceSet,
+        build: BuildKind,
+        flags: &BuildFlags,
+    ) -> Result<BTreeMap<String, FunctionDump>> {
+        let mut dumps = BTreeMap::new();
+        for file in &sources.files {
+            let file_dumps = self.machine_dumps(&file.path, &flags.for_file(build, file), false)?;
+            for (name, dump) in file_dumps {
+                dumps.entry(name).or_insert(dump);
+            }
+        }
+        Ok(dumps)
+    }
+
     /// Runs clang with arbitrary arguments (used for tests and drivers).
     pub fn clang_command(&self, args: &[OsString]) -> Command {
         let mut cmd = Command::new(&self.clang);
         cmd.args(args);
         cmd
+    }
+}
+
+fn build_stem(build: BuildKind) -> &'static str {
+    match build {
+        BuildKind::P => "p",
+        BuildKind::PPrime => "pprime",
     }
 }
 
@@ -405,6 +581,24 @@ mod tests {
         assert!(!f.links_fast_math(BuildKind::P));
         let f = BuildFlags::with_p_prime("-O2 -ffast-math -fno-fast-math");
         assert!(!f.links_fast_math(BuildKind::PPrime));
+    }
+
+    #[test]
+    fn common_and_file_flags_follow_the_recipe() {
+        let flags = BuildFlags {
+            common: vec!["-DN=3".into(), "-ffast-math".into()],
+            ..BuildFlags::default()
+        };
+        let file = SourceFile {
+            path: "a.c".into(),
+            flags: vec!["-I/inc".into()],
+        };
+        assert_eq!(
+            flags.for_file(BuildKind::PPrime, &file),
+            vec!["-O3", "-ffast-math", "-g", "-I/inc", "-DN=3", "-ffast-math"]
+        );
+        // A common -ffast-math makes P link crtfastmath.o too.
+        assert!(flags.links_fast_math(BuildKind::P));
     }
 
     #[test]

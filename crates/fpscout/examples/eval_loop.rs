@@ -21,7 +21,9 @@ fn main() {
     let no_inexact = args.next().as_deref() == Some("no-inexact");
     let session =
         Session::open(std::path::Path::new(&file), BuildFlags::default()).expect("session");
-    let m = session.module(build);
+    let m = session
+        .module(build)
+        .expect("the session compiled both builds");
     let fid = session.function(build, &func).expect("function");
     let f = m.function(fid);
     // Floats 1.5, 1.87, 2.24, ... (rounding like the benchmark's random inputs), arrays of

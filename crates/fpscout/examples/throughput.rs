@@ -101,7 +101,9 @@ fn main() {
             .unwrap_or("")
             .to_string();
         for build in BuildKind::BOTH {
-            let m = session.module(build);
+            let m = session
+                .module(build)
+                .expect("the session compiled both builds");
             let fid = match m.find_function(&stem) {
                 Some(f) => f,
                 None => match m

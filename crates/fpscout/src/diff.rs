@@ -579,10 +579,10 @@ pub fn run_diff(
     let fp = session.function(BuildKind::P, &cfg.function)?;
     let fpp = session.function(BuildKind::PPrime, &cfg.function)?;
     let builds = Builds {
-        p: (&session.p, fp),
-        pp: (&session.p_prime, fpp),
+        p: (session.p()?, fp),
+        pp: (session.p_prime()?, fpp),
     };
-    let f = session.p.function(fp);
+    let f = session.p()?.function(fp);
     let ret = f.ret;
     let space = InputSpace::of(f, &cfg.input_options(), "diff")?;
     let (specs, inputs, input_ranges, tys) =

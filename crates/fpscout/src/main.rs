@@ -9,8 +9,9 @@ use clap::{Parser, Subcommand};
 use fpscout::libraries::LinkInput;
 use fpscout::run::{run_both, RunBudget, RunRecord};
 use fpscout::session::{FtzDazChoice, Session};
+use fpscout::sources::CompileArgs;
 use fpscout::InputError;
-use fpscout_toolchain::BuildFlags;
+use fpscout_toolchain::{BuildFlags, BuildKind};
 use fpscout_walk::WalkConfig;
 use std::collections::HashMap;
 use std::io::Write;
@@ -36,8 +37,10 @@ enum Command {
     /// neighbouring floats, and confirm every difference natively. Exit code 1 when
     /// differences were found, 0 when none.
     Diff {
-        /// C/C++ source (.c, .cc, .cpp) or LLVM IR (.ll, .bc)
-        file: PathBuf,
+        /// C/C++ sources (.c, .cc, .cpp) or LLVM IR (.ll, .bc), linked into one program;
+        /// optional with --compile-commands (then every entry)
+        #[arg(required_unless_present = "compile_commands", value_name = "FILE")]
+        source_files: Vec<PathBuf>,
         /// Function to compare (C name; C++ functions by their source name)
         #[arg(long, short = 'f')]
         function: String,
@@ -112,6 +115,8 @@ enum Command {
         #[arg(long)]
         oracle: bool,
         #[command(flatten)]
+        compile: CompileArgs,
+        #[command(flatten)]
         linking: Linking,
         /// JSON Lines: one {"type":"finding"} record per confirmed finding, then a summary
         #[arg(long)]
@@ -127,8 +132,10 @@ enum Command {
     /// Evaluate one input on P (-O0) and P' (optimised): results, exception traces, and a
     /// native replay of each build to confirm them.
     Run {
-        /// C/C++ source (.c, .cc, .cpp) or LLVM IR (.ll, .bc)
-        file: PathBuf,
+        /// C/C++ sources (.c, .cc, .cpp) or LLVM IR (.ll, .bc), linked into one program;
+        /// optional with --compile-commands (then every entry)
+        #[arg(required_unless_present = "compile_commands", value_name = "FILE")]
+        source_files: Vec<PathBuf>,
         /// Function to evaluate
         #[arg(long, short = 'f')]
         function: String,
@@ -157,6 +164,8 @@ enum Command {
         /// Also list inexact events in the text report
         #[arg(long)]
         show_inexact: bool,
+        #[command(flatten)]
+        compile: CompileArgs,
         #[command(flatten)]
         linking: Linking,
         /// JSON Lines output, one {"type":"run","data":{...}} record per build
@@ -260,7 +269,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
     match cli.command {
         Command::Exceptions(args) => cmd_exceptions::run(args, started),
         Command::Diff {
-            file,
+            source_files,
             function,
             ranges,
             ints,
@@ -283,13 +292,15 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
             random_only,
             show_unconfirmed,
             oracle,
+            compile,
             linking,
             json,
         } => {
-            let flags = match &opt_flags {
+            let mut flags = match &opt_flags {
                 Some(f) => BuildFlags::with_p_prime(f),
                 None => BuildFlags::default(),
             };
+            let sources = compile.apply(&source_files, &mut flags)?;
             let mut cfg = fpscout::diff::DiffConfig::new(&function);
             cfg.ranges = parse_ranges(&ranges)?;
             cfg.ints = parse_pairs(&ints, "int")?;
@@ -329,10 +340,11 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
             cfg.ftz_daz = ftz_daz;
             cfg.random_only = random_only;
             cfg.started = Some(started);
-            let session = Session::open_linked(&file, flags, &linking.inputs())?;
+            let session =
+                Session::open_sources(&sources, flags, &linking.inputs(), &BuildKind::BOTH)?;
             // Integer parameters and array lengths are not searched: say what they default to.
-            let fid = session.function(fpscout_toolchain::BuildKind::P, &function)?;
-            for p in &session.p.function(fid).params {
+            let fid = session.function(BuildKind::P, &function)?;
+            for p in &session.p()?.function(fid).params {
                 match p.ty {
                     fpscout_ir::Type::Scalar(fpscout_ir::ScalarTy::Int(_))
                         if !cfg.ints.contains_key(&p.name) =>
@@ -379,7 +391,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
             };
             let mut report = fpscout::diff::run_diff(&session, &cfg, &mut progress)?;
             if oracle {
-                let one_float = session.p.function(fid).params.len() == 1;
+                let one_float = session.p()?.function(fid).params.len() == 1;
                 let o = if one_float {
                     fpscout::oracle::enumerate_signatures(
                         &session,
@@ -424,7 +436,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
             })
         }
         Command::Run {
-            file,
+            source_files,
             function,
             args,
             opt_flags,
@@ -433,15 +445,18 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
             time_budget,
             hang_limit_ms,
             show_inexact,
+            compile,
             linking,
             json,
         } => {
             let budget = RunBudget::starting_now(time_budget, hang_limit_ms)?;
-            let flags = match &opt_flags {
+            let mut flags = match &opt_flags {
                 Some(f) => BuildFlags::with_p_prime(f),
                 None => BuildFlags::default(),
             };
-            let session = Session::open_linked(&file, flags, &linking.inputs())?;
+            let sources = compile.apply(&source_files, &mut flags)?;
+            let session =
+                Session::open_sources(&sources, flags, &linking.inputs(), &BuildKind::BOTH)?;
             let config = WalkConfig {
                 step_budget,
                 deadline: Some(budget.deadline),
@@ -659,5 +674,18 @@ fn join_or_none(v: &[&str]) -> String {
         "none".into()
     } else {
         v.join(",")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_command_line_definition_is_consistent() {
+        // clap checks argument ids (flattened groups included) only when a command is
+        // built, which would otherwise be the user's first run.
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
     }
 }

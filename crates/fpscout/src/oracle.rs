@@ -65,7 +65,7 @@ pub fn enumerate_signatures(
 ) -> Result<Oracle, InputError> {
     let fp = session.function(BuildKind::P, function)?;
     let fq = session.function(BuildKind::PPrime, function)?;
-    let f = session.p.function(fp);
+    let f = session.p()?.function(fp);
     let param = match f.params.as_slice() {
         [p] if matches!(p.ty, Type::Scalar(ScalarTy::Float(_))) => p.ty.float_ty(),
         _ => None,
@@ -257,7 +257,7 @@ pub fn sample_signatures(
     use rand::{Rng, SeedableRng};
     let fp = session.function(BuildKind::P, function)?;
     let fq = session.function(BuildKind::PPrime, function)?;
-    let f = session.p.function(fp);
+    let f = session.p()?.function(fp);
     let tys: Option<Vec<FloatTy>> = f.params.iter().map(|p| p.ty.float_ty()).collect();
     let Some(tys) = tys.filter(|t| !t.is_empty() && f.params.iter().all(|p| !p.ty.is_vector()))
     else {

@@ -355,7 +355,7 @@ pub fn run_both(
 ) -> Result<Vec<RunRecord>, InputError> {
     let mut records = Vec::new();
     for (build, runs_left) in BuildKind::BOTH.into_iter().zip([2, 1]) {
-        let module = session.module(build);
+        let module = session.module(build)?;
         let fid = session.function(build, function)?;
         let f = module.function(fid);
         let args = parse_args(f, args_text).map_err(InputError)?;
@@ -449,7 +449,7 @@ pub fn run_both(
         };
         records.push(RunRecord {
             build: build.label(),
-            compiler_flags: session.flags.of(build).join(" "),
+            compiler_flags: session.flags.compile_flags(build).join(" "),
             function: f.display_name.clone(),
             ftz_daz: mode.ftz,
             end,

@@ -1,13 +1,13 @@
-//! A session: one source file compiled into P and P', lowered, with its native builds on
-//! demand, all in one temporary work directory.
+//! A session: a program's source files compiled into P and P' (or only the build a mode
+//! needs), lowered, with its native builds on demand, all in one temporary work directory.
 
 use crate::libraries::LinkInput;
 use crate::InputError;
 use fpscout_ir::{FuncId, Module};
 use fpscout_native::{NativeBuild, NativeSignature};
-use fpscout_toolchain::{BuildFlags, BuildKind, Toolchain};
+use fpscout_toolchain::{BuildFlags, BuildKind, SourceSet, Toolchain};
 use fpscout_walk::concrete::FpMode;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// FTZ/DAZ choice for interpretation and native replay.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -23,10 +23,10 @@ pub enum FtzDazChoice {
 pub struct Session {
     pub toolchain: Toolchain,
     pub flags: BuildFlags,
-    pub source: PathBuf,
+    pub sources: SourceSet,
     pub work_dir: tempfile::TempDir,
-    pub p: Module,
-    pub p_prime: Module,
+    p: Option<Module>,
+    p_prime: Option<Module>,
 }
 
 impl Session {
@@ -39,11 +39,34 @@ impl Session {
     /// loaded into this process for the interpreter's calls outside the module.
     pub fn open_linked(
         source: &Path,
-        mut flags: BuildFlags,
+        flags: BuildFlags,
         libraries: &[LinkInput],
     ) -> Result<Session, InputError> {
-        if !source.exists() {
-            return Err(InputError(format!("{}: no such file", source.display())));
+        Session::open_sources(
+            &SourceSet::single(source),
+            flags,
+            libraries,
+            &BuildKind::BOTH,
+        )
+    }
+
+    /// Compiles and lowers `builds` of the program made of `sources` (each file with its
+    /// own flags, linked into one module per build), its executables linked with
+    /// `libraries`. Asking later for a build not in `builds` is an error, not a panic:
+    /// a mode that analyses one build does not pay for the other.
+    pub fn open_sources(
+        sources: &SourceSet,
+        mut flags: BuildFlags,
+        libraries: &[LinkInput],
+        builds: &[BuildKind],
+    ) -> Result<Session, InputError> {
+        if sources.files.is_empty() {
+            return Err(InputError("no source file given".into()));
+        }
+        for file in &sources.files {
+            if !file.path.exists() {
+                return Err(InputError(format!("{}: no such file", file.path.display())));
+            }
         }
         let toolchain = Toolchain::discover().map_err(|e| InputError(e.to_string()))?;
         let work_dir = tempfile::Builder::new()
@@ -55,8 +78,12 @@ impl Session {
             libraries,
             work_dir.path(),
         )?);
-        let load = |b: BuildKind| {
-            fpscout_llvm::load_build(&toolchain, source, b, &flags, work_dir.path())
+        let load = |b: BuildKind| -> Result<Option<Module>, InputError> {
+            if !builds.contains(&b) {
+                return Ok(None);
+            }
+            fpscout_llvm::load_build_sources(&toolchain, sources, b, &flags, work_dir.path())
+                .map(Some)
                 .map_err(|e| InputError(format!("build {b}: {e}")))
         };
         let p = load(BuildKind::P)?;
@@ -64,28 +91,53 @@ impl Session {
         Ok(Session {
             toolchain,
             flags,
-            source: source.to_path_buf(),
+            sources: sources.clone(),
             work_dir,
             p,
             p_prime,
         })
     }
 
-    pub fn module(&self, build: BuildKind) -> &Module {
+    /// Whether `build` was compiled when the session was opened.
+    pub fn has(&self, build: BuildKind) -> bool {
         match build {
-            BuildKind::P => &self.p,
-            BuildKind::PPrime => &self.p_prime,
+            BuildKind::P => self.p.is_some(),
+            BuildKind::PPrime => self.p_prime.is_some(),
         }
+    }
+
+    /// The lowered module of `build`; an error when the session did not compile it.
+    pub fn module(&self, build: BuildKind) -> Result<&Module, InputError> {
+        let module = match build {
+            BuildKind::P => self.p.as_ref(),
+            BuildKind::PPrime => self.p_prime.as_ref(),
+        };
+        module.ok_or_else(|| {
+            InputError(format!(
+                "build {build} of {} was not compiled in this session",
+                self.sources.describe()
+            ))
+        })
+    }
+
+    /// The lowered P ([`Session::module`]).
+    pub fn p(&self) -> Result<&Module, InputError> {
+        self.module(BuildKind::P)
+    }
+
+    /// The lowered P' ([`Session::module`]).
+    pub fn p_prime(&self) -> Result<&Module, InputError> {
+        self.module(BuildKind::PPrime)
     }
 
     /// Finds `name` in a build, with the list of candidates when it is missing.
     pub fn function(&self, build: BuildKind, name: &str) -> Result<FuncId, InputError> {
-        let m = self.module(build);
+        let m = self.module(build)?;
         let found = m.find_function(name).ok_or_else(|| {
             let names: Vec<&str> = m.functions.iter().filter(|f| f.external).map(|f| f.display_name.as_str()).collect();
             InputError(format!(
                 "function '{name}' not found in build {build} of {} (defined: {}){}",
-                self.source.display(),
+                self.sources.describe(),
                 if names.is_empty() { "none".to_string() } else { names.join(", ") },
                 if build == BuildKind::PPrime {
                     "; static functions may be inlined away by optimisation: give it external linkage"
@@ -114,9 +166,11 @@ impl Session {
     /// selection (MachineCombiner reassociation, commuted min/max) in a way the front end
     /// could not carry into the IR, one `function (file:line:col, ...): reason` each:
     /// fpscout's values for them may differ from the executable's. Rewrites the front end
-    /// modelled are not listed.
+    /// modelled are not listed, and a build the session did not compile has none.
     pub fn backend_rewrites(&self, build: BuildKind) -> Vec<String> {
-        let module = self.module(build);
+        let Ok(module) = self.module(build) else {
+            return Vec::new();
+        };
         module
             .backend_rewrites
             .iter()
@@ -142,7 +196,7 @@ impl Session {
         func: FuncId,
         array_lens: &[Option<usize>],
     ) -> Result<NativeBuild, InputError> {
-        let f = self.module(build).function(func);
+        let f = self.module(build)?.function(func);
         let sig =
             NativeSignature::from_function(f, array_lens).map_err(|e| InputError(e.to_string()))?;
         let dir = self.work_dir.path().join(format!(
@@ -151,9 +205,9 @@ impl Session {
         ));
         std::fs::create_dir_all(&dir)
             .map_err(|e| InputError(format!("cannot create {}: {e}", dir.display())))?;
-        NativeBuild::compile(
+        NativeBuild::compile_sources(
             &self.toolchain,
-            &self.source,
+            &self.sources,
             build,
             &self.flags,
             &sig,
@@ -168,5 +222,44 @@ pub fn native_ftz(choice: FtzDazChoice) -> fpscout_native::FtzDaz {
         FtzDazChoice::Auto => fpscout_native::FtzDaz::AsLinked,
         FtzDazChoice::On => fpscout_native::FtzDaz::On,
         FtzDazChoice::Off => fpscout_native::FtzDaz::Off,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fpscout_toolchain::SourceFile;
+
+    #[test]
+    fn a_session_of_one_build_compiles_only_it_and_refuses_the_other() {
+        let program = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/multifile");
+        let sources = SourceSet {
+            files: vec![
+                SourceFile::new(program.join("a.c")),
+                SourceFile::new(program.join("b.c")),
+            ],
+        };
+        let flags = BuildFlags {
+            common: vec![format!("-I{}", program.join("include").display())],
+            ..BuildFlags::default()
+        };
+        let session = Session::open_sources(&sources, flags, &[], &[BuildKind::P])
+            .unwrap_or_else(|e| panic!("P compiles: {e}"));
+        assert!(session.has(BuildKind::P) && !session.has(BuildKind::PPrime));
+        let f = session
+            .function(BuildKind::P, "f")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let p = session.p().unwrap_or_else(|e| panic!("{e}"));
+        // b.c's function is in the linked module, so calls to it are followed.
+        assert!(p.find_function("scale_round_trip").is_some());
+        assert!(!session.work_dir.path().join("pprime.0.ll").exists());
+        let err = session
+            .function(BuildKind::PPrime, "f")
+            .expect_err("P' was not compiled")
+            .0;
+        assert!(err.contains("build P' of"), "{err}");
+        assert!(err.contains("was not compiled"), "{err}");
+        assert!(session.native(BuildKind::PPrime, f, &[]).is_err());
+        assert!(session.backend_rewrites(BuildKind::PPrime).is_empty());
     }
 }

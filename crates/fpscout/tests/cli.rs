@@ -729,3 +729,213 @@ fn the_oracle_samples_functions_of_several_parameters() {
     let estimate = summary["recall_estimate"].as_f64().unwrap();
     assert!((0.5..=1.0).contains(&estimate), "{summary}");
 }
+
+/// `tests/multifile`: `f` in a.c calls `scale_round_trip` in b.c, both include
+/// `include/scale.h`, whose SCALE (1e300 unless -DSCALE=...) makes P overflow.
+fn multifile(name: &str) -> String {
+    repo_root()
+        .join("tests/multifile")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+/// The overflow in b.c, seen by the interpreter and the executable of P; P' folds
+/// `(x * SCALE) / SCALE` to `x`.
+fn assert_overflows_in_b_c_for_p_only(out: &Output) {
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    let records = json_records(&out.stdout);
+    assert_eq!(records.len(), 2, "{}", out.stdout);
+    let (p, pp) = (&records[0]["data"], &records[1]["data"]);
+    for d in [p, pp] {
+        assert_eq!(d["agrees"], true, "interpreter and executable: {d}");
+    }
+    assert_eq!(p["result"], "inf", "{p}");
+    assert_eq!(p["native_result"], "inf", "{p}");
+    let overflow = p["exceptions"]
+        .as_array()
+        .expect("exceptions")
+        .iter()
+        .find(|e| e["kind"] == "overflow")
+        .unwrap_or_else(|| panic!("no overflow in P: {p}"));
+    assert!(
+        overflow["loc"]
+            .as_str()
+            .is_some_and(|l| l.ends_with("multifile/b.c:5:13")),
+        "{overflow}"
+    );
+    assert_eq!(pp["result"], "0x1.2a05f2008p+33", "1e10 + 1: {pp}");
+    assert_eq!(pp["native_result"], "0x1.2a05f2008p+33", "{pp}");
+}
+
+#[test]
+fn several_sources_with_include_dirs_and_macros_run_in_both_builds() {
+    let include = multifile("include");
+    let (a, b) = (multifile("a.c"), multifile("b.c"));
+    let base = ["run", &a, &b, "-f", "f", "--args", "1e10", "--json"];
+    let out = run(&[&base[..], &["-I", &include]].concat());
+    assert_overflows_in_b_c_for_p_only(&out);
+    let records = json_records(&out.stdout);
+    assert!(
+        records[0]["data"]["compiler_flags"]
+            .as_str()
+            .is_some_and(|f| f.ends_with(&format!("-I{include}"))),
+        "{}",
+        records[0]["data"]
+    );
+
+    // A macro changes the constant: x * 2 / 2 overflows in neither build.
+    let out = run(&[&base[..], &["-I", &include, "-DSCALE=2.0"]].concat());
+    assert_eq!(out.code, 0, "stderr: {}", out.stderr);
+    for r in json_records(&out.stdout) {
+        let d = &r["data"];
+        assert_eq!(d["result"], "0x1.2a05f2008p+33", "{d}");
+        assert_eq!(d["native_result"], "0x1.2a05f2008p+33", "{d}");
+        assert_eq!(d["agrees"], true, "{d}");
+        assert_eq!(d["flags"], serde_json::json!([]), "{d}");
+    }
+
+    // Without the include directory clang's own message says what is missing.
+    let out = run(&base);
+    assert_eq!(out.code, 2, "{}", out.stdout);
+    assert!(
+        out.stderr.contains("'scale.h' file not found"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn diff_of_several_sources_finds_what_the_macro_leaves() {
+    let include = multifile("include");
+    let (a, b) = (multifile("a.c"), multifile("b.c"));
+    let base = [
+        "diff",
+        &a,
+        &b,
+        "-f",
+        "f",
+        "-I",
+        &include,
+        "--time-budget",
+        "10",
+        "--json",
+    ];
+    let out = run(&base);
+    assert_eq!(out.code, 1, "differences expected: {}", out.stderr);
+    let records = json_records(&out.stdout);
+    assert!(
+        records.iter().any(|r| r["type"] == "finding"
+            && r["data"]["p"]["flags"]
+                .as_array()
+                .is_some_and(|f| f.contains(&serde_json::json!("overflow")))),
+        "{}",
+        out.stdout
+    );
+    // x * 1 / 1 is x in both builds.
+    let out = run(&[&base[..], &["-DSCALE=1.0"]].concat());
+    assert_eq!(out.code, 0, "no difference expected: {}", out.stdout);
+}
+
+#[test]
+fn a_compilation_database_gives_each_source_its_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    let program = repo_root().join("tests/multifile");
+    let program = program.canonicalize().expect("tests/multifile exists");
+    // As CMake writes it (arguments, relative include directory) and as Bear or
+    // Make-based generators do (one command string).
+    let database = serde_json::json!([
+        {"directory": program, "file": "a.c",
+         "arguments": ["cc", "-Iinclude", "-O2", "-g", "-Wall", "-o", "a.o", "-c", "a.c"]},
+        {"directory": program, "file": program.join("b.c"),
+         "command": "cc -I include -ffast-math -MD -MF b.d -c b.c -o b.o"}
+    ]);
+    let db = write(dir.path(), "compile_commands.json", &database.to_string());
+    let all = run(&[
+        "run",
+        "--compile-commands",
+        &db,
+        "-f",
+        "f",
+        "--args",
+        "1e10",
+        "--json",
+    ]);
+    // b.c's -ffast-math is dropped: P stays P, so it still overflows.
+    assert_overflows_in_b_c_for_p_only(&all);
+    let named = run(&[
+        "run",
+        &multifile("a.c"),
+        &multifile("b.c"),
+        "--compile-commands",
+        &db,
+        "-f",
+        "f",
+        "--args",
+        "1e10",
+        "--json",
+    ]);
+    assert_overflows_in_b_c_for_p_only(&named);
+    // The command line has the last word over the database.
+    let scaled = run(&[
+        "run",
+        "--compile-commands",
+        &db,
+        "-DSCALE=2.0",
+        "-f",
+        "f",
+        "--args",
+        "1e10",
+        "--json",
+    ]);
+    assert_eq!(scaled.code, 0, "{}", scaled.stderr);
+    for r in json_records(&scaled.stdout) {
+        assert_eq!(r["data"]["result"], "0x1.2a05f2008p+33", "{}", r["data"]);
+    }
+    let elsewhere = write(dir.path(), "c.c", "double f(double x) { return x; }\n");
+    let out = run(&[
+        "run",
+        &elsewhere,
+        "--compile-commands",
+        &db,
+        "-f",
+        "f",
+        "--args",
+        "1",
+    ]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.contains("not in the compilation database"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_malformed_compilation_database_is_an_input_error_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = write(
+        dir.path(),
+        "compile_commands.json",
+        "[{\"directory\": \"/\",",
+    );
+    let out = run(&["run", "--compile-commands", &db, "-f", "f", "--args", "1"]);
+    assert_eq!(out.code, 2, "{}", out.stdout);
+    assert!(out.stderr.contains(&db), "{}", out.stderr);
+    assert!(out.stderr.contains("invalid JSON"), "{}", out.stderr);
+    let missing = dir.path().join("absent.json").display().to_string();
+    let out = run(&[
+        "run",
+        "--compile-commands",
+        &missing,
+        "-f",
+        "f",
+        "--args",
+        "1",
+    ]);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains(&missing), "{}", out.stderr);
+    // No source and no database: a usage error.
+    let out = run(&["run", "-f", "f", "--args", "1"]);
+    assert_eq!(out.code, 2);
+}

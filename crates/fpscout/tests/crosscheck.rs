@@ -670,7 +670,9 @@ fn describe(
     eval: &Evaluation,
     native: &NativeOutcome,
 ) -> String {
-    let module = session.module(build);
+    let module = session
+        .module(build)
+        .expect("the session compiled both builds");
     let f = module.function(fid);
     let mut s = format!(
         "  vector #{index}, FTZ={} DAZ={}, inputs:{}",
@@ -829,7 +831,9 @@ fn check_batch(
     ftz_daz: FtzDaz,
     report: &mut Report,
 ) {
-    let module = session.module(build);
+    let module = session
+        .module(build)
+        .expect("the session compiled both builds");
     let f = module.function(fid);
     let label = format!(
         "{} [{}] {} FTZ/DAZ {}",
@@ -1051,7 +1055,7 @@ fn check_case(index: usize, case: &Case, builds: &[BuildKind], report: &mut Repo
                 continue;
             }
         };
-        let f = session.module(build).function(fid);
+        let f = session.module(build).expect("both builds").function(fid);
         if f.params.len() != case.params.len() {
             report.failures.push(format!(
                 "{} [{build}]: the corpus table lists {} parameters, the function has {}",
@@ -1198,7 +1202,7 @@ fn interpreter_matches_native_on_corpus() {
     for c in CORPUS {
         let session = Session::open(&corpus_dir().join(c.file), BuildFlags::default())
             .expect("corpus compiles");
-        for r in &session.module(BuildKind::PPrime).backend_rewrites {
+        for r in &session.p_prime().expect("P' is compiled").backend_rewrites {
             assert_eq!(r.unmodelled, None, "{}: {}", c.file, r.function);
             rewritten.push(r.function.clone());
         }

@@ -99,7 +99,9 @@ pub fn compare_on_inputs(
     source: &str,
     tally: &mut Tally,
 ) {
-    let module = session.module(build);
+    let module = session
+        .module(build)
+        .expect("the session compiled both builds");
     let fid = match session.function(build, function) {
         Ok(f) => f,
         Err(e) => {
