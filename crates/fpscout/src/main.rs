@@ -318,7 +318,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
             cfg.ftz_daz = ftz_daz;
             cfg.random_only = random_only;
             cfg.started = Some(started);
-            let session = Session::open_linked(&file, flags, &linking.inputs())?;
+            let session = Session::open_focused(&file, flags, &linking.inputs(), Some(&function))?;
             // Integer parameters and array lengths are not searched: say what they default to.
             let fid = session.function(fpscout_toolchain::BuildKind::P, &function)?;
             for p in &session.p.function(fid).params {
@@ -430,7 +430,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
                 Some(f) => BuildFlags::with_p_prime(f),
                 None => BuildFlags::default(),
             };
-            let session = Session::open_linked(&file, flags, &linking.inputs())?;
+            let session = Session::open_focused(&file, flags, &linking.inputs(), Some(&function))?;
             let config = WalkConfig {
                 step_budget,
                 deadline: Some(budget.deadline),

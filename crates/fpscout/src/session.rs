@@ -39,8 +39,20 @@ impl Session {
     /// loaded into this process for the interpreter's calls outside the module.
     pub fn open_linked(
         source: &Path,
+        flags: BuildFlags,
+        libraries: &[LinkInput],
+    ) -> Result<Session, InputError> {
+        Session::open_focused(source, flags, libraries, None)
+    }
+
+    /// As [`Session::open_linked`]; for IR input with a `focus` function, both builds and
+    /// executables are made from the module cut down to what that function reaches (a
+    /// whole library would make every step pay for all of it).
+    pub fn open_focused(
+        source: &Path,
         mut flags: BuildFlags,
         libraries: &[LinkInput],
+        focus: Option<&str>,
     ) -> Result<Session, InputError> {
         if !source.exists() {
             return Err(InputError(format!("{}: no such file", source.display())));
@@ -55,6 +67,20 @@ impl Session {
             libraries,
             work_dir.path(),
         )?);
+        let is_ir = fpscout_toolchain::SourceKind::of(source).is_ok_and(|k| k.is_ir());
+        let focused = work_dir.path().join("focus.bc");
+        let source = match focus {
+            Some(function) if is_ir => {
+                let cut = fpscout_llvm::write_reachable_from(source, function, &focused)
+                    .map_err(|e| InputError(e.to_string()))?;
+                if cut {
+                    focused.as_path()
+                } else {
+                    source
+                }
+            }
+            _ => source,
+        };
         let load = |b: BuildKind| {
             fpscout_llvm::load_build(&toolchain, source, b, &flags, work_dir.path())
                 .map_err(|e| InputError(format!("build {b}: {e}")))
