@@ -8,6 +8,8 @@ mod lower;
 pub use kernel::{native_kernel, NoKernel};
 mod kernel;
 mod machine_combiner;
+mod reachable;
+pub use reachable::write_reachable_from;
 
 use fpscout_ir::{BackendRewrite, Module, SourceLoc};
 use fpscout_toolchain::{BuildFlags, BuildKind, SourceSet, Toolchain, ToolchainError};

@@ -9,7 +9,7 @@ use llvm_sys::{LLVMIntPredicate, LLVMOpcode, LLVMRealPredicate, LLVMTypeKind};
 use std::collections::HashMap;
 use std::ffi::CStr;
 
-fn value_name(v: LLVMValueRef) -> String {
+pub(crate) fn value_name(v: LLVMValueRef) -> String {
     let mut len = 0usize;
     // SAFETY: v is a live value of the module being lowered; LLVM returns a borrowed buffer.
     unsafe {
@@ -58,7 +58,7 @@ fn debug_loc(v: LLVMValueRef) -> Option<SourceLoc> {
 }
 
 /// The C++ base name of an Itanium-mangled symbol (`_Z3fooPdi` → `foo`), else the name.
-fn display_name(symbol: &str) -> String {
+pub(crate) fn display_name(symbol: &str) -> String {
     if let Some(rest) = symbol.strip_prefix("_Z") {
         let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
         if let Ok(n) = digits.parse::<usize>() {
@@ -166,11 +166,18 @@ pub(crate) fn lower_module(module: LLVMModuleRef, opts: LowerOptions) -> Result<
 }
 
 unsafe fn lower_globals(cx: &mut ModuleCx) -> Result<Vec<Global>> {
-    let mut out = Vec::new();
+    // Ids first: an initializer may point at any global, declared before it or after
+    // (GSL's `static cheb_series aif_cs = { aif_data, ... }`, tables of tables).
+    let mut all = Vec::new();
     let mut g = LLVMGetFirstGlobal(cx.module);
     while !g.is_null() {
+        cx.globals.insert(key(g), GlobalId(all.len() as u32));
+        all.push(g);
+        g = LLVMGetNextGlobal(g);
+    }
+    let mut out = Vec::with_capacity(all.len());
+    for g in all {
         let id = GlobalId(out.len() as u32);
-        cx.globals.insert(key(g), id);
         let ty = LLVMGlobalGetValueType(g);
         let size = LLVMABISizeOfType(cx.target_data, ty);
         let mut cells = Vec::new();
@@ -203,7 +210,6 @@ unsafe fn lower_globals(cx: &mut ModuleCx) -> Result<Vec<Global>> {
             constant: LLVMIsGlobalConstant(g) != 0,
             unmodelled,
         });
-        g = LLVMGetNextGlobal(g);
     }
     Ok(out)
 }

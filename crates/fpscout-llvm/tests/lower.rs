@@ -404,3 +404,60 @@ fn commuted_min_max_are_read_through_loops_reductions_and_folded_loads() {
         "{f:?}"
     );
 }
+
+#[test]
+fn a_module_is_cut_down_to_what_the_function_reaches() {
+    let dir = tempfile::tempdir().unwrap();
+    // `f` reaches `helper` by a call, `table` through `helper`, `data` through `table`'s
+    // initializer, `cb` through a function pointer stored in `callbacks`; `other` and
+    // `unused` are unreachable.
+    let ll = src(
+        &dir,
+        "m.ll",
+        r#"
+@table = internal constant [1 x ptr] [ptr getelementptr (i8, ptr @data, i64 8)]
+@data = internal constant [2 x double] [double 1.0, double 2.0]
+@callbacks = global [1 x ptr] [ptr @cb]
+@unused = global double 4.0
+
+define double @cb(double %x) {
+  ret double %x
+}
+define internal double @helper(double %x) {
+  %p = load ptr, ptr @table
+  %v = load double, ptr %p
+  %q = load ptr, ptr @callbacks
+  %r = fmul double %x, %v
+  ret double %r
+}
+define double @f(double %x) {
+  %r = call double @helper(double %x)
+  ret double %r
+}
+define double @other(double %x) {
+  %v = load double, ptr @unused
+  %r = fadd double %x, %v
+  ret double %r
+}
+"#,
+    );
+    let out = dir.path().join("cut.bc");
+    assert!(fpscout_llvm::write_reachable_from(&ll, "f", &out).unwrap());
+    let m = load_ir_file(&out, LowerOptions::default()).unwrap();
+    let mut functions: Vec<&str> = m.functions.iter().map(|f| f.name.as_str()).collect();
+    functions.sort_unstable();
+    assert_eq!(functions, ["cb", "f", "helper"]);
+    let mut globals: Vec<&str> = m.globals.iter().map(|g| g.name.as_str()).collect();
+    globals.sort_unstable();
+    assert_eq!(globals, ["callbacks", "data", "table"]);
+    // Reached definitions keep their linkage (the optimiser treats internal ones apart).
+    assert!(m.functions.iter().any(|f| f.name == "cb" && f.external));
+    assert!(m
+        .functions
+        .iter()
+        .any(|f| f.name == "helper" && !f.external));
+    // A function the module does not define: nothing is written.
+    let missing = dir.path().join("missing.bc");
+    assert!(!fpscout_llvm::write_reachable_from(&ll, "nope", &missing).unwrap());
+    assert!(!missing.exists());
+}

@@ -1075,3 +1075,42 @@ fn broken_fast_math_assumptions_name_the_first_operation() {
         .unwrap();
     assert_eq!(opcode(&runner, &m), None);
 }
+
+/// Globals whose initializers point at other globals, as GSL's Chebyshev tables do
+/// (`static cheb_series aif_cs = { aif_data, 15, -1, 1, 8 };`): the table comes before
+/// the arrays it names, one pointer carries a constant offset, one table points at tables.
+const GLOBALS_POINTING_AT_GLOBALS: &str = r#"
+%series = type { ptr, i32, double }
+@by_index = internal constant [2 x ptr] [ptr @first, ptr @second]
+@first = internal constant %series { ptr @data, i32 1, double 0.5 }
+@second = internal constant %series { ptr getelementptr (i8, ptr @data, i64 16), i32 1, double 0.25 }
+@data = internal constant [4 x double] [double 3.0, double 5.0, double 7.0, double 11.0]
+
+; by_index[k]->c[j] * by_index[k]->scale
+define double @entry_scaled(i64 %k, i64 %j) {
+  %slot = getelementptr inbounds [2 x ptr], ptr @by_index, i64 0, i64 %k
+  %s = load ptr, ptr %slot
+  %cp = getelementptr inbounds %series, ptr %s, i32 0, i32 0
+  %c = load ptr, ptr %cp
+  %ep = getelementptr inbounds double, ptr %c, i64 %j
+  %e = load double, ptr %ep
+  %scp = getelementptr inbounds %series, ptr %s, i32 0, i32 2
+  %scale = load double, ptr %scp
+  %r = fmul double %e, %scale
+  ret double %r
+}
+"#;
+
+#[test]
+fn globals_pointing_at_globals_are_initialised() {
+    let m = load_ll(GLOBALS_POINTING_AT_GLOBALS);
+    assert!(m.globals.iter().all(|g| g.unmodelled.is_none()));
+    let want = [(0, 0, 1.5), (0, 1, 2.5), (1, 0, 1.75), (1, 1, 2.75)];
+    for (k, j, v) in want {
+        assert_eq!(
+            eval_scalar(&m, "entry_scaled", IEEE, &[k, j]),
+            (f64::to_bits(v), flags(NONE)),
+            "by_index[{k}]->c[{j}]"
+        );
+    }
+}

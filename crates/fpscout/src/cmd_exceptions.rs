@@ -5,9 +5,10 @@ use crate::print_exceptions;
 use crate::{parse_pairs, parse_ranges, Linking};
 use fpscout::exceptions::{run_exceptions, ExceptionsConfig, Summary};
 use fpscout::session::{FtzDazChoice, Session};
+use fpscout::sources::CompileArgs;
 use fpscout::InputError;
 use fpscout_ir::{Function, ScalarTy, Type};
-use fpscout_toolchain::{BuildFlags, BuildKind};
+use fpscout_toolchain::{BuildFlags, BuildKind, SourceKind};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -25,8 +26,10 @@ pub enum BuildChoice {
 
 #[derive(clap::Args)]
 pub struct ExceptionsArgs {
-    /// C/C++ source (.c, .cc, .cpp) or LLVM IR (.ll, .bc)
-    file: PathBuf,
+    /// C/C++ sources (.c, .cc, .cpp) or LLVM IR (.ll, .bc), linked into one program;
+    /// optional with --compile-commands (then every entry)
+    #[arg(required_unless_present = "compile_commands", value_name = "FILE")]
+    source_files: Vec<PathBuf>,
     /// Function to analyse; default: every exported function whose parameters are numbers
     #[arg(long, short = 'f')]
     function: Option<String>,
@@ -84,6 +87,8 @@ pub struct ExceptionsArgs {
     /// Milliseconds the executable may run on one input before it is killed
     #[arg(long, default_value_t = 200)]
     hang_limit_ms: u64,
+    #[command(flatten)]
+    compile: CompileArgs,
     #[command(flatten)]
     linking: Linking,
     /// JSON Lines: {"type":"finding"} records, then a {"type":"summary"} per function
@@ -154,17 +159,28 @@ fn analysable(f: &Function) -> bool {
 }
 
 pub fn run(args: ExceptionsArgs, started: Instant) -> Result<ExitCode, InputError> {
-    let flags = match &args.opt_flags {
+    let mut flags = match &args.opt_flags {
         Some(f) => BuildFlags::with_p_prime(f),
         None => BuildFlags::default(),
     };
     // Checked before compiling: a typo should not cost a build.
     args.config("", started)?;
-    let session = Session::open_linked(&args.file, flags, &args.linking.inputs())?;
+    let sources = args.compile.apply(&args.source_files, &mut flags)?;
+    // Only the analysed build is compiled; IR is cut down to what the function reaches.
+    let open = |focus: Option<&str>| {
+        Session::open_focused(
+            &sources,
+            flags.clone(),
+            &args.linking.inputs(),
+            &[args.build_kind()],
+            focus,
+        )
+    };
     if let Some(function) = &args.function {
-        return one_function(&args, &session, function, started);
+        return one_function(&args, &open(Some(function))?, function, started);
     }
-    let module = session.module(args.build_kind());
+    let session = open(None)?;
+    let module = session.module(args.build_kind())?;
     let mut names: Vec<String> = module
         .functions
         .iter()
@@ -175,12 +191,23 @@ pub fn run(args: ExceptionsArgs, started: Instant) -> Result<ExitCode, InputErro
     names.dedup();
     if let Some(worker) = &args.worker {
         let (i, n) = parse_worker(worker)?;
-        return worker_run(&args, &session, &names, i, n);
+        // A library given as one IR file: each function gets a session of what it
+        // reaches (its executable then compiles that, not the whole library).
+        let per_function = sources.files.len() == 1
+            && SourceKind::of(&sources.files[0].path).is_ok_and(|k| k.is_ir());
+        let session_of = |name: &str| -> Result<Option<Session>, InputError> {
+            if per_function {
+                open(Some(name)).map(Some)
+            } else {
+                Ok(None)
+            }
+        };
+        return worker_run(&args, &session, &session_of, &names, i, n);
     }
     if names.is_empty() {
         return Err(InputError(format!(
             "{} exports no function whose parameters are numbers (give one with --function)",
-            args.file.display()
+            sources.describe()
         )));
     }
     whole_library(&args, &names)
@@ -243,6 +270,7 @@ fn parse_worker(text: &str) -> Result<(usize, usize), InputError> {
 fn worker_run(
     args: &ExceptionsArgs,
     session: &Session,
+    session_of: &dyn Fn(&str) -> Result<Option<Session>, InputError>,
     names: &[String],
     i: usize,
     n: usize,
@@ -250,7 +278,10 @@ fn worker_run(
     let mut out = std::io::stdout().lock();
     for name in names.iter().skip(i).step_by(n) {
         let cfg = args.config(name, Instant::now())?;
-        match run_exceptions(session, &cfg, &mut |_, _, _| {}) {
+        let analysed = session_of(name).and_then(|own| {
+            run_exceptions(own.as_ref().unwrap_or(session), &cfg, &mut |_, _, _| {})
+        });
+        match analysed {
             Ok(report) => {
                 for x in &report.findings {
                     let _ = writeln!(out, "{}", print_exceptions::finding_json(&report, x));

@@ -445,7 +445,7 @@ pub fn run_exceptions(
     let run_deadline = after(start, cfg.time_budget_s);
     let share = |s: f64| Duration::from_secs_f64((cfg.time_budget_s * s).max(0.0));
     let build = cfg.build;
-    let module = session.module(build);
+    let module = session.module(build)?;
     let fid = session.function(build, &cfg.function)?;
     let f = module.function(fid);
     let ret = f.ret;
@@ -555,6 +555,7 @@ pub fn run_exceptions(
             runner: &mut runner,
             witnessed: HashSet::new(),
             unique_points: HashSet::new(),
+            unsat: HashSet::new(),
         };
         let mut candidates = solving.solve_set(
             cfg,
@@ -595,6 +596,7 @@ pub fn run_exceptions(
                 .iter()
                 .copied()
                 .filter(|q| !reached.contains(&(q.op, q.kind)))
+                .filter(|q| !solving.unsat.contains(&(*q as *const Query)))
                 .collect();
             if missed.is_empty() || solve_deadline.is_some_and(|d| Instant::now() >= d) {
                 break;
@@ -793,6 +795,9 @@ struct Solving<'r, 'm> {
     runner: &'r mut ConcreteRunner<'m>,
     witnessed: HashSet<(FpOpId, ExceptionKind)>,
     unique_points: HashSet<Vec<u64>>,
+    /// Conditions proved unsatisfiable (by address: they live in one `Collected`); their
+    /// isolated versions, which are stronger, need not be asked.
+    unsat: HashSet<*const Query>,
 }
 
 impl Solving<'_, '_> {
@@ -833,7 +838,10 @@ impl Solving<'_, '_> {
                         summary.queries.z3_sat += 1;
                         self.add(space, &values, asked[k], Source::Z3, &mut out);
                     }
-                    Verdict::Unsat => summary.queries.z3_unsat += 1,
+                    Verdict::Unsat => {
+                        summary.queries.z3_unsat += 1;
+                        self.unsat.insert(asked[k]);
+                    }
                     Verdict::Unknown(_) => {
                         summary.queries.z3_unknown += 1;
                         unknown.push(k);

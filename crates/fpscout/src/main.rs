@@ -340,8 +340,13 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
             cfg.ftz_daz = ftz_daz;
             cfg.random_only = random_only;
             cfg.started = Some(started);
-            let session =
-                Session::open_sources(&sources, flags, &linking.inputs(), &BuildKind::BOTH)?;
+            let session = Session::open_focused(
+                &sources,
+                flags,
+                &linking.inputs(),
+                &BuildKind::BOTH,
+                Some(&function),
+            )?;
             // Integer parameters and array lengths are not searched: say what they default to.
             let fid = session.function(BuildKind::P, &function)?;
             for p in &session.p()?.function(fid).params {
@@ -455,8 +460,13 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
                 None => BuildFlags::default(),
             };
             let sources = compile.apply(&source_files, &mut flags)?;
-            let session =
-                Session::open_sources(&sources, flags, &linking.inputs(), &BuildKind::BOTH)?;
+            let session = Session::open_focused(
+                &sources,
+                flags,
+                &linking.inputs(),
+                &BuildKind::BOTH,
+                Some(&function),
+            )?;
             let config = WalkConfig {
                 step_budget,
                 deadline: Some(budget.deadline),

@@ -5,7 +5,7 @@ use crate::libraries::LinkInput;
 use crate::InputError;
 use fpscout_ir::{FuncId, Module};
 use fpscout_native::{NativeBuild, NativeSignature};
-use fpscout_toolchain::{BuildFlags, BuildKind, SourceSet, Toolchain};
+use fpscout_toolchain::{BuildFlags, BuildKind, SourceFile, SourceKind, SourceSet, Toolchain};
 use fpscout_walk::concrete::FpMode;
 use std::path::Path;
 
@@ -56,9 +56,22 @@ impl Session {
     /// a mode that analyses one build does not pay for the other.
     pub fn open_sources(
         sources: &SourceSet,
+        flags: BuildFlags,
+        libraries: &[LinkInput],
+        builds: &[BuildKind],
+    ) -> Result<Session, InputError> {
+        Session::open_focused(sources, flags, libraries, builds, None)
+    }
+
+    /// As [`Session::open_sources`]; for one IR file and a `focus` function, the builds
+    /// and executables are made from the module cut down to what that function reaches
+    /// (a whole library would make every step pay for all of it).
+    pub fn open_focused(
+        sources: &SourceSet,
         mut flags: BuildFlags,
         libraries: &[LinkInput],
         builds: &[BuildKind],
+        focus: Option<&str>,
     ) -> Result<Session, InputError> {
         if sources.files.is_empty() {
             return Err(InputError("no source file given".into()));
@@ -78,6 +91,26 @@ impl Session {
             libraries,
             work_dir.path(),
         )?);
+        let focused;
+        let sources = match (focus, sources.files.as_slice()) {
+            (Some(function), [file]) if SourceKind::of(&file.path).is_ok_and(|k| k.is_ir()) => {
+                let cut_file = work_dir.path().join("focus.bc");
+                let cut = fpscout_llvm::write_reachable_from(&file.path, function, &cut_file)
+                    .map_err(|e| InputError(e.to_string()))?;
+                if cut {
+                    focused = SourceSet {
+                        files: vec![SourceFile {
+                            path: cut_file,
+                            flags: file.flags.clone(),
+                        }],
+                    };
+                    &focused
+                } else {
+                    sources
+                }
+            }
+            _ => sources,
+        };
         let load = |b: BuildKind| -> Result<Option<Module>, InputError> {
             if !builds.contains(&b) {
                 return Ok(None);

@@ -245,6 +245,11 @@ const CORPUS: &[Case] = &[
         params: &[P::F64(-3.2, 3.2)],
     },
     Case {
+        file: "cheb.c",
+        func: "cheb",
+        params: &[P::F64(-1.0, 2.0)],
+    },
+    Case {
         file: "horner.c",
         func: "horner",
         params: &[P::F64(-2.0, 2.0)],
@@ -1195,7 +1200,7 @@ fn interpreter_matches_native_on_corpus() {
         "tests/corpus/*.c and the CORPUS table differ"
     );
     // Every P' build the backend rewrites after instruction selection (MachineCombiner
-    // reassociations: heronf, odometer, turbine1, turbine3; commutable min/max: branches,
+    // reassociations: cheb, heronf, odometer, turbine1, turbine3; commutable min/max: branches,
     // heronf, maxloop, minselect, rounding) is lowered as rewritten: none is left with the "values may
     // differ" note, so none needs excluding for it.
     let mut rewritten = Vec::new();
@@ -1212,6 +1217,7 @@ fn interpreter_matches_native_on_corpus() {
         rewritten,
         [
             "branches",
+            "cheb",
             "heronf",
             "maxloop",
             "minselect",

@@ -38,7 +38,7 @@ fn exceptions(path: &Path, cfg: &ExceptionsConfig) -> ExceptionsReport {
     let fid = session
         .function(BuildKind::P, &cfg.function)
         .expect("function");
-    let f = session.p.function(fid);
+    let f = session.p().expect("build P").function(fid);
     let lens: Vec<Option<usize>> = report
         .findings
         .first()
@@ -85,12 +85,12 @@ fn exceptions(path: &Path, cfg: &ExceptionsConfig) -> ExceptionsReport {
     report
 }
 
-fn find(
-    r: &ExceptionsReport,
+fn find<'a>(
+    r: &'a ExceptionsReport,
     line: u32,
     op: &str,
     kind: ExceptionKind,
-) -> Option<&fpscout::exceptions::ExceptionFinding> {
+) -> Option<&'a fpscout::exceptions::ExceptionFinding> {
     r.findings.iter().find(|x| {
         x.kind == kind && x.operation == op && x.location.as_ref().is_some_and(|l| l.line == line)
     })

@@ -1,0 +1,209 @@
+//! `fpscout exceptions` through the binary: JSON Lines and exit codes for one function,
+//! a whole file analysed over worker processes, and clear errors.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn corpus(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/corpus")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+struct Output {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn run(args: &[&str]) -> Output {
+    let out = Command::new(env!("CARGO_BIN_EXE_fpscout"))
+        .args(args)
+        .output()
+        .expect("fpscout runs");
+    Output {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn records(stdout: &str) -> Vec<serde_json::Value> {
+    stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect()
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).expect("write source");
+    p
+}
+
+#[test]
+fn one_function_in_json_lines_exits_1_with_located_findings() {
+    let out = run(&[
+        "exceptions",
+        &corpus("av1.c"),
+        "-f",
+        "av1",
+        "--json",
+        "--time-budget",
+        "10",
+        "--random",
+        "2000",
+    ]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let recs = records(&out.stdout);
+    let overflow = recs
+        .iter()
+        .find(|r| r["type"] == "finding" && r["data"]["kind"] == "overflow")
+        .expect("an overflow finding");
+    let d = &overflow["data"];
+    assert_eq!(d["mode"], "exceptions");
+    assert_eq!(d["operation"], "fadd");
+    assert_eq!(d["line"], 2);
+    assert!(d["location"].as_str().unwrap().contains("av1.c:2:"));
+    assert_eq!(d["class"], "potentially_avoidable");
+    // The witness replays through `fpscout run` as printed.
+    let args = d["witnesses"][0]["run_args"].as_str().unwrap().to_string();
+    let replay = run(&["run", &corpus("av1.c"), "-f", "av1", "--args", &args]);
+    assert!(
+        replay.stdout.contains("overflow"),
+        "{}\n{}",
+        replay.stdout,
+        replay.stderr
+    );
+    let summary = recs.last().expect("summary record");
+    assert_eq!(summary["type"], "summary");
+    assert_eq!(summary["data"]["function"], "av1");
+    assert!(summary["data"]["locations"].as_u64().unwrap() >= 1);
+    assert!(summary["data"]["queries"]["z3_sat"].as_u64().unwrap() >= 1);
+}
+
+#[test]
+fn a_function_without_exceptions_exits_0() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "calm.c",
+        "double calm(double x) { if (x > 1.0 && x < 2.0) return x * 0.5 + 1.0; return 1.0; }\n",
+    );
+    let out = run(&[
+        "exceptions",
+        src.to_str().unwrap(),
+        "-f",
+        "calm",
+        "--time-budget",
+        "10",
+        "--random",
+        "2000",
+    ]);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout.contains("none found within these bounds"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn a_whole_file_gets_one_line_per_function_and_a_total() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "lib.c",
+        "double half_sum(double x, double y) { return (x + y) / 2.0; }\n\
+         double inverse(double x) { return 1.0 / x; }\n\
+         double calm(double x) { return x > 1.0 && x < 2.0 ? x * 0.5 : 1.0; }\n\
+         int count(int n) { return n + 1; }\n\
+         double first(const double *a) { return a[0]; }\n\
+         static double hidden(double x) { return x * x; }\n\
+         double uses_hidden(double x) { return hidden(x) > 4.0 ? 1.0 : 0.0; }\n",
+    );
+    let out = run(&[
+        "exceptions",
+        src.to_str().unwrap(),
+        "--jobs",
+        "2",
+        "--time-budget",
+        "8",
+        "--random",
+        "1000",
+        "--json",
+    ]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let recs = records(&out.stdout);
+    let mut analysed: Vec<String> = recs
+        .iter()
+        .filter(|r| r["type"] == "summary")
+        .map(|r| r["data"]["function"].as_str().unwrap().to_string())
+        .collect();
+    analysed.sort();
+    // Number parameters only, exported only: not `count` (no float), `first` (a
+    // pointer) or the static `hidden`.
+    assert_eq!(analysed, ["calm", "half_sum", "inverse", "uses_hidden"]);
+    let total = recs.last().expect("total");
+    assert_eq!(total["type"], "total");
+    assert_eq!(total["data"]["functions"], 4);
+    assert!(recs.iter().any(|r| r["type"] == "finding"
+        && r["data"]["function"] == "inverse"
+        && r["data"]["kind"] == "divbyzero"));
+    // Calls are followed: the square inside `hidden` overflows under `uses_hidden`.
+    assert!(recs.iter().any(|r| r["type"] == "finding"
+        && r["data"]["function"] == "uses_hidden"
+        && r["data"]["kind"] == "overflow"
+        && r["data"]["in_function"] == "hidden"));
+
+    let text = run(&[
+        "exceptions",
+        src.to_str().unwrap(),
+        "--jobs",
+        "2",
+        "--time-budget",
+        "8",
+        "--random",
+        "1000",
+    ]);
+    assert_eq!(text.code, 1, "{}", text.stderr);
+    assert!(
+        text.stdout.lines().any(|l| l.starts_with("inverse ")),
+        "{}",
+        text.stdout
+    );
+    assert!(
+        text.stdout.contains("total: 4 functions analysed"),
+        "{}",
+        text.stdout
+    );
+}
+
+#[test]
+fn bad_arguments_exit_2_with_a_message() {
+    let av1 = corpus("av1.c");
+    for (args, says) in [
+        (
+            vec!["exceptions", &av1, "-f", "nope"],
+            "function 'nope' not found",
+        ),
+        (
+            vec!["exceptions", &av1, "-f", "av1", "--range", "z=0:1"],
+            "has no parameter 'z'",
+        ),
+        (
+            vec!["exceptions", &av1, "-f", "av1", "--time-budget", "nan"],
+            "--time-budget",
+        ),
+        (
+            vec!["exceptions", "/nonexistent.c", "-f", "av1"],
+            "no such file",
+        ),
+    ] {
+        let out = run(&args);
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+        assert!(out.stderr.contains(says), "{args:?}: {}", out.stderr);
+    }
+}
