@@ -48,7 +48,17 @@ const EXACT_TIME_LIMIT: Duration = Duration::from_secs(2);
 /// (elementary functions, non-numeric results), the walk fails, or it takes longer than
 /// [`EXACT_TIME_LIMIT`] (it runs in a forked child, see [`crate::isolate`]).
 pub fn exact_value(module: &Module, func: FuncId, args: &[ExactArg]) -> Option<Rational> {
-    let outcome = run_forked(1, 1, EXACT_TIME_LIMIT, None, &|_| {
+    exact_value_within(module, func, args, EXACT_TIME_LIMIT)
+}
+
+/// As [`exact_value`], given up after `limit`.
+pub fn exact_value_within(
+    module: &Module,
+    func: FuncId,
+    args: &[ExactArg],
+    limit: Duration,
+) -> Option<Rational> {
+    let outcome = run_forked(1, 1, limit, None, &|_| {
         exact_value_here(module, func, args)
             .map(|q| q.to_string())
             .unwrap_or_default()

@@ -12,6 +12,6 @@ pub use collect::{
     any_loose, collect, dedupe, differential_query, plain_query, solve_all, CollectOptions,
     Collected, ParamSpec, Query, QueryPool, Verdict,
 };
-pub use exact::{exact_value, ExactArg};
+pub use exact::{exact_value, exact_value_within, ExactArg};
 pub use queries::QuerySet;
 pub use symbolic::{ExceptionCondition, Sym, SymReal, VarDecl};

@@ -20,8 +20,8 @@ use fpscout_ir::{
 use fpscout_native::{NativeBuild, NativeOutcome, RunOptions, TracedOutcome};
 use fpscout_smt::numeral::float_value;
 use fpscout_smt::{
-    collect, dedupe, exact_value, CollectOptions, Collected, ExactArg, ParamSpec, Query, QuerySet,
-    Verdict,
+    collect, dedupe, exact_value_within, CollectOptions, Collected, ExactArg, ParamSpec, Query,
+    QuerySet, Verdict,
 };
 use fpscout_toolchain::BuildKind;
 use fpscout_walk::concrete::{AdaptiveSteps, ArgBits, ConcreteRunner};
@@ -107,6 +107,11 @@ const SOLVE_SHARE: f64 = 0.45;
 const RANDOM_SHARE: f64 = 0.15;
 /// Neighbours of one candidate replayed traced at most.
 const TRACED_PER_CANDIDATE: usize = 4;
+/// Time one exact evaluation may take when classifying (long ones are elementary
+/// functions' or iterations', whose values are no rational numbers or not worth it).
+const EXACT_LIMIT: Duration = Duration::from_millis(500);
+/// Exact evaluations that may fail before a function with no success stops classifying.
+const EXACT_FAILURES_TOLERATED: usize = 4;
 /// Inputs whose exact result is computed to classify one overflow or underflow, at most.
 const CLASSIFIED_INPUTS: usize = 8;
 /// Random inputs that raised something, replayed traced at most.
@@ -673,6 +678,7 @@ pub fn run_exceptions(
         .map(|(op, k)| (module.op(*op).loc.as_ref().map(LocKey::of), *k))
         .collect();
     let mut exact_cache: HashMap<Vec<ArgBits>, Option<Rational>> = HashMap::new();
+    let (mut exact_successes, mut exact_failures) = (0usize, 0usize);
     for (i, x) in out.iter_mut().enumerate() {
         let key = (x.location.as_ref().map(LocKey::of), x.kind);
         x.targeted = target_locs.contains(&key);
@@ -699,12 +705,20 @@ pub fn run_exceptions(
             }
             x.class = Avoidability::Unknown;
             for input in tried {
-                if run_deadline.is_some_and(|d| Instant::now() >= d) {
+                // A function whose exact results keep failing (elementary functions,
+                // long iterations) is not worth more of the budget.
+                let hopeless = exact_failures >= EXACT_FAILURES_TOLERATED && exact_successes == 0;
+                if hopeless || run_deadline.is_some_and(|d| Instant::now() >= d) {
                     break;
                 }
-                let exact = exact_cache
-                    .entry(input.clone())
-                    .or_insert_with(|| exact_result(module, fid, &space.specs, &input));
+                let exact = exact_cache.entry(input.clone()).or_insert_with(|| {
+                    let q = exact_result(module, fid, &space.specs, &input);
+                    match q {
+                        Some(_) => exact_successes += 1,
+                        None => exact_failures += 1,
+                    }
+                    q
+                });
                 match classify(exact.as_ref(), ret) {
                     Avoidability::PotentiallyAvoidable => {
                         x.class = Avoidability::PotentiallyAvoidable;
@@ -1109,7 +1123,7 @@ fn exact_result(
             _ => None,
         })
         .collect();
-    exact_value(module, fid, &args?)
+    exact_value_within(module, fid, &args?, EXACT_LIMIT)
 }
 
 /// Avoidable when the exact result is a normal number of the return type (zero is not:
