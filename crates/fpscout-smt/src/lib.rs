@@ -5,6 +5,7 @@ pub mod collect;
 pub mod exact;
 pub mod isolate;
 pub mod numeral;
+pub mod roots;
 pub mod symbolic;
 
 pub use collect::{
@@ -12,4 +13,5 @@ pub use collect::{
     Collected, ParamSpec, Query, QueryPool, Verdict,
 };
 pub use exact::{exact_value, ExactArg};
+pub use roots::{Poly, RootInterval};
 pub use symbolic::{ExceptionCondition, Sym, SymReal, VarDecl};
