@@ -4,7 +4,7 @@
 
 use crate::isolate::{Outcome, Pool};
 use crate::numeral::real_value;
-use crate::symbolic::{Sym, SymReal};
+use crate::symbolic::{Dependent, Sym, SymReal};
 use fpscout_ir::{ExceptionKind, FloatTy, FpOpId, FuncId, Module, ScalarTy, Type};
 use fpscout_walk::{ExploreLimits, PathEnd, Val, WalkConfig, Walker};
 use rug::Rational;
@@ -94,6 +94,9 @@ pub struct Collected {
     /// Why exploration stopped early, and paths that ended on a limit or an error.
     pub stopped: Vec<String>,
     pub unknown_checks: u32,
+    /// The fresh variables the formulas may mention (elementary-function results, external
+    /// calls), in creation order, for the fallback solver.
+    pub dependents: Vec<Dependent>,
 }
 
 /// Walks every path of `func` with symbolic inputs and gathers its exception conditions.
@@ -197,6 +200,7 @@ pub fn collect(
         paths: summary.paths,
         stopped,
         unknown_checks: domain.unknown_checks,
+        dependents: domain.dependents.clone(),
     })
 }
 

@@ -14,4 +14,4 @@ pub use collect::{
 };
 pub use exact::{exact_value, ExactArg};
 pub use roots::{Poly, RootInterval};
-pub use symbolic::{ExceptionCondition, Sym, SymReal, VarDecl};
+pub use symbolic::{Dependent, ExceptionCondition, Sym, SymReal, VarDecl};
