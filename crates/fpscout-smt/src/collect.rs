@@ -256,16 +256,21 @@ impl<'a> QueryPool<'a> {
         self.pool
             .run(which, deadline)
             .into_iter()
-            .map(|outcome| match outcome {
-                Outcome::Done(text) => decode(&text),
-                Outcome::TimedOut => Verdict::Unknown("timeout".into()),
-                Outcome::OverBudget { started: true } => {
-                    Verdict::Unknown("stopped: solve budget exhausted".into())
-                }
-                Outcome::OverBudget { started: false } => Verdict::NotAttempted,
-                Outcome::Failed(why) => Verdict::Unknown(why),
-            })
+            .map(verdict_of)
             .collect()
+    }
+}
+
+/// The verdict a forked worker's outcome stands for.
+pub(crate) fn verdict_of(outcome: Outcome) -> Verdict {
+    match outcome {
+        Outcome::Done(text) => decode(&text),
+        Outcome::TimedOut => Verdict::Unknown("timeout".into()),
+        Outcome::OverBudget { started: true } => {
+            Verdict::Unknown("stopped: solve budget exhausted".into())
+        }
+        Outcome::OverBudget { started: false } => Verdict::NotAttempted,
+        Outcome::Failed(why) => Verdict::Unknown(why),
     }
 }
 
@@ -299,7 +304,7 @@ fn solve_one(formula: &Bool, inputs: &[Real]) -> Verdict {
 }
 
 /// A verdict as the one-line-per-field text a child sends back.
-fn encode(v: &Verdict) -> String {
+pub(crate) fn encode(v: &Verdict) -> String {
     match v {
         Verdict::Sat(values) => {
             let mut s = String::from("sat");
@@ -315,7 +320,7 @@ fn encode(v: &Verdict) -> String {
     }
 }
 
-fn decode(text: &str) -> Verdict {
+pub(crate) fn decode(text: &str) -> Verdict {
     let mut lines = text.lines();
     match lines.next() {
         Some("sat") => {

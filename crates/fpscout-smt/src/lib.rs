@@ -3,6 +3,7 @@
 
 pub mod collect;
 pub mod exact;
+pub mod fallback;
 pub mod isolate;
 pub mod numeral;
 pub mod roots;
@@ -13,5 +14,6 @@ pub use collect::{
     Collected, ParamSpec, Query, QueryPool, Verdict,
 };
 pub use exact::{exact_value, ExactArg};
+pub use fallback::{fallback_solve, FallbackInput, FallbackOptions, FallbackPool};
 pub use roots::{Poly, RootInterval};
 pub use symbolic::{Dependent, ExceptionCondition, Sym, SymReal, VarDecl};
