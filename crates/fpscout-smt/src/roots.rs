@@ -302,15 +302,26 @@ impl Poly {
     /// Bisects a root's interval (from [`Poly::isolate_roots`] of this polynomial or of
     /// its square-free part) until it is at most `width` wide or the root is found exactly.
     pub fn refine(&self, root: &RootInterval, width: &Rational) -> RootInterval {
+        self.square_free()
+            .refine_square_free(root, |r| r.width() <= *width, usize::MAX)
+    }
+
+    /// Bisects a root's interval of this square-free polynomial until `done` holds, the
+    /// root is found exactly, or after `max_steps` bisections.
+    pub fn refine_square_free(
+        &self,
+        root: &RootInterval,
+        mut done: impl FnMut(&RootInterval) -> bool,
+        max_steps: usize,
+    ) -> RootInterval {
         let mut r = root.clone();
-        if r.is_exact() {
-            return r;
-        }
-        let p = self.square_free();
-        let hi_sign = p.sign_at(&r.hi);
-        while r.width() > *width {
+        let hi_sign = self.sign_at(&r.hi);
+        for _ in 0..max_steps {
+            if r.is_exact() || done(&r) {
+                break;
+            }
             let mid = Rational::from(&r.lo + &r.hi) / 2u32;
-            match p.sign_at(&mid) {
+            match self.sign_at(&mid) {
                 Ordering::Equal => {
                     return RootInterval {
                         lo: mid.clone(),
