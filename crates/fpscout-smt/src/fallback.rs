@@ -831,7 +831,6 @@ fn splitmix(mut z: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::numeral::small_real;
     use crate::symbolic::omega;
     use std::sync::Mutex;
 

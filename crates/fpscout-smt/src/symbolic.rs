@@ -904,7 +904,7 @@ mod tests {
             lane: 0,
         };
         let e = d
-            .math(MathFn::Exp, FloatTy::F64, &[x.clone()], site)
+            .math(MathFn::Exp, FloatTy::F64, std::slice::from_ref(&x), site)
             .unwrap();
         let p = d
             .math(MathFn::Pow, FloatTy::F32, &[e.clone(), y.clone()], site)
