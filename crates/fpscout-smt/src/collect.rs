@@ -4,7 +4,7 @@
 
 use crate::isolate::{Outcome, Pool};
 use crate::numeral::real_value;
-use crate::symbolic::{Sym, SymReal};
+use crate::symbolic::{Dependent, Sym, SymReal};
 use fpscout_ir::{ExceptionKind, FloatTy, FpOpId, FuncId, Module, ScalarTy, Type};
 use fpscout_walk::{ExploreLimits, PathEnd, Val, WalkConfig, Walker};
 use rug::Rational;
@@ -94,6 +94,9 @@ pub struct Collected {
     /// Why exploration stopped early, and paths that ended on a limit or an error.
     pub stopped: Vec<String>,
     pub unknown_checks: u32,
+    /// The fresh variables the formulas may mention (elementary-function results, external
+    /// calls), in creation order, for the fallback solver.
+    pub dependents: Vec<Dependent>,
 }
 
 /// Walks every path of `func` with symbolic inputs and gathers its exception conditions.
@@ -197,6 +200,7 @@ pub fn collect(
         paths: summary.paths,
         stopped,
         unknown_checks: domain.unknown_checks,
+        dependents: domain.dependents.clone(),
     })
 }
 
@@ -252,16 +256,21 @@ impl<'a> QueryPool<'a> {
         self.pool
             .run(which, deadline)
             .into_iter()
-            .map(|outcome| match outcome {
-                Outcome::Done(text) => decode(&text),
-                Outcome::TimedOut => Verdict::Unknown("timeout".into()),
-                Outcome::OverBudget { started: true } => {
-                    Verdict::Unknown("stopped: solve budget exhausted".into())
-                }
-                Outcome::OverBudget { started: false } => Verdict::NotAttempted,
-                Outcome::Failed(why) => Verdict::Unknown(why),
-            })
+            .map(verdict_of)
             .collect()
+    }
+}
+
+/// The verdict a forked worker's outcome stands for.
+pub(crate) fn verdict_of(outcome: Outcome) -> Verdict {
+    match outcome {
+        Outcome::Done(text) => decode(&text),
+        Outcome::TimedOut => Verdict::Unknown("timeout".into()),
+        Outcome::OverBudget { started: true } => {
+            Verdict::Unknown("stopped: solve budget exhausted".into())
+        }
+        Outcome::OverBudget { started: false } => Verdict::NotAttempted,
+        Outcome::Failed(why) => Verdict::Unknown(why),
     }
 }
 
@@ -295,7 +304,7 @@ fn solve_one(formula: &Bool, inputs: &[Real]) -> Verdict {
 }
 
 /// A verdict as the one-line-per-field text a child sends back.
-fn encode(v: &Verdict) -> String {
+pub(crate) fn encode(v: &Verdict) -> String {
     match v {
         Verdict::Sat(values) => {
             let mut s = String::from("sat");
@@ -311,7 +320,7 @@ fn encode(v: &Verdict) -> String {
     }
 }
 
-fn decode(text: &str) -> Verdict {
+pub(crate) fn decode(text: &str) -> Verdict {
     let mut lines = text.lines();
     match lines.next() {
         Some("sat") => {

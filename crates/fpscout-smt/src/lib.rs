@@ -1,11 +1,14 @@
 //! The only crate that knows Z3: the symbolic real domain, exception formulas, solving in
-//! parallel, and exact model values rounded to floats.
+//! parallel (Z3, and Ariadne's fallback solver by root isolation), and exact model values
+//! rounded to floats.
 
 pub mod collect;
 pub mod exact;
+pub mod fallback;
 pub mod isolate;
 pub mod numeral;
 pub mod queries;
+pub mod roots;
 pub mod symbolic;
 
 pub use collect::{
@@ -13,5 +16,7 @@ pub use collect::{
     Collected, ParamSpec, Query, QueryPool, Verdict,
 };
 pub use exact::{exact_value, exact_value_within, ExactArg};
+pub use fallback::{fallback_solve, FallbackInput, FallbackOptions, FallbackPool};
 pub use queries::QuerySet;
-pub use symbolic::{ExceptionCondition, Sym, SymReal, VarDecl};
+pub use roots::{Poly, RootInterval};
+pub use symbolic::{Dependent, ExceptionCondition, Sym, SymReal, VarDecl};

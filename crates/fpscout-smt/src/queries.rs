@@ -2,6 +2,8 @@
 //! caller outside this crate holds a Z3 term.
 
 use crate::collect::{any_loose, differential_query, plain_query, Query, QueryPool};
+use crate::fallback::{FallbackInput, FallbackOptions, FallbackPool};
+use crate::symbolic::Dependent;
 use fpscout_ir::ExceptionKind;
 use std::collections::{HashMap, HashSet};
 use std::time::Instant;
@@ -116,6 +118,16 @@ impl QuerySet {
 
     pub fn is_empty(&self) -> bool {
         self.formulas.is_empty()
+    }
+
+    /// Ariadne's fallback solver on these queries (see [`FallbackPool`]).
+    pub fn fallback_pool<'a>(
+        &'a self,
+        inputs: &[FallbackInput],
+        dependents: &'a [Dependent],
+        opts: FallbackOptions,
+    ) -> FallbackPool<'a> {
+        FallbackPool::new(&self.formulas, inputs, dependents, opts)
     }
 
     /// Solver workers for these queries (see [`QueryPool`]); `inputs` name the values a

@@ -54,6 +54,18 @@ pub struct VarDecl {
     pub is_int: bool,
 }
 
+/// A fresh variable standing for a value the formulas cannot express: an elementary
+/// function's result, an external call's, a remainder's. The fallback solver concretizes
+/// these in creation order, which is a topological order (a definition's arguments only
+/// mention variables that existed before it).
+#[derive(Clone, Debug)]
+pub struct Dependent {
+    pub name: String,
+    /// The function, its arguments (exact real terms) and the format it computes in; None
+    /// when the value cannot be recomputed from the inputs (external calls, `frem`).
+    pub def: Option<(MathFn, Vec<Real>, FloatTy)>,
+}
+
 /// Largest finite and smallest normal magnitudes of a format.
 pub fn omega(ty: FloatTy) -> Real {
     match ty {
@@ -100,6 +112,8 @@ pub struct SymReal {
     pub conditions: Vec<ExceptionCondition>,
     /// Variables the formulas may mention.
     pub vars: Vec<VarDecl>,
+    /// The fresh variables among `vars`, with their definitions.
+    pub dependents: Vec<Dependent>,
     /// Prefix of fresh variable names, so two builds' fresh results never clash.
     prefix: String,
     fresh: u32,
@@ -120,6 +134,7 @@ impl SymReal {
             inputs: Vec::new(),
             conditions: Vec::new(),
             vars: Vec::new(),
+            dependents: Vec::new(),
             prefix: prefix.to_string(),
             fresh: 0,
             solver: Solver::new(),
@@ -150,14 +165,16 @@ impl SymReal {
         &self.inputs
     }
 
-    fn fresh_real(&mut self, what: &str) -> Real {
+    fn fresh_real(&mut self, what: &str, def: Option<(MathFn, Vec<Real>, FloatTy)>) -> Real {
         self.fresh += 1;
         let name = format!("{}{}_{}", self.prefix, what, self.fresh);
         self.vars.push(VarDecl {
             name: name.clone(),
             is_int: false,
         });
-        Real::new_const(name)
+        let r = Real::new_const(name.as_str());
+        self.dependents.push(Dependent { name, def });
+        r
     }
 
     /// Adds a defining fact of a fresh variable (always satisfiable given the inputs).
@@ -381,7 +398,7 @@ impl Domain for SymReal {
             }
             FBinOp::FRem => {
                 self.record(site, ExceptionKind::Invalid, y.eq(zero()));
-                let r = self.fresh_real("frem");
+                let r = self.fresh_real("frem", None);
                 // |x rem y| < |y| and has x's sign.
                 self.define(Bool::and(&[abs(&r).lt(abs(&y)), abs(&r).le(abs(&x))]));
                 return Ok(Sym::Real(r));
@@ -427,7 +444,7 @@ impl Domain for SymReal {
         let x = self.real_of(a)?;
         match op {
             FUnaryOp::Fabs => Ok(Sym::Real(abs(&x))),
-            FUnaryOp::SqrtInsn => self.sqrt(x, site),
+            FUnaryOp::SqrtInsn => self.sqrt(x, ty, site),
             FUnaryOp::Floor => Ok(Sym::Real(Real::from_int(&x.to_int()))),
             FUnaryOp::Ceil => Ok(Sym::Real(-Real::from_int(&(-&x).to_int()))),
             FUnaryOp::Trunc => {
@@ -479,7 +496,7 @@ impl Domain for SymReal {
             FloatTy::F32 => float_to_real(f64::from(f32::MIN_POSITIVE).ln()),
         };
         match func {
-            MathFn::Sqrt => return self.sqrt(x, site),
+            MathFn::Sqrt => return self.sqrt(x, ty, site),
             MathFn::Exp | MathFn::Expm1 => {
                 self.record(site, ExceptionKind::Overflow, x.gt(&ln_omega));
                 if func == MathFn::Exp {
@@ -533,7 +550,11 @@ impl Domain for SymReal {
             | MathFn::Hypot
             | MathFn::Cbrt => {}
         }
-        let r = self.fresh_real(func.c_name());
+        let mut def_args = vec![x];
+        for a in &args[1..func.arity().min(args.len())] {
+            def_args.push(self.real_of(a)?);
+        }
+        let r = self.fresh_real(func.c_name(), Some((func, def_args, ty)));
         match func {
             MathFn::Exp | MathFn::Exp2 | MathFn::Cosh => self.define(r.gt(zero())),
             MathFn::Sin | MathFn::Cos | MathFn::Tanh => self.define(Bool::and(&[
@@ -737,7 +758,7 @@ impl Domain for SymReal {
     ) -> DResult<Option<Sym>> {
         match call.ret {
             Type::Void => Ok(None),
-            Type::Scalar(ScalarTy::Float(_)) => Ok(Some(Sym::Real(self.fresh_real(&call.name)))),
+            Type::Scalar(ScalarTy::Float(_)) => Ok(Some(Sym::Real(self.fresh_real(&call.name, None)))),
             _ => Err(WalkError::unsupported(format!(
                 "symbolic result of external function '{}' (only float results become fresh variables)",
                 call.name
@@ -772,9 +793,9 @@ impl Domain for SymReal {
 }
 
 impl SymReal {
-    fn sqrt(&mut self, x: Real, site: OpSite) -> DResult<Sym> {
+    fn sqrt(&mut self, x: Real, ty: FloatTy, site: OpSite) -> DResult<Sym> {
         self.record(site, ExceptionKind::Invalid, x.lt(zero()));
-        let s = self.fresh_real("sqrt");
+        let s = self.fresh_real("sqrt", Some((MathFn::Sqrt, vec![x.clone()], ty)));
         self.define(
             x.ge(zero())
                 .implies(Bool::and(&[s.ge(zero()), (&s * &s).eq(&x)])),
@@ -873,4 +894,37 @@ fn concrete_cast(op: CastOp, from: ScalarTy, to: ScalarTy, a: &Sym) -> DResult<S
         }
     };
     Ok(Sym::Bits(to, out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elementary_results_and_remainders_are_recorded_as_dependents() {
+        let mut d = SymReal::new("p.", 100);
+        let x = d.real_input("x", FloatTy::F64, None);
+        let y = d.real_input("y", FloatTy::F64, None);
+        let site = OpSite {
+            op: FpOpId(0),
+            lane: 0,
+        };
+        let e = d
+            .math(MathFn::Exp, FloatTy::F64, std::slice::from_ref(&x), site)
+            .unwrap();
+        let p = d
+            .math(MathFn::Pow, FloatTy::F32, &[e.clone(), y.clone()], site)
+            .unwrap();
+        d.fbin(FBinOp::FRem, FloatTy::F64, &p, &x, site).unwrap();
+        let names: Vec<&str> = d.dependents.iter().map(|v| v.name.as_str()).collect();
+        assert_eq!(names, ["p.exp_1", "p.pow_2", "p.frem_3"]);
+        let Some((f, args, ty)) = &d.dependents[1].def else {
+            panic!("pow has a definition")
+        };
+        assert_eq!((*f, *ty), (MathFn::Pow, FloatTy::F32));
+        assert_eq!(args.len(), 2);
+        assert_eq!(args[0], Real::new_const("p.exp_1"));
+        assert_eq!(args[1], Real::new_const("y"));
+        assert!(d.dependents[2].def.is_none());
+    }
 }

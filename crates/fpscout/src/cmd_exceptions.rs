@@ -70,8 +70,9 @@ pub struct ExceptionsArgs {
     /// Points tried on the executable around each solver model
     #[arg(long, default_value_t = 32)]
     search_budget: usize,
-    /// Random inputs (all exponents) run on the executable
-    #[arg(long, default_value_t = 20_000)]
+    /// Random inputs (all exponents) run on the executable at most, those that raise
+    /// something traced; they stop earlier when the time budget says so
+    #[arg(long, default_value_t = 100_000)]
     random: usize,
     #[arg(long, default_value_t = 1)]
     seed: u64,

@@ -20,8 +20,8 @@ use fpscout_ir::{
 use fpscout_native::{NativeBuild, NativeOutcome, RunOptions, TracedOutcome};
 use fpscout_smt::numeral::float_value;
 use fpscout_smt::{
-    collect, dedupe, exact_value_within, CollectOptions, Collected, ExactArg, ParamSpec, Query,
-    QuerySet, Verdict,
+    collect, dedupe, exact_value_within, CollectOptions, Collected, Dependent, ExactArg,
+    FallbackInput, FallbackOptions, ParamSpec, Query, QuerySet, Verdict,
 };
 use fpscout_toolchain::BuildKind;
 use fpscout_walk::concrete::{AdaptiveSteps, ArgBits, ConcreteRunner};
@@ -78,7 +78,7 @@ impl ExceptionsConfig {
                 .unwrap_or(2),
             concretizations: 16,
             search_budget: 32,
-            random_inputs: 20_000,
+            random_inputs: 100_000,
             seed: 1,
             ftz_daz: FtzDazChoice::Auto,
             random_only: false,
@@ -100,13 +100,19 @@ impl ExceptionsConfig {
 
 /// The default `--time-budget` of one function, in seconds.
 pub const DEFAULT_TIME_BUDGET_S: f64 = 30.0;
-/// Shares of the time budget: exploring the paths, solving, and random inputs; the rest
-/// is for the search around candidates and confirmation.
+/// Shares of the time budget: exploring the paths at most; random inputs at least
+/// (they also get what solving leaves); confirmation and classification at the end; the
+/// search around each round's candidates before random inputs start.
 const EXPLORE_SHARE: f64 = 0.15;
-const SOLVE_SHARE: f64 = 0.45;
-const RANDOM_SHARE: f64 = 0.15;
+const RANDOM_SHARE: f64 = 0.25;
+const CONFIRM_SHARE: f64 = 0.1;
+const SEARCH_SHARE: f64 = 0.05;
 /// Neighbours of one candidate replayed traced at most.
 const TRACED_PER_CANDIDATE: usize = 4;
+/// Share of a solving round's time Z3 gets; the fallback solver has the rest.
+const Z3_SHARE: f64 = 0.7;
+/// The fallback solver's time limit per query, as a multiple of Z3's.
+const FALLBACK_TIME_FACTOR: u32 = 5;
 /// Time one exact evaluation may take when classifying (long ones are elementary
 /// functions' or iterations', whose values are no rational numbers or not worth it).
 const EXACT_LIMIT: Duration = Duration::from_millis(500);
@@ -114,8 +120,6 @@ const EXACT_LIMIT: Duration = Duration::from_millis(500);
 const EXACT_FAILURES_TOLERATED: usize = 4;
 /// Inputs whose exact result is computed to classify one overflow or underflow, at most.
 const CLASSIFIED_INPUTS: usize = 8;
-/// Random inputs that raised something, replayed traced at most.
-const RANDOM_TRACED: usize = 512;
 
 /// What produced an input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -196,6 +200,29 @@ pub struct ExceptionFinding {
     pub confirmed: bool,
 }
 
+/// What the solvers answered for one target's conditions (one per path), and whether
+/// the executable raised it at its operation.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Verdicts {
+    pub z3_sat: usize,
+    pub z3_unsat: usize,
+    pub z3_unknown: usize,
+    pub fallback_sat: usize,
+    pub fallback_unknown: usize,
+}
+
+/// One target: an operation and an exception kind with a condition on some path.
+#[derive(Clone, Debug, Serialize)]
+pub struct TargetOutcome {
+    pub operation: String,
+    pub location: Option<SourceLoc>,
+    pub kind: ExceptionKind,
+    pub verdicts: Verdicts,
+    /// Raised at its operation by the executable, on an input of this source (the first
+    /// witness of its finding); `None`: not raised.
+    pub raised_by: Option<Source>,
+}
+
 /// Queries by outcome and solver.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct QueryCounts {
@@ -204,6 +231,8 @@ pub struct QueryCounts {
     pub z3_unknown: usize,
     pub fallback_sat: usize,
     pub fallback_unknown: usize,
+    /// Left to the fallback solver when the solving time ran out.
+    pub fallback_not_attempted: usize,
     /// Skipped: an earlier candidate already raised that exception there (interpreter).
     pub already_witnessed: usize,
     pub not_attempted: usize,
@@ -231,6 +260,8 @@ pub struct Summary {
     pub targets: usize,
     /// Targets the executable raised at their operation.
     pub targets_confirmed: usize,
+    /// Raised targets by what answered them (`z3`, `fallback`, `seed`, `random`).
+    pub targets_raised_by: BTreeMap<String, usize>,
     /// Conditions over all paths, and the distinct ones solved.
     pub conditions: usize,
     pub unique_conditions: usize,
@@ -255,6 +286,8 @@ pub struct Summary {
 /// Everything an exceptions run produced.
 pub struct ExceptionsReport {
     pub findings: Vec<ExceptionFinding>,
+    /// Every target, with what the solvers answered for it.
+    pub targets: Vec<TargetOutcome>,
     pub summary: Summary,
     pub params: Vec<fpscout_ir::Param>,
     pub ret: Type,
@@ -497,7 +530,8 @@ pub fn run_exceptions(
     // Why each target's candidates did not raise it (the last reason seen).
     let mut failed: HashMap<(FpOpId, ExceptionKind), &'static str> = HashMap::new();
     let mut reached: HashSet<(FpOpId, ExceptionKind)> = HashSet::new();
-    let search_deadline = ahead_of(run_deadline, share(RANDOM_SHARE + 0.1));
+    let mut verdicts: HashMap<(FpOpId, ExceptionKind), Verdicts> = HashMap::new();
+    let search_deadline = ahead_of(run_deadline, share(RANDOM_SHARE + CONFIRM_SHARE));
     let mut search = |candidates: &[Candidate],
                       findings: &mut Findings,
                       summary: &mut Summary,
@@ -552,15 +586,17 @@ pub fn run_exceptions(
 
         // Round 1: each condition as it is.
         let t = Instant::now();
-        let solve_deadline = earliest(Some(t + share(SOLVE_SHARE)), search_deadline);
+        let solve_deadline = ahead_of(search_deadline, share(SEARCH_SHARE));
         let asked = plain_queries(&collected);
         summary.unique_conditions = asked.len();
         let scripts = QuerySet::plain(&collected.constraints, &asked);
         let mut solving = Solving {
             runner: &mut runner,
+            dependents: &collected.dependents,
             witnessed: HashSet::new(),
             unique_points: HashSet::new(),
             unsat: HashSet::new(),
+            verdicts: HashMap::new(),
         };
         let mut candidates = solving.solve_set(
             cfg,
@@ -635,6 +671,7 @@ pub fn run_exceptions(
                 &mut reached,
             )?;
         }
+        verdicts = std::mem::take(&mut solving.verdicts);
     }
     drop(search);
     for (_, why) in failed.iter().filter(|(t, _)| !reached.contains(*t)) {
@@ -651,7 +688,7 @@ pub fn run_exceptions(
         let random_deadline = if cfg.random_only {
             ahead_of(run_deadline, share(0.05))
         } else {
-            earliest(Some(t + share(RANDOM_SHARE)), run_deadline)
+            ahead_of(run_deadline, share(CONFIRM_SHARE))
         };
         random_phase(
             cfg,
@@ -776,9 +813,36 @@ pub fn run_exceptions(
             }
         })
         .count();
+    let target_outcomes: Vec<TargetOutcome> = targets
+        .iter()
+        .map(|&(op, kind)| {
+            let info = module.op(op);
+            let at = info.loc.as_ref().map(LocKey::of);
+            let finding = out.iter().find(|x| {
+                at.is_some() && x.kind == kind && x.location.as_ref().map(LocKey::of) == at
+            });
+            TargetOutcome {
+                operation: info.opcode.clone(),
+                location: info.loc.clone(),
+                kind,
+                verdicts: verdicts.remove(&(op, kind)).unwrap_or_default(),
+                // The solvers before seeds before random inputs: who answered it.
+                raised_by: finding.and_then(|x| x.witnesses.iter().map(|w| w.source).min()),
+            }
+        })
+        .collect();
+    for t in &target_outcomes {
+        if let Some(source) = t.raised_by {
+            *summary
+                .targets_raised_by
+                .entry(source.name().to_string())
+                .or_insert(0) += 1;
+        }
+    }
     summary.wall_seconds = start.elapsed().as_secs_f64();
     Ok(ExceptionsReport {
         findings: out,
+        targets: target_outcomes,
         summary,
         params: f.params.clone(),
         ret,
@@ -807,11 +871,14 @@ fn plain_queries(collected: &Collected) -> Vec<&Query> {
 /// the conditions of many iterations).
 struct Solving<'r, 'm> {
     runner: &'r mut ConcreteRunner<'m>,
+    /// The collected walk's dependent variables (elementary-function results).
+    dependents: &'r [Dependent],
     witnessed: HashSet<(FpOpId, ExceptionKind)>,
     unique_points: HashSet<Vec<u64>>,
     /// Conditions proved unsatisfiable (by address: they live in one `Collected`); their
     /// isolated versions, which are stronger, need not be asked.
     unsat: HashSet<*const Query>,
+    verdicts: HashMap<(FpOpId, ExceptionKind), Verdicts>,
 }
 
 impl Solving<'_, '_> {
@@ -831,11 +898,16 @@ impl Solving<'_, '_> {
         let names: Vec<String> = space.inputs.iter().map(|(n, _)| n.clone()).collect();
         let mut pool = scripts.pool(&names, cfg.query_timeout_ms, cfg.threads);
         let mut out = Vec::new();
+        // Z3 first, the fallback solver on what it leaves unknown in the rest.
+        let z3_until = until.map(|d| {
+            let now = Instant::now();
+            now + d.saturating_duration_since(now).mul_f64(Z3_SHARE)
+        });
         let mut pending: VecDeque<usize> = (0..asked.len()).collect();
         let mut unknown: Vec<usize> = Vec::new();
         let round = (8 * cfg.threads).max(8);
         progress("solve", 0, asked.len() as u64);
-        while !pending.is_empty() && until.is_none_or(|d| Instant::now() < d) {
+        while !pending.is_empty() && z3_until.is_none_or(|d| Instant::now() < d) {
             let mut batch = Vec::new();
             while batch.len() < round {
                 let Some(k) = pending.pop_front() else { break };
@@ -845,19 +917,22 @@ impl Solving<'_, '_> {
                     batch.push(k);
                 }
             }
-            let verdicts = pool.solve(&batch, until);
+            let verdicts = pool.solve(&batch, z3_until);
             for (&k, v) in batch.iter().zip(verdicts) {
                 match v {
                     Verdict::Sat(values) => {
                         summary.queries.z3_sat += 1;
+                        self.verdicts_of(asked[k]).z3_sat += 1;
                         self.add(space, &values, asked[k], Source::Z3, &mut out);
                     }
                     Verdict::Unsat => {
                         summary.queries.z3_unsat += 1;
+                        self.verdicts_of(asked[k]).z3_unsat += 1;
                         self.unsat.insert(asked[k]);
                     }
                     Verdict::Unknown(_) => {
                         summary.queries.z3_unknown += 1;
+                        self.verdicts_of(asked[k]).z3_unknown += 1;
                         unknown.push(k);
                     }
                     Verdict::NotAttempted => pending.push_back(k),
@@ -881,15 +956,65 @@ impl Solving<'_, '_> {
     #[allow(clippy::too_many_arguments)]
     fn fallback(
         &mut self,
-        _cfg: &ExceptionsConfig,
-        _space: &InputSpace,
-        _asked: &[&Query],
-        _scripts: &QuerySet,
-        _unknown: &[usize],
-        _until: Option<Instant>,
-        _summary: &mut Summary,
-        _out: &mut Vec<Candidate>,
+        cfg: &ExceptionsConfig,
+        space: &InputSpace,
+        asked: &[&Query],
+        scripts: &QuerySet,
+        unknown: &[usize],
+        until: Option<Instant>,
+        summary: &mut Summary,
+        out: &mut Vec<Candidate>,
     ) {
+        if unknown.is_empty() || cfg.concretizations == 0 {
+            return;
+        }
+        let inputs: Vec<FallbackInput> = space
+            .inputs
+            .iter()
+            .zip(&space.ranges)
+            .map(|((name, ty), range)| FallbackInput {
+                name: name.clone(),
+                ty: *ty,
+                range: *range,
+            })
+            .collect();
+        let opts = FallbackOptions {
+            concretizations: cfg.concretizations,
+            timeout_ms: cfg.query_timeout_ms.saturating_mul(FALLBACK_TIME_FACTOR),
+            jobs: cfg.threads,
+            seed: cfg.seed,
+        };
+        let mut pool = scripts.fallback_pool(&inputs, self.dependents, opts);
+        let mut pending: VecDeque<usize> = unknown.iter().copied().collect();
+        let round = cfg.threads.max(1) * 4;
+        while !pending.is_empty() && until.is_none_or(|d| Instant::now() < d) {
+            let mut batch = Vec::new();
+            while batch.len() < round {
+                let Some(k) = pending.pop_front() else { break };
+                if !self.witnessed.contains(&(asked[k].op, asked[k].kind)) {
+                    batch.push(k);
+                }
+            }
+            for (&k, v) in batch.iter().zip(pool.solve(&batch, until)) {
+                match v {
+                    Verdict::Sat(values) => {
+                        summary.queries.fallback_sat += 1;
+                        self.verdicts_of(asked[k]).fallback_sat += 1;
+                        self.add(space, &values, asked[k], Source::Fallback, out);
+                    }
+                    Verdict::NotAttempted => pending.push_back(k),
+                    _ => {
+                        summary.queries.fallback_unknown += 1;
+                        self.verdicts_of(asked[k]).fallback_unknown += 1;
+                    }
+                }
+            }
+        }
+        summary.queries.fallback_not_attempted += pending.len();
+    }
+
+    fn verdicts_of(&mut self, q: &Query) -> &mut Verdicts {
+        self.verdicts.entry((q.op, q.kind)).or_default()
     }
 
     /// Adds a model's candidate unless its floats were found before.
@@ -1029,12 +1154,6 @@ fn random_phase(
     };
     let mut done = 0usize;
     let mut chunk = 64usize;
-    let mut traced_budget = if cfg.random_only {
-        usize::MAX
-    } else {
-        RANDOM_TRACED
-    };
-    let mut flag_sets: HashMap<ExceptionSet, usize> = HashMap::new();
     while done < wanted && until.is_none_or(|d| Instant::now() < d) {
         let n = chunk.min(wanted - done);
         let batch: Vec<Vec<ArgBits>> = (0..n).map(|_| space.random(&mut rng)).collect();
@@ -1050,24 +1169,12 @@ fn random_phase(
         } else {
             let outs = exe.run(&batch, until)?;
             summary.native_runs += outs.len();
-            // A few per set of flags, rarer sets first in effect: each set's count caps it.
+            // Those that raised something, traced: the trace says where (the same flags
+            // may come from many operations).
             let worth: Vec<Vec<ArgBits>> = batch
                 .iter()
                 .zip(&outs)
-                .filter(|(_, o)| {
-                    let flags = outcome_flags(o);
-                    if flags.is_empty() || traced_budget == 0 {
-                        return false;
-                    }
-                    let seen = flag_sets.entry(flags).or_insert(0);
-                    *seen += 1;
-                    // 1, 2, 4, 8, … per set: every set gets traced, common ones rarely.
-                    let take = seen.is_power_of_two();
-                    if take {
-                        traced_budget -= 1;
-                    }
-                    take
-                })
+                .filter(|(_, o)| !outcome_flags(o).is_empty())
                 .map(|(a, _)| a.clone())
                 .collect();
             let traced = exe.traced(&worth, until)?;

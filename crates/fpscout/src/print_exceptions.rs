@@ -122,8 +122,22 @@ pub fn print_text(out: &mut impl Write, report: &ExceptionsReport) {
     );
     let _ = writeln!(
         out,
-        "targets: {} (operation, kind) pairs over {} conditions; {} raised at their operation",
-        s.targets, s.conditions, s.targets_confirmed
+        "targets: {} (operation, kind) pairs over {} conditions; {} raised at their operation{}",
+        s.targets,
+        s.conditions,
+        s.targets_confirmed,
+        if s.targets_raised_by.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " (by {})",
+                s.targets_raised_by
+                    .iter()
+                    .map(|(k, v)| format!("{k} {v}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }
     );
     let q = &s.queries;
     let _ = writeln!(
