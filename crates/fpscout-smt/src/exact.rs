@@ -24,7 +24,7 @@ fn algebraic_value(domain: &SymReal, r: &z3::ast::Real) -> Option<Rational> {
         solver.assert(fact);
     }
     let value = z3::ast::Real::new_const("exact.value");
-    solver.assert(&value.eq(r));
+    solver.assert(value.eq(r));
     if solver.check() != z3::SatResult::Sat {
         return None;
     }

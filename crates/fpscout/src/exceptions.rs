@@ -15,7 +15,8 @@ use crate::search::{
 use crate::session::{native_ftz, FtzDazChoice, Session};
 use crate::InputError;
 use fpscout_ir::{
-    ExceptionKind, ExceptionSet, FloatTy, FpOpId, FuncId, Function, Module, SourceLoc, Type,
+    ExceptionKind, ExceptionSet, FloatTy, FpOpId, FuncId, Function, Module, ScalarTy, SourceLoc,
+    Type,
 };
 use fpscout_native::{NativeBuild, NativeOutcome, RunOptions, TracedOutcome};
 use fpscout_smt::numeral::float_value;
@@ -26,7 +27,7 @@ use fpscout_smt::{
 use fpscout_toolchain::BuildKind;
 use fpscout_walk::concrete::{AdaptiveSteps, ArgBits, ConcreteRunner};
 use fpscout_walk::WalkConfig;
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use rug::Rational;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
@@ -487,7 +488,24 @@ pub fn run_exceptions(
     let fid = session.function(build, &cfg.function)?;
     let f = module.function(fid);
     let ret = f.ret;
-    let space = InputSpace::of(f, &cfg.input_options(), "exceptions")?;
+    // `--range` on an integer parameter gives the values it is sampled from.
+    let is_int = |name: &String| {
+        f.params
+            .iter()
+            .any(|p| &p.name == name && matches!(p.ty, Type::Scalar(ScalarTy::Int(_))))
+    };
+    let float_ranges: HashMap<String, (f64, f64)> = cfg
+        .ranges
+        .iter()
+        .filter(|(n, _)| !is_int(n))
+        .map(|(n, r)| (n.clone(), *r))
+        .collect();
+    let options = InputOptions {
+        ranges: &float_ranges,
+        ..cfg.input_options()
+    };
+    let space = InputSpace::of(f, &options, "exceptions")?;
+    let spaces = int_assignments(f, &space, cfg);
     let mut summary = Summary {
         function: cfg.function.clone(),
         build: build.to_string(),
@@ -530,9 +548,9 @@ pub fn run_exceptions(
     // Why each target's candidates did not raise it (the last reason seen).
     let mut failed: HashMap<(FpOpId, ExceptionKind), &'static str> = HashMap::new();
     let mut reached: HashSet<(FpOpId, ExceptionKind)> = HashSet::new();
-    let mut verdicts: HashMap<(FpOpId, ExceptionKind), Verdicts> = HashMap::new();
     let search_deadline = ahead_of(run_deadline, share(RANDOM_SHARE + CONFIRM_SHARE));
-    let mut search = |candidates: &[Candidate],
+    let mut search = |space: &InputSpace,
+                      candidates: &[Candidate],
                       findings: &mut Findings,
                       summary: &mut Summary,
                       progress: Progress,
@@ -541,7 +559,7 @@ pub fn run_exceptions(
         let t = Instant::now();
         let round = search_round(
             &exe,
-            &space,
+            space,
             cfg,
             candidates,
             findings,
@@ -564,43 +582,47 @@ pub fn run_exceptions(
         summary.phases.search += t.elapsed().as_secs_f64();
         Ok(())
     };
-    if !cfg.random_only {
+    let mut solving = Solving {
+        runner: &mut runner,
+        witnessed: HashSet::new(),
+        unique_points: HashSet::new(),
+        unsat: HashSet::new(),
+        verdicts: HashMap::new(),
+    };
+    let mut seen_targets = HashSet::new();
+    // Each assignment of the sampled integer parameters in turn, with an equal share of
+    // the time left for solving.
+    for (n, space) in spaces.iter().enumerate().filter(|_| !cfg.random_only) {
         let t = Instant::now();
+        let left = (spaces.len() - n) as u32;
+        let until = search_deadline.map(|d| t + d.saturating_duration_since(t) / left);
         progress("collect", 0, 1);
         let opts = CollectOptions {
-            deadline: earliest(Some(t + share(EXPLORE_SHARE)), run_deadline),
+            deadline: earliest(Some(t + share(EXPLORE_SHARE) / left), until),
             ..cfg.collect
         };
         let collected = collect(module, fid, &space.specs, "x.", opts).map_err(InputError)?;
-        summary.paths = collected.paths;
+        summary.paths += collected.paths;
         summary.stopped.extend(collected.stopped.iter().cloned());
-        summary.conditions = collected.queries.len();
-        let mut seen_targets = HashSet::new();
+        summary.conditions += collected.queries.len();
         for q in &collected.queries {
             if seen_targets.insert((q.op, q.kind)) {
                 targets.push((q.op, q.kind));
             }
         }
         summary.targets = targets.len();
-        summary.phases.collect = t.elapsed().as_secs_f64();
+        summary.phases.collect += t.elapsed().as_secs_f64();
 
         // Round 1: each condition as it is.
         let t = Instant::now();
-        let solve_deadline = ahead_of(search_deadline, share(SEARCH_SHARE));
+        let solve_deadline = ahead_of(until, share(SEARCH_SHARE) / left);
         let asked = plain_queries(&collected);
-        summary.unique_conditions = asked.len();
+        summary.unique_conditions += asked.len();
         let scripts = QuerySet::plain(&collected.constraints, &asked);
-        let mut solving = Solving {
-            runner: &mut runner,
-            dependents: &collected.dependents,
-            witnessed: HashSet::new(),
-            unique_points: HashSet::new(),
-            unsat: HashSet::new(),
-            verdicts: HashMap::new(),
-        };
         let mut candidates = solving.solve_set(
             cfg,
-            &space,
+            space,
+            &collected.dependents,
             &asked,
             &scripts,
             solve_deadline,
@@ -620,6 +642,7 @@ pub fn run_exceptions(
         }
         summary.candidates += candidates.len();
         search(
+            space,
             &candidates,
             &mut findings,
             &mut summary,
@@ -654,7 +677,8 @@ pub fn run_exceptions(
             solving.witnessed.clear();
             let candidates = solving.solve_set(
                 cfg,
-                &space,
+                space,
+                &collected.dependents,
                 &asked,
                 &scripts,
                 solve_deadline,
@@ -664,6 +688,7 @@ pub fn run_exceptions(
             summary.phases.solve += t.elapsed().as_secs_f64();
             summary.candidates += candidates.len();
             search(
+                space,
                 &candidates,
                 &mut findings,
                 &mut summary,
@@ -671,9 +696,8 @@ pub fn run_exceptions(
                 &mut reached,
             )?;
         }
-        verdicts = std::mem::take(&mut solving.verdicts);
     }
-    drop(search);
+    let mut verdicts = std::mem::take(&mut solving.verdicts);
     for (_, why) in failed.iter().filter(|(t, _)| !reached.contains(*t)) {
         *summary
             .failed_candidates
@@ -692,7 +716,7 @@ pub fn run_exceptions(
         };
         random_phase(
             cfg,
-            &space,
+            &spaces,
             &exe,
             &mut findings,
             random_deadline,
@@ -866,13 +890,70 @@ fn plain_queries(collected: &Collected) -> Vec<&Query> {
     firsts.into_iter().chain(others).collect()
 }
 
+/// Values an integer parameter the user did not fix is sampled at: small counts and
+/// sizes (Ariadne sampled integer parameters too).
+const INT_SAMPLES: [i64; 4] = [0, 1, 2, 3];
+
+/// The input space once per assignment of the integer parameters: a value from `--int`,
+/// values spread over `--range` (lowest, highest, two between), or [`INT_SAMPLES`].
+/// Assignment k gives each parameter its k-th value (cycling), so there are as many
+/// assignments as the longest list has values.
+fn int_assignments(f: &Function, space: &InputSpace, cfg: &ExceptionsConfig) -> Vec<InputSpace> {
+    let values: Vec<Option<Vec<i64>>> = f
+        .params
+        .iter()
+        .map(|p| {
+            if !matches!(p.ty, Type::Scalar(ScalarTy::Int(_))) {
+                return None;
+            }
+            Some(if let Some(v) = cfg.ints.get(&p.name) {
+                vec![*v]
+            } else if let Some((lo, hi)) = cfg.ranges.get(&p.name) {
+                let (lo, hi) = (lo.ceil() as i64, hi.floor() as i64);
+                let mut v: Vec<i64> = [lo, lo + (hi - lo) / 3, lo + 2 * (hi - lo) / 3, hi]
+                    .into_iter()
+                    .filter(|x| (lo..=hi).contains(x))
+                    .collect();
+                v.dedup();
+                if v.is_empty() {
+                    vec![lo]
+                } else {
+                    v
+                }
+            } else {
+                INT_SAMPLES.to_vec()
+            })
+        })
+        .collect();
+    let count = values.iter().flatten().map(Vec::len).max().unwrap_or(1);
+    (0..count)
+        .map(|k| {
+            let mut one = space.clone();
+            for (spec, (p, vals)) in one.specs.iter_mut().zip(f.params.iter().zip(&values)) {
+                if let (ParamSpec::Int { bits }, Some(vals), Type::Scalar(ScalarTy::Int(w))) =
+                    (spec, vals, p.ty)
+                {
+                    *bits = fpscout_ir::truncate_bits(vals[k % vals.len()] as u64, w);
+                }
+            }
+            one
+        })
+        .collect()
+}
+
+/// The queries Z3 left unknown in a set, for the fallback solver.
+struct Fallback<'a> {
+    asked: &'a [&'a Query],
+    scripts: &'a QuerySet,
+    dependents: &'a [Dependent],
+    unknown: &'a [usize],
+}
+
 /// The solver's side of a run: the candidates found so far and the targets they already
 /// raise in the interpreter (queries for those are skipped: one model often witnesses
 /// the conditions of many iterations).
 struct Solving<'r, 'm> {
     runner: &'r mut ConcreteRunner<'m>,
-    /// The collected walk's dependent variables (elementary-function results).
-    dependents: &'r [Dependent],
     witnessed: HashSet<(FpOpId, ExceptionKind)>,
     unique_points: HashSet<Vec<u64>>,
     /// Conditions proved unsatisfiable (by address: they live in one `Collected`); their
@@ -889,6 +970,7 @@ impl Solving<'_, '_> {
         &mut self,
         cfg: &ExceptionsConfig,
         space: &InputSpace,
+        dependents: &[Dependent],
         asked: &[&Query],
         scripts: &QuerySet,
         until: Option<Instant>,
@@ -946,9 +1028,13 @@ impl Solving<'_, '_> {
         }
         summary.queries.not_attempted += pending.len();
         drop(pool);
-        self.fallback(
-            cfg, space, asked, scripts, &unknown, until, summary, &mut out,
-        );
+        let fallback = Fallback {
+            asked,
+            scripts,
+            dependents,
+            unknown: &unknown,
+        };
+        self.fallback(cfg, space, fallback, until, summary, &mut out);
         out
     }
 
@@ -958,9 +1044,12 @@ impl Solving<'_, '_> {
         &mut self,
         cfg: &ExceptionsConfig,
         space: &InputSpace,
-        asked: &[&Query],
-        scripts: &QuerySet,
-        unknown: &[usize],
+        Fallback {
+            asked,
+            scripts,
+            dependents,
+            unknown,
+        }: Fallback,
         until: Option<Instant>,
         summary: &mut Summary,
         out: &mut Vec<Candidate>,
@@ -984,7 +1073,7 @@ impl Solving<'_, '_> {
             jobs: cfg.threads,
             seed: cfg.seed,
         };
-        let mut pool = scripts.fallback_pool(&inputs, self.dependents, opts);
+        let mut pool = scripts.fallback_pool(&inputs, dependents, opts);
         let mut pending: VecDeque<usize> = unknown.iter().copied().collect();
         let round = cfg.threads.max(1) * 4;
         while !pending.is_empty() && until.is_none_or(|d| Instant::now() < d) {
@@ -1043,6 +1132,9 @@ impl Solving<'_, '_> {
     }
 }
 
+/// A target, and why a candidate aimed at it did not raise it (`None`: it did).
+type TargetVerdict = ((FpOpId, ExceptionKind), Option<&'static str>);
+
 /// Runs every point around every candidate untraced, then traced where it raised
 /// something (a few per candidate, a new set of flags or the target's kind first), and
 /// records what the traces raised. Returns, per candidate with a target, whether the
@@ -1057,7 +1149,7 @@ fn search_round(
     until: Option<Instant>,
     summary: &mut Summary,
     progress: Progress,
-) -> Result<Vec<((FpOpId, ExceptionKind), Option<&'static str>)>, InputError> {
+) -> Result<Vec<TargetVerdict>, InputError> {
     let hoods: Vec<Vec<Vec<u64>>> = candidates
         .iter()
         .map(|c| match c.source {
@@ -1139,7 +1231,7 @@ fn search_round(
 /// Random inputs on the executable until `until`, traced where they raised something.
 fn random_phase(
     cfg: &ExceptionsConfig,
-    space: &InputSpace,
+    spaces: &[InputSpace],
     exe: &Exe,
     findings: &mut Findings,
     until: Option<Instant>,
@@ -1156,7 +1248,13 @@ fn random_phase(
     let mut chunk = 64usize;
     while done < wanted && until.is_none_or(|d| Instant::now() < d) {
         let n = chunk.min(wanted - done);
-        let batch: Vec<Vec<ArgBits>> = (0..n).map(|_| space.random(&mut rng)).collect();
+        // Each input with one of the integer assignments.
+        let batch: Vec<Vec<ArgBits>> = (0..n)
+            .map(|_| {
+                let k = rng.gen_range(0..spaces.len().max(1));
+                spaces[k.min(spaces.len() - 1)].random(&mut rng)
+            })
+            .collect();
         let started = Instant::now();
         if cfg.random_only {
             // The baseline: every input on the traced executable.
