@@ -292,3 +292,29 @@ fn some_exceptions_are_found_only_by_the_fallback_solver() {
         assert!(x.witnesses.iter().any(|w| w.source == Source::Fallback));
     }
 }
+
+#[test]
+fn integer_parameters_not_fixed_are_sampled() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("scaled.c");
+    std::fs::write(
+        &src,
+        "double scaled(double x, int k) { return k > 2 ? x * 1e300 : x + 1.0; }\n",
+    )
+    .unwrap();
+    let mut cfg = quick("scaled");
+    cfg.random_inputs = 0;
+    let r = exceptions(&src, &cfg);
+    // Only k = 3 of the samples 0..3 takes the branch that can overflow.
+    let x = find(&r, 1, "fmul", ExceptionKind::Overflow).expect("the product overflows");
+    assert!(x
+        .witnesses
+        .iter()
+        .all(|w| w.input[1] == ArgBits::Scalar(3)));
+    // Fixed by the user, the branch is never taken.
+    let mut fixed = quick("scaled");
+    fixed.random_inputs = 0;
+    fixed.ints.insert("k".into(), 1);
+    let r = exceptions(&src, &fixed);
+    assert!(find(&r, 1, "fmul", ExceptionKind::Overflow).is_none());
+}
