@@ -228,11 +228,22 @@ fn one_function(
         )
         .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
+    // The bar draws only on a terminal; with --json a progress record goes to stderr at
+    // most once a second, for scripts.
+    let mut last_record: Option<Instant> = None;
     let mut progress = |phase: &str, done: u64, total: u64| {
         let left = (cfg.time_budget_s - started.elapsed().as_secs_f64()).max(0.0);
         bar.set_message(format!("{phase} ({left:.0} s left)"));
         bar.set_length(total);
         bar.set_position(done);
+        if args.json && last_record.is_none_or(|t| t.elapsed().as_secs_f64() >= 1.0) {
+            last_record = Some(Instant::now());
+            let record = serde_json::json!({"type": "progress", "data": {
+                "phase": phase, "done": done, "total": total,
+                "elapsed_s": started.elapsed().as_secs_f64(), "left_s": left,
+            }});
+            eprintln!("{record}");
+        }
     };
     let report = run_exceptions(session, &cfg, &mut progress)?;
     bar.finish_and_clear();

@@ -1351,3 +1351,113 @@ fn classify(exact: Option<&Rational>, ret: Type) -> Avoidability {
         Avoidability::Inherent
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(x: f64) -> Rational {
+        Rational::from_f64(x).expect("finite")
+    }
+
+    #[test]
+    fn avoidable_means_a_normal_exact_result() {
+        let f64_ret = Type::Scalar(ScalarTy::Float(FloatTy::F64));
+        let f32_ret = Type::Scalar(ScalarTy::Float(FloatTy::F32));
+        for (exact, ret, class) in [
+            (1.0, f64_ret, Avoidability::PotentiallyAvoidable),
+            (-f64::MAX, f64_ret, Avoidability::PotentiallyAvoidable),
+            (
+                f64::MIN_POSITIVE,
+                f64_ret,
+                Avoidability::PotentiallyAvoidable,
+            ),
+            // Subnormal and zero results: the underflow is the function's own.
+            (f64::MIN_POSITIVE / 2.0, f64_ret, Avoidability::Inherent),
+            (0.0, f64_ret, Avoidability::Inherent),
+            // Normal as a double, beyond a float.
+            (1e39, f32_ret, Avoidability::Inherent),
+            (1e-39, f32_ret, Avoidability::Inherent),
+            (1e38, f32_ret, Avoidability::PotentiallyAvoidable),
+        ] {
+            assert_eq!(classify(Some(&q(exact)), ret), class, "{exact:e}");
+        }
+        // Beyond the largest double (2^1024), only a rational can say it.
+        let beyond = Rational::from(rug::Integer::from(1) << 1024);
+        assert_eq!(classify(Some(&beyond), f64_ret), Avoidability::Inherent);
+        assert_eq!(classify(None, f64_ret), Avoidability::Unknown);
+        assert_eq!(
+            classify(Some(&q(1.0)), Type::Scalar(ScalarTy::Int(32))),
+            Avoidability::Unknown
+        );
+    }
+
+    #[test]
+    fn locations_match_by_file_name_line_and_column() {
+        let ir = SourceLoc {
+            file: "specfunc/bessel.c".into(),
+            line: 780,
+            col: 21,
+        };
+        let dwarf = SourceLoc {
+            file: "/build/gsl/specfunc/bessel.c".into(),
+            line: 780,
+            col: 21,
+        };
+        assert_eq!(LocKey::of(&ir), LocKey::of(&dwarf));
+        let other_col = SourceLoc {
+            col: 22,
+            ..dwarf.clone()
+        };
+        assert_ne!(LocKey::of(&ir), LocKey::of(&other_col));
+    }
+
+    #[test]
+    fn integer_parameters_are_sampled_unless_fixed() {
+        use fpscout_ir::Param;
+        let param = |name: &str, ty| Param {
+            name: name.into(),
+            ty,
+            pointee: None,
+            unsigned: false,
+        };
+        let f = Function {
+            name: "f".into(),
+            display_name: "f".into(),
+            params: vec![
+                param("x", Type::Scalar(ScalarTy::Float(FloatTy::F64))),
+                param("n", Type::Scalar(ScalarTy::Int(32))),
+                param("k", Type::Scalar(ScalarTy::Int(32))),
+            ],
+            ret: Type::Scalar(ScalarTy::Float(FloatTy::F64)),
+            blocks: Vec::new(),
+            num_values: 3,
+            external: true,
+            loc: None,
+            unsupported: None,
+        };
+        let mut cfg = ExceptionsConfig::new("f");
+        cfg.ints.insert("k".into(), -7);
+        cfg.ranges.insert("n".into(), (10.0, 40.0));
+        let no_ranges = HashMap::new();
+        let options = InputOptions {
+            ranges: &no_ranges,
+            ..cfg.input_options()
+        };
+        let space = InputSpace::of(&f, &options, "exceptions").expect("space");
+        let ints: Vec<Vec<u64>> = int_assignments(&f, &space, &cfg)
+            .iter()
+            .map(|s| {
+                s.specs
+                    .iter()
+                    .filter_map(|p| match p {
+                        ParamSpec::Int { bits } => Some(*bits),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .collect();
+        let k = fpscout_ir::truncate_bits(-7i64 as u64, 32);
+        assert_eq!(ints, [[10, k], [20, k], [30, k], [40, k]]);
+    }
+}

@@ -126,7 +126,7 @@ fn av1_overflows_for_large_same_sign_inputs_and_it_is_avoidable() {
 }
 
 #[test]
-fn av2_never_overflows_and_av3_overflows_in_the_difference() {
+fn av2_never_overflows_and_av3_av4_overflow_in_the_difference() {
     let r2 = exceptions(&corpus("av2.c"), &quick("av2"));
     assert!(
         r2.findings
@@ -139,16 +139,18 @@ fn av2_never_overflows_and_av3_overflows_in_the_difference() {
         .findings
         .iter()
         .any(|x| x.kind == ExceptionKind::Underflow && x.operation == "fdiv"));
-    let r3 = exceptions(&corpus("av3.c"), &quick("av3"));
-    let x = r3
-        .findings
-        .iter()
-        .find(|x| x.kind == ExceptionKind::Overflow && x.operation == "fsub")
-        .expect("y - x overflows for large inputs of opposite signs");
-    let w = &x.witnesses[0];
-    let (a, b) = (double(&w.input[0]), double(&w.input[1]));
-    assert_ne!(a.is_sign_negative(), b.is_sign_negative(), "{a} {b}");
-    assert_eq!(x.class, Avoidability::PotentiallyAvoidable);
+    for (file, function) in [("av3.c", "av3"), ("av4.c", "av4")] {
+        let r3 = exceptions(&corpus(file), &quick(function));
+        let x = r3
+            .findings
+            .iter()
+            .find(|x| x.kind == ExceptionKind::Overflow && x.operation == "fsub")
+            .expect("the difference overflows for large inputs of opposite signs");
+        let w = &x.witnesses[0];
+        let (a, b) = (double(&w.input[0]), double(&w.input[1]));
+        assert_ne!(a.is_sign_negative(), b.is_sign_negative(), "{a} {b}");
+        assert_eq!(x.class, Avoidability::PotentiallyAvoidable);
+    }
 }
 
 #[test]
@@ -307,10 +309,7 @@ fn integer_parameters_not_fixed_are_sampled() {
     let r = exceptions(&src, &cfg);
     // Only k = 3 of the samples 0..3 takes the branch that can overflow.
     let x = find(&r, 1, "fmul", ExceptionKind::Overflow).expect("the product overflows");
-    assert!(x
-        .witnesses
-        .iter()
-        .all(|w| w.input[1] == ArgBits::Scalar(3)));
+    assert!(x.witnesses.iter().all(|w| w.input[1] == ArgBits::Scalar(3)));
     // Fixed by the user, the branch is never taken.
     let mut fixed = quick("scaled");
     fixed.random_inputs = 0;
