@@ -256,6 +256,8 @@ pub struct Summary {
     pub function: String,
     pub build: String,
     pub loop_bound: u32,
+    /// Values each integer parameter took (`n=0,1,2,3`), one assignment per position.
+    pub integers: Vec<String>,
     pub paths: usize,
     /// (operation, kind) pairs with a condition on some explored path.
     pub targets: usize,
@@ -506,10 +508,31 @@ pub fn run_exceptions(
     };
     let space = InputSpace::of(f, &options, "exceptions")?;
     let spaces = int_assignments(f, &space, cfg);
+    let integers = f
+        .params
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| {
+            let Type::Scalar(ScalarTy::Int(w)) = p.ty else {
+                return None;
+            };
+            let values: Vec<String> = spaces
+                .iter()
+                .filter_map(|s| match s.specs.get(i) {
+                    Some(ParamSpec::Int { bits }) => {
+                        Some(fpscout_ir::sign_extend(*bits, w).to_string())
+                    }
+                    _ => None,
+                })
+                .collect();
+            Some(format!("{}={}", p.name, values.join(",")))
+        })
+        .collect();
     let mut summary = Summary {
         function: cfg.function.clone(),
         build: build.to_string(),
         loop_bound: cfg.collect.loop_bound,
+        integers,
         ..Summary::default()
     };
 
@@ -1246,6 +1269,7 @@ fn random_phase(
     };
     let mut done = 0usize;
     let mut chunk = 64usize;
+    let mut alike: HashMap<NoveltyKey, usize> = HashMap::new();
     while done < wanted && until.is_none_or(|d| Instant::now() < d) {
         let n = chunk.min(wanted - done);
         // Each input with one of the integer assignments.
@@ -1267,12 +1291,23 @@ fn random_phase(
         } else {
             let outs = exe.run(&batch, until)?;
             summary.native_runs += outs.len();
-            // Those that raised something, traced: the trace says where (the same flags
-            // may come from many operations).
+            // Those that raised something and look new, traced: the trace says where. An
+            // untraced run costs a fraction of a traced one, so tracing only the first few
+            // inputs alike in flags, result and input binades explores more in the time.
             let worth: Vec<Vec<ArgBits>> = batch
                 .iter()
                 .zip(&outs)
-                .filter(|(_, o)| !outcome_flags(o).is_empty())
+                .filter(|(args, o)| {
+                    let flags = outcome_flags(o);
+                    if flags.is_empty() {
+                        return false;
+                    }
+                    let seen = alike
+                        .entry(novelty_key(spaces, args, o, exe.f.ret, flags))
+                        .or_insert(0);
+                    *seen += 1;
+                    *seen <= TRACED_PER_KIND_OF_INPUT
+                })
                 .map(|(a, _)| a.clone())
                 .collect();
             let traced = exe.traced(&worth, until)?;
@@ -1296,6 +1331,57 @@ fn random_phase(
         chunk = (chunk * 2).min(16_384).min(affordable.max(1));
     }
     Ok(())
+}
+
+/// Random inputs alike (see [`novelty_key`]) traced at most.
+const TRACED_PER_KIND_OF_INPUT: usize = 2;
+
+/// What an untraced run shows of where an input went: the flags, the result's class and
+/// binade (exponent / 16), and the sign and binade (exponent / 16) of each float input
+/// (of the smallest and largest for more than four).
+type NoveltyKey = (ExceptionSet, ResultClass, i32, Vec<i32>);
+
+fn novelty_key(
+    spaces: &[InputSpace],
+    args: &[ArgBits],
+    o: &NativeOutcome,
+    ret: Type,
+    flags: ExceptionSet,
+) -> NoveltyKey {
+    let binade = |bits: u64, ty: FloatTy| -> i32 {
+        let (exp, negative) = match ty {
+            FloatTy::F64 => (((bits >> 52) & 0x7ff) as i32, bits >> 63 != 0),
+            FloatTy::F32 => (((bits >> 23) & 0xff) as i32 * 8, bits >> 31 & 1 != 0),
+        };
+        let bucket = exp / 16 + 1;
+        if negative {
+            -bucket
+        } else {
+            bucket
+        }
+    };
+    let (result, class) = outcome_result(o, ret);
+    let result_binade = match (result, ret.float_ty()) {
+        (Some(bits), Some(ty)) => binade(bits, ty),
+        _ => 0,
+    };
+    let Some(space) = spaces.first() else {
+        return (flags, class, result_binade, Vec::new());
+    };
+    let mut inputs: Vec<i32> = space
+        .flatten(args)
+        .into_iter()
+        .zip(&space.tys)
+        .map(|(bits, ty)| binade(bits, *ty))
+        .collect();
+    if inputs.len() > 4 {
+        let (lo, hi) = (
+            inputs.iter().copied().min().unwrap_or(0),
+            inputs.iter().copied().max().unwrap_or(0),
+        );
+        inputs = vec![lo, hi];
+    }
+    (flags, class, result_binade, inputs)
 }
 
 /// The instant `room` before `deadline` (the deadline itself when that is in the past of

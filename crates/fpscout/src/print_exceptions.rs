@@ -72,8 +72,16 @@ pub fn print_text(out: &mut impl Write, report: &ExceptionsReport) {
     let s = &report.summary;
     let _ = writeln!(
         out,
-        "exceptions of {} (build {}, {} paths, loop bound {})",
-        s.function, s.build, s.paths, s.loop_bound
+        "exceptions of {} (build {}, {} paths, loop bound {}{})",
+        s.function,
+        s.build,
+        s.paths,
+        s.loop_bound,
+        if s.integers.is_empty() {
+            String::new()
+        } else {
+            format!(", integers {}", s.integers.join(" "))
+        }
     );
     if report.findings.is_empty() {
         let _ = writeln!(out, "  none found within these bounds");

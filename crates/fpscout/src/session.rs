@@ -246,8 +246,42 @@ impl Session {
             &sig,
             &dir,
         )
-        .map_err(|e| InputError(e.to_string()))
+        .map_err(|e| InputError(with_link_hint(e.to_string())))
     }
+}
+
+/// A link failure on undefined symbols, with what they are and what to do: a source
+/// file of a library needs the files (or the library) that define what it calls.
+fn with_link_hint(message: String) -> String {
+    let mut missing: Vec<&str> = message
+        .split("undefined reference to `")
+        .skip(1)
+        .filter_map(|rest| rest.split('\'').next())
+        .collect();
+    if missing.is_empty() {
+        return message;
+    }
+    missing.sort_unstable();
+    missing.dedup();
+    let shown = missing
+        .iter()
+        .take(8)
+        .copied()
+        .collect::<Vec<_>>()
+        .join(", ");
+    let more = missing.len().saturating_sub(8);
+    format!(
+        "the program is incomplete: {}{} {} not defined in the given sources; give the \
+         files that define them too (several FILE arguments, --compile-commands, or one \
+         .bc linked with llvm-link), or their library (-l NAME, --link FILE)\n{message}",
+        shown,
+        if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        },
+        if missing.len() == 1 { "is" } else { "are" }
+    )
 }
 
 pub fn native_ftz(choice: FtzDazChoice) -> fpscout_native::FtzDaz {
@@ -294,5 +328,27 @@ mod tests {
         assert!(err.contains("was not compiled"), "{err}");
         assert!(session.native(BuildKind::PPrime, f, &[]).is_err());
         assert!(session.backend_rewrites(BuildKind::PPrime).is_empty());
+    }
+}
+
+#[cfg(test)]
+mod link_hint_tests {
+    use super::with_link_hint;
+
+    #[test]
+    fn undefined_symbols_are_named_once_with_what_to_do() {
+        let linker = "clang (link) failed: /usr/bin/ld: t.o: in function `f':\n\
+            a.c:9: undefined reference to `gsl_error'\n\
+            a.c:12: undefined reference to `cheb_eval'\n\
+            a.c:14: undefined reference to `gsl_error'\n";
+        let hinted = with_link_hint(linker.to_string());
+        assert!(
+            hinted.starts_with("the program is incomplete: cheb_eval, gsl_error are not defined"),
+            "{hinted}"
+        );
+        assert!(hinted.contains("--compile-commands"));
+        assert!(hinted.ends_with(linker));
+        let other = "clang (link) failed: cannot find -lfoo".to_string();
+        assert_eq!(with_link_hint(other.clone()), other);
     }
 }
