@@ -12,7 +12,7 @@
 use crate::collect::{encode, verdict_of, Verdict};
 use crate::isolate::Pool;
 use crate::numeral::{float_value, floats_around, rational_to_real, real_value, round_to_float};
-use crate::roots::{Poly, RootInterval};
+use crate::roots::{Poly, RootError, RootInterval};
 use crate::symbolic::Dependent;
 use fpscout_ir::{FloatTy, MathFn};
 use fpscout_walk::concrete::x86::{call_libm, libm, Env, LibmFn, MXCSR_DEFAULT};
@@ -278,13 +278,14 @@ fn evaluate_dependent(
 fn search_univariate(formula: &Bool, x: &str, ty: FloatTy, stop: Instant) -> Result<u64, String> {
     let polys = critical_polynomials(formula, x)?;
     let mut roots: Vec<(RootInterval, i64, i64)> = Vec::new();
+    let out_of_time = |_| "time limit while isolating roots".to_string();
     for p in &polys {
-        let sf = p.square_free();
-        for r in sf.isolate_roots().unwrap_or_default() {
-            if Instant::now() >= stop {
-                return Err("time limit while isolating roots".into());
-            }
-            roots.push(narrow_to_floats(&sf, r, ty, stop));
+        let sf = p.square_free_until(Some(stop)).map_err(out_of_time)?;
+        for r in sf
+            .isolate_square_free_roots_until(Some(stop))
+            .map_err(out_of_time)?
+        {
+            roots.push(narrow_to_floats(&sf, r, ty, stop).map_err(out_of_time)?);
         }
     }
     let candidates = candidate_floats(&mut roots, ty);
@@ -312,13 +313,13 @@ fn search_univariate(formula: &Bool, x: &str, ty: FloatTy, stop: Instant) -> Res
 }
 
 /// Refines a root's interval until its ends round to the same or adjacent floats; the
-/// root lies between the returned float ordinals (inclusive).
+/// root lies between the returned float ordinals (inclusive). Err once `stop` has passed.
 fn narrow_to_floats(
     square_free: &Poly,
     r: RootInterval,
     ty: FloatTy,
     stop: Instant,
-) -> (RootInterval, i64, i64) {
+) -> Result<(RootInterval, i64, i64), RootError> {
     let bracket = |r: &RootInterval| {
         let lo = ordinal(floats_around(&r.lo, ty).0, ty);
         let hi = ordinal(floats_around(&r.hi, ty).1, ty);
@@ -329,12 +330,13 @@ fn narrow_to_floats(
         &r,
         |r| {
             let (lo, hi) = bracket(r);
-            hi.saturating_sub(lo) <= 1 || Instant::now() >= stop
+            hi.saturating_sub(lo) <= 1
         },
         2_400,
-    );
+        Some(stop),
+    )?;
     let (lo, hi) = bracket(&r);
-    (r, lo, hi)
+    Ok((r, lo, hi))
 }
 
 /// Floats next to every root, and inside every cell between consecutive roots (the float
