@@ -793,8 +793,13 @@ fn random_float(rng: &mut Rng, ty: FloatTy, range: Option<(f64, f64)>) -> u64 {
     from_ordinal(ord.clamp(-max, max), ty)
 }
 
-/// The float of `ty` nearest `v` on the inside of a range bound.
+/// The float of `ty` nearest `v` on the inside of a range bound (an infinite bound is the
+/// largest finite float of its sign: reading it as 0 would confine or pin the draws).
 fn round_inward(v: f64, ty: FloatTy, is_lower: bool) -> u64 {
+    if v.is_infinite() {
+        let max = max_ordinal(ty);
+        return from_ordinal(if v > 0.0 { max } else { -max }, ty);
+    }
     let q = Rational::from_f64(v).unwrap_or_default();
     let (below, above) = floats_around(&q, ty);
     if is_lower {
@@ -987,7 +992,7 @@ mod tests {
             let width = Rational::from(b - a);
             let near_end = Rational::from(&width / Integer::from(1u64 << 40));
             let mut samples: Vec<Rational> = (1..20u32)
-                .map(|t| Rational::from(a + Rational::from(&width * t) / 20u32))
+                .map(|t| a + Rational::from(&width * t) / 20u32)
                 .collect();
             samples.push(Rational::from(a + &near_end));
             samples.push(Rational::from(b - &near_end));
@@ -1005,7 +1010,7 @@ mod tests {
         for v in ["4", "5"] {
             let v = big_rational(v);
             assert_eq!(truth_at(&formula, &v), Some(true));
-            let off = Rational::from(&v + big_rational("1/1000000"));
+            let off = &v + big_rational("1/1000000");
             assert_eq!(truth_at(&formula, &off), Some(false));
         }
         // x/(x − 3) is undefined at its denominator's root, which is a cell boundary.
@@ -1091,5 +1096,32 @@ mod tests {
             panic!("e cannot be evaluated")
         };
         assert!(reason.contains("e: argument w is not a number"), "{reason}");
+    }
+
+    #[test]
+    fn an_infinite_range_bound_stands_for_the_largest_float() {
+        let mut rng = Rng(1);
+        for ty in [FloatTy::F64, FloatTy::F32] {
+            let draws: Vec<Rational> = (0..200)
+                .map(|_| float_value(random_float(&mut rng, ty, Some((1.0, f64::INFINITY))), ty))
+                .map(|q| q.expect("a finite draw"))
+                .collect();
+            assert!(draws.iter().all(|q| *q >= 1), "{draws:?}");
+            assert!(draws.iter().any(|q| *q > 1_000_000), "draws pinned near 1");
+            let below: Vec<Rational> = (0..200)
+                .map(|_| {
+                    float_value(
+                        random_float(&mut rng, ty, Some((f64::NEG_INFINITY, -2.0))),
+                        ty,
+                    )
+                })
+                .map(|q| q.expect("a finite draw"))
+                .collect();
+            assert!(below.iter().all(|q| *q <= -2), "{below:?}");
+            assert!(
+                below.iter().any(|q| *q < -1_000_000),
+                "draws pinned near -2"
+            );
+        }
     }
 }
