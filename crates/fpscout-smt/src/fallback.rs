@@ -1124,4 +1124,22 @@ mod tests {
             );
         }
     }
+
+    #[test]
+    fn constants_are_named_without_asking_their_declaration_kind() {
+        // With Debian's Z3 4.8.12, `decl().kind()` on an uninterpreted constant is an
+        // out-of-range enum value; operators are read from the raw number instead.
+        let _turn = turn();
+        let x = Real::new_const("x");
+        let i = z3::ast::Int::new_const("i");
+        let b = Bool::new_const("b");
+        let formula = Bool::and(&[b.clone(), (&x + &Real::from_int(&i)).gt(rat("0"))]);
+        let names = free_constants(&[Dynamic::from_ast(&formula)]);
+        let expected: HashSet<String> = ["x", "i"].iter().map(|n| n.to_string()).collect();
+        assert_eq!(names, expected, "numeric constants only");
+        assert_eq!(operator(&Dynamic::from_ast(&x)), None);
+        assert_eq!(operator(&Dynamic::from_ast(&b)), None);
+        assert_eq!(operator(&Dynamic::from_ast(&formula)), Some(DeclKind::And));
+        assert_eq!(constant_name(&Dynamic::from_ast(&x)), Some("x".to_string()));
+    }
 }
