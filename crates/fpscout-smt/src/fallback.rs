@@ -12,7 +12,7 @@
 use crate::collect::{encode, verdict_of, Verdict};
 use crate::isolate::Pool;
 use crate::numeral::{float_value, floats_around, rational_to_real, real_value, round_to_float};
-use crate::roots::{Poly, RootInterval};
+use crate::roots::{Poly, RootError, RootInterval};
 use crate::symbolic::Dependent;
 use fpscout_ir::{FloatTy, MathFn};
 use fpscout_walk::concrete::x86::{call_libm, libm, Env, LibmFn, MXCSR_DEFAULT};
@@ -278,13 +278,14 @@ fn evaluate_dependent(
 fn search_univariate(formula: &Bool, x: &str, ty: FloatTy, stop: Instant) -> Result<u64, String> {
     let polys = critical_polynomials(formula, x)?;
     let mut roots: Vec<(RootInterval, i64, i64)> = Vec::new();
+    let out_of_time = |_| "time limit while isolating roots".to_string();
     for p in &polys {
-        let sf = p.square_free();
-        for r in sf.isolate_roots().unwrap_or_default() {
-            if Instant::now() >= stop {
-                return Err("time limit while isolating roots".into());
-            }
-            roots.push(narrow_to_floats(&sf, r, ty, stop));
+        let sf = p.square_free_until(Some(stop)).map_err(out_of_time)?;
+        for r in sf
+            .isolate_square_free_roots_until(Some(stop))
+            .map_err(out_of_time)?
+        {
+            roots.push(narrow_to_floats(&sf, r, ty, stop).map_err(out_of_time)?);
         }
     }
     let candidates = candidate_floats(&mut roots, ty);
@@ -312,13 +313,13 @@ fn search_univariate(formula: &Bool, x: &str, ty: FloatTy, stop: Instant) -> Res
 }
 
 /// Refines a root's interval until its ends round to the same or adjacent floats; the
-/// root lies between the returned float ordinals (inclusive).
+/// root lies between the returned float ordinals (inclusive). Err once `stop` has passed.
 fn narrow_to_floats(
     square_free: &Poly,
     r: RootInterval,
     ty: FloatTy,
     stop: Instant,
-) -> (RootInterval, i64, i64) {
+) -> Result<(RootInterval, i64, i64), RootError> {
     let bracket = |r: &RootInterval| {
         let lo = ordinal(floats_around(&r.lo, ty).0, ty);
         let hi = ordinal(floats_around(&r.hi, ty).1, ty);
@@ -329,12 +330,13 @@ fn narrow_to_floats(
         &r,
         |r| {
             let (lo, hi) = bracket(r);
-            hi.saturating_sub(lo) <= 1 || Instant::now() >= stop
+            hi.saturating_sub(lo) <= 1
         },
         2_400,
-    );
+        Some(stop),
+    )?;
     let (lo, hi) = bracket(&r);
-    (r, lo, hi)
+    Ok((r, lo, hi))
 }
 
 /// Floats next to every root, and inside every cell between consecutive roots (the float
@@ -791,8 +793,13 @@ fn random_float(rng: &mut Rng, ty: FloatTy, range: Option<(f64, f64)>) -> u64 {
     from_ordinal(ord.clamp(-max, max), ty)
 }
 
-/// The float of `ty` nearest `v` on the inside of a range bound.
+/// The float of `ty` nearest `v` on the inside of a range bound (an infinite bound is the
+/// largest finite float of its sign: reading it as 0 would confine or pin the draws).
 fn round_inward(v: f64, ty: FloatTy, is_lower: bool) -> u64 {
+    if v.is_infinite() {
+        let max = max_ordinal(ty);
+        return from_ordinal(if v > 0.0 { max } else { -max }, ty);
+    }
     let q = Rational::from_f64(v).unwrap_or_default();
     let (below, above) = floats_around(&q, ty);
     if is_lower {
@@ -832,6 +839,7 @@ fn splitmix(mut z: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::symbolic::omega;
+    use rug::{Complete, Integer};
     use std::sync::Mutex;
 
     /// Forking solver calls need every other thread out of Z3: these tests take turns.
@@ -899,5 +907,239 @@ mod tests {
             panic!("a float lies in (√2, 1.5)")
         };
         assert!(is_double(&v[0]) && holds(&band, &["x"], &v), "{v:?}");
+    }
+
+    fn big_rational(s: &str) -> Rational {
+        s.parse().expect("rational literal")
+    }
+
+    /// The truth value of a univariate formula at `x = v`, exactly; None where it is not
+    /// a boolean (a division by zero left symbolic).
+    fn truth_at(formula: &Bool, v: &Rational) -> Option<bool> {
+        let x = Real::new_const("x");
+        formula
+            .substitute(&[(&x, &rational_to_real(v))])
+            .simplify()
+            .as_bool()
+    }
+
+    #[test]
+    fn every_atom_keeps_its_truth_value_on_each_cell_between_critical_roots() {
+        let _turn = turn();
+        let x = Real::new_const("x");
+        let one = rat("1");
+        // ite(x² > 2, x, 1/(x − 1)) < (x³ − 3x)/(x + 1)
+        let branchy = (&x * &x).gt(rat("2")).ite(&x, &(&one / &(&x - &one)));
+        let cubic = &(&(&x * &x) * &x) - &(&rat("3") * &x);
+        let a1 = branchy.lt(&(&cubic / &(&x + &one)));
+        // x/(x − 3) ≥ 2, true on (3, 6]
+        let a2 = (&x / &(&x - rat("3"))).ge(rat("2"));
+        // (x − 4)(x − 5) = 0, true at 4 and 5 only (inside (3, 6), where a2 holds)
+        let a3 = (&(&x - rat("4")) * &(&x - rat("5"))).eq(rat("0"));
+        let formula = Bool::or(&[Bool::and(&[a1, a2.not()]), a3]);
+
+        let polys = critical_polynomials(&formula, "x").unwrap();
+        // Isolated, with irrational roots narrowed far below the sampling steps.
+        let tiny = big_rational("1/1152921504606846976"); // 2^-60
+        let mut zones: Vec<(Rational, Rational)> = Vec::new();
+        for p in &polys {
+            for r in p.isolate_roots().unwrap() {
+                let r = p.refine(&r, &tiny);
+                zones.push((r.lo, r.hi));
+            }
+        }
+        zones.sort();
+        // The same root of two polynomials gives overlapping intervals: one zone.
+        let mut merged: Vec<(Rational, Rational)> = Vec::new();
+        for (lo, hi) in zones {
+            match merged.last_mut() {
+                Some(last) if lo <= last.1 => {
+                    if hi > last.1 {
+                        last.1 = hi;
+                    }
+                }
+                _ => merged.push((lo, hi)),
+            }
+        }
+        let exact: Vec<&Rational> = merged
+            .iter()
+            .filter(|(lo, hi)| lo == hi)
+            .map(|(lo, _)| lo)
+            .collect();
+        for expected in ["-1", "1", "3", "4", "5", "6"] {
+            let v = big_rational(expected);
+            assert!(
+                exact.contains(&&v),
+                "{expected} should be an exact root: {merged:?}"
+            );
+        }
+        // √2 (the ite's condition) is a root too, inside a narrow zone.
+        assert!(merged.iter().any(|(lo, hi)| {
+            lo != hi && Rational::from(lo * lo) < 2 && Rational::from(hi * hi) > 2 && *lo > 0
+        }));
+
+        // Open cells between consecutive zones, the outer ones cut off far away.
+        let far = big_rational("1000000000000000000000000000000");
+        let mut ends = vec![Rational::from(-&far)];
+        for (lo, hi) in &merged {
+            ends.push(lo.clone());
+            ends.push(hi.clone());
+        }
+        ends.push(far);
+        let mut cell_values = Vec::new();
+        for cell in ends.chunks(2) {
+            let (a, b) = (&cell[0], &cell[1]);
+            let width = Rational::from(b - a);
+            let near_end = Rational::from(&width / Integer::from(1u64 << 40));
+            let mut samples: Vec<Rational> = (1..20u32)
+                .map(|t| a + Rational::from(&width * t) / 20u32)
+                .collect();
+            samples.push(Rational::from(a + &near_end));
+            samples.push(Rational::from(b - &near_end));
+            let values: Vec<Option<bool>> = samples.iter().map(|v| truth_at(&formula, v)).collect();
+            assert!(values[0].is_some(), "no truth value inside ({a}, {b})");
+            assert!(
+                values.iter().all(|v| *v == values[0]),
+                "the truth value changes inside ({a}, {b}): {values:?}"
+            );
+            cell_values.push(values[0]);
+        }
+        // Not a constant formula: some cells hold, some do not, and at 4 and 5 it holds
+        // while it fails just around them.
+        assert!(cell_values.contains(&Some(true)) && cell_values.contains(&Some(false)));
+        for v in ["4", "5"] {
+            let v = big_rational(v);
+            assert_eq!(truth_at(&formula, &v), Some(true));
+            let off = &v + big_rational("1/1000000");
+            assert_eq!(truth_at(&formula, &off), Some(false));
+        }
+        // x/(x − 3) is undefined at its denominator's root, which is a cell boundary.
+        assert_eq!(truth_at(&formula, &big_rational("3")), None);
+
+        // The float search lands on a float that truly satisfies the formula.
+        let stop = Instant::now() + Duration::from_secs(10);
+        let bits = search_univariate(&formula, "x", FloatTy::F64, stop).unwrap();
+        let v = float_value(bits, FloatTy::F64).unwrap();
+        assert_eq!(truth_at(&formula, &v), Some(true), "{v}");
+    }
+
+    fn exp_of(x: &Real) -> Dependent {
+        Dependent {
+            name: "e".into(),
+            def: Some((MathFn::Exp, vec![x.clone()], FloatTy::F64)),
+        }
+    }
+
+    #[test]
+    fn a_dependent_is_recomputed_with_glibc_and_the_model_holds_exactly() {
+        let _turn = turn();
+        let (x, y, e) = (
+            Real::new_const("x"),
+            Real::new_const("y"),
+            Real::new_const("e"),
+        );
+        let huge = rational_to_real(&Rational::from(Integer::u_pow_u(10, 300)));
+        let formula = Bool::and(&[
+            (&e * &y).gt(&huge),
+            x.gt(rat("0")),
+            x.lt(rat("10")),
+            finite(&y),
+        ]);
+        let mut ins = doubles(&["x", "y"]);
+        ins[0].range = Some((0.0, 10.0));
+        let deps = [exp_of(&x)];
+        let verdict = fallback_solve(&formula, &ins, &deps, &FallbackOptions::default());
+        let Verdict::Sat(v) = verdict else {
+            panic!("y can be large enough for any exp(x) in (1, e^10): {verdict:?}")
+        };
+        assert!(is_double(&v[0]) && is_double(&v[1]), "{v:?}");
+        let x_value = v[0].to_f64();
+        assert!(x_value > 0.0 && x_value < 10.0, "{x_value}");
+        // glibc's exp (Rust's f64::exp calls it), rounded to a double, times y, exactly.
+        let e_value = Rational::from_f64(x_value.exp()).unwrap();
+        let product = Rational::from(&e_value * &v[1]);
+        assert!(product > Integer::u_pow_u(10, 300).complete(), "{product}");
+        assert!(holds(
+            &formula,
+            &["x", "y", "e"],
+            &[v[0].clone(), v[1].clone(), e_value]
+        ));
+    }
+
+    #[test]
+    fn a_dependent_of_the_only_input_gives_unknown_with_a_reason() {
+        let _turn = turn();
+        let (x, e) = (Real::new_const("x"), Real::new_const("e"));
+        // exp(x) < 1 with x > 0 holds for no double: x cannot stay free (e depends on
+        // it), and no random point can satisfy it.
+        let formula = Bool::and(&[e.lt(rat("1")), x.gt(rat("0")), finite(&x)]);
+        let opts = FallbackOptions {
+            concretizations: 4,
+            ..FallbackOptions::default()
+        };
+        let plan = Plan::new(&formula, &doubles(&["x"]), &[exp_of(&x)]);
+        assert_eq!(plan.needed, vec![0]);
+        assert!(plan.free.is_empty(), "x feeds e");
+        let Verdict::Unknown(reason) =
+            fallback_solve(&formula, &doubles(&["x"]), &[exp_of(&x)], &opts)
+        else {
+            panic!("no double satisfies exp(x) < 1 with x > 0")
+        };
+        assert!(reason.contains("4 concretizations failed"), "{reason}");
+        // A dependent whose argument is no input cannot be recomputed: a reason, no panic.
+        let w = Real::new_const("w");
+        let y = Real::new_const("y");
+        let formula = (&e * &y).gt(rat("1"));
+        let Verdict::Unknown(reason) =
+            fallback_solve(&formula, &doubles(&["y"]), &[exp_of(&w)], &opts)
+        else {
+            panic!("e cannot be evaluated")
+        };
+        assert!(reason.contains("e: argument w is not a number"), "{reason}");
+    }
+
+    #[test]
+    fn an_infinite_range_bound_stands_for_the_largest_float() {
+        let mut rng = Rng(1);
+        for ty in [FloatTy::F64, FloatTy::F32] {
+            let draws: Vec<Rational> = (0..200)
+                .map(|_| float_value(random_float(&mut rng, ty, Some((1.0, f64::INFINITY))), ty))
+                .map(|q| q.expect("a finite draw"))
+                .collect();
+            assert!(draws.iter().all(|q| *q >= 1), "{draws:?}");
+            assert!(draws.iter().any(|q| *q > 1_000_000), "draws pinned near 1");
+            let below: Vec<Rational> = (0..200)
+                .map(|_| {
+                    float_value(
+                        random_float(&mut rng, ty, Some((f64::NEG_INFINITY, -2.0))),
+                        ty,
+                    )
+                })
+                .map(|q| q.expect("a finite draw"))
+                .collect();
+            assert!(below.iter().all(|q| *q <= -2), "{below:?}");
+            assert!(
+                below.iter().any(|q| *q < -1_000_000),
+                "draws pinned near -2"
+            );
+        }
+    }
+
+    #[test]
+    fn constants_are_named_without_asking_their_declaration_kind() {
+        // With Debian's Z3 4.8.12, `decl().kind()` on an uninterpreted constant is an
+        // out-of-range enum value; operators are read from the raw number instead.
+        let _turn = turn();
+        let x = Real::new_const("x");
+        let i = z3::ast::Int::new_const("i");
+        let b = Bool::new_const("b");
+        let formula = Bool::and(&[b.clone(), (&x + &Real::from_int(&i)).gt(rat("0"))]);
+        let names = free_constants(&[Dynamic::from_ast(&formula)]);
+        let expected: HashSet<String> = ["x", "i"].iter().map(|n| n.to_string()).collect();
+        assert_eq!(names, expected, "numeric constants only");
+        assert_eq!(operator(&Dynamic::from_ast(&x)), None);
+        assert_eq!(operator(&Dynamic::from_ast(&b)), None);
+        assert_eq!(operator(&Dynamic::from_ast(&formula)), Some(DeclKind::And));
+        assert_eq!(constant_name(&Dynamic::from_ast(&x)), Some("x".to_string()));
     }
 }

@@ -18,5 +18,5 @@ pub use collect::{
 pub use exact::{exact_value, exact_value_within, ExactArg};
 pub use fallback::{fallback_solve, FallbackInput, FallbackOptions, FallbackPool};
 pub use queries::QuerySet;
-pub use roots::{Poly, RootInterval};
+pub use roots::{Poly, RootError, RootInterval};
 pub use symbolic::{Dependent, ExceptionCondition, Sym, SymReal, VarDecl};

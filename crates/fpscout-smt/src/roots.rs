@@ -1,7 +1,9 @@
-//! Univariate polynomials over exact rationals and their real roots (Sturm sequences, bisection).
+//! Univariate polynomials over exact rationals and their real roots (Descartes' rule of
+//! signs with bisection on integer coefficients), every long computation under a deadline.
 
 use rug::{Integer, Rational};
 use std::cmp::Ordering;
+use std::time::Instant;
 
 /// A polynomial in one variable with rational coefficients, lowest degree first, without
 /// trailing zero coefficients (the zero polynomial has none).
@@ -11,7 +13,7 @@ pub struct Poly {
 }
 
 /// One real root of a polynomial: either known exactly (`lo == hi`), or the only root in
-/// the open interval `(lo, hi)`, at whose end `hi` the polynomial is not zero.
+/// the open interval `(lo, hi)` (an end may be another root, itself found exactly).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RootInterval {
     pub lo: Rational,
@@ -19,6 +21,13 @@ pub struct RootInterval {
 }
 
 impl RootInterval {
+    pub fn exact(root: Rational) -> RootInterval {
+        RootInterval {
+            lo: root.clone(),
+            hi: root,
+        }
+    }
+
     pub fn is_exact(&self) -> bool {
         self.lo == self.hi
     }
@@ -175,26 +184,38 @@ impl Poly {
 
     /// The monic greatest common divisor.
     pub fn gcd(&self, other: &Poly) -> Poly {
-        let (mut a, mut b) = (self.clone(), other.clone());
-        while !b.is_zero() {
-            let Some((_, r)) = a.div_rem(&b) else { break };
-            // Monic remainders keep coefficient growth in check.
-            a = b;
-            b = r.monic();
+        let (a, b) = (
+            primitive_integer(&self.coeffs),
+            primitive_integer(&other.coeffs),
+        );
+        match primitive_gcd(&a, &b, None) {
+            Ok(g) => Poly::from_integers(&g).monic(),
+            // Unreachable without a deadline.
+            Err(_) => Poly::constant(Rational::from(1)),
         }
-        a.monic()
     }
 
-    /// The product of the distinct irreducible factors: the same roots, each simple.
+    /// The product of the distinct irreducible factors: the same roots, each simple (monic).
     pub fn square_free(&self) -> Poly {
-        if self.degree().unwrap_or(0) == 0 {
-            return self.monic();
+        match self.square_free_until(None) {
+            Ok(p) => p.monic(),
+            // Unreachable without a deadline; the polynomial itself has the same roots.
+            Err(_) => self.monic(),
         }
-        let g = self.gcd(&self.derivative());
-        match self.div_rem(&g) {
-            Some((q, _)) => q.monic(),
-            None => self.monic(),
+    }
+
+    /// The square-free part with integer coefficients (primitive, same leading sign), or
+    /// Err once `deadline` has passed.
+    pub fn square_free_until(&self, deadline: Option<Instant>) -> Result<Poly, RootError> {
+        if self.is_zero() {
+            return Err(RootError::ZeroPolynomial);
         }
+        let p = primitive_integer(&self.coeffs);
+        Ok(Poly::from_integers(&square_free_integer(&p, deadline)?))
+    }
+
+    fn from_integers(coeffs: &[Integer]) -> Poly {
+        Poly::from_coeffs(coeffs.iter().map(Rational::from).collect())
     }
 
     /// Exact value at `x` (Horner).
@@ -208,141 +229,434 @@ impl Poly {
     }
 
     pub fn sign_at(&self, x: &Rational) -> Ordering {
-        self.eval(x).cmp0()
-    }
-
-    /// p, p', then the negated remainders until a constant (or zero remainder).
-    pub fn sturm_sequence(&self) -> Vec<Poly> {
-        let mut seq = vec![self.clone()];
-        if self.degree().unwrap_or(0) == 0 {
-            return seq;
-        }
-        seq.push(self.derivative());
-        loop {
-            let n = seq.len();
-            let Some((_, r)) = seq[n - 2].div_rem(&seq[n - 1]) else {
-                break;
-            };
-            if r.is_zero() {
-                break;
-            }
-            // A positive scale keeps the signs the sequence is about.
-            let r = r.neg();
-            let r = match r.leading() {
-                Some(l) => r.scale(&Rational::from(l.recip_ref()).abs()),
-                None => r,
-            };
-            seq.push(r);
-        }
-        seq
-    }
-
-    /// A power of two strictly above the magnitude of every real root (Cauchy's bound).
-    pub fn root_bound(&self) -> Rational {
-        let Some(lead) = self.leading() else {
-            return Rational::from(1);
-        };
-        let mut max = Rational::new();
-        for c in &self.coeffs[..self.coeffs.len() - 1] {
-            let r = Rational::from(c / lead).abs();
-            if r > max {
-                max = r;
-            }
-        }
-        let bound = max + 1u32;
-        let mut p = Rational::from(1);
-        while p <= bound {
-            p *= 2u32;
-        }
-        p
+        integer_sign_at(&primitive_integer(&self.coeffs), x)
     }
 
     /// The distinct real roots, in increasing order, each in its own interval; the
     /// intervals are disjoint. The zero polynomial has no isolated roots (None).
     pub fn isolate_roots(&self) -> Option<Vec<RootInterval>> {
+        self.isolate_roots_until(None).ok()
+    }
+
+    /// [`Poly::isolate_roots`], giving up with Err once `deadline` has passed.
+    pub fn isolate_roots_until(
+        &self,
+        deadline: Option<Instant>,
+    ) -> Result<Vec<RootInterval>, RootError> {
+        self.square_free_until(deadline)?
+            .isolate_square_free_roots_until(deadline)
+    }
+
+    /// The real roots of this polynomial, which must be square-free (a repeated root
+    /// would be bisected until the deadline): Descartes' rule of signs with bisection
+    /// (Vincent–Collins–Akritas) on integer coefficients, which stay small where the
+    /// remainder sequences of Sturm's method blow up.
+    pub fn isolate_square_free_roots_until(
+        &self,
+        deadline: Option<Instant>,
+    ) -> Result<Vec<RootInterval>, RootError> {
         if self.is_zero() {
-            return None;
+            return Err(RootError::ZeroPolynomial);
         }
-        let p = self.square_free();
-        if p.degree() == Some(0) {
-            return Some(Vec::new());
-        }
-        let seq = p.sturm_sequence();
-        let b = p.root_bound();
-        let lo = Rational::from(-&b);
-        let total = sign_variations(&seq, &lo) - sign_variations(&seq, &b);
+        let mut p = primitive_integer(&self.coeffs);
         let mut roots = Vec::new();
-        // Intervals (lo, hi] with their root counts, smallest first.
-        let mut stack = vec![(lo, b, total)];
-        while let Some((lo, hi, count)) = stack.pop() {
-            match count {
-                0 => {}
-                1 => {
-                    if p.sign_at(&hi) == Ordering::Equal {
-                        roots.push(RootInterval { lo: hi.clone(), hi });
+        if p[0].cmp0() == Ordering::Equal {
+            roots.push(RootInterval::exact(Rational::new()));
+            // Square-free: 0 is a simple root, and x divides it out once.
+            p.remove(0);
+        }
+        if p.len() > 1 {
+            roots.extend(positive_roots(&p, deadline)?);
+            let mirrored: Vec<Integer> = p
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    if i % 2 == 1 {
+                        Integer::from(-c)
                     } else {
-                        roots.push(RootInterval { lo, hi });
+                        c.clone()
                     }
-                }
-                _ => {
-                    let mid = Rational::from(&lo + &hi) / 2u32;
-                    let v_mid = sign_variations(&seq, &mid);
-                    let left = sign_variations(&seq, &lo) - v_mid;
-                    let right = v_mid - sign_variations(&seq, &hi);
-                    // Pushed right first so the left half is isolated first.
-                    stack.push((mid.clone(), hi, right));
-                    stack.push((lo, mid, left));
-                }
+                })
+                .collect();
+            for r in positive_roots(&mirrored, deadline)? {
+                roots.push(RootInterval {
+                    lo: Rational::from(-&r.hi),
+                    hi: Rational::from(-&r.lo),
+                });
             }
         }
         roots.sort_by(|a, b| a.lo.cmp(&b.lo));
-        Some(roots)
+        Ok(roots)
     }
 
     /// Bisects a root's interval (from [`Poly::isolate_roots`] of this polynomial or of
     /// its square-free part) until it is at most `width` wide or the root is found exactly.
     pub fn refine(&self, root: &RootInterval, width: &Rational) -> RootInterval {
-        self.square_free()
-            .refine_square_free(root, |r| r.width() <= *width, usize::MAX)
+        let sf = self.square_free();
+        sf.refine_square_free(root, |r| r.width() <= *width, usize::MAX, None)
+            .unwrap_or_else(|_| root.clone())
     }
 
     /// Bisects a root's interval of this square-free polynomial until `done` holds, the
-    /// root is found exactly, or after `max_steps` bisections.
+    /// root is found exactly, or after `max_steps` bisections; Err once `deadline` passed.
     pub fn refine_square_free(
         &self,
         root: &RootInterval,
         mut done: impl FnMut(&RootInterval) -> bool,
         max_steps: usize,
-    ) -> RootInterval {
+        deadline: Option<Instant>,
+    ) -> Result<RootInterval, RootError> {
+        let p = primitive_integer(&self.coeffs);
         let mut r = root.clone();
-        let hi_sign = self.sign_at(&r.hi);
+        if r.is_exact() {
+            return Ok(r);
+        }
+        // The sign just inside the upper end: an end may itself be a root (one found
+        // exactly at a bisection point), and there the derivative tells the sign.
+        let hi_sign = match integer_sign_at(&p, &r.hi) {
+            Ordering::Equal => integer_sign_at(&derivative_integer(&p), &r.hi).reverse(),
+            s => s,
+        };
         for _ in 0..max_steps {
             if r.is_exact() || done(&r) {
                 break;
             }
+            check(deadline)?;
             let mid = Rational::from(&r.lo + &r.hi) / 2u32;
-            match self.sign_at(&mid) {
-                Ordering::Equal => {
-                    return RootInterval {
-                        lo: mid.clone(),
-                        hi: mid,
-                    }
-                }
+            match integer_sign_at(&p, &mid) {
+                Ordering::Equal => return Ok(RootInterval::exact(mid)),
                 // The only root is simple, so the sign flips exactly there.
                 s if s == hi_sign => r.hi = mid,
                 _ => r.lo = mid,
             }
         }
-        r
+        Ok(r)
     }
 }
 
-/// Sign changes along a Sturm sequence at `x`, zeros skipped.
-fn sign_variations(seq: &[Poly], x: &Rational) -> i64 {
+/// Why roots were not isolated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RootError {
+    #[error("the zero polynomial has no isolated roots")]
+    ZeroPolynomial,
+    #[error("deadline passed")]
+    Deadline,
+}
+
+fn check(deadline: Option<Instant>) -> Result<(), RootError> {
+    match deadline {
+        Some(d) if Instant::now() >= d => Err(RootError::Deadline),
+        _ => Ok(()),
+    }
+}
+
+/// The coefficients times the lcm of their denominators, divided by their positive gcd
+/// (the signs of the values are unchanged). Empty for the zero polynomial.
+fn primitive_integer(coeffs: &[Rational]) -> Vec<Integer> {
+    let mut lcm = Integer::from(1);
+    for c in coeffs {
+        lcm.lcm_mut(c.denom());
+    }
+    let ints: Vec<Integer> = coeffs
+        .iter()
+        .map(|c| c.numer() * Integer::from(&lcm / c.denom()))
+        .collect();
+    primitive_part(ints)
+}
+
+/// Divided by the positive gcd of the coefficients.
+fn primitive_part(mut p: Vec<Integer>) -> Vec<Integer> {
+    while p.last().is_some_and(|c| c.cmp0() == Ordering::Equal) {
+        p.pop();
+    }
+    let mut g = Integer::new();
+    for c in &p {
+        g.gcd_mut(c);
+        if g == 1 {
+            return p;
+        }
+    }
+    if g > 1 {
+        for c in &mut p {
+            c.div_exact_mut(&g);
+        }
+    }
+    p
+}
+
+fn derivative_integer(p: &[Integer]) -> Vec<Integer> {
+    p.iter()
+        .enumerate()
+        .skip(1)
+        .map(|(i, c)| Integer::from(c * i as u64))
+        .collect()
+}
+
+/// The sign of the polynomial at `x = a/b` (b > 0): that of `Σ c_i a^i b^(n-i)`, in
+/// integers (rational Horner would reduce fractions at every step).
+fn integer_sign_at(p: &[Integer], x: &Rational) -> Ordering {
+    let Some(last) = p.last() else {
+        return Ordering::Equal;
+    };
+    let (a, b) = (x.numer(), x.denom());
+    let mut acc = last.clone();
+    let mut b_pow = Integer::from(1);
+    for c in p.iter().rev().skip(1) {
+        b_pow *= b;
+        acc *= a;
+        acc += Integer::from(c * &b_pow);
+    }
+    acc.cmp0()
+}
+
+/// The square-free part of a primitive integer polynomial (primitive, same leading sign).
+fn square_free_integer(
+    p: &[Integer],
+    deadline: Option<Instant>,
+) -> Result<Vec<Integer>, RootError> {
+    if p.len() <= 2 {
+        return Ok(p.to_vec());
+    }
+    let d = derivative_integer(p);
+    // Most polynomials are square-free, which a gcd of degree 0 modulo a prime proves
+    // (the gcd over Q is no larger when the prime divides neither leading coefficient).
+    if MODULI
+        .iter()
+        .any(|&m| modular_gcd_degree(p, &d, m) == Some(0))
+    {
+        return Ok(p.to_vec());
+    }
+    let g = primitive_gcd(p, &d, deadline)?;
+    if g.len() <= 1 {
+        return Ok(p.to_vec());
+    }
+    let (quotient, _) = Poly::from_integers(p)
+        .div_rem(&Poly::from_integers(&g))
+        .ok_or(RootError::ZeroPolynomial)?;
+    let mut q = primitive_integer(quotient.coeffs());
+    // Keep the leading sign of `p` (g's leading coefficient may be negative).
+    if q.last().map(Integer::cmp0) != p.last().map(Integer::cmp0) {
+        q.iter_mut().for_each(|c| *c = Integer::from(-&*c));
+    }
+    Ok(q)
+}
+
+/// Primes below 2^63, for the square-freeness test.
+const MODULI: [u64; 3] = [
+    9_223_372_036_854_775_783,
+    4_611_686_018_427_387_847,
+    2_305_843_009_213_693_951,
+];
+
+/// The degree of gcd(a, b) over integers modulo `m`, None when `m` divides a leading
+/// coefficient (the test says nothing then).
+fn modular_gcd_degree(a: &[Integer], b: &[Integer], m: u64) -> Option<usize> {
+    let modulus = Integer::from(m);
+    let reduce = |p: &[Integer]| -> Option<Vec<u64>> {
+        let v: Vec<u64> = p
+            .iter()
+            .map(|c| {
+                let mut r = Integer::from(c % &modulus);
+                if r < 0 {
+                    r += &modulus;
+                }
+                r.to_u64().unwrap_or(0)
+            })
+            .collect();
+        (v.last().copied().unwrap_or(0) != 0).then_some(v)
+    };
+    let (mut x, mut y) = (reduce(a)?, reduce(b)?);
+    let mul = |p: u64, q: u64| ((u128::from(p) * u128::from(q)) % u128::from(m)) as u64;
+    let inverse = |v: u64| {
+        // Fermat: v^(m-2).
+        let (mut base, mut e, mut acc) = (v, m - 2, 1u64);
+        while e > 0 {
+            if e & 1 == 1 {
+                acc = mul(acc, base);
+            }
+            base = mul(base, base);
+            e >>= 1;
+        }
+        acc
+    };
+    loop {
+        while y.last() == Some(&0) {
+            y.pop();
+        }
+        let Some(&lead) = y.last() else {
+            return Some(x.len() - 1);
+        };
+        // x mod y, in place.
+        let lead_inv = inverse(lead);
+        while x.len() >= y.len() {
+            let Some(&top) = x.last() else { break };
+            let shift = x.len() - y.len();
+            let c = mul(top, lead_inv);
+            for (j, &yj) in y.iter().enumerate() {
+                let t = mul(c, yj);
+                x[shift + j] = (x[shift + j] + m - t) % m;
+            }
+            x.pop();
+            while x.last() == Some(&0) {
+                x.pop();
+            }
+        }
+        std::mem::swap(&mut x, &mut y);
+    }
+}
+
+/// gcd over Z of two primitive polynomials by pseudo-remainders reduced to their
+/// primitive parts (coefficients stay near the size the result needs).
+fn primitive_gcd(
+    a: &[Integer],
+    b: &[Integer],
+    deadline: Option<Instant>,
+) -> Result<Vec<Integer>, RootError> {
+    let (mut a, mut b) = (a.to_vec(), b.to_vec());
+    if a.len() < b.len() {
+        std::mem::swap(&mut a, &mut b);
+    }
+    while !b.is_empty() {
+        check(deadline)?;
+        let r = primitive_part(pseudo_remainder(&a, &b, deadline)?);
+        a = b;
+        b = r;
+    }
+    Ok(primitive_part(a))
+}
+
+/// lc(b)^(deg a - deg b + 1) · a mod b (b non-zero).
+fn pseudo_remainder(
+    a: &[Integer],
+    b: &[Integer],
+    deadline: Option<Instant>,
+) -> Result<Vec<Integer>, RootError> {
+    let mut r = a.to_vec();
+    let Some(lead) = b.last() else {
+        return Ok(r);
+    };
+    while r.len() >= b.len() {
+        check(deadline)?;
+        let Some(top) = r.last().cloned() else { break };
+        let shift = r.len() - b.len();
+        // r = lead·r − top·x^shift·b, which cancels the top coefficient.
+        for c in r.iter_mut() {
+            *c *= lead;
+        }
+        for (j, bj) in b.iter().enumerate() {
+            r[shift + j] -= Integer::from(&top * bj);
+        }
+        r.pop();
+        while r.last().is_some_and(|c| c.cmp0() == Ordering::Equal) {
+            r.pop();
+        }
+    }
+    Ok(r)
+}
+
+/// Bit length of |c|, as a signed number for exponent arithmetic.
+fn bits(c: &Integer) -> i64 {
+    i64::from(c.significant_bits())
+}
+
+/// `k` with every positive root of `p` below 2^k (Fujiwara's bound, on bit lengths).
+fn positive_root_bound_log2(p: &[Integer]) -> i64 {
+    let n = p.len() - 1;
+    let lead = bits(&p[n]);
+    let mut e = i64::MIN;
+    for i in 1..=n {
+        let c = &p[n - i];
+        if c.cmp0() == Ordering::Equal {
+            continue;
+        }
+        // |c / lead| < 2^(bits(c) - lead + 1); its i-th root below 2^ceil(that / i).
+        let num = bits(c) - lead + 1;
+        let i = i as i64;
+        e = e.max(-((-num).div_euclid(i)));
+    }
+    if e == i64::MIN {
+        0
+    } else {
+        e + 1
+    }
+}
+
+/// The positive roots of a square-free integer polynomial with p(0) ≠ 0.
+fn positive_roots(
+    p: &[Integer],
+    deadline: Option<Instant>,
+) -> Result<Vec<RootInterval>, RootError> {
+    let n = p.len() - 1;
+    let k = positive_root_bound_log2(p);
+    // q(x) = p(2^k x): its roots in (0, 1) are p's positive roots over 2^k.
+    let q: Vec<Integer> = p
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let shift = if k >= 0 {
+                k * i as i64
+            } else {
+                -k * (n - i) as i64
+            };
+            Integer::from(c << shift as u32)
+        })
+        .collect();
+    // (c, j): the interval (c/2^j, (c+1)/2^j) scaled by 2^k.
+    let to_rational = |c: &Integer, j: i64| -> Rational {
+        let e = k - j;
+        if e >= 0 {
+            Rational::from(Integer::from(c << e as u32))
+        } else {
+            Rational::from((c.clone(), Integer::from(Integer::u_pow_u(2, (-e) as u32))))
+        }
+    };
+    let mut roots = Vec::new();
+    let mut stack = vec![(primitive_part(q), Integer::new(), 0i64)];
+    while let Some((q, c, j)) = stack.pop() {
+        check(deadline)?;
+        match descartes_bound_on_unit_interval(&q) {
+            0 => {}
+            1 => roots.push(RootInterval {
+                lo: to_rational(&c, j),
+                hi: to_rational(&Integer::from(&c + 1u32), j),
+            }),
+            _ => {
+                // left(x) = 2^n q(x/2) on (0, 1/2); right(x) = left(x + 1) on (1/2, 1).
+                let degree = q.len() - 1;
+                let left: Vec<Integer> = q
+                    .iter()
+                    .enumerate()
+                    .map(|(i, a)| Integer::from(a << (degree - i) as u32))
+                    .collect();
+                let mut right = left.clone();
+                taylor_shift_one(&mut right, deadline)?;
+                let c2 = Integer::from(&c << 1u32);
+                if right[0].cmp0() == Ordering::Equal {
+                    // The midpoint is a root: exact, and divided out of the right half.
+                    roots.push(RootInterval::exact(to_rational(
+                        &Integer::from(&c2 + 1u32),
+                        j + 1,
+                    )));
+                    right.remove(0);
+                }
+                stack.push((primitive_part(right), Integer::from(&c2 + 1u32), j + 1));
+                stack.push((primitive_part(left), c2, j + 1));
+            }
+        }
+    }
+    Ok(roots)
+}
+
+/// Sign variations of (x+1)^n q(1/(x+1)): at least, and of the same parity as, the
+/// number of q's roots in (0, 1); 0 or 1 is exact.
+fn descartes_bound_on_unit_interval(q: &[Integer]) -> usize {
+    let mut t: Vec<Integer> = q.iter().rev().cloned().collect();
+    // The deadline is checked by the caller between nodes; one shift is O(n²) additions.
+    let _ = taylor_shift_one(&mut t, None);
     let mut last = Ordering::Equal;
     let mut changes = 0;
-    for p in seq {
-        let s = p.sign_at(x);
+    for c in &t {
+        let s = c.cmp0();
         if s == Ordering::Equal {
             continue;
         }
@@ -352,6 +666,21 @@ fn sign_variations(seq: &[Poly], x: &Rational) -> i64 {
         last = s;
     }
     changes
+}
+
+/// p(x) ← p(x + 1), in place.
+fn taylor_shift_one(p: &mut [Integer], deadline: Option<Instant>) -> Result<(), RootError> {
+    let n = p.len();
+    for i in 0..n.saturating_sub(1) {
+        if i % 16 == 0 {
+            check(deadline)?;
+        }
+        for j in (i..n - 1).rev() {
+            let next = p[j + 1].clone();
+            p[j] += next;
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -482,6 +811,143 @@ mod tests {
         assert_eq!(p.isolate_roots(), Some(vec![]));
         assert_eq!(Poly::constant(q("3")).isolate_roots(), Some(vec![]));
         assert_eq!(Poly::zero().isolate_roots(), None);
+    }
+
+    /// Deterministic pseudo-random integers with exactly `digits` decimal digits.
+    fn big_integers(count: usize, digits: usize, mut state: u64) -> Vec<Integer> {
+        (0..count)
+            .map(|_| {
+                let mut text = String::new();
+                while text.len() < digits {
+                    state = state
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1_442_695_040_888_963_407);
+                    text.push_str(&format!("{:018}", (state >> 4) % 1_000_000_000_000_000_000));
+                }
+                text.truncate(digits);
+                if text.starts_with('0') {
+                    text.replace_range(..1, "7");
+                }
+                let mut n: Integer = text.parse().expect("decimal digits");
+                if state & 1 == 1 {
+                    n = -n;
+                }
+                n
+            })
+            .collect()
+    }
+
+    /// Every isolating interval truly holds a root of the square-free `p`: exact ones are
+    /// roots, open ones show a sign change just inside their ends.
+    fn assert_isolating(p: &Poly, roots: &[RootInterval]) {
+        for w in roots.windows(2) {
+            assert!(w[0].hi <= w[1].lo, "overlapping {w:?}");
+        }
+        for r in roots {
+            if r.is_exact() {
+                assert_eq!(p.sign_at(&r.lo), Ordering::Equal);
+                continue;
+            }
+            let inset = r.width() / 1_000_000u32;
+            let lo = Rational::from(&r.lo + &inset);
+            let hi = Rational::from(&r.hi - &inset);
+            let narrow = p
+                .refine_square_free(r, |n| n.width() <= inset, usize::MAX, None)
+                .unwrap();
+            assert!(
+                narrow.lo >= r.lo && narrow.hi <= r.hi,
+                "{narrow:?} outside {r:?}"
+            );
+            let (s_lo, s_hi) = (p.sign_at(&narrow.lo), p.sign_at(&narrow.hi));
+            assert!(
+                narrow.is_exact()
+                    || (s_lo != s_hi && s_lo != Ordering::Equal)
+                    || p.sign_at(&lo) != p.sign_at(&hi),
+                "no sign change in {r:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn huge_coefficients_answer_or_give_up_by_the_deadline() {
+        let limit = std::time::Duration::from_secs(3);
+        let slack = std::time::Duration::from_millis(500);
+        let coeffs: Vec<Rational> = big_integers(61, 300, 7)
+            .into_iter()
+            .map(Rational::from)
+            .collect();
+        let p = Poly::from_coeffs(coeffs);
+        assert_eq!(p.degree(), Some(60));
+        let start = Instant::now();
+        let found = p.isolate_roots_until(Some(start + limit));
+        assert!(
+            start.elapsed() < limit + slack,
+            "took {:?}",
+            start.elapsed()
+        );
+        // Square-free (proved modulo a prime) and well within reach of Descartes' rule.
+        let roots = found.expect("isolated well before the deadline");
+        assert_isolating(&p, &roots);
+        // Square-free only after the gcd with the derivative: (p q)² (q of degree 20).
+        let q = Poly::from_coeffs(
+            big_integers(21, 300, 11)
+                .into_iter()
+                .map(Rational::from)
+                .collect(),
+        );
+        let repeated = p.mul(&q).pow(2);
+        let limit = std::time::Duration::from_secs(1);
+        let start = Instant::now();
+        let found = repeated.isolate_roots_until(Some(start + limit));
+        assert!(
+            start.elapsed() < limit + slack,
+            "took {:?}",
+            start.elapsed()
+        );
+        if let Ok(roots) = found {
+            assert_isolating(&p.mul(&q), &roots);
+        }
+    }
+
+    #[test]
+    fn a_passed_deadline_gives_up_at_once() {
+        let p = product(&[
+            Poly::linear_factor(&q("1/3")),
+            Poly::linear_factor(&q("1/3")),
+            Poly::from_coeffs(vec![q("-2"), q("0"), q("1")]),
+        ]);
+        let passed = Some(Instant::now());
+        assert_eq!(p.isolate_roots_until(passed), Err(RootError::Deadline));
+        let sf = p.square_free();
+        let roots = sf.isolate_square_free_roots_until(None).unwrap();
+        assert_eq!(
+            sf.refine_square_free(&roots[2], |_| false, 10, passed),
+            Err(RootError::Deadline)
+        );
+        assert_eq!(
+            Poly::zero().isolate_roots_until(None),
+            Err(RootError::ZeroPolynomial)
+        );
+    }
+
+    #[test]
+    fn an_interval_ending_at_an_exact_root_still_refines() {
+        // x (x + 1)(x - 1/2): -1 is isolated in (-B, 0), whose upper end 0 is a root.
+        let p = product(&[
+            Poly::x(),
+            Poly::linear_factor(&q("-1")),
+            Poly::linear_factor(&q("1/2")),
+        ]);
+        let roots = p.isolate_roots().unwrap();
+        assert_eq!(roots.len(), 3, "{roots:?}");
+        assert_eq!(roots[1], RootInterval::exact(q("0")));
+        assert_eq!(roots[0].hi, q("0"), "{roots:?}");
+        assert_eq!(
+            p.refine(&roots[0], &q("1/1000")),
+            RootInterval::exact(q("-1"))
+        );
+        let half = p.refine(&roots[2], &q("1/1000"));
+        assert_eq!(half, RootInterval::exact(q("1/2")));
     }
 
     proptest! {
