@@ -13,6 +13,7 @@
 # and one table row with both, as scripts/bench-gsl.sh prints it. The JSON Lines are kept
 # in $FPSCOUT_BENCH_DIR/exceptions-small/ (NAME.jsonl, NAME.random.jsonl), the table in
 # table.txt there.
+# The table again, from the kept results: scripts/exceptions-table.py DIR DIR/functions.txt
 set -euo pipefail
 
 BENCH_SCRIPT=bench-exceptions
@@ -44,7 +45,6 @@ done
 rc=0; grep -qE "$filter" </dev/null 2>/dev/null || rc=$?
 [ "$rc" != 2 ] || bench_die "bad FILTER_REGEX '$filter' (grep -E syntax)"
 
-fpscout="$(bench_fpscout "$here")"
 out="${FPSCOUT_BENCH_DIR:-/var/tmp/fpscout-bench}/exceptions-small"
 mkdir -p "$out"
 
@@ -58,6 +58,7 @@ while read -r name file _; do
   rm -f "$out/$name".{jsonl,err,run} "$out/$name".random.{jsonl,err,run}
 done <"$out/functions.txt"
 rm -f "$out/.done"
+fpscout="$(bench_fpscout "$here")"
 echo "bench-exceptions: $count functions, $t s per run, $jobs at a time; results in $out" >&2
 echo "bench-exceptions: fpscout: $fpscout" >&2
 export BENCH_TOTAL="$count" BENCH_TABLE="$here/scripts/exceptions-table.py" BENCH_SCRIPT

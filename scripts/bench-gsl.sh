@@ -19,6 +19,7 @@
 # NAME.random.jsonl (stderr in .err, exit status and seconds in .run); the table printed
 # at the end is also written to $cache/exceptions/table.txt. Progress lines go to stderr
 # as functions finish.
+# The table again, from the kept results: scripts/exceptions-table.py DIR DIR/functions.txt
 set -euo pipefail
 
 BENCH_SCRIPT=bench-gsl
@@ -40,7 +41,6 @@ done
 rc=0; grep -qE "$filter" </dev/null 2>/dev/null || rc=$?
 [ "$rc" != 2 ] || bench_die "bad FILTER_REGEX '$filter' (grep -E syntax)"
 
-fpscout="$(bench_fpscout "$here")"
 bc="$("$here/scripts/gsl-bitcode.sh")" || bench_die "scripts/gsl-bitcode.sh failed"
 out="$(dirname "$bc")/exceptions"
 mkdir -p "$out"
@@ -51,6 +51,7 @@ llvm-dis-19 "$bc" -o - \
   | { grep -E "$filter" || true; } | sort -u >"$out/functions.txt"
 count=$(wc -l <"$out/functions.txt")
 [ "$count" -gt 0 ] || bench_die "no scalar gsl_sf_* function matches '$filter'"
+fpscout="$(bench_fpscout "$here")"
 echo "bench-gsl: $count functions, $t s per run, $jobs at a time; results in $out" >&2
 echo "bench-gsl: fpscout: $fpscout" >&2
 

@@ -165,7 +165,7 @@ def table(out, names_file, script_seconds):
         cells = [c.rjust(w) if i in numeric else c.ljust(w)
                  for i, (c, w) in enumerate(zip(r, widths))]
         # The baseline's columns after a separator.
-        return "  ".join(cells[:7]) + "  |  " + "  ".join(cells[7:10]) + "  |  " + cells[10]
+        return ("  ".join(cells[:7]) + "  |  " + "  ".join(cells[7:10]) + "  |  " + cells[10]).rstrip()
 
     ours_w = sum(widths[:7]) + 2 * 6
     base_w = sum(widths[7:10]) + 2 * 2
