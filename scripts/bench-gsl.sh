@@ -1,72 +1,69 @@
 #!/usr/bin/env bash
-#! GSL special-function benchmark, stage 1: which scalar gsl_sf_* functions fpscout runs, and why the others fail.
+#! GSL special-function benchmark of `fpscout exceptions`: every scalar gsl_sf_* function, ours next to a random-only baseline given the same time.
 #
 # Usage: scripts/bench-gsl.sh [FILTER_REGEX]
-#   FPSCOUT=path/to/fpscout  (default: target/release/fpscout under CARGO_TARGET_DIR)
-#   JOBS=2                   parallel runs
+#   TIME_PER_FUNCTION=20   seconds per run (each function gets two runs of this budget)
+#   JOBS=2                 functions analysed at once
+#   FPSCOUT=path/to/fpscout  (default: $CARGO_TARGET_DIR/release/fpscout, built when missing)
+#   FPSCOUT_BENCH_DIR      cache (default /var/tmp/fpscout-bench), as scripts/gsl-bitcode.sh
 #
-# Lists every `double gsl_sf_*(double)` and `double gsl_sf_*(double, double)` of the
-# module built by scripts/gsl-bitcode.sh, runs `fpscout run` on each with a sample
-# argument (0.7, or 0.7,1.3), and prints one row per function: `works` when both builds
-# ran and the interpreter agrees with the native executable (result bits and flags),
-# else the first reason. Logs and the table are kept in $cache/bench/.
+# Lists every `double gsl_sf_*(double)` and `double gsl_sf_*(double, double)` of the module
+# built by scripts/gsl-bitcode.sh (the non-`_e` forms; 133 functions in GSL 2.7.1: expect
+# about 133 x 2 x TIME_PER_FUNCTION / JOBS seconds, ~45 minutes with the defaults), keeps
+# those whose name matches FILTER_REGEX, and runs on each
+#   ours:     fpscout exceptions specfunc.bc -f NAME --json --jobs 1 --time-budget T
+#                 --random 1000000000     (random inputs fill the time solving leaves)
+#   baseline: fpscout exceptions specfunc.bc -f NAME --json --jobs 1 --time-budget T
+#                 --random-only           (random doubles over all exponents, every one traced)
+# The JSON Lines of each run are kept in $cache/exceptions/NAME.jsonl and
+# NAME.random.jsonl (stderr in .err, exit status and seconds in .run); the table printed
+# at the end is also written to $cache/exceptions/table.txt. Progress lines go to stderr
+# as functions finish.
+# The table again, from the kept results: scripts/exceptions-table.py DIR DIR/functions.txt
 set -euo pipefail
 
+BENCH_SCRIPT=bench-gsl
 here="$(cd "$(dirname "$0")/.." && pwd)"
-bc="$("$here/scripts/gsl-bitcode.sh")"
-cache="$(dirname "$bc")"
-out="$cache/bench"
-mkdir -p "$out/logs"
+# shellcheck source=scripts/exceptions-bench-lib.sh
+. "$here/scripts/exceptions-bench-lib.sh"
 
-target="${CARGO_TARGET_DIR:-$here/target}"
-fpscout="${FPSCOUT:-$target/release/fpscout}"
-if [ ! -x "$fpscout" ]; then
-  (cd "$here" && cargo build -q -p fpscout --release) || { echo "bench-gsl: cannot build fpscout" >&2; exit 1; }
-fi
-
+script_start=$(date +%s.%N)
 filter="${1:-.}"
+[ $# -le 1 ] || bench_die "usage: scripts/bench-gsl.sh [FILTER_REGEX]"
+t="${TIME_PER_FUNCTION:-20}"
+jobs="${JOBS:-2}"
+[[ "$t" =~ ^[0-9]+(\.[0-9]+)?$ ]] || bench_die "TIME_PER_FUNCTION must be a number of seconds, not '$t'"
+[[ "$jobs" =~ ^[1-9][0-9]*$ ]] || bench_die "JOBS must be a positive integer, not '$jobs'"
+for tool in python3 llvm-dis-19 timeout flock; do
+  command -v "$tool" >/dev/null || bench_die "$tool not found"
+done
+# grep -E exits 2 on a bad pattern: say so before any work.
+rc=0; grep -qE "$filter" </dev/null 2>/dev/null || rc=$?
+[ "$rc" != 2 ] || bench_die "bad FILTER_REGEX '$filter' (grep -E syntax)"
+
+bc="$("$here/scripts/gsl-bitcode.sh")" || bench_die "scripts/gsl-bitcode.sh failed"
+out="$(dirname "$bc")/exceptions"
+mkdir -p "$out"
+
 # The scalar entry points: exactly one or two double parameters, double result.
 llvm-dis-19 "$bc" -o - \
-  | sed -nE 's/^define (dso_local )?double @(gsl_sf_[A-Za-z0-9_]+)\((double [^,)]*(, double [^,)]*)?)\).*/\2 \3/p' \
-  | awk '{ n = gsub(/double/, "&", $0) - 0; print $1, (n >= 2 ? "0.7,1.3" : "0.7") }' \
-  | grep -E "$filter" | sort >"$out/functions.txt"
+  | sed -nE 's/^define (dso_local )?double @(gsl_sf_[A-Za-z0-9_]+)\((double [^,)]*(, double [^,)]*)?)\).*/\2/p' \
+  | { grep -E "$filter" || true; } | sort -u >"$out/functions.txt"
+count=$(wc -l <"$out/functions.txt")
+[ "$count" -gt 0 ] || bench_die "no scalar gsl_sf_* function matches '$filter'"
+fpscout="$(bench_fpscout "$here")"
+echo "bench-gsl: $count functions, $t s per run, $jobs at a time; results in $out" >&2
+echo "bench-gsl: fpscout: $fpscout" >&2
 
-run_one() {
-  local fpscout="$1" bc="$2" out="$3" name="$4" args="$5"
-  local log="$out/logs/$name.log" status
-  if "$fpscout" run "$bc" -f "$name" --args "$args" --time-budget 60 >"$log" 2>&1; then
-    status=0
-  else
-    status=$?
-  fi
-  local verdict
-  if [ "$status" != 0 ]; then
-    verdict="fails: $(grep -m1 -E 'error|unsupported' "$log" | sed 's/^fpscout: error: //' | cut -c1-200)"
-  elif grep -qE '^agrees natively +yes +yes' "$log"; then
-    verdict="works"
-  else
-    # Which build, and the interpreter's flags against the executable's.
-    local which flags native
-    which=$(sed -nE 's/^agrees natively +(yes|NO) +(yes|NO).*/\1 \2/p' "$log" \
-      | awk '{ print ($1 == "NO" ? ($2 == "NO" ? "P and P'"'"'" : "P") : "P'"'"'") }')
-    flags=$(sed -nE 's/^flags raised +//p' "$log" | tr -s ' ')
-    native=$(sed -nE 's/^native flags +//p' "$log" | tr -s ' ')
-    verdict="fails: disagrees natively in $which (flags P P': $flags; native: $native)"
-  fi
-  printf '%s\t%s\t%s\n' "$name" "$args" "$verdict"
-}
-export -f run_one
+# Results of an earlier run of these functions are removed: the table is of this run.
+while read -r name; do
+  rm -f "$out/$name".{jsonl,err,run} "$out/$name".random.{jsonl,err,run}
+done <"$out/functions.txt"
+rm -f "$out/.done"
+export BENCH_TOTAL="$count" BENCH_TABLE="$here/scripts/exceptions-table.py" BENCH_SCRIPT
 
-while read -r name args; do printf '%s %s\n' "$name" "$args"; done <"$out/functions.txt" \
-  | xargs -P "${JOBS:-2}" -L1 bash -c 'run_one "$@"' _ "$fpscout" "$bc" "$out" \
-  | sort >"$out/table.tsv" || true
+xargs -P "$jobs" -I{} bash -c 'bench_run_pair "$@"' _ "$fpscout" "$out" "$t" {} "$bc" \
+  <"$out/functions.txt" || echo "bench-gsl: some runs did not finish cleanly (see $out/*.err)" >&2
 
-column -t -s $'\t' "$out/table.tsv"
-total=$(wc -l <"$out/table.tsv")
-works=$(grep -c $'\tworks$' "$out/table.tsv" || true)
-echo
-echo "works: $works / $total   (logs: $out/logs, table: $out/table.tsv)"
-echo "most common failure reasons:"
-grep -v $'\tworks$' "$out/table.tsv" | cut -f3 \
-  | sed -E 's/function .[a-z_0-9]+./function F/; s/at [^ ]+:[0-9]+:[0-9]+/at FILE/; s/\[.*\]$//' \
-  | sort | uniq -c | sort -rn | head -n 10
+elapsed=$(awk -v s="$script_start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
+python3 "$BENCH_TABLE" "$out" "$out/functions.txt" "$elapsed" | tee "$out/table.txt"

@@ -90,7 +90,8 @@ printf '%s\n' $sources | xargs -P "${JOBS:-2}" -I{} bash -c 'compile_one "$1" "$
 
 bcs=()
 for rel in $sources; do bcs+=("$bc_dir/${rel%.c}.bc"); done
-newest=$(ls -t "${bcs[@]}" | head -n 1)
+# sed, not head: head exits after one line and ls, killed by SIGPIPE, fails the pipeline (pipefail).
+newest=$(ls -t "${bcs[@]}" | sed -n 1p)
 # A changed source list (another GSL version, this script edited) relinks too.
 listed="$cache/specfunc.sources"
 if [ ! -f "$out" ] || [ "$newest" -nt "$out" ] || [ "$(cat "$listed" 2>/dev/null)" != "$sources" ]; then
