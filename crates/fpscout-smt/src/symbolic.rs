@@ -5,6 +5,7 @@
 use crate::isolate::{run_forked, Outcome};
 use crate::numeral::{float_to_real, small_real};
 use fpscout_ir::*;
+use fpscout_walk::concrete::x86::{call_libm_out, Env, MXCSR_DEFAULT};
 use fpscout_walk::concrete::{int_binop, int_cmp};
 use fpscout_walk::{DResult, Decision, Domain, OpSite, WalkError};
 use std::time::Duration;
@@ -175,6 +176,19 @@ impl SymReal {
         let r = Real::new_const(name.as_str());
         self.dependents.push(Dependent { name, def });
         r
+    }
+
+    /// A fresh integer in [lo, hi]: a real variable constrained to be integral (so the
+    /// fallback solver, which substitutes reals, can concretize it), and its integer term.
+    fn fresh_int(&mut self, what: &str, lo: i64, hi: i64) -> (Real, Int) {
+        let r = self.fresh_real(what, None);
+        self.define(Bool::and(&[
+            r.is_int(),
+            r.ge(float_to_real(lo as f64)),
+            r.le(float_to_real(hi as f64)),
+        ]));
+        let i = r.to_int();
+        (r, i)
     }
 
     /// Adds a defining fact of a fresh variable (always satisfiable given the inputs).
@@ -565,6 +579,125 @@ impl Domain for SymReal {
             _ => {}
         }
         Ok(Sym::Real(r))
+    }
+
+    /// Concrete arguments are computed by glibc (its flags recorded as conditions that
+    /// always hold). Otherwise: `modf` is exact over the reals (integral part `trunc(x)`,
+    /// fraction `x − trunc(x)`); the others' results are fresh variables with the facts
+    /// that are cheap to state (`frexp`: |m| in [1/2, 1) with x's sign, m = 0 and e = 0 at
+    /// x = 0; `remquo`: |r| ≤ |y|/2 and |r| ≤ |x|, |q| ≤ 7, invalid at y = 0; `sincos`:
+    /// `sin` and `cos` results the fallback solver can recompute; `lgamma_r`: the sign is
+    /// ±1, +1 for x > 0, division by zero at the poles x ∈ {0, −1, −2, …}).
+    fn math_out(
+        &mut self,
+        func: OutMathFn,
+        ty: FloatTy,
+        args: &[Sym],
+        site: OpSite,
+    ) -> DResult<(Option<Sym>, Vec<Sym>)> {
+        if args.len() != func.arity() {
+            return Err(WalkError::unsupported(format!(
+                "{} with {} arguments",
+                func.c_name(ty),
+                args.len()
+            )));
+        }
+        let fsym = |b: u64| Sym::Bits(ScalarTy::Float(ty), b);
+        if args.iter().all(Self::is_concrete) {
+            let bits: Vec<u64> = args.iter().filter_map(|a| self.concrete_bits(a)).collect();
+            let (r, outs, fl) = call_libm_out(
+                func,
+                ty == FloatTy::F32,
+                &bits,
+                Env::Isolated(MXCSR_DEFAULT),
+            )
+            .ok_or_else(|| WalkError::unsupported(format!("libm function {}", func.c_name(ty))))?;
+            for kind in ExceptionSet::from_mxcsr(fl).iter() {
+                if kind != ExceptionKind::Inexact {
+                    self.record(site, kind, Bool::from_bool(true));
+                }
+            }
+            let outs = outs
+                .iter()
+                .zip(func.outputs())
+                .map(|(b, slot)| match slot {
+                    OutSlot::Float => fsym(*b),
+                    OutSlot::I32 => Sym::Bits(ScalarTy::Int(32), *b),
+                })
+                .collect();
+            return Ok((func.returns_value().then(|| fsym(r)), outs));
+        }
+        let x = self.real_of(&args[0])?;
+        let one = small_real(1, 1);
+        Ok(match func {
+            OutMathFn::Modf => {
+                let down = Real::from_int(&x.to_int());
+                let up = -Real::from_int(&(-&x).to_int());
+                let ip = x.ge(zero()).ite(&down, &up);
+                let frac = &x - &ip;
+                (Some(Sym::Real(frac)), vec![Sym::Real(ip)])
+            }
+            OutMathFn::Frexp => {
+                let m = self.fresh_real("frexp", None);
+                let (emin, emax) = match ty {
+                    FloatTy::F64 => (-1073, 1024),
+                    FloatTy::F32 => (-148, 128),
+                };
+                let (e, ei) = self.fresh_int("frexp_exp", emin, emax);
+                let is_zero = x.eq(zero());
+                let half = small_real(1, 2);
+                self.define(Bool::and(&[
+                    is_zero.implies(Bool::and(&[m.eq(zero()), e.eq(zero())])),
+                    is_zero.not().implies(Bool::and(&[
+                        abs(&m).ge(&half),
+                        abs(&m).lt(&one),
+                        m.gt(zero()).eq(x.gt(zero())),
+                    ])),
+                ]));
+                (Some(Sym::Real(m)), vec![Sym::Int(ei, 32)])
+            }
+            OutMathFn::Remquo => {
+                let y = self.real_of(&args[1])?;
+                self.record(site, ExceptionKind::Invalid, y.eq(zero()));
+                let r = self.fresh_real("remquo", None);
+                let two = small_real(2, 1);
+                self.define(Bool::and(&[
+                    (&two * abs(&r)).le(abs(&y)),
+                    abs(&r).le(abs(&x)),
+                ]));
+                let (_, q) = self.fresh_int("remquo_quo", -7, 7);
+                (Some(Sym::Real(r)), vec![Sym::Int(q, 32)])
+            }
+            OutMathFn::Sincos => {
+                let sn = self.fresh_real("sin", Some((MathFn::Sin, vec![x.clone()], ty)));
+                let cs = self.fresh_real("cos", Some((MathFn::Cos, vec![x], ty)));
+                let m1 = small_real(-1, 1);
+                self.define(Bool::and(&[
+                    sn.ge(&m1),
+                    sn.le(&one),
+                    cs.ge(&m1),
+                    cs.le(&one),
+                ]));
+                (None, vec![Sym::Real(sn), Sym::Real(cs)])
+            }
+            OutMathFn::LgammaR => {
+                let pole = Bool::and(&[x.le(zero()), x.is_int()]);
+                self.record(site, ExceptionKind::DivByZero, pole);
+                // lgamma(x) > Ω from about 2.5563e305 (doubles), 4.0850e36 (floats).
+                let big = match ty {
+                    FloatTy::F64 => float_to_real(2.556_348_163_871_69e305),
+                    FloatTy::F32 => float_to_real(4.085_003_7e36),
+                };
+                self.record(site, ExceptionKind::Overflow, x.gt(&big));
+                let r = self.fresh_real("lgamma_r", None);
+                let (sg, si) = self.fresh_int("lgamma_sign", -1, 1);
+                self.define(Bool::and(&[
+                    sg.eq(zero()).not(),
+                    x.gt(zero()).implies(sg.eq(&one)),
+                ]));
+                (Some(Sym::Real(r)), vec![Sym::Int(si, 32)])
+            }
+        })
     }
 
     fn fcast(

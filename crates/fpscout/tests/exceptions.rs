@@ -307,10 +307,7 @@ fn integer_parameters_not_fixed_are_sampled() {
     let r = exceptions(&src, &cfg);
     // Only k = 3 of the samples 0..3 takes the branch that can overflow.
     let x = find(&r, 1, "fmul", ExceptionKind::Overflow).expect("the product overflows");
-    assert!(x
-        .witnesses
-        .iter()
-        .all(|w| w.input[1] == ArgBits::Scalar(3)));
+    assert!(x.witnesses.iter().all(|w| w.input[1] == ArgBits::Scalar(3)));
     // Fixed by the user, the branch is never taken.
     let mut fixed = quick("scaled");
     fixed.random_inputs = 0;

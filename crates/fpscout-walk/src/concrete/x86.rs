@@ -5,7 +5,7 @@
 //! as asked), executes exactly one instruction (or one libm call) and restores MXCSR, so
 //! the results are the hardware's own and nothing else in the process is affected.
 
-use fpscout_ir::{FUnaryOp, MathFn};
+use fpscout_ir::{FUnaryOp, MathFn, OutMathFn};
 use std::arch::asm;
 
 /// MXCSR at process start: all exceptions masked, round to nearest, no FTZ/DAZ.
@@ -431,6 +431,99 @@ pub fn call_libm(f: Libm, args: &[u64], env: Env) -> (u64, u32) {
             (u64::from(r.to_bits()), fl)
         }
     }
+}
+
+/// Calls a glibc function with output pointers ([`OutMathFn`]) on raw bits, its outputs
+/// written to locals: returns the returned value's bits (0 for `sincos`), the outputs'
+/// bits in parameter order (floats as bits of `single`'s format, C `int`s zero-extended
+/// from 32 bits) and the flags. `None` when glibc lacks the symbol.
+pub fn call_libm_out(
+    f: OutMathFn,
+    single: bool,
+    args: &[u64],
+    env: Env,
+) -> Option<(u64, [u64; 2], u32)> {
+    type Table = Vec<[Option<usize>; 2]>;
+    static TABLE: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        OutMathFn::ALL
+            .iter()
+            .map(|g| {
+                [
+                    glibc_symbol(g.c_name(fpscout_ir::FloatTy::F64)),
+                    glibc_symbol(g.c_name(fpscout_ir::FloatTy::F32)),
+                ]
+            })
+            .collect()
+    });
+    let i = OutMathFn::ALL.iter().position(|&g| g == f)?;
+    let p = std::hint::black_box(table[i][usize::from(single)]?);
+    let d = |i: usize| f64::from_bits(args[i]);
+    let s = |i: usize| f32::from_bits(args[i] as u32);
+    let int = |v: libc::c_int| u64::from(v as u32);
+    // SAFETY (every arm): glibc declares these symbols with exactly these C signatures;
+    // they are pure functions of their arguments that write only their output pointers,
+    // here locals that outlive the call.
+    Some(match (f, single) {
+        (OutMathFn::Modf, false) => {
+            let g = unsafe { std::mem::transmute::<usize, extern "C" fn(f64, *mut f64) -> f64>(p) };
+            let mut ip = 0f64;
+            let (r, fl) = with_flags(env, || g(d(0), &mut ip));
+            (r.to_bits(), [ip.to_bits(), 0], fl)
+        }
+        (OutMathFn::Modf, true) => {
+            let g = unsafe { std::mem::transmute::<usize, extern "C" fn(f32, *mut f32) -> f32>(p) };
+            let mut ip = 0f32;
+            let (r, fl) = with_flags(env, || g(s(0), &mut ip));
+            (u64::from(r.to_bits()), [u64::from(ip.to_bits()), 0], fl)
+        }
+        (OutMathFn::Frexp | OutMathFn::LgammaR, false) => {
+            let g = unsafe {
+                std::mem::transmute::<usize, extern "C" fn(f64, *mut libc::c_int) -> f64>(p)
+            };
+            let mut e: libc::c_int = 0;
+            let (r, fl) = with_flags(env, || g(d(0), &mut e));
+            (r.to_bits(), [int(e), 0], fl)
+        }
+        (OutMathFn::Frexp | OutMathFn::LgammaR, true) => {
+            let g = unsafe {
+                std::mem::transmute::<usize, extern "C" fn(f32, *mut libc::c_int) -> f32>(p)
+            };
+            let mut e: libc::c_int = 0;
+            let (r, fl) = with_flags(env, || g(s(0), &mut e));
+            (u64::from(r.to_bits()), [int(e), 0], fl)
+        }
+        (OutMathFn::Remquo, false) => {
+            let g = unsafe {
+                std::mem::transmute::<usize, extern "C" fn(f64, f64, *mut libc::c_int) -> f64>(p)
+            };
+            let mut q: libc::c_int = 0;
+            let (r, fl) = with_flags(env, || g(d(0), d(1), &mut q));
+            (r.to_bits(), [int(q), 0], fl)
+        }
+        (OutMathFn::Remquo, true) => {
+            let g = unsafe {
+                std::mem::transmute::<usize, extern "C" fn(f32, f32, *mut libc::c_int) -> f32>(p)
+            };
+            let mut q: libc::c_int = 0;
+            let (r, fl) = with_flags(env, || g(s(0), s(1), &mut q));
+            (u64::from(r.to_bits()), [int(q), 0], fl)
+        }
+        (OutMathFn::Sincos, false) => {
+            let g =
+                unsafe { std::mem::transmute::<usize, extern "C" fn(f64, *mut f64, *mut f64)>(p) };
+            let (mut sn, mut cs) = (0f64, 0f64);
+            let ((), fl) = with_flags(env, || g(d(0), &mut sn, &mut cs));
+            (0, [sn.to_bits(), cs.to_bits()], fl)
+        }
+        (OutMathFn::Sincos, true) => {
+            let g =
+                unsafe { std::mem::transmute::<usize, extern "C" fn(f32, *mut f32, *mut f32)>(p) };
+            let (mut sn, mut cs) = (0f32, 0f32);
+            let ((), fl) = with_flags(env, || g(s(0), &mut sn, &mut cs));
+            (0, [u64::from(sn.to_bits()), u64::from(cs.to_bits())], fl)
+        }
+    })
 }
 
 /// glibc `fma`/`fmaf` (software-exact on targets without the FMA extension), looked up in
