@@ -594,7 +594,7 @@ impl Domain for SymReal {
         ty: FloatTy,
         args: &[Sym],
         site: OpSite,
-    ) -> DResult<(Option<Sym>, Vec<Sym>)> {
+    ) -> DResult<(Option<Sym>, Vec<Option<Sym>>)> {
         if args.len() != func.arity() {
             return Err(WalkError::unsupported(format!(
                 "{} with {} arguments",
@@ -620,9 +620,11 @@ impl Domain for SymReal {
             let outs = outs
                 .iter()
                 .zip(func.outputs())
-                .map(|(b, slot)| match slot {
-                    OutSlot::Float => fsym(*b),
-                    OutSlot::I32 => Sym::Bits(ScalarTy::Int(32), *b),
+                .map(|(b, slot)| {
+                    b.map(|b| match slot {
+                        OutSlot::Float => fsym(b),
+                        OutSlot::I32 => Sym::Bits(ScalarTy::Int(32), b),
+                    })
                 })
                 .collect();
             return Ok((func.returns_value().then(|| fsym(r)), outs));
@@ -635,7 +637,7 @@ impl Domain for SymReal {
                 let up = -Real::from_int(&(-&x).to_int());
                 let ip = x.ge(zero()).ite(&down, &up);
                 let frac = &x - &ip;
-                (Some(Sym::Real(frac)), vec![Sym::Real(ip)])
+                (Some(Sym::Real(frac)), vec![Some(Sym::Real(ip))])
             }
             OutMathFn::Frexp => {
                 let m = self.fresh_real("frexp", None);
@@ -654,7 +656,7 @@ impl Domain for SymReal {
                         m.gt(zero()).eq(x.gt(zero())),
                     ])),
                 ]));
-                (Some(Sym::Real(m)), vec![Sym::Int(ei, 32)])
+                (Some(Sym::Real(m)), vec![Some(Sym::Int(ei, 32))])
             }
             OutMathFn::Remquo => {
                 let y = self.real_of(&args[1])?;
@@ -666,7 +668,7 @@ impl Domain for SymReal {
                     abs(&r).le(abs(&x)),
                 ]));
                 let (_, q) = self.fresh_int("remquo_quo", -7, 7);
-                (Some(Sym::Real(r)), vec![Sym::Int(q, 32)])
+                (Some(Sym::Real(r)), vec![Some(Sym::Int(q, 32))])
             }
             OutMathFn::Sincos => {
                 let sn = self.fresh_real("sin", Some((MathFn::Sin, vec![x.clone()], ty)));
@@ -678,7 +680,7 @@ impl Domain for SymReal {
                     cs.ge(&m1),
                     cs.le(&one),
                 ]));
-                (None, vec![Sym::Real(sn), Sym::Real(cs)])
+                (None, vec![Some(Sym::Real(sn)), Some(Sym::Real(cs))])
             }
             OutMathFn::LgammaR => {
                 let pole = Bool::and(&[x.le(zero()), x.is_int()]);
@@ -695,7 +697,7 @@ impl Domain for SymReal {
                     sg.eq(zero()).not(),
                     x.gt(zero()).implies(sg.eq(&one)),
                 ]));
-                (Some(Sym::Real(r)), vec![Sym::Int(si, 32)])
+                (Some(Sym::Real(r)), vec![Some(Sym::Int(si, 32))])
             }
         })
     }

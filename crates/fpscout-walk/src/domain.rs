@@ -112,7 +112,8 @@ pub trait Domain {
     ) -> DResult<Self::Scalar>;
     /// A libm function with output pointers as glibc computes it: the returned value
     /// (None for `sincos`), then the values to store through its pointers, one per
-    /// [`OutMathFn::outputs`] (floats of `ty`, `i32` for C `int`s). The walker stores them.
+    /// [`OutMathFn::outputs`] (floats of `ty`, `i32` for C `int`s; None where the function
+    /// leaves its output alone). The walker stores them.
     #[allow(clippy::type_complexity)]
     fn math_out(
         &mut self,
@@ -120,7 +121,7 @@ pub trait Domain {
         ty: FloatTy,
         args: &[Self::Scalar],
         site: OpSite,
-    ) -> DResult<(Option<Self::Scalar>, Vec<Self::Scalar>)> {
+    ) -> DResult<(Option<Self::Scalar>, Vec<Option<Self::Scalar>>)> {
         let _ = (args, site);
         Err(WalkError::unsupported(format!(
             "libm function '{}' (output pointers) in this domain",

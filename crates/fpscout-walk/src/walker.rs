@@ -1207,6 +1207,7 @@ impl<'m, D: Domain> Walker<'m, D> {
                 }
                 // glibc writes its outputs in parameter order (after computing them all).
                 for ((v, p), slot) in stored.into_iter().zip(ptrs).zip(func.outputs()) {
+                    let Some(v) = v else { continue };
                     let ty = match slot {
                         OutSlot::Float => ScalarTy::Float(*fty),
                         OutSlot::I32 => ScalarTy::Int(32),

@@ -644,7 +644,7 @@ impl Domain for Concrete {
         ty: FloatTy,
         args: &[u64],
         site: OpSite,
-    ) -> DResult<(Option<u64>, Vec<u64>)> {
+    ) -> DResult<(Option<u64>, Vec<Option<u64>>)> {
         if args.len() != func.arity() {
             return Err(WalkError::unsupported(format!(
                 "{} with {} arguments",
