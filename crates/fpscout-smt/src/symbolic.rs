@@ -1062,4 +1062,88 @@ mod tests {
         assert_eq!(args[1], Real::new_const("y"));
         assert!(d.dependents[2].def.is_none());
     }
+
+    #[test]
+    fn output_pointer_libm_results() {
+        let mut d = SymReal::new("p.", 100);
+        let x = d.real_input("x", FloatTy::F64, None);
+        let y = d.real_input("y", FloatTy::F64, None);
+        let site = OpSite {
+            op: FpOpId(0),
+            lane: 0,
+        };
+        let real = |s: &Sym| match s {
+            Sym::Real(r) => r.clone(),
+            other => panic!("{other:?} is not a real term"),
+        };
+        let at = |t: &Real, v: f64| {
+            let xv = float_to_real(v);
+            t.substitute(&[(&Real::new_const("x"), &xv)]).simplify()
+        };
+        // modf is exact over the reals: trunc(x) and x − trunc(x), no fresh variables.
+        let (frac, outs) = d
+            .math_out(
+                OutMathFn::Modf,
+                FloatTy::F64,
+                std::slice::from_ref(&x),
+                site,
+            )
+            .unwrap();
+        let (frac, ip) = (real(&frac.unwrap()), real(outs[0].as_ref().unwrap()));
+        assert_eq!(at(&ip, 3.75), float_to_real(3.0));
+        assert_eq!(at(&frac, 3.75), float_to_real(0.75));
+        assert_eq!(at(&ip, -0.5), float_to_real(0.0));
+        assert_eq!(at(&frac, -0.5), float_to_real(-0.5));
+        assert!(d.dependents.is_empty());
+        // remquo: invalid exactly at y = 0; a fresh remainder and quotient.
+        let (r, outs) = d
+            .math_out(
+                OutMathFn::Remquo,
+                FloatTy::F64,
+                &[x.clone(), y.clone()],
+                site,
+            )
+            .unwrap();
+        assert!(matches!(r, Some(Sym::Real(_))));
+        assert!(matches!(outs[..], [Some(Sym::Int(_, 32))]));
+        assert_eq!(d.conditions.len(), 1);
+        assert_eq!(d.conditions[0].kind, ExceptionKind::Invalid);
+        // sincos: sin and cos results the fallback solver can recompute.
+        let (none, outs) = d
+            .math_out(
+                OutMathFn::Sincos,
+                FloatTy::F64,
+                std::slice::from_ref(&x),
+                site,
+            )
+            .unwrap();
+        assert!(none.is_none() && outs.len() == 2);
+        let defs: Vec<Option<MathFn>> = d
+            .dependents
+            .iter()
+            .map(|v| v.def.as_ref().map(|(f, _, _)| *f))
+            .collect();
+        assert_eq!(
+            defs,
+            [None, None, Some(MathFn::Sin), Some(MathFn::Cos)],
+            "remquo's remainder and quotient, then sin and cos"
+        );
+        // lgamma_r: division by zero at the poles, overflow for huge x.
+        let n = d.conditions.len();
+        d.math_out(OutMathFn::LgammaR, FloatTy::F64, &[y], site)
+            .unwrap();
+        let kinds: Vec<ExceptionKind> = d.conditions[n..].iter().map(|c| c.kind).collect();
+        assert_eq!(kinds, [ExceptionKind::DivByZero, ExceptionKind::Overflow]);
+        // Concrete arguments are computed by glibc; remquo by zero leaves the quotient.
+        let five = Sym::Bits(ScalarTy::Float(FloatTy::F64), 5f64.to_bits());
+        let zero = Sym::Bits(ScalarTy::Float(FloatTy::F64), 0);
+        let before = d.conditions.len();
+        let (r, outs) = d
+            .math_out(OutMathFn::Remquo, FloatTy::F64, &[five, zero], site)
+            .unwrap();
+        assert!(matches!(r, Some(Sym::Bits(_, b)) if f64::from_bits(b).is_nan()));
+        assert!(outs[0].is_none());
+        assert_eq!(d.conditions.len(), before + 1);
+        assert_eq!(d.conditions[before].kind, ExceptionKind::Invalid);
+    }
 }
