@@ -501,6 +501,84 @@ impl MathFn {
     }
 }
 
+/// libm functions that also return results through pointer arguments. Each takes one
+/// or two floats (`remquo`: two) followed by its output pointers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum OutMathFn {
+    /// `double modf(double x, double *ip)`: fractional part; integral part through `ip`.
+    Modf,
+    /// `double frexp(double x, int *e)`: significand in [1/2, 1); exponent through `e`.
+    Frexp,
+    /// `double remquo(double x, double y, int *q)`: IEEE remainder; low quotient bits
+    /// (with the quotient's sign) through `q`.
+    Remquo,
+    /// `void sincos(double x, double *s, double *c)`.
+    Sincos,
+    /// `double lgamma_r(double x, int *sign)`: log |Γ(x)|; Γ's sign through `sign`.
+    LgammaR,
+}
+
+/// What one output pointer of an [`OutMathFn`] receives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum OutSlot {
+    /// A float of the function's format.
+    Float,
+    /// A C `int`.
+    I32,
+}
+
+impl OutMathFn {
+    pub const ALL: [OutMathFn; 5] = [
+        OutMathFn::Modf,
+        OutMathFn::Frexp,
+        OutMathFn::Remquo,
+        OutMathFn::Sincos,
+        OutMathFn::LgammaR,
+    ];
+    /// The C name in format `ty` (`modf`, `modff`, `lgamma_r`, `lgammaf_r`).
+    pub fn c_name(self, ty: FloatTy) -> &'static str {
+        let (d, f) = match self {
+            OutMathFn::Modf => ("modf", "modff"),
+            OutMathFn::Frexp => ("frexp", "frexpf"),
+            OutMathFn::Remquo => ("remquo", "remquof"),
+            OutMathFn::Sincos => ("sincos", "sincosf"),
+            OutMathFn::LgammaR => ("lgamma_r", "lgammaf_r"),
+        };
+        match ty {
+            FloatTy::F64 => d,
+            FloatTy::F32 => f,
+        }
+    }
+    /// Looks up a libm symbol by name.
+    pub fn from_c_name(name: &str) -> Option<(OutMathFn, FloatTy)> {
+        OutMathFn::ALL.iter().find_map(|&f| {
+            [FloatTy::F64, FloatTy::F32]
+                .into_iter()
+                .find(|&t| f.c_name(t) == name)
+                .map(|t| (f, t))
+        })
+    }
+    /// Number of float arguments (before the pointers).
+    pub fn arity(self) -> usize {
+        match self {
+            OutMathFn::Remquo => 2,
+            _ => 1,
+        }
+    }
+    /// Whether the function returns a float (all but `sincos`, which returns void).
+    pub fn returns_value(self) -> bool {
+        self != OutMathFn::Sincos
+    }
+    /// What each output pointer receives, in parameter order.
+    pub fn outputs(self) -> &'static [OutSlot] {
+        match self {
+            OutMathFn::Modf => &[OutSlot::Float],
+            OutMathFn::Sincos => &[OutSlot::Float, OutSlot::Float],
+            OutMathFn::Frexp | OutMathFn::Remquo | OutMathFn::LgammaR => &[OutSlot::I32],
+        }
+    }
+}
+
 /// Floating-point operations computed by the processor itself (intrinsics and bit tricks).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum FUnaryOp {
@@ -649,6 +727,16 @@ pub enum InstKind {
         args: Vec<Operand>,
         site: FpOpId,
     },
+    /// A libm function that also writes through pointers ([`OutMathFn`]), evaluated by
+    /// glibc: `args` are its floats, `outs` its output pointers (parameter order); `dest`
+    /// receives the returned value (none for `sincos`). Its flags are charged to `site`.
+    MathOut {
+        func: OutMathFn,
+        ty: Type,
+        args: Vec<Operand>,
+        outs: Vec<Operand>,
+        site: FpOpId,
+    },
     /// `llvm.vector.reduce.*`: `start` is the scalar accumulator of fadd/fmul; `ordered`
     /// reductions go lane by lane, reassociable ones as the backend's halving tree.
     Reduce {
@@ -740,6 +828,7 @@ impl InstKind {
             Select { cond, a, b, .. } => vec![cond, a, b],
             Fma { a, b, c, .. } => vec![a, b, c],
             Math { args, .. } | Call { args, .. } => args.iter().collect(),
+            MathOut { args, outs, .. } => args.iter().chain(outs).collect(),
             Reduce { start, v, .. } => start.iter().chain(std::iter::once(v)).collect(),
             Load { ptr, .. } => vec![ptr],
             Store { value, ptr, .. } => vec![value, ptr],
@@ -1152,6 +1241,25 @@ mod tests {
             MathFn::from_c_name("fmodf"),
             Some((MathFn::Fmod, FloatTy::F32))
         );
+    }
+
+    #[test]
+    fn output_pointer_libm_names() {
+        assert_eq!(
+            OutMathFn::from_c_name("modff"),
+            Some((OutMathFn::Modf, FloatTy::F32))
+        );
+        assert_eq!(
+            OutMathFn::from_c_name("lgamma_r"),
+            Some((OutMathFn::LgammaR, FloatTy::F64))
+        );
+        assert_eq!(
+            OutMathFn::from_c_name("lgammaf_r"),
+            Some((OutMathFn::LgammaR, FloatTy::F32))
+        );
+        assert_eq!(OutMathFn::from_c_name("sincosl"), None);
+        assert_eq!(OutMathFn::from_c_name("lgamma"), None);
+        assert!(!OutMathFn::Sincos.returns_value());
     }
 
     #[test]

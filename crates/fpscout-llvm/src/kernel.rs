@@ -1049,6 +1049,10 @@ impl<'c, 'm> Emitter<'c, 'm> {
             InstKind::Phi { .. } => return refuse("phi among instructions"),
             InstKind::Reduce { .. } => return refuse("vector reductions"),
             InstKind::Math { func, .. } => return refuse(format!("libm call {}", func.c_name())),
+            InstKind::MathOut { func, ty, .. } => {
+                let name = ty.float_ty().map_or("?", |t| func.c_name(t));
+                return refuse(format!("libm call {name} (output pointers)"));
+            }
             InstKind::Call { .. } | InstKind::External(_) => return refuse("calls"),
             InstKind::Unsupported { reason } => return refuse(reason.clone()),
             InstKind::Alloca { .. }

@@ -1658,36 +1658,62 @@ impl FuncCx<'_> {
         if name.starts_with("llvm.pow.") && self.lower_pow_by_roots(inst, ty, &args, dest, out)? {
             return Ok(());
         }
-        let kind = if let Some(intr) = name.strip_prefix("llvm.") {
-            let base = intr.split('.').next().unwrap_or("");
-            match self.lower_intrinsic(inst, intr, base, ty, args)? {
-                Some(k) => k,
-                None => return Ok(()),
-            }
-        } else if let Some((func, fty)) = MathFn::from_c_name(&name) {
-            if ty.float_ty() != Some(fty) || args.len() != func.arity() {
-                return Err(
-                    self.unsupported(inst, format!("call to '{name}' with unexpected signature"))
-                );
-            }
-            let site = self.site(inst, &name, ty);
-            InstKind::Math {
-                func,
-                ty,
-                args,
-                site,
-            }
-        } else if let Some(op) = libm_unary(&name) {
-            let site = self.site(inst, &name, ty);
-            InstKind::FUnary {
-                op,
-                ty,
-                a: args[0].clone(),
-                site,
-            }
-        } else {
-            return self.lower_external_call(inst, name, ty, args, dest, out);
-        };
+        let kind =
+            if let Some(intr) = name.strip_prefix("llvm.") {
+                let base = intr.split('.').next().unwrap_or("");
+                match self.lower_intrinsic(inst, intr, base, ty, args)? {
+                    Some(k) => k,
+                    None => return Ok(()),
+                }
+            } else if let Some((func, fty)) = MathFn::from_c_name(&name) {
+                if ty.float_ty() != Some(fty) || args.len() != func.arity() {
+                    return Err(self
+                        .unsupported(inst, format!("call to '{name}' with unexpected signature")));
+                }
+                let site = self.site(inst, &name, ty);
+                InstKind::Math {
+                    func,
+                    ty,
+                    args,
+                    site,
+                }
+            } else if let Some((func, fty)) = OutMathFn::from_c_name(&name) {
+                let fty_t = Type::Scalar(ScalarTy::Float(fty));
+                let ret_ok = if func.returns_value() {
+                    ty == fty_t
+                } else {
+                    ty == Type::Void
+                };
+                let n = func.arity();
+                let mut args_ok = ret_ok && args.len() == n + func.outputs().len();
+                for i in 0..args.len() as u32 {
+                    let want = if (i as usize) < n { fty_t } else { Type::PTR };
+                    args_ok &= self.ty_of(inst, LLVMGetOperand(inst, i)).ok() == Some(want);
+                }
+                if !args_ok {
+                    return Err(self
+                        .unsupported(inst, format!("call to '{name}' with unexpected signature")));
+                }
+                let site = self.site(inst, &name, fty_t);
+                let outs = args.split_off(n);
+                InstKind::MathOut {
+                    func,
+                    ty: fty_t,
+                    args,
+                    outs,
+                    site,
+                }
+            } else if let Some(op) = libm_unary(&name) {
+                let site = self.site(inst, &name, ty);
+                InstKind::FUnary {
+                    op,
+                    ty,
+                    a: args[0].clone(),
+                    site,
+                }
+            } else {
+                return self.lower_external_call(inst, name, ty, args, dest, out);
+            };
         out.push(Inst { dest, kind });
         Ok(())
     }

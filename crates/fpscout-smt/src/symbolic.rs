@@ -5,6 +5,7 @@
 use crate::isolate::{run_forked, Outcome};
 use crate::numeral::{float_to_real, small_real};
 use fpscout_ir::*;
+use fpscout_walk::concrete::x86::{call_libm_out, Env, MXCSR_DEFAULT};
 use fpscout_walk::concrete::{int_binop, int_cmp};
 use fpscout_walk::{DResult, Decision, Domain, OpSite, WalkError};
 use std::time::Duration;
@@ -175,6 +176,19 @@ impl SymReal {
         let r = Real::new_const(name.as_str());
         self.dependents.push(Dependent { name, def });
         r
+    }
+
+    /// A fresh integer in [lo, hi]: a real variable constrained to be integral (so the
+    /// fallback solver, which substitutes reals, can concretize it), and its integer term.
+    fn fresh_int(&mut self, what: &str, lo: i64, hi: i64) -> (Real, Int) {
+        let r = self.fresh_real(what, None);
+        self.define(Bool::and(&[
+            r.is_int(),
+            r.ge(float_to_real(lo as f64)),
+            r.le(float_to_real(hi as f64)),
+        ]));
+        let i = r.to_int();
+        (r, i)
     }
 
     /// Adds a defining fact of a fresh variable (always satisfiable given the inputs).
@@ -567,6 +581,127 @@ impl Domain for SymReal {
         Ok(Sym::Real(r))
     }
 
+    /// Concrete arguments are computed by glibc (its flags recorded as conditions that
+    /// always hold). Otherwise: `modf` is exact over the reals (integral part `trunc(x)`,
+    /// fraction `x − trunc(x)`); the others' results are fresh variables with the facts
+    /// that are cheap to state (`frexp`: |m| in [1/2, 1) with x's sign, m = 0 and e = 0 at
+    /// x = 0; `remquo`: |r| ≤ |y|/2 and |r| ≤ |x|, |q| ≤ 7, invalid at y = 0; `sincos`:
+    /// `sin` and `cos` results the fallback solver can recompute; `lgamma_r`: the sign is
+    /// ±1, +1 for x > 0, division by zero at the poles x ∈ {0, −1, −2, …}).
+    fn math_out(
+        &mut self,
+        func: OutMathFn,
+        ty: FloatTy,
+        args: &[Sym],
+        site: OpSite,
+    ) -> DResult<(Option<Sym>, Vec<Option<Sym>>)> {
+        if args.len() != func.arity() {
+            return Err(WalkError::unsupported(format!(
+                "{} with {} arguments",
+                func.c_name(ty),
+                args.len()
+            )));
+        }
+        let fsym = |b: u64| Sym::Bits(ScalarTy::Float(ty), b);
+        if args.iter().all(Self::is_concrete) {
+            let bits: Vec<u64> = args.iter().filter_map(|a| self.concrete_bits(a)).collect();
+            let (r, outs, fl) = call_libm_out(
+                func,
+                ty == FloatTy::F32,
+                &bits,
+                Env::Isolated(MXCSR_DEFAULT),
+            )
+            .ok_or_else(|| WalkError::unsupported(format!("libm function {}", func.c_name(ty))))?;
+            for kind in ExceptionSet::from_mxcsr(fl).iter() {
+                if kind != ExceptionKind::Inexact {
+                    self.record(site, kind, Bool::from_bool(true));
+                }
+            }
+            let outs = outs
+                .iter()
+                .zip(func.outputs())
+                .map(|(b, slot)| {
+                    b.map(|b| match slot {
+                        OutSlot::Float => fsym(b),
+                        OutSlot::I32 => Sym::Bits(ScalarTy::Int(32), b),
+                    })
+                })
+                .collect();
+            return Ok((func.returns_value().then(|| fsym(r)), outs));
+        }
+        let x = self.real_of(&args[0])?;
+        let one = small_real(1, 1);
+        Ok(match func {
+            OutMathFn::Modf => {
+                let down = Real::from_int(&x.to_int());
+                let up = -Real::from_int(&(-&x).to_int());
+                let ip = x.ge(zero()).ite(&down, &up);
+                let frac = &x - &ip;
+                (Some(Sym::Real(frac)), vec![Some(Sym::Real(ip))])
+            }
+            OutMathFn::Frexp => {
+                let m = self.fresh_real("frexp", None);
+                let (emin, emax) = match ty {
+                    FloatTy::F64 => (-1073, 1024),
+                    FloatTy::F32 => (-148, 128),
+                };
+                let (e, ei) = self.fresh_int("frexp_exp", emin, emax);
+                let is_zero = x.eq(zero());
+                let half = small_real(1, 2);
+                self.define(Bool::and(&[
+                    is_zero.implies(Bool::and(&[m.eq(zero()), e.eq(zero())])),
+                    is_zero.not().implies(Bool::and(&[
+                        abs(&m).ge(&half),
+                        abs(&m).lt(&one),
+                        m.gt(zero()).eq(x.gt(zero())),
+                    ])),
+                ]));
+                (Some(Sym::Real(m)), vec![Some(Sym::Int(ei, 32))])
+            }
+            OutMathFn::Remquo => {
+                let y = self.real_of(&args[1])?;
+                self.record(site, ExceptionKind::Invalid, y.eq(zero()));
+                let r = self.fresh_real("remquo", None);
+                let two = small_real(2, 1);
+                self.define(Bool::and(&[
+                    (&two * abs(&r)).le(abs(&y)),
+                    abs(&r).le(abs(&x)),
+                ]));
+                let (_, q) = self.fresh_int("remquo_quo", -7, 7);
+                (Some(Sym::Real(r)), vec![Some(Sym::Int(q, 32))])
+            }
+            OutMathFn::Sincos => {
+                let sn = self.fresh_real("sin", Some((MathFn::Sin, vec![x.clone()], ty)));
+                let cs = self.fresh_real("cos", Some((MathFn::Cos, vec![x], ty)));
+                let m1 = small_real(-1, 1);
+                self.define(Bool::and(&[
+                    sn.ge(&m1),
+                    sn.le(&one),
+                    cs.ge(&m1),
+                    cs.le(&one),
+                ]));
+                (None, vec![Some(Sym::Real(sn)), Some(Sym::Real(cs))])
+            }
+            OutMathFn::LgammaR => {
+                let pole = Bool::and(&[x.le(zero()), x.is_int()]);
+                self.record(site, ExceptionKind::DivByZero, pole);
+                // lgamma(x) > Ω from about 2.5563e305 (doubles), 4.0850e36 (floats).
+                let big = match ty {
+                    FloatTy::F64 => float_to_real(2.556_348_163_871_69e305),
+                    FloatTy::F32 => float_to_real(4.085_003_7e36),
+                };
+                self.record(site, ExceptionKind::Overflow, x.gt(&big));
+                let r = self.fresh_real("lgamma_r", None);
+                let (sg, si) = self.fresh_int("lgamma_sign", -1, 1);
+                self.define(Bool::and(&[
+                    sg.eq(zero()).not(),
+                    x.gt(zero()).implies(sg.eq(&one)),
+                ]));
+                (Some(Sym::Real(r)), vec![Some(Sym::Int(si, 32))])
+            }
+        })
+    }
+
     fn fcast(
         &mut self,
         op: CastOp,
@@ -926,5 +1061,89 @@ mod tests {
         assert_eq!(args[0], Real::new_const("p.exp_1"));
         assert_eq!(args[1], Real::new_const("y"));
         assert!(d.dependents[2].def.is_none());
+    }
+
+    #[test]
+    fn output_pointer_libm_results() {
+        let mut d = SymReal::new("p.", 100);
+        let x = d.real_input("x", FloatTy::F64, None);
+        let y = d.real_input("y", FloatTy::F64, None);
+        let site = OpSite {
+            op: FpOpId(0),
+            lane: 0,
+        };
+        let real = |s: &Sym| match s {
+            Sym::Real(r) => r.clone(),
+            other => panic!("{other:?} is not a real term"),
+        };
+        let at = |t: &Real, v: f64| {
+            let xv = float_to_real(v);
+            t.substitute(&[(&Real::new_const("x"), &xv)]).simplify()
+        };
+        // modf is exact over the reals: trunc(x) and x − trunc(x), no fresh variables.
+        let (frac, outs) = d
+            .math_out(
+                OutMathFn::Modf,
+                FloatTy::F64,
+                std::slice::from_ref(&x),
+                site,
+            )
+            .unwrap();
+        let (frac, ip) = (real(&frac.unwrap()), real(outs[0].as_ref().unwrap()));
+        assert_eq!(at(&ip, 3.75), float_to_real(3.0));
+        assert_eq!(at(&frac, 3.75), float_to_real(0.75));
+        assert_eq!(at(&ip, -0.5), float_to_real(0.0));
+        assert_eq!(at(&frac, -0.5), float_to_real(-0.5));
+        assert!(d.dependents.is_empty());
+        // remquo: invalid exactly at y = 0; a fresh remainder and quotient.
+        let (r, outs) = d
+            .math_out(
+                OutMathFn::Remquo,
+                FloatTy::F64,
+                &[x.clone(), y.clone()],
+                site,
+            )
+            .unwrap();
+        assert!(matches!(r, Some(Sym::Real(_))));
+        assert!(matches!(outs[..], [Some(Sym::Int(_, 32))]));
+        assert_eq!(d.conditions.len(), 1);
+        assert_eq!(d.conditions[0].kind, ExceptionKind::Invalid);
+        // sincos: sin and cos results the fallback solver can recompute.
+        let (none, outs) = d
+            .math_out(
+                OutMathFn::Sincos,
+                FloatTy::F64,
+                std::slice::from_ref(&x),
+                site,
+            )
+            .unwrap();
+        assert!(none.is_none() && outs.len() == 2);
+        let defs: Vec<Option<MathFn>> = d
+            .dependents
+            .iter()
+            .map(|v| v.def.as_ref().map(|(f, _, _)| *f))
+            .collect();
+        assert_eq!(
+            defs,
+            [None, None, Some(MathFn::Sin), Some(MathFn::Cos)],
+            "remquo's remainder and quotient, then sin and cos"
+        );
+        // lgamma_r: division by zero at the poles, overflow for huge x.
+        let n = d.conditions.len();
+        d.math_out(OutMathFn::LgammaR, FloatTy::F64, &[y], site)
+            .unwrap();
+        let kinds: Vec<ExceptionKind> = d.conditions[n..].iter().map(|c| c.kind).collect();
+        assert_eq!(kinds, [ExceptionKind::DivByZero, ExceptionKind::Overflow]);
+        // Concrete arguments are computed by glibc; remquo by zero leaves the quotient.
+        let five = Sym::Bits(ScalarTy::Float(FloatTy::F64), 5f64.to_bits());
+        let zero = Sym::Bits(ScalarTy::Float(FloatTy::F64), 0);
+        let before = d.conditions.len();
+        let (r, outs) = d
+            .math_out(OutMathFn::Remquo, FloatTy::F64, &[five, zero], site)
+            .unwrap();
+        assert!(matches!(r, Some(Sym::Bits(_, b)) if f64::from_bits(b).is_nan()));
+        assert!(outs[0].is_none());
+        assert_eq!(d.conditions.len(), before + 1);
+        assert_eq!(d.conditions[before].kind, ExceptionKind::Invalid);
     }
 }

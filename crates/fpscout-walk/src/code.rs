@@ -118,6 +118,13 @@ pub(crate) enum Op {
         args: Box<[Opd]>,
         site: FpOpId,
     },
+    MathOut {
+        func: OutMathFn,
+        fty: FloatTy,
+        args: Box<[Opd]>,
+        outs: Box<[Opd]>,
+        site: FpOpId,
+    },
     Reduce {
         op: ReduceOp,
         fty: FloatTy,
@@ -449,6 +456,19 @@ impl<D: Domain> Decoder<'_, D> {
                 func: *func,
                 fty: float_of(*ty)?,
                 args: args.iter().map(|a| self.opd(a)).collect(),
+                site: *site,
+            },
+            InstKind::MathOut {
+                func,
+                ty,
+                args,
+                outs,
+                site,
+            } => Op::MathOut {
+                func: *func,
+                fty: float_of(*ty)?,
+                args: args.iter().map(|a| self.opd(a)).collect(),
+                outs: outs.iter().map(|a| self.opd(a)).collect(),
                 site: *site,
             },
             InstKind::Reduce {

@@ -9,7 +9,7 @@
 use crate::WalkError;
 use fpscout_ir::{
     CastOp, CmpLowering, ExternalCall, FBinOp, FBinaryOp, FCmpPred, FUnaryOp, FloatTy, FpOpId,
-    IBinOp, ICmpPred, MathFn, ScalarTy,
+    IBinOp, ICmpPred, MathFn, OutMathFn, ScalarTy,
 };
 
 /// Where a floating-point operation happens: the IR op and, for vectors, the lane.
@@ -110,6 +110,24 @@ pub trait Domain {
         args: &[Self::Scalar],
         site: OpSite,
     ) -> DResult<Self::Scalar>;
+    /// A libm function with output pointers as glibc computes it: the returned value
+    /// (None for `sincos`), then the values to store through its pointers, one per
+    /// [`OutMathFn::outputs`] (floats of `ty`, `i32` for C `int`s; None where the function
+    /// leaves its output alone). The walker stores them.
+    #[allow(clippy::type_complexity)]
+    fn math_out(
+        &mut self,
+        func: OutMathFn,
+        ty: FloatTy,
+        args: &[Self::Scalar],
+        site: OpSite,
+    ) -> DResult<(Option<Self::Scalar>, Vec<Option<Self::Scalar>>)> {
+        let _ = (args, site);
+        Err(WalkError::unsupported(format!(
+            "libm function '{}' (output pointers) in this domain",
+            func.c_name(ty)
+        )))
+    }
     /// Conversions involving a float: `sitofp`, `uitofp`, `fptosi`, `fptoui`, `fpext`,
     /// `fptrunc`.
     fn fcast(

@@ -268,6 +268,7 @@ fn loc_of<'a>(module: &'a Module, kind: &InstKind) -> Option<&'a SourceLoc> {
         | InstKind::FBinary { site, .. }
         | InstKind::Fma { site, .. }
         | InstKind::Math { site, .. }
+        | InstKind::MathOut { site, .. }
         | InstKind::Reduce { site, .. } => Some(*site),
         InstKind::Cast { site, .. } => *site,
         _ => None,
@@ -1169,6 +1170,54 @@ impl<'m, D: Domain> Walker<'m, D> {
                     self.domain
                         .math(*func, *fty, &argv, OpSite { op: *site, lane: 0 })?,
                 )
+            }
+            Op::MathOut {
+                func,
+                fty,
+                args,
+                outs,
+                site,
+            } => {
+                let mut argv: SmallVec<[D::Scalar; 4]> = SmallVec::with_capacity(args.len());
+                for a in args.iter() {
+                    match get(*a)? {
+                        Reg::Scalar(s) => argv.push(s.clone()),
+                        _ => {
+                            return Err(WalkError::unsupported(
+                                "vector argument to a libm function",
+                            ))
+                        }
+                    }
+                }
+                let mut ptrs: SmallVec<[Ptr; 2]> = SmallVec::with_capacity(outs.len());
+                for o in outs.iter() {
+                    let v = get(*o)?;
+                    ptrs.push(self.ptr_of(v)?);
+                }
+                let (ret, stored) =
+                    self.domain
+                        .math_out(*func, *fty, &argv, OpSite { op: *site, lane: 0 })?;
+                if stored.len() != ptrs.len() {
+                    return Err(WalkError::unsupported(format!(
+                        "{} gave {} outputs for {} pointers",
+                        func.c_name(*fty),
+                        stored.len(),
+                        ptrs.len()
+                    )));
+                }
+                // glibc writes its outputs in parameter order (after computing them all).
+                for ((v, p), slot) in stored.into_iter().zip(ptrs).zip(func.outputs()) {
+                    let Some(v) = v else { continue };
+                    let ty = match slot {
+                        OutSlot::Float => ScalarTy::Float(*fty),
+                        OutSlot::I32 => ScalarTy::Int(32),
+                    };
+                    self.memory.store(&self.domain, p, Cell::Scalar(ty, v))?;
+                }
+                match ret {
+                    Some(r) => Reg::Scalar(r),
+                    None => return Ok(()),
+                }
             }
             Op::Reduce {
                 op,

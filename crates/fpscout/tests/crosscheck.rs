@@ -299,6 +299,16 @@ const CORPUS: &[Case] = &[
         func: "intmix",
         params: &[I32, U32, I64, P::F64(-1e6, 1e6)],
     },
+    Case {
+        file: "outptr.c",
+        func: "outptr",
+        params: &[
+            P::F64(-10.0, 10.0),
+            P::F64(-5.0, 5.0),
+            P::F32(-10.0, 10.0),
+            P::ArrF64(16, -1.0, 1.0),
+        ],
+    },
 ];
 
 /// Functions whose P' build is not cross-checked by the main test, because its machine

@@ -638,6 +638,35 @@ impl Domain for Concrete {
     }
 
     #[inline]
+    fn math_out(
+        &mut self,
+        func: OutMathFn,
+        ty: FloatTy,
+        args: &[u64],
+        site: OpSite,
+    ) -> DResult<(Option<u64>, Vec<Option<u64>>)> {
+        if args.len() != func.arity() {
+            return Err(WalkError::unsupported(format!(
+                "{} with {} arguments",
+                func.c_name(ty),
+                args.len()
+            )));
+        }
+        let (r, outs, fl) = call_libm_out(func, ty == FloatTy::F32, args, self.env)
+            .ok_or_else(|| WalkError::unsupported(format!("libm function {}", func.c_name(ty))))?;
+        self.note(fl, site);
+        let ret = func.returns_value().then_some(r);
+        let outs = outs[..func.outputs().len()].to_vec();
+        if self.assumptions.is_some() {
+            let mut values: Vec<(FloatTy, u64)> = args.iter().map(|&a| (ty, a)).collect();
+            // The call's fast-math flags (`nofpclass(nan inf)`) cover its arguments and
+            // returned value, not what it stores.
+            values.extend(ret.map(|r| (ty, r)));
+            self.watch(site, &values);
+        }
+        Ok((ret, outs))
+    }
+
     fn fcast(
         &mut self,
         op: CastOp,
