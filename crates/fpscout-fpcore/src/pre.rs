@@ -4,7 +4,7 @@ use crate::number::{digits_value, parse_literal, round_exact, Precision};
 use crate::{shorten, Sexp};
 
 /// A constant operand of a comparison, as a double.
-fn constant(e: &Sexp, src: &str) -> Option<f64> {
+fn constant(e: &Sexp) -> Option<f64> {
     if let Some(a) = e.atom() {
         if let Some(x) = parse_literal(a) {
             return Some(round_exact(&x, Precision::Binary64));
@@ -13,13 +13,13 @@ fn constant(e: &Sexp, src: &str) -> Option<f64> {
     }
     let l = e.list()?;
     match (l.first()?.atom()?, l.len()) {
-        ("-", 2) => constant(&l[1], src).map(|v| -v),
+        ("-", 2) => constant(&l[1]).map(|v| -v),
         ("digits", 4) => {
             let x = digits_value(l[1].atom()?, l[2].atom()?, l[3].atom()?)?;
             Some(round_exact(&x, Precision::Binary64))
         }
         // `(! :precision p c)` around a constant: the bound is the constant.
-        ("!", n) if n >= 2 => constant(&l[n - 1], src),
+        ("!", n) if n >= 2 => constant(&l[n - 1]),
         _ => None,
     }
 }
@@ -59,7 +59,7 @@ fn chain_bounds(e: &Sexp, args: &[String], src: &str) -> Option<(usize, Option<f
         let o = if let Some(i) = x.atom().and_then(|a| args.iter().position(|n| n == a)) {
             Operand::Arg(i)
         } else {
-            Operand::Const(constant(x, src)?)
+            Operand::Const(constant(x)?)
         };
         ops.push(o);
     }

@@ -108,6 +108,9 @@ fn sanitize(src: &str) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
+/// Deepest list nesting accepted; real FPCores stay far below.
+const MAX_DEPTH: usize = 256;
+
 /// Parses every top-level S-expression of `src`.
 pub fn parse_all(src: &str) -> Result<Vec<Sexp>, FpCoreError> {
     // sise reads one root expression: wrap the file in a list. The newline lets a
@@ -139,7 +142,13 @@ pub fn parse_all(src: &str) -> Result<Vec<Sexp>, FpCoreError> {
             syntax(pos, msg)
         })?;
         match item {
-            sise::ParsedItem::ListStart(pos) => stack.push((pos.saturating_sub(1), Vec::new())),
+            sise::ParsedItem::ListStart(pos) => {
+                // The translator recurses on nesting: bound it so no input can overflow the stack.
+                if stack.len() > MAX_DEPTH {
+                    return Err(syntax(pos, format!("nesting deeper than {MAX_DEPTH}")));
+                }
+                stack.push((pos.saturating_sub(1), Vec::new()))
+            }
             sise::ParsedItem::Atom(a, pos) => {
                 let start = pos - 1;
                 let end = (start + a.len()).min(src.len());
@@ -200,5 +209,14 @@ mod tests {
         ));
         let e = parse_all("(a))").unwrap_err();
         assert!(e.to_string().contains("1:4"), "{e}");
+        let deep = format!(
+            "(FPCore (x) {}x{})",
+            "(- ".repeat(100_000),
+            ")".repeat(100_000)
+        );
+        assert!(parse_all(&deep)
+            .unwrap_err()
+            .to_string()
+            .contains("nesting"));
     }
 }
