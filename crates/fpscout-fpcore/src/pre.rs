@@ -43,7 +43,7 @@ enum Operand {
 
 /// Bounds read from one conjunct: `(arg index, lower, upper)`, or `None` if it is not
 /// a chain of `<=`/`<` (or `>=`/`>`) over one argument and constants.
-fn chain_bounds(e: &Sexp, args: &[String], src: &str) -> Option<(usize, Option<f64>, Option<f64>)> {
+fn chain_bounds(e: &Sexp, args: &[String]) -> Option<(usize, Option<f64>, Option<f64>)> {
     let l = e.list()?;
     let op = l.first()?.atom()?;
     let ascending = match op {
@@ -103,7 +103,7 @@ pub fn ranges(pre: &Sexp, args: &[String], src: &str) -> (Vec<(usize, f64, f64)>
         vec![(None, None, Vec::new()); args.len()];
     let mut ignored = Vec::new();
     for part in parts {
-        match chain_bounds(part, args, src) {
+        match chain_bounds(part, args) {
             Some((arg, lo, hi)) => {
                 let b = &mut bounds[arg];
                 if let Some(lo) = lo {
