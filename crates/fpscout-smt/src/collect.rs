@@ -383,14 +383,10 @@ pub fn dedupe(queries: &[&Query]) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Mutex;
     use std::time::Instant;
 
-    /// Solving forks, which needs every other thread out of Z3: these tests take turns.
-    static ONE_Z3_USER: Mutex<()> = Mutex::new(());
-
     fn turn() -> std::sync::MutexGuard<'static, ()> {
-        ONE_Z3_USER.lock().unwrap_or_else(|e| e.into_inner())
+        crate::z3_turn()
     }
 
     fn rat(s: &str) -> Real {

@@ -840,13 +840,9 @@ mod tests {
     use super::*;
     use crate::symbolic::omega;
     use rug::{Complete, Integer};
-    use std::sync::Mutex;
-
-    /// Forking solver calls need every other thread out of Z3: these tests take turns.
-    static ONE_Z3_USER: Mutex<()> = Mutex::new(());
 
     fn turn() -> std::sync::MutexGuard<'static, ()> {
-        ONE_Z3_USER.lock().unwrap_or_else(|e| e.into_inner())
+        crate::z3_turn()
     }
 
     fn rat(s: &str) -> Real {

@@ -20,3 +20,11 @@ pub use fallback::{fallback_solve, FallbackInput, FallbackOptions, FallbackPool}
 pub use queries::QuerySet;
 pub use roots::{Poly, RootError, RootInterval};
 pub use symbolic::{Dependent, ExceptionCondition, Sym, SymReal, VarDecl};
+
+/// Solving forks the calling thread, which is only safe while no other thread is inside
+/// Z3 (invariant 7): every unit test of this crate that uses Z3 takes its turn here.
+#[cfg(test)]
+pub(crate) fn z3_turn() -> std::sync::MutexGuard<'static, ()> {
+    static ONE_Z3_USER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    ONE_Z3_USER.lock().unwrap_or_else(|e| e.into_inner())
+}

@@ -578,6 +578,11 @@ impl Domain for SymReal {
             MathFn::Hypot => self.define(r.ge(zero())),
             _ => {}
         }
+        if let Some(x) = args.first().map(|a| self.real_of(a)).transpose()? {
+            for fact in monotone_envelope(func, ty, &x, &r) {
+                self.define(fact);
+            }
+        }
         Ok(Sym::Real(r))
     }
 
@@ -945,6 +950,100 @@ impl SymReal {
     }
 }
 
+/// Result magnitudes at which an envelope pins an increasing elementary function: the
+/// ends of the normal and subnormal ranges, where exceptions start, and the decades
+/// between.
+const ENVELOPE_VALUES_F64: [f64; 21] = [
+    5e-324,
+    2.2250738585072014e-308,
+    1e-300,
+    1e-200,
+    1e-100,
+    1e-30,
+    1e-10,
+    1e-3,
+    0.1,
+    0.5,
+    1.0,
+    2.0,
+    10.0,
+    1e3,
+    1e10,
+    1e30,
+    1e100,
+    1e200,
+    1e300,
+    1e307,
+    f64::MAX,
+];
+const ENVELOPE_VALUES_F32: [f64; 14] = [
+    1.401298464324817e-45,
+    1.1754943508222875e-38,
+    1e-30,
+    1e-10,
+    1e-3,
+    0.1,
+    0.5,
+    1.0,
+    2.0,
+    10.0,
+    1e3,
+    1e10,
+    1e30,
+    3.4028234663852886e38,
+];
+
+/// Facts tying the fresh result `r` of an increasing elementary function to its argument
+/// `x` (Ariadne's range facts for dependent variables, made piecewise): at each of a few
+/// points p, x ≤ p implies r ≤ f(p) and x ≥ p implies r ≥ f(p), with f(p) widened by a
+/// relative margin above the library's error and the result's rounding. A model then puts
+/// `exp(-x*x)` below the smallest normal only for x where it truly is, instead of anywhere.
+fn monotone_envelope(func: MathFn, ty: FloatTy, x: &Real, r: &Real) -> Vec<Bool> {
+    let values: &[f64] = match ty {
+        FloatTy::F64 => &ENVELOPE_VALUES_F64,
+        FloatTy::F32 => &ENVELOPE_VALUES_F32,
+    };
+    let margin = match ty {
+        FloatTy::F64 => 1e-14,
+        FloatTy::F32 => 1e-6,
+    };
+    // (argument, value) pairs of the function at the envelope points.
+    let points: Vec<(f64, f64)> = match func {
+        MathFn::Exp => values
+            .iter()
+            .map(|v| v.ln())
+            .map(|p| (p, p.exp()))
+            .collect(),
+        MathFn::Exp2 => values
+            .iter()
+            .map(|v| v.log2())
+            .map(|p| (p, p.exp2()))
+            .collect(),
+        MathFn::Expm1 => values
+            .iter()
+            .map(|v| v.ln())
+            .map(|p| (p, p.exp_m1()))
+            .collect(),
+        MathFn::Log => values.iter().map(|&v| (v, v.ln())).collect(),
+        MathFn::Log2 => values.iter().map(|&v| (v, v.log2())).collect(),
+        MathFn::Log10 => values.iter().map(|&v| (v, v.log10())).collect(),
+        MathFn::Log1p => values.iter().map(|&v| (v, v.ln_1p())).collect(),
+        _ => return Vec::new(),
+    };
+    let mut facts = Vec::new();
+    for (p, value) in points {
+        if !(p.is_finite() && value.is_finite()) {
+            continue;
+        }
+        let slack = value.abs() * margin + f64::from_bits(1);
+        let (below, above) = (value - slack, value + slack);
+        let at = float_to_real(p);
+        facts.push(x.le(&at).implies(r.le(float_to_real(above))));
+        facts.push(x.ge(&at).implies(r.ge(float_to_real(below))));
+    }
+    facts
+}
+
 fn sign_bit(ty: FloatTy) -> u64 {
     match ty {
         FloatTy::F32 => 0x8000_0000,
@@ -1037,6 +1136,7 @@ mod tests {
 
     #[test]
     fn elementary_results_and_remainders_are_recorded_as_dependents() {
+        let _turn = crate::z3_turn();
         let mut d = SymReal::new("p.", 100);
         let x = d.real_input("x", FloatTy::F64, None);
         let y = d.real_input("y", FloatTy::F64, None);
@@ -1065,6 +1165,7 @@ mod tests {
 
     #[test]
     fn output_pointer_libm_results() {
+        let _turn = crate::z3_turn();
         let mut d = SymReal::new("p.", 100);
         let x = d.real_input("x", FloatTy::F64, None);
         let y = d.real_input("y", FloatTy::F64, None);
@@ -1145,5 +1246,65 @@ mod tests {
         assert!(outs[0].is_none());
         assert_eq!(d.conditions.len(), before + 1);
         assert_eq!(d.conditions[before].kind, ExceptionKind::Invalid);
+    }
+}
+
+#[cfg(test)]
+mod envelope_tests {
+    use super::*;
+
+    /// Every fact of an envelope holds at the library's own results, for arguments on both
+    /// sides of every point (the facts may only remove models no input has).
+    #[test]
+    fn envelopes_hold_at_the_library_results() {
+        let _turn = crate::z3_turn();
+        type Library = fn(f64) -> f64;
+        let functions: [(MathFn, Library, FloatTy); 8] = [
+            (MathFn::Exp, f64::exp, FloatTy::F64),
+            (MathFn::Exp2, f64::exp2, FloatTy::F64),
+            (MathFn::Expm1, f64::exp_m1, FloatTy::F64),
+            (MathFn::Log, f64::ln, FloatTy::F64),
+            (MathFn::Log2, f64::log2, FloatTy::F64),
+            (MathFn::Log10, f64::log10, FloatTy::F64),
+            (MathFn::Log1p, f64::ln_1p, FloatTy::F64),
+            (MathFn::Exp, |x| f64::from((x as f32).exp()), FloatTy::F32),
+        ];
+        let arguments = [
+            -800.0, -745.2, -745.0, -708.5, -708.3, -300.0, -20.0, -1.0, -1e-5, 0.0, 1e-300,
+            2.2e-308, 1e-5, 0.5, 1.0, 1.5, 10.0, 88.0, 700.0, 709.7, 709.8, 1e10, 1e300,
+        ];
+        for (func, f, ty) in functions {
+            for &a in &arguments {
+                let a = if ty == FloatTy::F32 {
+                    f64::from(a as f32)
+                } else {
+                    a
+                };
+                let value = f(a);
+                if !value.is_finite() {
+                    continue;
+                }
+                let (x, r) = (float_to_real(a), float_to_real(value));
+                for fact in monotone_envelope(func, ty, &x, &r) {
+                    assert_eq!(
+                        fact.simplify().as_bool(),
+                        Some(true),
+                        "{func:?} at {a:e} = {value:e}: {fact}"
+                    );
+                }
+            }
+        }
+        // The envelope is tight where it matters: exp(-x²) below the smallest normal
+        // forces x² above 708.
+        let x = Real::new_const("x");
+        let r = Real::new_const("r");
+        let facts = monotone_envelope(MathFn::Exp, FloatTy::F64, &x, &r);
+        let solver = Solver::new();
+        for fact in &facts {
+            solver.assert(fact);
+        }
+        solver.assert(r.lt(float_to_real(f64::MIN_POSITIVE / 2.0)));
+        solver.assert(x.gt(float_to_real(-700.0)));
+        assert_eq!(solver.check(), SatResult::Unsat);
     }
 }

@@ -1337,8 +1337,9 @@ fn random_phase(
 const TRACED_PER_KIND_OF_INPUT: usize = 2;
 
 /// What an untraced run shows of where an input went: the flags, the result's class and
-/// binade (exponent / 16), and the sign and binade (exponent / 16) of each float input
-/// (of the smallest and largest for more than four).
+/// binade (exponent / 16), and the sign and binade of each float input (exponent; / 4 for
+/// three or four inputs; only the smallest and largest of more than four). Branches in
+/// numerical code mostly compare magnitudes, so inputs of one binade mostly take one path.
 type NoveltyKey = (ExceptionSet, ResultClass, i32, Vec<i32>);
 
 fn novelty_key(
@@ -1348,12 +1349,12 @@ fn novelty_key(
     ret: Type,
     flags: ExceptionSet,
 ) -> NoveltyKey {
-    let binade = |bits: u64, ty: FloatTy| -> i32 {
+    let binade = |bits: u64, ty: FloatTy, per: i32| -> i32 {
         let (exp, negative) = match ty {
             FloatTy::F64 => (((bits >> 52) & 0x7ff) as i32, bits >> 63 != 0),
-            FloatTy::F32 => (((bits >> 23) & 0xff) as i32 * 8, bits >> 31 & 1 != 0),
+            FloatTy::F32 => (((bits >> 23) & 0xff) as i32, bits >> 31 & 1 != 0),
         };
-        let bucket = exp / 16 + 1;
+        let bucket = exp / per + 1;
         if negative {
             -bucket
         } else {
@@ -1362,17 +1363,18 @@ fn novelty_key(
     };
     let (result, class) = outcome_result(o, ret);
     let result_binade = match (result, ret.float_ty()) {
-        (Some(bits), Some(ty)) => binade(bits, ty),
+        (Some(bits), Some(ty)) => binade(bits, ty, 16),
         _ => 0,
     };
     let Some(space) = spaces.first() else {
         return (flags, class, result_binade, Vec::new());
     };
-    let mut inputs: Vec<i32> = space
-        .flatten(args)
+    let floats = space.flatten(args);
+    let per = if floats.len() <= 2 { 1 } else { 4 };
+    let mut inputs: Vec<i32> = floats
         .into_iter()
         .zip(&space.tys)
-        .map(|(bits, ty)| binade(bits, *ty))
+        .map(|(bits, ty)| binade(bits, *ty, per))
         .collect();
     if inputs.len() > 4 {
         let (lo, hi) = (
