@@ -117,7 +117,7 @@ fn main() {
             }
         };
         let diff_s = t.elapsed().as_secs_f64();
-        let r = recall(&oracle, &report);
+        let r = recall(&oracle, &report.flag_or_class_signatures());
         existing += r.existing;
         found += r.found;
         spurious += r.spurious.len();

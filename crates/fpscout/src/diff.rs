@@ -3,6 +3,7 @@
 //! candidates and their neighbours in the concrete domain, plus a cheap random phase on
 //! the native builds), Confirm (every difference replayed natively).
 
+pub use crate::observe::{native_observe, plain_observe, Observation, ResultClass};
 use crate::search::{
     after, earliest, is_finite_bits, model_floats, neighbours, replay_batches, InputOptions,
     InputSpace,
@@ -10,10 +11,8 @@ use crate::search::{
 use crate::session::{native_ftz, FtzDazChoice, Session};
 use crate::trace::{compare_traces, interpreter_steps, native_steps};
 use crate::InputError;
-use fpscout_ir::{ExceptionKind, ExceptionSet, FloatTy, FuncId, Function, ProgramEnd, Type};
-use fpscout_native::{
-    FtzDaz, NativeArg, NativeBuild, NativeOutcome, NativeTrace, RunOptions, TracedOutcome,
-};
+use fpscout_ir::{ExceptionKind, ExceptionSet, FloatTy, FuncId, Function, Type};
+use fpscout_native::{FtzDaz, NativeArg, NativeBuild, NativeOutcome, RunOptions, TracedOutcome};
 use fpscout_smt::numeral::{float_value, round_to_float};
 use fpscout_smt::{
     collect, dedupe, exact_value, CollectOptions, ExactArg, ParamSpec, Query, QueryPool, QuerySet,
@@ -128,77 +127,6 @@ impl DiffConfig {
     }
 }
 
-/// Class of a result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ResultClass {
-    Finite,
-    PosInf,
-    NegInf,
-    Nan,
-    /// Integer or void result, or a run that did not return.
-    Other,
-    /// The executable did not return within the hang limit and was killed.
-    Hang,
-    /// The function called `exit` with this status.
-    Exit(i32),
-    /// The function called `abort`.
-    Abort,
-    /// An `assert` failed.
-    AssertFail,
-}
-
-impl ResultClass {
-    pub fn of(bits: Option<u64>, ret: Type) -> ResultClass {
-        let (Some(b), Some(ft)) = (bits, ret.float_ty()) else {
-            return ResultClass::Other;
-        };
-        let v = match ft {
-            FloatTy::F64 => f64::from_bits(b),
-            FloatTy::F32 => f64::from(f32::from_bits(b as u32)),
-        };
-        if v.is_nan() {
-            ResultClass::Nan
-        } else if v == f64::INFINITY {
-            ResultClass::PosInf
-        } else if v == f64::NEG_INFINITY {
-            ResultClass::NegInf
-        } else {
-            ResultClass::Finite
-        }
-    }
-    /// The class of a run that ended the program.
-    pub fn of_end(end: &ProgramEnd) -> ResultClass {
-        match end {
-            ProgramEnd::Exit { status } => ResultClass::Exit(*status),
-            ProgramEnd::Abort => ResultClass::Abort,
-            ProgramEnd::AssertFail { .. } => ResultClass::AssertFail,
-        }
-    }
-
-    /// Whether the program ended instead of returning.
-    pub fn is_end(self) -> bool {
-        matches!(
-            self,
-            ResultClass::Exit(_) | ResultClass::Abort | ResultClass::AssertFail
-        )
-    }
-
-    pub fn name(self) -> String {
-        match self {
-            ResultClass::Finite => "finite".into(),
-            ResultClass::PosInf => "+inf".into(),
-            ResultClass::NegInf => "-inf".into(),
-            ResultClass::Nan => "nan".into(),
-            ResultClass::Other => "other".into(),
-            ResultClass::Hang => "hang".into(),
-            ResultClass::Exit(status) => format!("exit {status}"),
-            ResultClass::Abort => "abort".into(),
-            ResultClass::AssertFail => "assert".into(),
-        }
-    }
-}
-
 /// Kinds of difference between P and P', reported separately.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -216,20 +144,6 @@ pub enum DiffKind {
     End,
     /// Both finite, more than the tolerance apart in ulps.
     Ulps,
-}
-
-/// What one build's executable did on one input (native, traced).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Observation {
-    pub result: Option<u64>,
-    pub class: ResultClass,
-    /// How the program ended, when it did not return.
-    pub end: Option<ProgramEnd>,
-    /// Raised flags without inexact.
-    pub flags: ExceptionSet,
-    /// The executable's own exception trace: the instructions that raised a flag other
-    /// than inexact, in execution order.
-    pub trace: NativeTrace,
 }
 
 /// Where a finding came from.
@@ -414,51 +328,6 @@ pub type Progress<'a> = &'a mut dyn FnMut(&str, u64, u64);
 struct Builds<'s> {
     p: (&'s fpscout_ir::Module, FuncId),
     pp: (&'s fpscout_ir::Module, FuncId),
-}
-
-/// A build's observation from an untraced native outcome (no trace); `None` when it
-/// crashed.
-pub(crate) fn plain_observe(o: &NativeOutcome, ret: Type) -> Option<Observation> {
-    match o {
-        NativeOutcome::Returned { result, flags, .. } => Some(Observation {
-            result: *result,
-            class: ResultClass::of(*result, ret),
-            end: None,
-            flags: flags.without_inexact(),
-            trace: NativeTrace::default(),
-        }),
-        NativeOutcome::Ended { end, flags, .. } => Some(Observation {
-            result: None,
-            class: ResultClass::of_end(end),
-            end: Some(end.clone()),
-            flags: flags.without_inexact(),
-            trace: NativeTrace::default(),
-        }),
-        NativeOutcome::TimedOut => Some(Observation {
-            result: None,
-            class: ResultClass::Hang,
-            end: None,
-            flags: ExceptionSet::EMPTY,
-            trace: NativeTrace::default(),
-        }),
-        NativeOutcome::Crashed { .. } => None,
-    }
-}
-
-/// A build's observation from its traced native outcome; `None` when it crashed.
-fn native_observe(t: &TracedOutcome, ret: Type) -> Option<Observation> {
-    let mut o = plain_observe(&t.outcome, ret)?;
-    o.trace = NativeTrace {
-        events: t
-            .trace
-            .events
-            .iter()
-            .filter(|e| !e.flags.without_inexact().is_empty())
-            .cloned()
-            .collect(),
-        truncated: t.trace.truncated,
-    };
-    Some(o)
 }
 
 /// The interpreter's exception kinds in order (inexact aside).
@@ -1127,7 +996,7 @@ pub fn run_diff(
     })
 }
 
-type Signature = (ExceptionSet, ExceptionSet, ResultClass, ResultClass);
+use crate::oracle::Signature;
 
 /// A divergence between the builds: ulps apart, the input, P's and P′'s result bits.
 type Divergence = (u64, Vec<ArgBits>, u64, u64);
@@ -1669,4 +1538,22 @@ fn confirm(
         x.ftz_only = ftz_only[i];
     }
     Ok(())
+}
+
+impl DiffReport {
+    /// The signatures of the confirmed findings that differ in flags or class (what the
+    /// oracle can see: its codes carry no result bits, so differences in ulps or trace
+    /// order alone are not compared), sorted.
+    pub fn flag_or_class_signatures(&self) -> Vec<Signature> {
+        let mut out: Vec<Signature> = self
+            .findings
+            .iter()
+            .filter(|f| f.confirmed)
+            .filter(|f| f.p.flags != f.p_prime.flags || f.p.class != f.p_prime.class)
+            .map(signature)
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
 }

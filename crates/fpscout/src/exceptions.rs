@@ -8,7 +8,7 @@
 //! run traced, and each (location, kind) the machine reports is a finding. Random inputs
 //! over all exponents add theirs.
 
-use crate::diff::ResultClass;
+use crate::observe::ResultClass;
 use crate::search::{
     after, earliest, model_floats, neighbours, replay_batches, InputOptions, InputSpace,
 };

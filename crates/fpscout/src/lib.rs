@@ -6,6 +6,7 @@ pub mod concrete;
 pub mod diff;
 pub mod exceptions;
 pub mod libraries;
+pub mod observe;
 pub mod oracle;
 pub mod run;
 pub mod search;

@@ -413,7 +413,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
                         &mut |done, total| progress("oracle", done, total),
                     )?
                 };
-                let r = fpscout::oracle::recall(&o, &report);
+                let r = fpscout::oracle::recall(&o, &report.flag_or_class_signatures());
                 report.summary.recall_estimate = Some(r.recall);
                 report.summary.recall = Some(r);
             }

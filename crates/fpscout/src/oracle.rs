@@ -2,7 +2,7 @@
 //! executables, each (P flags, P' flags, P class, P' class) signature with its count and
 //! first witness, and the recall of a `diff` report against it.
 
-use crate::diff::{DiffReport, ResultClass};
+use crate::observe::ResultClass;
 use crate::session::{native_ftz, FtzDazChoice, Session};
 use crate::InputError;
 use fpscout_ir::{ExceptionSet, FloatTy, ScalarTy, Type};
@@ -277,7 +277,7 @@ pub fn sample_signatures(
     let mut signatures: BTreeMap<Signature, Occurrence> = BTreeMap::new();
     let ret = f.ret;
     let observe = |o: &fpscout_native::NativeOutcome| {
-        crate::diff::plain_observe(o, ret).map(|x| (x.flags, x.class))
+        crate::observe::plain_observe(o, ret).map(|x| (x.flags, x.class))
     };
     let mut done = 0usize;
     while done < samples {
@@ -350,24 +350,9 @@ pub struct Recall {
     pub spurious: Vec<Signature>,
 }
 
-/// The signatures of a report's confirmed findings that differ in flags or class (the
-/// oracle does not see result bits, so differences in ulps or trace order alone are not
-/// compared).
-pub fn reported_signatures(report: &DiffReport) -> Vec<Signature> {
-    let mut out: Vec<Signature> = report
-        .findings
-        .iter()
-        .filter(|f| f.confirmed)
-        .filter(|f| f.p.flags != f.p_prime.flags || f.p.class != f.p_prime.class)
-        .map(|f| (f.p.flags, f.p_prime.flags, f.p.class, f.p_prime.class))
-        .collect();
-    out.sort();
-    out.dedup();
-    out
-}
-
-pub fn recall(oracle: &Oracle, report: &DiffReport) -> Recall {
-    let reported = reported_signatures(report);
+/// How many of the signatures the oracle saw are among `reported` (a search's
+/// confirmed signatures, e.g. [`crate::diff::DiffReport::flag_or_class_signatures`]).
+pub fn recall(oracle: &Oracle, reported: &[Signature]) -> Recall {
     let existing: Vec<(Signature, Occurrence)> =
         oracle.differences().map(|(s, o)| (*s, o.clone())).collect();
     let found = existing
