@@ -259,6 +259,30 @@ pub fn c_literal(text: &str, x: &Exact, p: Precision) -> String {
     c_hex_literal(v, p)
 }
 
+/// FPCore's named constants, correctly rounded in binary64 and binary32.
+pub(crate) fn named_constant(name: &str) -> Option<(f64, f32)> {
+    use std::f32::consts as f;
+    use std::f64::consts as d;
+    Some(match name {
+        "E" => (d::E, f::E),
+        "LOG2E" => (d::LOG2_E, f::LOG2_E),
+        "LOG10E" => (d::LOG10_E, f::LOG10_E),
+        "LN2" => (d::LN_2, f::LN_2),
+        "LN10" => (d::LN_10, f::LN_10),
+        "PI" => (d::PI, f::PI),
+        "PI_2" => (d::FRAC_PI_2, f::FRAC_PI_2),
+        "PI_4" => (d::FRAC_PI_4, f::FRAC_PI_4),
+        "M_1_PI" => (d::FRAC_1_PI, f::FRAC_1_PI),
+        "M_2_PI" => (d::FRAC_2_PI, f::FRAC_2_PI),
+        "M_2_SQRTPI" => (d::FRAC_2_SQRT_PI, f::FRAC_2_SQRT_PI),
+        "SQRT2" => (d::SQRT_2, f::SQRT_2),
+        "SQRT1_2" => (d::FRAC_1_SQRT_2, f::FRAC_1_SQRT_2),
+        "INFINITY" => (f64::INFINITY, f32::INFINITY),
+        "NAN" => (f64::NAN, f32::NAN),
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

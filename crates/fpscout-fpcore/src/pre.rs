@@ -9,7 +9,7 @@ fn constant(e: &Sexp) -> Option<f64> {
         if let Some(x) = parse_literal(a) {
             return Some(round_exact(&x, Precision::Binary64));
         }
-        return crate::emit::named_constant(a).map(|(d, _)| d);
+        return crate::number::named_constant(a).map(|(d, _)| d);
     }
     let l = e.list()?;
     match (l.first()?.atom()?, l.len()) {
