@@ -199,6 +199,8 @@ pub struct ExceptionFinding {
     pub class: Avoidability,
     /// The first witness raised it again at the same place on a second traced run.
     pub confirmed: bool,
+    /// That second run's exception trace (inexact aside).
+    pub trace: fpscout_native::NativeTrace,
 }
 
 /// What the solvers answered for one target's conditions (one per path), and whether
@@ -405,6 +407,7 @@ impl Findings<'_> {
                     targeted: false,
                     class: Avoidability::NotApplicable,
                     confirmed: false,
+                    trace: fpscout_native::NativeTrace::default(),
                 }
             });
             let seen = self.inputs.entry(key).or_default();
@@ -771,6 +774,18 @@ pub fn run_exceptions(
                 .iter()
                 .any(|(l, _, k)| *k == x.kind && l.as_ref().map(LocKey::of) == key.0)
         });
+        if let Some(t) = again.get(i).filter(|_| x.confirmed) {
+            x.trace = fpscout_native::NativeTrace {
+                events: t
+                    .trace
+                    .events
+                    .iter()
+                    .filter(|e| !e.flags.without_inexact().is_empty())
+                    .cloned()
+                    .collect(),
+                truncated: t.trace.truncated,
+            };
+        }
         if matches!(x.kind, ExceptionKind::Overflow | ExceptionKind::Underflow) {
             // The witnesses first, then other inputs that raised it: one whose exact
             // result is normal makes the exception avoidable, and becomes the first witness.

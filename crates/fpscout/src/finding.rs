@@ -1,0 +1,297 @@
+//! One model of what a search found — rule, place, witness inputs, the builds' exception
+//! traces — which the printers that serve every mode (SARIF, reproducers) read.
+
+use crate::diff::{DiffKind, DiffReport};
+use crate::exceptions::ExceptionsReport;
+use crate::observe::{Observation, ResultClass};
+use fpscout_ir::{ExceptionKind, ExceptionSet, Param, SourceLoc, Type};
+use fpscout_walk::concrete::ArgBits;
+use serde::Serialize;
+
+/// The search that produced a finding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    Exceptions,
+    Diff,
+}
+
+/// What kind of finding it is: one SARIF rule each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum Rule {
+    Overflow,
+    Underflow,
+    DivideByZero,
+    Invalid,
+    FastMathFlagsDiffer,
+    FastMathTraceDiffers,
+    FastMathResultClassDiffers,
+    FastMathEndDiffers,
+    FastMathTerminationDiffers,
+    FastMathResultDiffers,
+}
+
+impl Rule {
+    pub const ALL: [Rule; 10] = [
+        Rule::Overflow,
+        Rule::Underflow,
+        Rule::DivideByZero,
+        Rule::Invalid,
+        Rule::FastMathFlagsDiffer,
+        Rule::FastMathTraceDiffers,
+        Rule::FastMathResultClassDiffers,
+        Rule::FastMathEndDiffers,
+        Rule::FastMathTerminationDiffers,
+        Rule::FastMathResultDiffers,
+    ];
+
+    /// The stable identifier (SARIF `ruleId`).
+    pub fn id(self) -> &'static str {
+        match self {
+            Rule::Overflow => "overflow",
+            Rule::Underflow => "underflow",
+            Rule::DivideByZero => "divide-by-zero",
+            Rule::Invalid => "invalid",
+            Rule::FastMathFlagsDiffer => "fast-math-flags-differ",
+            Rule::FastMathTraceDiffers => "fast-math-trace-differs",
+            Rule::FastMathResultClassDiffers => "fast-math-result-class-differs",
+            Rule::FastMathEndDiffers => "fast-math-end-differs",
+            Rule::FastMathTerminationDiffers => "fast-math-termination-differs",
+            Rule::FastMathResultDiffers => "fast-math-result-differs",
+        }
+    }
+
+    /// One sentence on what the rule reports.
+    pub fn description(self) -> &'static str {
+        match self {
+            Rule::Overflow => "A floating-point operation overflows: its exact result is beyond the largest finite float.",
+            Rule::Underflow => "A floating-point operation underflows: its result is tiny (subnormal or zero) and inexact.",
+            Rule::DivideByZero => "A floating-point operation divides a nonzero number by zero (or takes a pole of a function).",
+            Rule::Invalid => "A floating-point operation is invalid (0/0, inf-inf, sqrt or log of a negative number, an out-of-range conversion) and yields NaN.",
+            Rule::FastMathFlagsDiffer => "The build without optimisation (P) and the fast-math build (P') raise different floating-point exceptions on the same input.",
+            Rule::FastMathTraceDiffers => "P and P' raise exceptions in a different sequence on the same input.",
+            Rule::FastMathResultClassDiffers => "P and P' return results of different classes (finite, infinite, NaN) on the same input.",
+            Rule::FastMathEndDiffers => "One build ends the program (exit, abort, failed assertion) where the other returns or ends it otherwise.",
+            Rule::FastMathTerminationDiffers => "One build does not terminate within the time limit where the other returns.",
+            Rule::FastMathResultDiffers => "P and P' return finite results more ulps apart than the tolerance.",
+        }
+    }
+
+    fn of_exception(kind: ExceptionKind) -> Option<Rule> {
+        match kind {
+            ExceptionKind::Overflow => Some(Rule::Overflow),
+            ExceptionKind::Underflow => Some(Rule::Underflow),
+            ExceptionKind::DivByZero => Some(Rule::DivideByZero),
+            ExceptionKind::Invalid => Some(Rule::Invalid),
+            ExceptionKind::Inexact => None,
+        }
+    }
+
+    fn of_difference(kind: DiffKind) -> Rule {
+        match kind {
+            DiffKind::Flags => Rule::FastMathFlagsDiffer,
+            DiffKind::Trace => Rule::FastMathTraceDiffers,
+            DiffKind::Class => Rule::FastMathResultClassDiffers,
+            DiffKind::End => Rule::FastMathEndDiffers,
+            DiffKind::Termination => Rule::FastMathTerminationDiffers,
+            DiffKind::Ulps => Rule::FastMathResultDiffers,
+        }
+    }
+}
+
+/// One step of an exception trace: where an instruction raised which flags.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Step {
+    pub location: Option<SourceLoc>,
+    pub message: String,
+}
+
+/// One build's run on the witness.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BuildRun {
+    /// `P` or `P'`.
+    pub build: String,
+    /// The result as printed, or how the run ended.
+    pub outcome: String,
+    pub flags: ExceptionSet,
+    /// The executable's exception trace.
+    pub trace: Vec<Step>,
+}
+
+/// A confirmed finding of any mode.
+#[derive(Clone, Debug, Serialize)]
+pub struct Finding {
+    pub mode: Mode,
+    pub rule: Rule,
+    /// Other rules the same input breaks (a difference in flags and in class).
+    pub also: Vec<Rule>,
+    pub function: String,
+    pub message: String,
+    /// Where it happens: the operation (exceptions), or the first step where the builds'
+    /// traces part (diff).
+    pub location: Option<SourceLoc>,
+    /// The witness input.
+    #[serde(skip)]
+    pub input: Vec<ArgBits>,
+    /// The function's parameters and return type, to print the input and result.
+    #[serde(skip)]
+    pub params: Vec<Param>,
+    #[serde(skip)]
+    pub ret: Type,
+    /// What each build did on the witness.
+    pub runs: Vec<BuildRun>,
+    /// Mode-specific facts (class of an exception, ulps between builds…).
+    pub properties: serde_json::Value,
+}
+
+fn result_text(o: &Observation, ret: Type) -> String {
+    match (o.result, o.class) {
+        (Some(bits), ResultClass::Finite | ResultClass::PosInf | ResultClass::NegInf) => {
+            crate::run::format_value(bits, ret).0
+        }
+        (_, class) => format!("{class:?}").to_lowercase(),
+    }
+}
+
+fn steps_of(trace: &fpscout_native::NativeTrace) -> Vec<Step> {
+    trace
+        .events
+        .iter()
+        .map(|e| Step {
+            location: e.loc.clone(),
+            message: format!("{} raises {}", e.describe_insn(), e.flags.without_inexact()),
+        })
+        .collect()
+}
+
+fn build_run(build: &str, o: &Observation, ret: Type) -> BuildRun {
+    BuildRun {
+        build: build.to_string(),
+        outcome: result_text(o, ret),
+        flags: o.flags,
+        trace: steps_of(&o.trace),
+    }
+}
+
+/// The findings of an exceptions run (each a confirmed (location, kind)).
+pub fn from_exceptions(report: &ExceptionsReport) -> Vec<Finding> {
+    report
+        .findings
+        .iter()
+        .filter_map(|x| {
+            let rule = Rule::of_exception(x.kind)?;
+            let witness = x.witnesses.first()?;
+            let place = x
+                .location
+                .as_ref()
+                .map_or("an operation without a source line".to_string(), |l| {
+                    l.to_string()
+                });
+            let class = x.class.describe();
+            Some(Finding {
+                mode: Mode::Exceptions,
+                rule,
+                also: Vec::new(),
+                function: report.summary.function.clone(),
+                message: format!(
+                    "{} {} at {place}{}{}",
+                    x.operation,
+                    x.kind.name(),
+                    x.in_function
+                        .as_ref()
+                        .filter(|f| **f != report.summary.function)
+                        .map(|f| format!(" in {f}"))
+                        .unwrap_or_default(),
+                    if class.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({class})")
+                    }
+                ),
+                location: x.location.clone(),
+                input: witness.input.clone(),
+                params: report.params.clone(),
+                ret: report.ret,
+                runs: vec![BuildRun {
+                    build: report.summary.build.clone(),
+                    outcome: witness
+                        .result
+                        .map(|b| crate::run::format_value(b, report.ret).0)
+                        .unwrap_or_else(|| format!("{:?}", witness.class).to_lowercase()),
+                    flags: x.trace.events.iter().fold(ExceptionSet::EMPTY, |all, e| {
+                        all.union(e.flags.without_inexact())
+                    }),
+                    trace: steps_of(&x.trace),
+                }],
+                properties: serde_json::json!({
+                    "operation": x.operation,
+                    "class": x.class,
+                    "inputs_seen": x.inputs_seen,
+                    "source": witness.source,
+                }),
+            })
+        })
+        .collect()
+}
+
+/// The confirmed findings of a diff run.
+pub fn from_diff(report: &DiffReport) -> Vec<Finding> {
+    report
+        .findings
+        .iter()
+        .filter(|x| x.confirmed)
+        .filter_map(|x| {
+            let mut rules: Vec<Rule> = x.kinds.iter().map(|k| Rule::of_difference(*k)).collect();
+            rules.sort();
+            let rule = *rules.first()?;
+            // Where the traces part: the first step of either that the other lacks.
+            let steps = |o: &Observation| -> Vec<(Option<SourceLoc>, ExceptionSet)> {
+                o.trace
+                    .events
+                    .iter()
+                    .map(|e| (e.loc.clone(), e.flags.without_inexact()))
+                    .collect()
+            };
+            let (p, q) = (steps(&x.p), steps(&x.p_prime));
+            let parting = p
+                .iter()
+                .zip(&q)
+                .find(|(a, b)| a != b)
+                .map(|(a, _)| a.0.clone())
+                .or_else(|| {
+                    p.get(q.len())
+                        .or_else(|| q.get(p.len()))
+                        .map(|s| s.0.clone())
+                })
+                .flatten();
+            Some(Finding {
+                mode: Mode::Diff,
+                rule,
+                also: rules[1..].to_vec(),
+                function: report.summary.function.clone(),
+                message: format!(
+                    "P and P' differ ({}): P {} raising {}, P' {} raising {}",
+                    rules.iter().map(|r| r.id()).collect::<Vec<_>>().join(", "),
+                    result_text(&x.p, report.ret),
+                    x.p.flags,
+                    result_text(&x.p_prime, report.ret),
+                    x.p_prime.flags
+                ),
+                location: parting,
+                input: x.input.clone(),
+                params: report.params.clone(),
+                ret: report.ret,
+                runs: vec![
+                    build_run("P", &x.p, report.ret),
+                    build_run("P'", &x.p_prime, report.ret),
+                ],
+                properties: serde_json::json!({
+                    "ulps": x.ulps,
+                    "ftz_only": x.ftz_only,
+                    "model_agrees": x.model_agrees,
+                    "fast_math_note": x.fast_math_note,
+                }),
+            })
+        })
+        .collect()
+}

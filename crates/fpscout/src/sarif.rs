@@ -1,0 +1,201 @@
+//! SARIF 2.1.0 for any mode's findings: a rule per kind of finding, each result at its
+//! source location with the witness inputs and the builds' runs in `properties`, the
+//! exception traces as code flows, and a fingerprint that survives moved lines.
+
+use crate::finding::{Finding, Rule};
+use fpscout_ir::SourceLoc;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+
+/// The SARIF version written, and where its schema lives.
+pub const VERSION: &str = "2.1.0";
+pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+
+/// A SARIF log with one run of fpscout holding `findings`.
+pub fn log(findings: &[Finding], tool_version: &str) -> Value {
+    let rules: Vec<Value> = Rule::ALL
+        .iter()
+        .map(|r| {
+            json!({
+                "id": r.id(),
+                "name": rule_name(*r),
+                "shortDescription": {"text": r.description()},
+                "fullDescription": {"text": r.description()},
+                "defaultConfiguration": {"level": "warning"},
+                "help": {"text": format!("{} Each result carries the input that shows it (`properties.run_args`, replayable with `fpscout run --args`).", r.description())},
+            })
+        })
+        .collect();
+    let index: HashMap<Rule, usize> = Rule::ALL.iter().enumerate().map(|(i, r)| (*r, i)).collect();
+    let mut source_lines = SourceLines::default();
+    let results: Vec<Value> = findings
+        .iter()
+        .map(|f| result(f, index[&f.rule], &mut source_lines))
+        .collect();
+    json!({
+        "$schema": SCHEMA,
+        "version": VERSION,
+        "runs": [{
+            "tool": {"driver": {
+                "name": "fpscout",
+                "version": tool_version,
+                "rules": rules,
+            }},
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    })
+}
+
+/// `fast-math-flags-differ` → `FastMathFlagsDiffer`.
+fn rule_name(r: Rule) -> String {
+    r.id()
+        .split('-')
+        .map(|w| {
+            let mut c = w.chars();
+            c.next()
+                .map(|first| first.to_uppercase().chain(c).collect::<String>())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// A relative path stays a relative reference (resolved against the checkout, as code
+/// scanning expects); an absolute one becomes a `file://` URI.
+fn uri(file: &str) -> String {
+    let file = file.replace('\\', "/");
+    if file.starts_with('/') {
+        format!("file://{file}")
+    } else {
+        file
+    }
+}
+
+fn physical(loc: &SourceLoc) -> Value {
+    let mut region = serde_json::Map::new();
+    if loc.line > 0 {
+        region.insert("startLine".into(), json!(loc.line));
+        if loc.col > 0 {
+            region.insert("startColumn".into(), json!(loc.col));
+        }
+    }
+    let mut physical = json!({"artifactLocation": {"uri": uri(&loc.file)}});
+    if !region.is_empty() {
+        physical["region"] = Value::Object(region);
+    }
+    physical
+}
+
+fn result(f: &Finding, rule_index: usize, lines: &mut SourceLines) -> Value {
+    let locations: Vec<Value> = f
+        .location
+        .iter()
+        .map(|l| json!({"physicalLocation": physical(l)}))
+        .collect();
+    let code_flows: Vec<Value> = f
+        .runs
+        .iter()
+        .filter(|run| run.trace.iter().any(|s| s.location.is_some()))
+        .map(|run| {
+            let steps: Vec<Value> = run
+                .trace
+                .iter()
+                .filter_map(|s| {
+                    let loc = s.location.as_ref()?;
+                    Some(json!({"location": {
+                        "physicalLocation": physical(loc),
+                        "message": {"text": s.message},
+                    }}))
+                })
+                .collect();
+            json!({
+                "message": {"text": format!("build {}: {} (flags {})", run.build, run.outcome, run.flags)},
+                "threadFlows": [{"locations": steps}],
+            })
+        })
+        .collect();
+    let mut properties = json!({
+        "mode": f.mode,
+        "function": f.function,
+        "inputs": crate::args::inputs_json(&f.params, &f.input),
+        "run_args": crate::args::run_args(&f.params, &f.input),
+        "builds": f.runs,
+        "also": f.also.iter().map(|r| r.id()).collect::<Vec<_>>(),
+    });
+    if let (Value::Object(into), Value::Object(extra)) = (&mut properties, &f.properties) {
+        for (k, v) in extra {
+            into.insert(k.clone(), v.clone());
+        }
+    }
+    let mut out = json!({
+        "ruleId": f.rule.id(),
+        "ruleIndex": rule_index,
+        "level": "warning",
+        "message": {"text": f.message},
+        "partialFingerprints": {"fpscoutFinding/v1": fingerprint(f, &mut |l| lines.line(l).map(str::to_string))},
+        "properties": properties,
+    });
+    if !locations.is_empty() {
+        out["locations"] = Value::Array(locations);
+    }
+    if !code_flows.is_empty() {
+        out["codeFlows"] = Value::Array(code_flows);
+    }
+    out
+}
+
+/// Source files read once each, for fingerprints.
+#[derive(Default)]
+struct SourceLines {
+    files: HashMap<String, Option<Vec<String>>>,
+}
+
+impl SourceLines {
+    fn line(&mut self, loc: &SourceLoc) -> Option<&str> {
+        let lines = self.files.entry(loc.file.clone()).or_insert_with(|| {
+            std::fs::read_to_string(&loc.file)
+                .ok()
+                .map(|t| t.lines().map(str::to_string).collect())
+        });
+        lines
+            .as_ref()?
+            .get((loc.line as usize).checked_sub(1)?)
+            .map(String::as_str)
+    }
+}
+
+/// A fingerprint that depends neither on the witness nor on line numbers: the function,
+/// the rule, and the text of the source line with the operation's place in it (its
+/// column within the trimmed line), so a line inserted above leaves it unchanged. Without
+/// the source file, the file name stands in for the line's text.
+pub fn fingerprint(f: &Finding, lines: &mut dyn FnMut(&SourceLoc) -> Option<String>) -> String {
+    let place = match &f.location {
+        Some(loc) => match lines(loc) {
+            Some(text) => {
+                let indent = text.len() - text.trim_start().len();
+                format!(
+                    "{}@{}",
+                    text.trim(),
+                    (loc.col as usize).saturating_sub(indent)
+                )
+            }
+            None => format!(
+                "{}:{}",
+                loc.file.rsplit('/').next().unwrap_or(&loc.file),
+                loc.col
+            ),
+        },
+        None => String::new(),
+    };
+    format!(
+        "{:016x}",
+        fnv1a(&[f.function.as_str(), f.rule.id(), &place].join("\u{1f}"))
+    )
+}
+
+/// FNV-1a, 64 bits: stable across runs and platforms (unlike the standard hasher).
+fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
