@@ -317,14 +317,19 @@ impl FpCoreInputs {
         self.dir.is_some()
     }
 
-    /// The FPCore function `name` stands for (its `:name` or its C name), `None` when it
+    /// The FPCore function `name` stands for (its `:name`, its C name or `#index`, the
+    /// index of the FPCore in its file from 0), `None` when it
     /// names none and other sources may define it; an unsupported FPCore is an error
     /// with its reason.
     pub fn resolve(&self, name: &str) -> Result<Option<&FpCoreFunction>, InputError> {
         if !self.any() {
             return Ok(None);
         }
-        if let Some(f) = self.functions.iter().find(|f| f.c_name == name) {
+        if let Some(f) = self
+            .functions
+            .iter()
+            .find(|f| f.c_name == name || format!("#{}", f.index) == name)
+        {
             return Ok(Some(f));
         }
         if let Some(f) = self
