@@ -5,10 +5,11 @@ use crate::print_exceptions;
 use crate::{parse_pairs, parse_ranges, Linking};
 use fpscout::exceptions::{run_exceptions, ExceptionsConfig, Summary};
 use fpscout::session::{FtzDazChoice, Session};
-use fpscout::sources::CompileArgs;
+use fpscout::sources::{CompileArgs, FpCoreFunction};
 use fpscout::InputError;
 use fpscout_ir::{Function, ScalarTy, Type};
 use fpscout_toolchain::{BuildFlags, BuildKind, SourceKind};
+use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -26,8 +27,8 @@ pub enum BuildChoice {
 
 #[derive(clap::Args)]
 pub struct ExceptionsArgs {
-    /// C/C++ sources (.c, .cc, .cpp) or LLVM IR (.ll, .bc), linked into one program;
-    /// optional with --compile-commands (then every entry)
+    /// C/C++ sources (.c, .cc, .cpp), LLVM IR (.ll, .bc) or FPCore (.fpcore), linked
+    /// into one program; optional with --compile-commands (then every entry)
     #[arg(required_unless_present = "compile_commands", value_name = "FILE")]
     source_files: Vec<PathBuf>,
     /// Function to analyse; default: every exported function whose parameters are numbers
@@ -100,6 +101,9 @@ pub struct ExceptionsArgs {
     /// N, in JSON Lines
     #[arg(long, hide = true, value_name = "I/N")]
     worker: Option<String>,
+    /// The functions translated from FPCore files, by C name (their :pre ranges).
+    #[arg(skip)]
+    fpcore: HashMap<String, FpCoreFunction>,
 }
 
 impl ExceptionsArgs {
@@ -110,6 +114,9 @@ impl ExceptionsArgs {
             BuildChoice::PPrime => BuildKind::PPrime,
         };
         cfg.ranges = parse_ranges(&self.ranges)?;
+        if let Some(f) = self.fpcore.get(function) {
+            f.ranges_under(&mut cfg.ranges);
+        }
         cfg.ints = parse_pairs(&self.ints, "int")?;
         cfg.array_lens = parse_pairs(&self.array_lens, "array-len")?;
         cfg.collect.loop_bound = self.loop_bound;
@@ -159,14 +166,35 @@ fn analysable(f: &Function) -> bool {
             .any(|p| matches!(p.ty, Type::Scalar(ScalarTy::Float(_))))
 }
 
-pub fn run(args: ExceptionsArgs, started: Instant) -> Result<ExitCode, InputError> {
+pub fn run(mut args: ExceptionsArgs, started: Instant) -> Result<ExitCode, InputError> {
     let mut flags = match &args.opt_flags {
         Some(f) => BuildFlags::with_p_prime(f),
         None => BuildFlags::default(),
     };
     // Checked before compiling: a typo should not cost a build.
     args.config("", started)?;
-    let sources = args.compile.apply(&args.source_files, &mut flags)?;
+    let (sources, fpcore) = args
+        .compile
+        .apply_translating(&args.source_files, &mut flags)?;
+    if let Some(name) = args.function.clone() {
+        if let Some(f) = fpcore.resolve(&name)? {
+            for note in f.notes() {
+                eprintln!("fpscout: note: {note}");
+            }
+            args.function = Some(f.c_name.clone());
+        }
+    } else if args.worker.is_none() {
+        for f in &fpcore.functions {
+            for note in f.notes() {
+                eprintln!("fpscout: note: {note}");
+            }
+        }
+    }
+    args.fpcore = fpcore
+        .functions
+        .iter()
+        .map(|f| (f.c_name.clone(), f.clone()))
+        .collect();
     // Only the analysed build is compiled; IR is cut down to what the function reaches.
     let open = |focus: Option<&str>| {
         Session::open_focused(
@@ -188,8 +216,18 @@ pub fn run(args: ExceptionsArgs, started: Instant) -> Result<ExitCode, InputErro
         .filter(|f| analysable(f))
         .map(|f| f.display_name.clone())
         .collect();
-    names.sort();
-    names.dedup();
+    if fpcore.only_fpcore {
+        // The FPCore functions, in file order.
+        names = fpcore
+            .functions
+            .iter()
+            .map(|f| f.c_name.clone())
+            .filter(|n| names.contains(n))
+            .collect();
+    } else {
+        names.sort();
+        names.dedup();
+    }
     if let Some(worker) = &args.worker {
         let (i, n) = parse_worker(worker)?;
         // A library given as one IR file: each function gets a session of what it
@@ -211,7 +249,12 @@ pub fn run(args: ExceptionsArgs, started: Instant) -> Result<ExitCode, InputErro
             sources.describe()
         )));
     }
-    whole_library(&args, &names)
+    let unsupported: Vec<(String, String)> = fpcore
+        .unsupported
+        .iter()
+        .map(|u| (u.label(), u.reason.clone()))
+        .collect();
+    whole_library(&args, &names, &unsupported)
 }
 
 fn one_function(
@@ -314,7 +357,11 @@ fn worker_run(
 
 /// Every function, over `--jobs` worker processes (each compiles the source once and
 /// takes every N-th function): one line per function as it finishes, then the total.
-fn whole_library(args: &ExceptionsArgs, names: &[String]) -> Result<ExitCode, InputError> {
+fn whole_library(
+    args: &ExceptionsArgs,
+    names: &[String],
+    unsupported: &[(String, String)],
+) -> Result<ExitCode, InputError> {
     let jobs = args
         .jobs
         .unwrap_or_else(|| {
@@ -367,6 +414,18 @@ fn whole_library(args: &ExceptionsArgs, names: &[String]) -> Result<ExitCode, In
     );
     if !args.json {
         let _ = writeln!(out, "{header}");
+    }
+    // FPCores that could not be translated, before the functions that were.
+    for (name, reason) in unsupported {
+        totals.unsupported += 1;
+        if args.json {
+            let record = serde_json::json!({"type": "unsupported", "data": {
+                "function": name, "reason": reason,
+            }});
+            let _ = writeln!(out, "{record}");
+        } else {
+            let _ = writeln!(out, "{name:<32} not supported: {reason}");
+        }
     }
     for line in rx {
         let Ok(record) = serde_json::from_str::<serde_json::Value>(&line) else {

@@ -1,5 +1,6 @@
 //! The `fpscout` command line: argument parsing, dispatch, printing and exit codes.
 
+mod cmd_diff;
 mod cmd_exceptions;
 mod print_diff;
 mod print_exceptions;
@@ -36,92 +37,7 @@ enum Command {
     /// solve the exception conditions of both builds over the reals (Z3), search the
     /// neighbouring floats, and confirm every difference natively. Exit code 1 when
     /// differences were found, 0 when none.
-    Diff {
-        /// C/C++ sources (.c, .cc, .cpp) or LLVM IR (.ll, .bc), linked into one program;
-        /// optional with --compile-commands (then every entry)
-        #[arg(required_unless_present = "compile_commands", value_name = "FILE")]
-        source_files: Vec<PathBuf>,
-        /// Function to compare (C name; C++ functions by their source name)
-        #[arg(long, short = 'f')]
-        function: String,
-        /// Restrict a float parameter (every element of an array): NAME=LO:HI
-        #[arg(long = "range", value_name = "NAME=LO:HI")]
-        ranges: Vec<String>,
-        /// Value of an integer parameter: NAME=VALUE (default 0)
-        #[arg(long = "int", value_name = "NAME=VALUE", allow_hyphen_values = true)]
-        ints: Vec<String>,
-        /// Length of an array parameter: NAME=N (default 8)
-        #[arg(long = "array-len", value_name = "NAME=N")]
-        array_lens: Vec<String>,
-        /// Compiler flags of P' (default: "-O3 -ffast-math")
-        #[arg(long, allow_hyphen_values = true)]
-        opt_flags: Option<String>,
-        #[arg(long, value_enum, default_value = "auto")]
-        ftz_daz: FtzDazChoice,
-        /// How often one symbolic branch may fork on a path (loop unrolling bound)
-        #[arg(long, default_value_t = 8)]
-        loop_bound: u32,
-        /// Paths explored per build
-        #[arg(long, default_value_t = 256)]
-        max_paths: usize,
-        /// Timeout of each solver query, in milliseconds
-        #[arg(long, default_value_t = 200)]
-        timeout_ms: u32,
-        /// Solver threads (default: all cores)
-        #[arg(long)]
-        jobs: Option<usize>,
-        /// Seconds the solver phase may take in all (half for the plain exception queries, the
-        /// rest for the differential ones); queries left are reported as not attempted.
-        /// Default: 3 s plus 5 ms per query beyond 200, at most 45 s
-        #[arg(long)]
-        solve_budget: Option<f64>,
-        /// Seconds the symbolic exploration of both builds may take (half each); paths left
-        /// are reported as a stop reason
-        #[arg(long, default_value_t = 4.0)]
-        explore_budget: f64,
-        /// Seconds the random phase may take (inputs that crash the executable cost a
-        /// restart each); inputs left are reported as a stop reason
-        #[arg(long, default_value_t = 5.0)]
-        random_budget: f64,
-        /// Seconds the whole run may take: every phase ends by it (the phase budgets are
-        /// finer limits inside it) and what was cut short is listed with a reason
-        #[arg(long, default_value_t = fpscout::diff::DEFAULT_TIME_BUDGET_S)]
-        time_budget: f64,
-        /// Milliseconds an executable may run on one input before it is killed and the
-        /// input counts as not terminating (a build that ends where the other does not is
-        /// a `termination` difference)
-        #[arg(long, default_value_t = 200)]
-        hang_limit_ms: u64,
-        /// Results more than this many ulps apart count as different
-        #[arg(long, default_value_t = 0)]
-        tolerance: u64,
-        /// Concrete evaluations around each solver candidate
-        #[arg(long, default_value_t = 64)]
-        search_budget: usize,
-        /// Random inputs replayed natively in the cheap phase
-        #[arg(long, default_value_t = 100_000)]
-        random: usize,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Skip the solver (random phase only)
-        #[arg(long)]
-        random_only: bool,
-        /// Also list differences the native replay did not confirm
-        #[arg(long)]
-        show_unconfirmed: bool,
-        /// After the search, run every input of the function (one float parameter: all
-        /// 2^32 of a `float`, a 2^32 sample of a `double`) on both executables and report
-        /// the recall of the difference signatures that exist (about a minute)
-        #[arg(long)]
-        oracle: bool,
-        #[command(flatten)]
-        compile: CompileArgs,
-        #[command(flatten)]
-        linking: Linking,
-        /// JSON Lines: one {"type":"finding"} record per confirmed finding, then a summary
-        #[arg(long)]
-        json: bool,
-    },
+    Diff(cmd_diff::DiffArgs),
     /// Find inputs that make each floating-point operation of one build overflow,
     /// underflow, divide by zero or go invalid (Ariadne): solve each operation's
     /// exception conditions (Z3, then a fallback solver), search the floats around each
@@ -132,11 +48,11 @@ enum Command {
     /// Evaluate one input on P (-O0) and P' (optimised): results, exception traces, and a
     /// native replay of each build to confirm them.
     Run {
-        /// C/C++ sources (.c, .cc, .cpp) or LLVM IR (.ll, .bc), linked into one program;
-        /// optional with --compile-commands (then every entry)
+        /// C/C++ sources (.c, .cc, .cpp), LLVM IR (.ll, .bc) or FPCore (.fpcore), linked
+        /// into one program; optional with --compile-commands (then every entry)
         #[arg(required_unless_present = "compile_commands", value_name = "FILE")]
         source_files: Vec<PathBuf>,
-        /// Function to evaluate
+        /// Function to evaluate (an FPCore by its :name or C name)
         #[arg(long, short = 'f')]
         function: String,
         /// Comma-separated arguments: floats as decimal, hex float (0x1p-1022), inf, -inf,
@@ -173,9 +89,6 @@ enum Command {
         json: bool,
     },
 }
-
-/// Inputs the oracle samples for functions of several float parameters.
-const ORACLE_SAMPLES: usize = 1 << 20;
 
 /// Libraries the code calls into, for both builds' executables and the interpreter.
 #[derive(clap::Args)]
@@ -268,178 +181,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
     let started = std::time::Instant::now();
     match cli.command {
         Command::Exceptions(args) => cmd_exceptions::run(args, started),
-        Command::Diff {
-            source_files,
-            function,
-            ranges,
-            ints,
-            array_lens,
-            opt_flags,
-            ftz_daz,
-            loop_bound,
-            max_paths,
-            timeout_ms,
-            jobs,
-            solve_budget,
-            explore_budget,
-            random_budget,
-            hang_limit_ms,
-            time_budget,
-            tolerance,
-            search_budget,
-            random,
-            seed,
-            random_only,
-            show_unconfirmed,
-            oracle,
-            compile,
-            linking,
-            json,
-        } => {
-            let mut flags = match &opt_flags {
-                Some(f) => BuildFlags::with_p_prime(f),
-                None => BuildFlags::default(),
-            };
-            let sources = compile.apply(&source_files, &mut flags)?;
-            let mut cfg = fpscout::diff::DiffConfig::new(&function);
-            cfg.ranges = parse_ranges(&ranges)?;
-            cfg.ints = parse_pairs(&ints, "int")?;
-            cfg.array_lens = parse_pairs(&array_lens, "array-len")?;
-            cfg.collect.loop_bound = loop_bound;
-            cfg.collect.max_paths = max_paths;
-            cfg.query_timeout_ms = timeout_ms;
-            if let Some(j) = jobs {
-                cfg.threads = j.max(1);
-            }
-            cfg.tolerance_ulps = tolerance;
-            let budgets = [
-                ("--solve-budget", solve_budget),
-                ("--explore-budget", Some(explore_budget)),
-                ("--random-budget", Some(random_budget)),
-                ("--time-budget", Some(time_budget)),
-            ];
-            for (flag, seconds) in budgets {
-                let Some(seconds) = seconds else { continue };
-                if !(seconds.is_finite() && seconds >= 0.0) {
-                    return Err(InputError(format!(
-                        "{flag} must be a number of seconds >= 0, not {seconds}"
-                    )));
-                }
-            }
-            cfg.solve_budget_s = solve_budget;
-            cfg.explore_budget_s = explore_budget;
-            cfg.random_budget_s = random_budget;
-            if hang_limit_ms == 0 {
-                return Err(InputError("--hang-limit-ms must be at least 1".into()));
-            }
-            cfg.hang_limit_ms = hang_limit_ms;
-            cfg.time_budget_s = time_budget;
-            cfg.search_budget = search_budget;
-            cfg.random_inputs = random;
-            cfg.seed = seed;
-            cfg.ftz_daz = ftz_daz;
-            cfg.random_only = random_only;
-            cfg.started = Some(started);
-            let session = Session::open_focused(
-                &sources,
-                flags,
-                &linking.inputs(),
-                &BuildKind::BOTH,
-                Some(&function),
-            )?;
-            // Integer parameters and array lengths are not searched: say what they default to.
-            let fid = session.function(BuildKind::P, &function)?;
-            for p in &session.p()?.function(fid).params {
-                match p.ty {
-                    fpscout_ir::Type::Scalar(fpscout_ir::ScalarTy::Int(_))
-                        if !cfg.ints.contains_key(&p.name) =>
-                    {
-                        eprintln!(
-                            "fpscout: note: integer parameter '{}' is 0 (set it with --int {}=V)",
-                            p.name, p.name
-                        );
-                    }
-                    fpscout_ir::Type::Scalar(fpscout_ir::ScalarTy::Ptr)
-                        if !cfg.array_lens.contains_key(&p.name) =>
-                    {
-                        eprintln!(
-                            "fpscout: note: array parameter '{}' has 8 elements (set it with --array-len {}=N)",
-                            p.name, p.name
-                        );
-                    }
-                    _ => {}
-                }
-            }
-            let bar = indicatif::ProgressBar::new(0);
-            bar.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "{spinner} {msg:22} [{bar:30}] {pos}/{len} {elapsed}",
-                )
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-            );
-            // The bar draws only on a terminal; with --json a progress record goes to
-            // stderr at most once a second, for scripts.
-            let mut last_record: Option<std::time::Instant> = None;
-            let mut progress = |phase: &str, done: u64, total: u64| {
-                let left = (cfg.time_budget_s - started.elapsed().as_secs_f64()).max(0.0);
-                bar.set_message(format!("{phase} ({left:.0} s left)"));
-                bar.set_length(total);
-                bar.set_position(done);
-                if json && last_record.is_none_or(|t| t.elapsed().as_secs_f64() >= 1.0) {
-                    last_record = Some(std::time::Instant::now());
-                    let record = serde_json::json!({"type": "progress", "data": {
-                        "phase": phase, "done": done, "total": total,
-                        "elapsed_s": started.elapsed().as_secs_f64(), "left_s": left,
-                    }});
-                    eprintln!("{record}");
-                }
-            };
-            let mut report = fpscout::diff::run_diff(&session, &cfg, &mut progress)?;
-            if oracle {
-                let one_float = session.p()?.function(fid).params.len() == 1;
-                let o = if one_float {
-                    fpscout::oracle::enumerate_signatures(
-                        &session,
-                        &function,
-                        ftz_daz,
-                        &mut |done, total| progress("oracle", done, total),
-                    )?
-                } else {
-                    fpscout::oracle::sample_signatures(
-                        &session,
-                        &function,
-                        ftz_daz,
-                        ORACLE_SAMPLES,
-                        &mut |done, total| progress("oracle", done, total),
-                    )?
-                };
-                let r = fpscout::oracle::recall(&o, &report.flag_or_class_signatures());
-                report.summary.recall_estimate = Some(r.recall);
-                report.summary.recall = Some(r);
-            }
-            bar.finish_and_clear();
-            let mut out = std::io::stdout().lock();
-            if json {
-                for x in report
-                    .findings
-                    .iter()
-                    .filter(|x| x.confirmed || show_unconfirmed)
-                {
-                    let _ = writeln!(out, "{}", print_diff::finding_json(&report, x));
-                }
-                for record in print_diff::non_terminating_json(&report) {
-                    let _ = writeln!(out, "{record}");
-                }
-                let _ = writeln!(out, "{}", print_diff::summary_json(&report));
-            } else {
-                print_diff::print_text(&mut out, &report, show_unconfirmed);
-            }
-            Ok(if report.summary.diff_confirmed > 0 {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            })
-        }
+        Command::Diff(args) => cmd_diff::run(args, started),
         Command::Run {
             source_files,
             function,
@@ -459,7 +201,11 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
                 Some(f) => BuildFlags::with_p_prime(f),
                 None => BuildFlags::default(),
             };
-            let sources = compile.apply(&source_files, &mut flags)?;
+            let (sources, fpcore) = compile.apply_translating(&source_files, &mut flags)?;
+            let function = match fpcore.resolve(&function)? {
+                Some(f) => f.c_name.clone(),
+                None => function,
+            };
             let session = Session::open_focused(
                 &sources,
                 flags,

@@ -12,6 +12,7 @@
 use crate::InputError;
 use fpscout_toolchain::{BuildFlags, SourceFile, SourceKind, SourceSet};
 use serde_json::Value;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// `-f` flags kept from a compilation database entry: they change the language, not the
@@ -210,6 +211,274 @@ impl CompileArgs {
         let sources = self.sources(files)?;
         flags.common.extend(self.common_flags()?);
         Ok(sources)
+    }
+
+    /// As [`CompileArgs::apply`], `.fpcore` files translated to C first (see
+    /// [`translate_fpcore`]); keep the [`FpCoreInputs`] while the sources are used.
+    pub fn apply_translating(
+        &self,
+        files: &[PathBuf],
+        flags: &mut BuildFlags,
+    ) -> Result<(SourceSet, FpCoreInputs), InputError> {
+        let (files, fpcore) = translate_fpcore(files)?;
+        fpcore.require_some()?;
+        let sources = self.apply(&files, flags)?;
+        Ok((sources, fpcore))
+    }
+}
+
+/// One function translated from an FPCore: its C name, what the user may call it, and
+/// what its `:pre` says.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FpCoreFunction {
+    /// The `.fpcore` file it comes from.
+    pub file: PathBuf,
+    /// Index of the FPCore in its file (from 0).
+    pub index: usize,
+    pub c_name: String,
+    /// The `:name` property.
+    pub fpcore_name: Option<String>,
+    /// Arguments: (FPCore name, C parameter name).
+    pub args: Vec<(String, String)>,
+    /// `:pre` ranges by C parameter name: defaults of `--range`.
+    pub ranges: Vec<(String, f64, f64)>,
+    /// Parts of `:pre` that are not ranges, as text.
+    pub ignored_pre: Vec<String>,
+}
+
+impl FpCoreFunction {
+    /// `:name` if any, else the C name: what lines and tables show.
+    pub fn label(&self) -> &str {
+        self.fpcore_name.as_deref().unwrap_or(&self.c_name)
+    }
+
+    /// The `:pre` ranges under the user's: a `--range` given for a parameter (by its C
+    /// or its FPCore name) wins.
+    pub fn ranges_under(&self, user: &mut HashMap<String, (f64, f64)>) {
+        for (fp, c) in &self.args {
+            if fp != c {
+                if let Some(r) = user.remove(fp) {
+                    user.entry(c.clone()).or_insert(r);
+                }
+            }
+        }
+        for (arg, lo, hi) in &self.ranges {
+            user.entry(arg.clone()).or_insert((*lo, *hi));
+        }
+    }
+
+    /// Notes on what of `:pre` is not searched as a range.
+    pub fn notes(&self) -> Vec<String> {
+        self.ignored_pre
+            .iter()
+            .map(|p| {
+                format!(
+                    "{}: :pre part `{p}` is not a range on one argument: ignored (inputs outside it may be reported)",
+                    self.label()
+                )
+            })
+            .collect()
+    }
+}
+
+/// An FPCore that could not be translated, with the reason (`file:line:col: ...`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FpCoreUnsupported {
+    pub file: PathBuf,
+    pub index: usize,
+    pub name: Option<String>,
+    pub reason: String,
+}
+
+impl FpCoreUnsupported {
+    /// `:name` if any, else `#index`.
+    pub fn label(&self) -> String {
+        self.name
+            .clone()
+            .unwrap_or_else(|| format!("#{}", self.index))
+    }
+}
+
+/// What the `.fpcore` arguments became: their functions and the FPCores left out. The
+/// generated C lives in a directory owned by this value, so keep it as long as the
+/// sources are used.
+#[derive(Debug, Default)]
+pub struct FpCoreInputs {
+    pub functions: Vec<FpCoreFunction>,
+    pub unsupported: Vec<FpCoreUnsupported>,
+    /// Whether every source file was an FPCore file.
+    pub only_fpcore: bool,
+    dir: Option<tempfile::TempDir>,
+}
+
+impl FpCoreInputs {
+    /// Whether any `.fpcore` file was given.
+    pub fn any(&self) -> bool {
+        self.dir.is_some()
+    }
+
+    /// The FPCore function `name` stands for (its `:name`, its C name or `#index`, the
+    /// index of the FPCore in its file from 0), `None` when it
+    /// names none and other sources may define it; an unsupported FPCore is an error
+    /// with its reason.
+    pub fn resolve(&self, name: &str) -> Result<Option<&FpCoreFunction>, InputError> {
+        if !self.any() {
+            return Ok(None);
+        }
+        if let Some(f) = self
+            .functions
+            .iter()
+            .find(|f| f.c_name == name || format!("#{}", f.index) == name)
+        {
+            return Ok(Some(f));
+        }
+        if let Some(f) = self
+            .functions
+            .iter()
+            .find(|f| f.fpcore_name.as_deref() == Some(name))
+        {
+            return Ok(Some(f));
+        }
+        if let Some(u) = self
+            .unsupported
+            .iter()
+            .find(|u| u.name.as_deref() == Some(name) || format!("#{}", u.index) == name)
+        {
+            return Err(InputError(format!(
+                "FPCore '{}' is not supported: {}",
+                u.label(),
+                u.reason
+            )));
+        }
+        if self.only_fpcore {
+            let known: Vec<&str> = self.functions.iter().map(FpCoreFunction::label).collect();
+            return Err(InputError(format!(
+                "no FPCore named '{name}' (supported: {})",
+                if known.is_empty() {
+                    "none".to_string()
+                } else {
+                    known.join(", ")
+                }
+            )));
+        }
+        Ok(None)
+    }
+
+    /// An error when FPCore files were given and none of their FPCores is supported.
+    pub fn require_some(&self) -> Result<(), InputError> {
+        if self.any() && self.functions.is_empty() && self.only_fpcore {
+            let reasons: Vec<String> = self
+                .unsupported
+                .iter()
+                .take(5)
+                .map(|u| u.reason.clone())
+                .collect();
+            return Err(InputError(format!(
+                "no supported FPCore in the input: {}",
+                if reasons.is_empty() {
+                    "the file has no FPCore".to_string()
+                } else {
+                    reasons.join("; ")
+                }
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Whether `path` is an FPBench FPCore file (`.fpcore`).
+pub fn is_fpcore(path: &Path) -> bool {
+    path.extension().and_then(|e| e.to_str()) == Some("fpcore")
+}
+
+/// Translates every `.fpcore` file of `files` into a C file (in a directory the returned
+/// [`FpCoreInputs`] owns) and returns the file list with the C files in their place.
+/// FPCores that cannot be translated are listed, not errors; a file that cannot be read
+/// or parsed is.
+pub fn translate_fpcore(files: &[PathBuf]) -> Result<(Vec<PathBuf>, FpCoreInputs), InputError> {
+    let mut inputs = FpCoreInputs {
+        only_fpcore: !files.is_empty() && files.iter().all(|f| is_fpcore(f)),
+        ..FpCoreInputs::default()
+    };
+    let mut out = Vec::with_capacity(files.len());
+    for (k, file) in files.iter().enumerate() {
+        if !is_fpcore(file) {
+            out.push(file.clone());
+            continue;
+        }
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| InputError(format!("{}: cannot read: {e}", file.display())))?;
+        let cores = fpscout_fpcore::parse_file(&text)
+            .map_err(|e| InputError(format!("{}:{e}", file.display())))?;
+        let (translation, errors) = fpscout_fpcore::to_c_lenient(&cores);
+        for e in errors {
+            let index = error_core(&e).unwrap_or(0);
+            inputs.unsupported.push(FpCoreUnsupported {
+                file: file.clone(),
+                index,
+                name: cores.get(index).and_then(|c| c.name.clone()),
+                reason: format!("{}:{e}", file.display()),
+            });
+        }
+        for f in translation.functions {
+            inputs.functions.push(FpCoreFunction {
+                file: file.clone(),
+                index: f.index,
+                args: f
+                    .args
+                    .iter()
+                    .map(|a| (a.fpcore_name.clone(), a.c_name.clone()))
+                    .collect(),
+                ranges: f
+                    .ranges
+                    .iter()
+                    .filter(|r| r.lo.is_finite() && r.hi.is_finite())
+                    .map(|r| (r.arg.clone(), r.lo, r.hi))
+                    .collect(),
+                ignored_pre: f.ignored_pre.clone(),
+                c_name: f.c_name,
+                fpcore_name: f.fpcore_name,
+            });
+        }
+        if inputs.dir.is_none() {
+            inputs.dir = Some(
+                tempfile::Builder::new()
+                    .prefix("fpscout-fpcore-")
+                    .tempdir()
+                    .map_err(|e| InputError(format!("cannot create a directory: {e}")))?,
+            );
+        }
+        let dir = inputs
+            .dir
+            .as_ref()
+            .map(|d| d.path())
+            .unwrap_or(Path::new("."));
+        // One subdirectory per file keeps the C file's name that of the FPCore file.
+        let stem = file
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("fpcore");
+        let sub = dir.join(k.to_string());
+        std::fs::create_dir_all(&sub)
+            .and_then(|()| std::fs::write(sub.join(format!("{stem}.c")), &translation.c_source))
+            .map_err(|e| InputError(format!("cannot write the C of {}: {e}", file.display())))?;
+        out.push(sub.join(format!("{stem}.c")));
+    }
+    Ok((out, inputs))
+}
+
+/// The FPCore an error is about.
+fn error_core(e: &fpscout_fpcore::FpCoreError) -> Option<usize> {
+    use fpscout_fpcore::FpCoreError as E;
+    match e {
+        E::Syntax { .. } => None,
+        E::Malformed { core, .. }
+        | E::UnsupportedPrecision { core, .. }
+        | E::UnsupportedOperation { core, .. }
+        | E::UnsupportedArray { core, .. }
+        | E::UnsupportedProperty { core, .. }
+        | E::UnboundVariable { core, .. }
+        | E::Type { core, .. } => Some(*core),
     }
 }
 

@@ -1,0 +1,434 @@
+//! The `fpscout diff` command: one function, or every function of an FPCore file one
+//! after the other, one summary line each and a total.
+
+use crate::print_diff;
+use crate::{parse_pairs, parse_ranges, Linking};
+use fpscout::diff::{run_diff, DiffConfig, DiffReport};
+use fpscout::session::{FtzDazChoice, Session};
+use fpscout::sources::{CompileArgs, FpCoreFunction, FpCoreInputs};
+use fpscout::InputError;
+use fpscout_toolchain::{BuildFlags, BuildKind};
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Inputs the oracle samples for functions of several float parameters.
+const ORACLE_SAMPLES: usize = 1 << 20;
+
+#[derive(clap::Args)]
+pub struct DiffArgs {
+    /// C/C++ sources (.c, .cc, .cpp), LLVM IR (.ll, .bc) or FPCore (.fpcore), linked into one program;
+    /// optional with --compile-commands (then every entry)
+    #[arg(required_unless_present = "compile_commands", value_name = "FILE")]
+    pub(crate) source_files: Vec<PathBuf>,
+    /// Function to compare (C name; C++ functions by their source name; an FPCore by its
+    /// :name or C name); optional for an FPCore file (then each of its functions)
+    #[arg(long, short = 'f')]
+    pub(crate) function: Option<String>,
+    /// Restrict a float parameter (every element of an array): NAME=LO:HI
+    #[arg(long = "range", value_name = "NAME=LO:HI")]
+    pub(crate) ranges: Vec<String>,
+    /// Value of an integer parameter: NAME=VALUE (default 0)
+    #[arg(long = "int", value_name = "NAME=VALUE", allow_hyphen_values = true)]
+    pub(crate) ints: Vec<String>,
+    /// Length of an array parameter: NAME=N (default 8)
+    #[arg(long = "array-len", value_name = "NAME=N")]
+    pub(crate) array_lens: Vec<String>,
+    /// Compiler flags of P' (default: "-O3 -ffast-math")
+    #[arg(long, allow_hyphen_values = true)]
+    pub(crate) opt_flags: Option<String>,
+    #[arg(long, value_enum, default_value = "auto")]
+    pub(crate) ftz_daz: FtzDazChoice,
+    /// How often one symbolic branch may fork on a path (loop unrolling bound)
+    #[arg(long, default_value_t = 8)]
+    pub(crate) loop_bound: u32,
+    /// Paths explored per build
+    #[arg(long, default_value_t = 256)]
+    pub(crate) max_paths: usize,
+    /// Timeout of each solver query, in milliseconds
+    #[arg(long, default_value_t = 200)]
+    pub(crate) timeout_ms: u32,
+    /// Solver threads (default: all cores)
+    #[arg(long)]
+    pub(crate) jobs: Option<usize>,
+    /// Seconds the solver phase may take in all (half for the plain exception queries, the
+    /// rest for the differential ones); queries left are reported as not attempted.
+    /// Default: 3 s plus 5 ms per query beyond 200, at most 45 s
+    #[arg(long)]
+    pub(crate) solve_budget: Option<f64>,
+    /// Seconds the symbolic exploration of both builds may take (half each); paths left
+    /// are reported as a stop reason
+    #[arg(long, default_value_t = 4.0)]
+    pub(crate) explore_budget: f64,
+    /// Seconds the random phase may take (inputs that crash the executable cost a
+    /// restart each); inputs left are reported as a stop reason
+    #[arg(long, default_value_t = 5.0)]
+    pub(crate) random_budget: f64,
+    /// Seconds the whole run may take: every phase ends by it (the phase budgets are
+    /// finer limits inside it) and what was cut short is listed with a reason
+    #[arg(long, default_value_t = fpscout::diff::DEFAULT_TIME_BUDGET_S)]
+    pub(crate) time_budget: f64,
+    /// Milliseconds an executable may run on one input before it is killed and the
+    /// input counts as not terminating (a build that ends where the other does not is
+    /// a `termination` difference)
+    #[arg(long, default_value_t = 200)]
+    pub(crate) hang_limit_ms: u64,
+    /// Results more than this many ulps apart count as different
+    #[arg(long, default_value_t = 0)]
+    pub(crate) tolerance: u64,
+    /// Concrete evaluations around each solver candidate
+    #[arg(long, default_value_t = 64)]
+    pub(crate) search_budget: usize,
+    /// Random inputs replayed natively in the cheap phase
+    #[arg(long, default_value_t = 100_000)]
+    pub(crate) random: usize,
+    #[arg(long, default_value_t = 1)]
+    pub(crate) seed: u64,
+    /// Skip the solver (random phase only)
+    #[arg(long)]
+    pub(crate) random_only: bool,
+    /// Also list differences the native replay did not confirm
+    #[arg(long)]
+    pub(crate) show_unconfirmed: bool,
+    /// After the search, run every input of the function (one float parameter: all
+    /// 2^32 of a `float`, a 2^32 sample of a `double`) on both executables and report
+    /// the recall of the difference signatures that exist (about a minute)
+    #[arg(long)]
+    pub(crate) oracle: bool,
+    #[command(flatten)]
+    pub(crate) compile: CompileArgs,
+    #[command(flatten)]
+    pub(crate) linking: Linking,
+    /// JSON Lines: one {"type":"finding"} record per confirmed finding, then a summary
+    #[arg(long)]
+    pub(crate) json: bool,
+}
+
+impl DiffArgs {
+    /// The configuration for `function`; `fpcore` adds its `:pre` ranges under the
+    /// user's `--range`s.
+    fn config(
+        &self,
+        function: &str,
+        fpcore: Option<&FpCoreFunction>,
+        started: Instant,
+    ) -> Result<DiffConfig, InputError> {
+        let mut cfg = DiffConfig::new(function);
+        cfg.ranges = parse_ranges(&self.ranges)?;
+        if let Some(f) = fpcore {
+            f.ranges_under(&mut cfg.ranges);
+        }
+        cfg.ints = parse_pairs(&self.ints, "int")?;
+        cfg.array_lens = parse_pairs(&self.array_lens, "array-len")?;
+        cfg.collect.loop_bound = self.loop_bound;
+        cfg.collect.max_paths = self.max_paths;
+        cfg.query_timeout_ms = self.timeout_ms;
+        if let Some(j) = self.jobs {
+            cfg.threads = j.max(1);
+        }
+        cfg.tolerance_ulps = self.tolerance;
+        let budgets = [
+            ("--solve-budget", self.solve_budget),
+            ("--explore-budget", Some(self.explore_budget)),
+            ("--random-budget", Some(self.random_budget)),
+            ("--time-budget", Some(self.time_budget)),
+        ];
+        for (flag, seconds) in budgets {
+            let Some(seconds) = seconds else { continue };
+            if !(seconds.is_finite() && seconds >= 0.0) {
+                return Err(InputError(format!(
+                    "{flag} must be a number of seconds >= 0, not {seconds}"
+                )));
+            }
+        }
+        cfg.solve_budget_s = self.solve_budget;
+        cfg.explore_budget_s = self.explore_budget;
+        cfg.random_budget_s = self.random_budget;
+        if self.hang_limit_ms == 0 {
+            return Err(InputError("--hang-limit-ms must be at least 1".into()));
+        }
+        cfg.hang_limit_ms = self.hang_limit_ms;
+        cfg.time_budget_s = self.time_budget;
+        cfg.search_budget = self.search_budget;
+        cfg.random_inputs = self.random;
+        cfg.seed = self.seed;
+        cfg.ftz_daz = self.ftz_daz;
+        cfg.random_only = self.random_only;
+        cfg.started = Some(started);
+        Ok(cfg)
+    }
+}
+
+pub fn run(args: DiffArgs, started: Instant) -> Result<ExitCode, InputError> {
+    let mut flags = match &args.opt_flags {
+        Some(f) => BuildFlags::with_p_prime(f),
+        None => BuildFlags::default(),
+    };
+    // Checked before compiling: a typo should not cost a build.
+    args.config("", None, started)?;
+    let (sources, fpcore) = args
+        .compile
+        .apply_translating(&args.source_files, &mut flags)?;
+    let Some(name) = &args.function else {
+        if !fpcore.any() {
+            return Err(InputError(
+                "diff needs --function NAME (only FPCore files run each of their functions without it)"
+                    .into(),
+            ));
+        }
+        let session = Session::open_focused(
+            &sources,
+            flags,
+            &args.linking.inputs(),
+            &BuildKind::BOTH,
+            None,
+        )?;
+        return whole_file(&args, &session, &fpcore);
+    };
+    let fp = fpcore.resolve(name)?;
+    let function = fp.map_or(name.as_str(), |f| f.c_name.as_str()).to_string();
+    if let Some(f) = fp {
+        for note in f.notes() {
+            eprintln!("fpscout: note: {note}");
+        }
+    }
+    let session = Session::open_focused(
+        &sources,
+        flags,
+        &args.linking.inputs(),
+        &BuildKind::BOTH,
+        Some(&function),
+    )?;
+    let (report, cfg) = analyse(&args, &session, &function, fp, started, true)?;
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        print_json(&mut out, &args, &report, &cfg);
+    } else {
+        print_diff::print_text(&mut out, &report, args.show_unconfirmed);
+        if !cfg.ranges.is_empty() {
+            let _ = writeln!(out, "ranges: {}", ranges_text(&cfg.ranges));
+        }
+    }
+    Ok(if report.summary.diff_confirmed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Runs `diff` on `function` of `session`: the report and the configuration it ran with.
+fn analyse(
+    args: &DiffArgs,
+    session: &Session,
+    function: &str,
+    fpcore: Option<&FpCoreFunction>,
+    started: Instant,
+    notes: bool,
+) -> Result<(DiffReport, DiffConfig), InputError> {
+    let cfg = args.config(function, fpcore, started)?;
+    // Integer parameters and array lengths are not searched: say what they default to.
+    let fid = session.function(BuildKind::P, function)?;
+    for p in &session.p()?.function(fid).params {
+        match p.ty {
+            fpscout_ir::Type::Scalar(fpscout_ir::ScalarTy::Int(_))
+                if notes && !cfg.ints.contains_key(&p.name) =>
+            {
+                eprintln!(
+                    "fpscout: note: integer parameter '{}' is 0 (set it with --int {}=V)",
+                    p.name, p.name
+                );
+            }
+            fpscout_ir::Type::Scalar(fpscout_ir::ScalarTy::Ptr)
+                if notes && !cfg.array_lens.contains_key(&p.name) =>
+            {
+                eprintln!(
+                    "fpscout: note: array parameter '{}' has 8 elements (set it with --array-len {}=N)",
+                    p.name, p.name
+                );
+            }
+            _ => {}
+        }
+    }
+    let bar = indicatif::ProgressBar::new(0);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} {msg:22} [{bar:30}] {pos}/{len} {elapsed}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    // The bar draws only on a terminal; with --json a progress record goes to
+    // stderr at most once a second, for scripts.
+    let mut last_record: Option<Instant> = None;
+    let json = args.json;
+    let mut progress = |phase: &str, done: u64, total: u64| {
+        let left = (cfg.time_budget_s - started.elapsed().as_secs_f64()).max(0.0);
+        bar.set_message(format!("{phase} ({left:.0} s left)"));
+        bar.set_length(total);
+        bar.set_position(done);
+        if json && last_record.is_none_or(|t| t.elapsed().as_secs_f64() >= 1.0) {
+            last_record = Some(Instant::now());
+            let record = json!({"type": "progress", "data": {
+                "phase": phase, "done": done, "total": total,
+                "elapsed_s": started.elapsed().as_secs_f64(), "left_s": left,
+            }});
+            eprintln!("{record}");
+        }
+    };
+    let mut report = run_diff(session, &cfg, &mut progress)?;
+    if args.oracle {
+        let one_float = session.p()?.function(fid).params.len() == 1;
+        let o = if one_float {
+            fpscout::oracle::enumerate_signatures(
+                session,
+                function,
+                args.ftz_daz,
+                &mut |done, total| progress("oracle", done, total),
+            )?
+        } else {
+            fpscout::oracle::sample_signatures(
+                session,
+                function,
+                args.ftz_daz,
+                ORACLE_SAMPLES,
+                &mut |done, total| progress("oracle", done, total),
+            )?
+        };
+        let r = fpscout::oracle::recall(&o, &report.flag_or_class_signatures());
+        report.summary.recall_estimate = Some(r.recall);
+        report.summary.recall = Some(r);
+    }
+    bar.finish_and_clear();
+    Ok((report, cfg))
+}
+
+/// The ranges a run searched, by parameter name.
+fn ranges_json(ranges: &HashMap<String, (f64, f64)>) -> Value {
+    let mut names: Vec<&String> = ranges.keys().collect();
+    names.sort();
+    let map: serde_json::Map<String, Value> = names
+        .into_iter()
+        .map(|n| (n.clone(), json!([ranges[n].0, ranges[n].1])))
+        .collect();
+    Value::Object(map)
+}
+
+fn ranges_text(ranges: &HashMap<String, (f64, f64)>) -> String {
+    let mut names: Vec<&String> = ranges.keys().collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|n| format!("{n} in [{}, {}]", ranges[n].0, ranges[n].1))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The usual JSON Lines of one function: findings, non-terminating inputs, the summary
+/// (with the ranges searched).
+fn print_json(out: &mut impl Write, args: &DiffArgs, report: &DiffReport, cfg: &DiffConfig) {
+    for x in report
+        .findings
+        .iter()
+        .filter(|x| x.confirmed || args.show_unconfirmed)
+    {
+        let _ = writeln!(out, "{}", print_diff::finding_json(report, x));
+    }
+    for record in print_diff::non_terminating_json(report) {
+        let _ = writeln!(out, "{record}");
+    }
+    let mut summary = print_diff::summary_json(report);
+    if let Some(data) = summary.get_mut("data").and_then(Value::as_object_mut) {
+        data.insert("ranges".into(), ranges_json(&cfg.ranges));
+    }
+    let _ = writeln!(out, "{summary}");
+}
+
+/// Every function of the FPCore files, one after the other on one session (each with the
+/// whole time budget): a line each, then the total.
+fn whole_file(
+    args: &DiffArgs,
+    session: &Session,
+    fpcore: &FpCoreInputs,
+) -> Result<ExitCode, InputError> {
+    let mut out = std::io::stdout().lock();
+    let (mut analysed, mut failed, mut findings, mut signatures) = (0usize, 0usize, 0usize, 0usize);
+    let mut with_findings = 0usize;
+    let mut wall = 0.0f64;
+    if !args.json {
+        let _ = writeln!(
+            out,
+            "{:<36} {:>9} {:>10} {:>8}",
+            "function", "findings", "signatures", "wall s"
+        );
+    }
+    for u in &fpcore.unsupported {
+        failed += 1;
+        if args.json {
+            let record = json!({"type": "unsupported", "data": {
+                "function": u.label(), "reason": u.reason,
+            }});
+            let _ = writeln!(out, "{record}");
+        } else {
+            let _ = writeln!(out, "{:<36} not supported: {}", u.label(), u.reason);
+        }
+    }
+    for f in &fpcore.functions {
+        for note in f.notes() {
+            eprintln!("fpscout: note: {note}");
+        }
+        let started = Instant::now();
+        match analyse(args, session, &f.c_name, Some(f), started, false) {
+            Ok((report, cfg)) => {
+                let s = &report.summary;
+                analysed += 1;
+                findings += s.diff_confirmed;
+                signatures += s.signatures;
+                with_findings += usize::from(s.diff_confirmed > 0);
+                wall += s.wall_seconds;
+                if args.json {
+                    print_json(&mut out, args, &report, &cfg);
+                } else {
+                    let _ = writeln!(
+                        out,
+                        "{:<36} {:>9} {:>10} {:>8.1}",
+                        f.label(),
+                        s.diff_confirmed,
+                        s.signatures,
+                        s.wall_seconds
+                    );
+                }
+            }
+            Err(e) => {
+                failed += 1;
+                if args.json {
+                    let record = json!({"type": "unsupported", "data": {
+                        "function": f.label(), "reason": e.to_string(),
+                    }});
+                    let _ = writeln!(out, "{record}");
+                } else {
+                    let _ = writeln!(out, "{:<36} not analysed: {e}", f.label());
+                }
+            }
+        }
+        let _ = out.flush();
+    }
+    if args.json {
+        let total = json!({"type": "total", "data": {
+            "functions": analysed, "unsupported": failed, "with_findings": with_findings,
+            "findings": findings, "signatures": signatures, "wall_seconds": wall,
+        }});
+        let _ = writeln!(out, "{total}");
+    } else {
+        let _ = writeln!(
+            out,
+            "total: {analysed} functions analysed, {failed} not; {findings} confirmed findings in {with_findings} functions, {signatures} signatures; {wall:.1} s"
+        );
+    }
+    Ok(if findings > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

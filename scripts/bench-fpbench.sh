@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# FPBench benchmark: `fpscout diff FILE -f NAME --json` on every FPCore of the suites
+# (default: bench/fpbench/*.fpcore; or the .fpcore files given as arguments), default
+# budgets or TIME_BUDGET seconds each. Prints per expression: suite, name, supported or
+# why not, confirmed findings, signatures, wall time; then totals (supported %, analysed,
+# with findings, max/median time).
+# FPSCOUT=path/to/fpscout uses that binary instead of building the release one.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [[ -z "${FPSCOUT:-}" ]]; then
+    cargo build --release -q -p fpscout
+    FPSCOUT="${CARGO_TARGET_DIR:-target}/release/fpscout"
+fi
+if [[ $# -eq 0 ]]; then
+    set -- bench/fpbench/*.fpcore
+fi
+export FPSCOUT TIME_BUDGET="${TIME_BUDGET:-}"
+exec python3 - "$@" <<'PY'
+import json, os, re, statistics, subprocess, sys, time
+
+fpscout = os.environ["FPSCOUT"]
+budget = os.environ.get("TIME_BUDGET") or None
+
+def cores(text):
+    """(index, :name or None) of each top-level (FPCore ...) form."""
+    out, depth, i, start = [], 0, 0, None
+    while i < len(text):
+        c = text[i]
+        if c == ';':
+            i = text.find('\n', i)
+            if i < 0:
+                break
+        elif c == '"':
+            i += 1
+            while i < len(text) and text[i] != '"':
+                i += 2 if text[i] == '\\' else 1
+        elif c in '([':
+            if depth == 0:
+                start = i
+            depth += 1
+        elif c in ')]':
+            depth -= 1
+            if depth == 0 and start is not None:
+                form = text[start:i + 1]
+                m = re.search(r':name\s+"((?:[^"\\]|\\.)*)"', form)
+                out.append((len(out), m.group(1).replace('\\"', '"') if m else None))
+        i += 1
+    return out
+
+rows = []
+print(f"{'suite':<16} {'name':<40} {'status':<12} {'found':>5} {'sigs':>4} {'wall s':>7}  note")
+for path in sys.argv[1:]:
+    suite = os.path.basename(path).removesuffix(".fpcore")
+    with open(path) as f:
+        listed = cores(f.read())
+    names = [n for _, n in listed]
+    for index, name in listed:
+        # A name used twice in the file picks the first: the others go by index.
+        key = name if name is not None and names.count(name) == 1 else f"#{index}"
+        cmd = [fpscout, "diff", path, "-f", key, "--json"]
+        if budget:
+            cmd += ["--time-budget", budget]
+        t0 = time.monotonic()
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        wall = time.monotonic() - t0
+        summary = None
+        for line in p.stdout.splitlines():
+            try:
+                r = json.loads(line)
+            except ValueError:
+                continue
+            if r.get("type") == "summary":
+                summary = r["data"]
+        if p.returncode in (0, 1) and summary is not None:
+            row = dict(suite=suite, name=name or key, status="analysed",
+                       found=summary["diff_confirmed"], sigs=summary["signatures"],
+                       wall=wall, note="")
+        else:
+            errors = [l for l in p.stderr.splitlines() if l.startswith("fpscout: error:")]
+            why = errors[-1].removeprefix("fpscout: error: ") if errors else \
+                f"exit {p.returncode}: " + (p.stderr.strip().splitlines() or ["?"])[-1]
+            status = "unsupported" if "not supported" in why else "failed"
+            row = dict(suite=suite, name=name or key, status=status, found=None,
+                       sigs=None, wall=wall, note=re.sub(r"^\S*/", "", why)[:110])
+        rows.append(row)
+        fmt = lambda v: "-" if v is None else str(v)
+        print(f"{row['suite']:<16} {row['name'][:40]:<40} {row['status']:<12} "
+              f"{fmt(row['found']):>5} {fmt(row['sigs']):>4} {row['wall']:>7.1f}  {row['note']}",
+              flush=True)
+
+n = len(rows)
+analysed = [r for r in rows if r["status"] == "analysed"]
+unsupported = [r for r in rows if r["status"] == "unsupported"]
+times = [r["wall"] for r in analysed]
+print()
+print(f"expressions: {n}; supported: {n - len(unsupported)} ({100 * (n - len(unsupported)) / max(n, 1):.0f} %); "
+      f"analysed: {len(analysed)} ({100 * len(analysed) / max(n, 1):.0f} %); "
+      f"with confirmed findings: {sum(1 for r in analysed if r['found'])}; "
+      f"findings: {sum(r['found'] for r in analysed)}; signatures: {sum(r['sigs'] for r in analysed)}")
+if times:
+    print(f"wall time per analysed expression: max {max(times):.1f} s, median {statistics.median(times):.1f} s, "
+          f"under 10 s: {sum(1 for t in times if t < 10)}/{len(times)}")
+PY
