@@ -110,6 +110,10 @@ const CONFIRM_SHARE: f64 = 0.1;
 const SEARCH_SHARE: f64 = 0.05;
 /// Neighbours of one candidate replayed traced at most.
 const TRACED_PER_CANDIDATE: usize = 4;
+/// Inputs of the first native batch of a replay (see [`Exe::paced`]).
+const FIRST_BATCH: usize = 16;
+/// Time the confirmation replays get past the deadline at most, when it has passed.
+const CONFIRM_GRACE: Duration = Duration::from_secs(2);
 /// Share of a solving round's time Z3 gets; the fallback solver has the rest.
 const Z3_SHARE: f64 = 0.7;
 /// The fallback solver's time limit per query, as a multiple of Z3's.
@@ -451,15 +455,7 @@ impl Exe<'_> {
         inputs: &[Vec<ArgBits>],
         until: Option<Instant>,
     ) -> Result<Vec<NativeOutcome>, InputError> {
-        replay_batches(
-            self.native,
-            self.f,
-            inputs,
-            &self.opts,
-            NativeBuild::run,
-            until,
-            &mut |_, _| {},
-        )
+        self.paced(inputs, until, NativeBuild::run)
     }
 
     fn traced(
@@ -467,15 +463,47 @@ impl Exe<'_> {
         inputs: &[Vec<ArgBits>],
         until: Option<Instant>,
     ) -> Result<Vec<TracedOutcome>, InputError> {
-        replay_batches(
-            self.native,
-            self.f,
-            inputs,
-            &self.opts,
-            NativeBuild::run_traced,
-            until,
-            &mut |_, _| {},
-        )
+        self.paced(inputs, until, NativeBuild::run_traced)
+    }
+
+    /// In batches sized by the pace of the last one, starting small, so that no batch
+    /// runs much past `until`: a slow function, inputs that hang until the hang limit, or
+    /// traced inputs that trap at every iteration of a loop.
+    #[allow(clippy::type_complexity)]
+    fn paced<T>(
+        &self,
+        inputs: &[Vec<ArgBits>],
+        until: Option<Instant>,
+        run: fn(
+            &NativeBuild,
+            &[Vec<fpscout_native::NativeArg>],
+            &RunOptions,
+        ) -> fpscout_native::Result<Vec<T>>,
+    ) -> Result<Vec<T>, InputError> {
+        let mut outs = Vec::new();
+        let mut batch = FIRST_BATCH;
+        while outs.len() < inputs.len() && until.is_none_or(|d| Instant::now() < d) {
+            let started = Instant::now();
+            let chunk = &inputs[outs.len()..(outs.len() + batch).min(inputs.len())];
+            outs.extend(replay_batches(
+                self.native,
+                self.f,
+                chunk,
+                &self.opts,
+                run,
+                until,
+                &mut |_, _| {},
+            )?);
+            let per_input = started.elapsed().as_secs_f64() / chunk.len().max(1) as f64;
+            let affordable = until.map_or(usize::MAX, |d| {
+                (d.saturating_duration_since(Instant::now()).as_secs_f64() / per_input.max(1e-9))
+                    as usize
+            });
+            batch = (batch * 2)
+                .min(crate::search::NATIVE_BATCH)
+                .min(affordable.max(1));
+        }
+        Ok(outs)
     }
 }
 
@@ -657,15 +685,18 @@ pub fn run_exceptions(
         );
         drop(scripts);
         summary.phases.solve += t.elapsed().as_secs_f64();
+        // Seed points first: one run each, and on a slow function the search may not
+        // get through every neighbourhood.
         let constants = crate::seeds::float_constants(module, fid);
-        for point in crate::seeds::seed_points(&space.tys, &space.ranges, &constants) {
-            candidates.push(Candidate {
+        let seeds = crate::seeds::seed_points(&space.tys, &space.ranges, &constants)
+            .into_iter()
+            .map(|point| Candidate {
                 center: point,
                 around: Vec::new(),
                 target: None,
                 source: Source::Seed,
             });
-        }
+        candidates.splice(0..0, seeds);
         summary.candidates += candidates.len();
         search(
             space,
@@ -758,7 +789,10 @@ pub fn run_exceptions(
     let mut out: Vec<ExceptionFinding> = findings.by_key.into_values().collect();
     let firsts: Vec<Vec<ArgBits>> = out.iter().map(|x| x.witnesses[0].input.clone()).collect();
     progress("confirm", 0, out.len() as u64);
-    let again = exe.traced(&firsts, run_deadline)?;
+    // Findings deserve their confirmation even when the phases before used the budget up:
+    // a little time past it, not a report without them.
+    let confirm_until = run_deadline.map(|d| d.max(Instant::now() + CONFIRM_GRACE));
+    let again = exe.traced(&firsts, confirm_until)?;
     summary.traced_runs += again.len();
     let target_locs: HashSet<(Option<LocKey>, ExceptionKind)> = targets
         .iter()
