@@ -105,6 +105,9 @@ pub struct DiffArgs {
     /// JSON Lines: one {"type":"finding"} record per confirmed finding, then a summary
     #[arg(long)]
     pub(crate) json: bool,
+    /// Also write the confirmed findings as SARIF 2.1.0 to FILE (with --function)
+    #[arg(long, value_name = "FILE")]
+    pub(crate) sarif: Option<PathBuf>,
 }
 
 impl DiffArgs {
@@ -173,6 +176,11 @@ pub fn run(args: DiffArgs, started: Instant) -> Result<ExitCode, InputError> {
         .compile
         .apply_translating(&args.source_files, &mut flags)?;
     let Some(name) = &args.function else {
+        if args.sarif.is_some() {
+            return Err(InputError(
+                "--sarif needs --function (one function per SARIF log for now)".into(),
+            ));
+        }
         if !fpcore.any() {
             return Err(InputError(
                 "diff needs --function NAME (only FPCore files run each of their functions without it)"
@@ -203,6 +211,9 @@ pub fn run(args: DiffArgs, started: Instant) -> Result<ExitCode, InputError> {
         Some(&function),
     )?;
     let (report, cfg) = analyse(&args, &session, &function, fp, started, true)?;
+    if let Some(path) = &args.sarif {
+        crate::write_sarif(path, &fpscout::finding::from_diff(&report))?;
+    }
     let mut out = std::io::stdout().lock();
     if args.json {
         print_json(&mut out, &args, &report, &cfg);

@@ -97,6 +97,9 @@ pub struct ExceptionsArgs {
     /// (and a {"type":"total"} for several)
     #[arg(long)]
     json: bool,
+    /// Also write the findings as SARIF 2.1.0 to FILE (with --function)
+    #[arg(long, value_name = "FILE")]
+    sarif: Option<PathBuf>,
     /// Worker process of a whole-library run: analyse the functions I (0-based) of every
     /// N, in JSON Lines
     #[arg(long, hide = true, value_name = "I/N")]
@@ -208,6 +211,11 @@ pub fn run(mut args: ExceptionsArgs, started: Instant) -> Result<ExitCode, Input
     if let Some(function) = &args.function {
         return one_function(&args, &open(Some(function))?, function, started);
     }
+    if args.sarif.is_some() && args.worker.is_none() {
+        return Err(InputError(
+            "--sarif needs --function (one function per SARIF log for now)".into(),
+        ));
+    }
     let session = open(None)?;
     let module = session.module(args.build_kind())?;
     let mut names: Vec<String> = module
@@ -290,6 +298,9 @@ fn one_function(
     };
     let report = run_exceptions(session, &cfg, &mut progress)?;
     bar.finish_and_clear();
+    if let Some(path) = &args.sarif {
+        crate::write_sarif(path, &fpscout::finding::from_exceptions(&report))?;
+    }
     let mut out = std::io::stdout().lock();
     if args.json {
         for x in &report.findings {

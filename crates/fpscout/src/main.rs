@@ -137,6 +137,18 @@ fn main() -> ExitCode {
     }
 }
 
+/// Writes a SARIF log of `findings` to `path`.
+pub(crate) fn write_sarif(
+    path: &std::path::Path,
+    findings: &[fpscout::finding::Finding],
+) -> Result<(), InputError> {
+    let log = fpscout::sarif::log(findings, env!("CARGO_PKG_VERSION"));
+    let text = serde_json::to_string_pretty(&log)
+        .map_err(|e| InputError(format!("cannot encode SARIF: {e}")))?;
+    std::fs::write(path, text + "\n")
+        .map_err(|e| InputError(format!("cannot write {}: {e}", path.display())))
+}
+
 pub(crate) fn parse_pairs<T: std::str::FromStr>(
     items: &[String],
     what: &str,

@@ -45,8 +45,12 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
 
 #[test]
 fn one_function_in_json_lines_exits_1_with_located_findings() {
+    let dir = tempfile::tempdir().unwrap();
+    let sarif = dir.path().join("av1.sarif");
     let out = run(&[
         "exceptions",
+        "--sarif",
+        sarif.to_str().unwrap(),
         &corpus("av1.c"),
         "-f",
         "av1",
@@ -82,6 +86,14 @@ fn one_function_in_json_lines_exits_1_with_located_findings() {
     assert_eq!(summary["data"]["function"], "av1");
     assert!(summary["data"]["locations"].as_u64().unwrap() >= 1);
     assert!(summary["data"]["queries"]["z3_sat"].as_u64().unwrap() >= 1);
+    // The same findings as SARIF (validated against the schema in tests/sarif.rs).
+    let log: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&sarif).expect("SARIF written"))
+            .expect("SARIF is JSON");
+    let results = log["runs"][0]["results"].as_array().expect("results");
+    let findings = recs.iter().filter(|r| r["type"] == "finding").count();
+    assert_eq!(results.len(), findings);
+    assert!(results.iter().any(|r| r["ruleId"] == "overflow"));
 }
 
 #[test]
