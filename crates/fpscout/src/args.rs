@@ -330,7 +330,6 @@ pub fn decimal(bits: u64, ty: FloatTy) -> String {
 
 /// Inputs as `[{name, value: {hex, decimal}}]` (arrays as `values`), as every printer
 /// shows them.
-
 pub fn inputs_json(params: &[Param], input: &[ArgBits]) -> Value {
     let items: Vec<Value> = params
         .iter()
