@@ -15,8 +15,7 @@ use fpscout_ir::{ExceptionKind, ExceptionSet, FloatTy, FuncId, Function, Type};
 use fpscout_native::{FtzDaz, NativeArg, NativeBuild, NativeOutcome, RunOptions, TracedOutcome};
 use fpscout_smt::numeral::{float_value, round_to_float};
 use fpscout_smt::{
-    collect, dedupe, exact_value, CollectOptions, ExactArg, ParamSpec, Query, QueryPool, QuerySet,
-    Verdict,
+    collect, dedupe, exact_value, CollectOptions, ParamSpec, Query, QueryPool, QuerySet, Verdict,
 };
 use fpscout_toolchain::BuildKind;
 use fpscout_walk::concrete::{AdaptiveSteps, ArgBits, ConcreteRunner, EvalEnd, Evaluation};
@@ -1231,22 +1230,7 @@ fn worst_with_exact(
     ulps: u64,
 ) -> Worst {
     let ft = ret.float_ty().unwrap_or(FloatTy::F64);
-    let exact_args: Option<Vec<ExactArg>> = specs
-        .iter()
-        .zip(&input)
-        .map(|(s, x)| match (s, x) {
-            (ParamSpec::Float { ty, .. }, ArgBits::Scalar(bits)) => {
-                float_value(*bits, *ty).map(ExactArg::Real)
-            }
-            (ParamSpec::Int { .. }, ArgBits::Scalar(bits)) => Some(ExactArg::Int(*bits)),
-            (ParamSpec::FloatArray { ty, .. }, ArgBits::Array(v)) => v
-                .iter()
-                .map(|&b| float_value(b, *ty))
-                .collect::<Option<Vec<Rational>>>()
-                .map(ExactArg::Array),
-            _ => None,
-        })
-        .collect();
+    let exact_args = crate::search::exact_args(specs, &input);
     let exact = exact_args.and_then(|args| exact_value(p.0, p.1, &args));
     let closer = exact.as_ref().and_then(|q| {
         let (qa, qb) = (float_value(a, ft)?, float_value(b, ft)?);

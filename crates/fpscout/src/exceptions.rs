@@ -19,10 +19,9 @@ use fpscout_ir::{
     Type,
 };
 use fpscout_native::{NativeBuild, NativeOutcome, RunOptions, TracedOutcome};
-use fpscout_smt::numeral::float_value;
 use fpscout_smt::{
-    collect, dedupe, exact_value_within, CollectOptions, Collected, Dependent, ExactArg,
-    FallbackInput, FallbackOptions, ParamSpec, Query, QuerySet, Verdict,
+    collect, dedupe, exact_value_within, CollectOptions, Collected, Dependent, FallbackInput,
+    FallbackOptions, ParamSpec, Query, QuerySet, Verdict,
 };
 use fpscout_toolchain::BuildKind;
 use fpscout_walk::concrete::{AdaptiveSteps, ArgBits, ConcreteRunner};
@@ -1449,23 +1448,8 @@ fn exact_result(
     specs: &[ParamSpec],
     input: &[ArgBits],
 ) -> Option<Rational> {
-    let args: Option<Vec<ExactArg>> = specs
-        .iter()
-        .zip(input)
-        .map(|(s, x)| match (s, x) {
-            (ParamSpec::Float { ty, .. }, ArgBits::Scalar(bits)) => {
-                float_value(*bits, *ty).map(ExactArg::Real)
-            }
-            (ParamSpec::Int { .. }, ArgBits::Scalar(bits)) => Some(ExactArg::Int(*bits)),
-            (ParamSpec::FloatArray { ty, .. }, ArgBits::Array(v)) => v
-                .iter()
-                .map(|&b| float_value(b, *ty))
-                .collect::<Option<Vec<Rational>>>()
-                .map(ExactArg::Array),
-            _ => None,
-        })
-        .collect();
-    exact_value_within(module, fid, &args?, EXACT_LIMIT)
+    let args = crate::search::exact_args(specs, input)?;
+    exact_value_within(module, fid, &args, EXACT_LIMIT)
 }
 
 /// Avoidable when the exact result is a normal number of the return type (zero is not:

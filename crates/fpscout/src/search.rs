@@ -5,8 +5,8 @@
 use crate::InputError;
 use fpscout_ir::{FloatTy, Function, ScalarTy, Type};
 use fpscout_native::{NativeArg, NativeBuild, RunOptions};
-use fpscout_smt::numeral::{floats_around, round_to_float};
-use fpscout_smt::ParamSpec;
+use fpscout_smt::numeral::{float_value, floats_around, round_to_float};
+use fpscout_smt::{ExactArg, ParamSpec};
 use fpscout_walk::concrete::ArgBits;
 use rand::Rng;
 use rug::Rational;
@@ -415,4 +415,25 @@ pub fn clamp_finite(bits: u64, ty: FloatTy) -> u64 {
             }
         }
     }
+}
+
+/// Argument bits as exact rationals, for an exact evaluation (`None` for a NaN or an
+/// infinity, or arguments that do not fit the specs).
+pub fn exact_args(specs: &[ParamSpec], input: &[ArgBits]) -> Option<Vec<ExactArg>> {
+    specs
+        .iter()
+        .zip(input)
+        .map(|(s, x)| match (s, x) {
+            (ParamSpec::Float { ty, .. }, ArgBits::Scalar(bits)) => {
+                float_value(*bits, *ty).map(ExactArg::Real)
+            }
+            (ParamSpec::Int { .. }, ArgBits::Scalar(bits)) => Some(ExactArg::Int(*bits)),
+            (ParamSpec::FloatArray { ty, .. }, ArgBits::Array(v)) => v
+                .iter()
+                .map(|&b| float_value(b, *ty))
+                .collect::<Option<Vec<Rational>>>()
+                .map(ExactArg::Array),
+            _ => None,
+        })
+        .collect()
 }
