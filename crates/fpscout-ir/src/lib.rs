@@ -996,6 +996,10 @@ pub struct Param {
     pub ty: Type,
     /// For pointer parameters, the element type inferred from how the body uses it.
     pub pointee: Option<ScalarTy>,
+    /// For pointer parameters, how many elements of `pointee` the body reaches at
+    /// constant indices (`out[15] = …` needs 16); 0 when unknown. A buffer shorter than
+    /// this makes every run read or write past it.
+    pub min_elements: u64,
     /// Integer parameter declared unsigned in C (from `zeroext`).
     pub unsigned: bool,
 }

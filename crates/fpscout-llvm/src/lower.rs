@@ -501,10 +501,14 @@ unsafe fn lower_function(cx: &mut ModuleCx, id: FuncId, f: LLVMValueRef) -> Resu
         let vid = fcx.fresh();
         fcx.values.insert(key(p), Operand::Value(vid));
         let pname = value_name(p);
-        let pointee = if ty == Type::PTR {
-            infer_pointee(p)
+        let (pointee, min_elements) = if ty == Type::PTR {
+            let used = pointer_use(fcx.m, p);
+            let elements = used.pointee.map_or(0, |s| {
+                used.constant_extent_bytes.div_ceil(s.store_size().max(1))
+            });
+            (used.pointee, elements)
         } else {
-            None
+            (None, 0)
         };
         let unsigned = !LLVMGetEnumAttributeAtIndex(f, i + 1, zeroext).is_null();
         params.push(Param {
@@ -515,6 +519,7 @@ unsafe fn lower_function(cx: &mut ModuleCx, id: FuncId, f: LLVMValueRef) -> Resu
             },
             ty,
             pointee,
+            min_elements,
             unsigned,
         });
     }
@@ -658,13 +663,32 @@ unsafe fn unsupported_stub(f: LLVMValueRef, why: String) -> Function {
     }
 }
 
-/// Guesses what a pointer parameter points to from the loads and stores reached from it
-/// through address arithmetic (opaque pointers carry no element type).
-unsafe fn infer_pointee(param: LLVMValueRef) -> Option<ScalarTy> {
-    let mut work = vec![param];
+/// What the body reveals about a pointer parameter (opaque pointers carry no element
+/// type): the element type guessed from the loads and stores reached through address
+/// arithmetic, and how many bytes from the start the accesses at constant offsets reach.
+struct PointerUse {
+    pointee: Option<ScalarTy>,
+    constant_extent_bytes: u64,
+}
+
+/// Follows a pointer parameter through GEPs, phis and selects to the loads, stores and
+/// calls that use it. Offsets are tracked while every step is constant, so `out[15] = …`
+/// says the buffer needs 16 elements; an access at a dynamic index says nothing.
+unsafe fn pointer_use(cx: &ModuleCx, param: LLVMValueRef) -> PointerUse {
+    let mut work = vec![(param, Some(0i64))];
     let mut seen = std::collections::HashSet::new();
+    let mut found_float = None;
     let mut found_int = None;
-    while let Some(v) = work.pop() {
+    let mut extent = 0u64;
+    let const_operand = |inst: LLVMValueRef, i: u32| {
+        let op = LLVMGetOperand(inst, i);
+        if LLVMIsAConstantInt(op).is_null() {
+            None
+        } else {
+            Some(LLVMConstIntGetSExtValue(op))
+        }
+    };
+    while let Some((v, offset)) = work.pop() {
         if !seen.insert(key(v)) || seen.len() > 256 {
             continue;
         }
@@ -680,22 +704,46 @@ unsafe fn infer_pointee(param: LLVMValueRef) -> Option<ScalarTy> {
                 LLVMOpcode::LLVMStore if LLVMGetOperand(user, 1) == v => {
                     Some(LLVMTypeOf(LLVMGetOperand(user, 0)))
                 }
-                LLVMOpcode::LLVMGetElementPtr | LLVMOpcode::LLVMPHI | LLVMOpcode::LLVMSelect => {
-                    work.push(user);
+                LLVMOpcode::LLVMGetElementPtr => {
+                    let step = gep_offsets(cx, user, |i| const_operand(user, i))
+                        .ok()
+                        .filter(|(_, dynamic)| dynamic.is_empty())
+                        .map(|(k, _)| k);
+                    let next = offset.zip(step).and_then(|(a, b)| a.checked_add(b));
+                    work.push((user, next));
+                    None
+                }
+                LLVMOpcode::LLVMPHI | LLVMOpcode::LLVMSelect => {
+                    work.push((user, None));
+                    None
+                }
+                // A pointer handed to a callee (modf's output, a helper) is at least
+                // one element the callee may touch; the pointee's size stands in.
+                LLVMOpcode::LLVMCall => {
+                    if let Some(o) = offset.filter(|&o| o >= 0) {
+                        extent = extent.max(o as u64 + 1);
+                    }
                     None
                 }
                 _ => None,
             };
             if let Some(t) = accessed {
+                if let Some(o) = offset.filter(|&o| o >= 0) {
+                    let size = LLVMABISizeOfType(cx.target_data, t);
+                    extent = extent.max((o as u64).saturating_add(size));
+                }
                 match lower_type(t).ok().and_then(|t| t.lanes()) {
-                    Some((s @ ScalarTy::Float(_), _)) => return Some(s),
+                    Some((s @ ScalarTy::Float(_), _)) => found_float = found_float.or(Some(s)),
                     Some((s @ ScalarTy::Int(_), _)) => found_int = found_int.or(Some(s)),
                     _ => {}
                 }
             }
         }
     }
-    found_int
+    PointerUse {
+        pointee: found_float.or(found_int),
+        constant_extent_bytes: extent,
+    }
 }
 
 fn fmf_of(inst: LLVMValueRef) -> FastMath {

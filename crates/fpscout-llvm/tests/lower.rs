@@ -103,6 +103,36 @@ fn pointer_parameters_get_their_element_type() {
 }
 
 #[test]
+fn pointer_parameters_know_how_far_constant_indices_reach() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = src(
+        &dir,
+        "e.c",
+        "#include <math.h>\n\
+         double w(double x, double *out) { out[0] = x; out[15] = -x; return x; }\n\
+         double m(double x, double *out) { out[0] = 0; return modf(x, &out[11]); }\n\
+         double d(const double *x, int n) { return x[n] + x[2]; }\n\
+         double s(const float *x, int n) { float t = 0; for (int i = 0; i < n; i++) t += x[i]; return t; }\n",
+    );
+    let tc = Toolchain::discover().unwrap();
+    for build in BuildKind::BOTH {
+        let m = load_build(&tc, &c, build, &BuildFlags::default(), dir.path()).unwrap();
+        let elements = |name: &str, i: usize| {
+            m.function(m.find_function(name).unwrap()).params[i].min_elements
+        };
+        assert_eq!(elements("w", 1), 16, "{build}: out[15] is written");
+        assert_eq!(elements("m", 1), 12, "{build}: modf writes out[11]");
+        assert_eq!(
+            elements("d", 0),
+            3,
+            "{build}: x[2] is read, x[n] says nothing"
+        );
+        assert_eq!(elements("s", 0), 0, "{build}: only dynamic indices");
+        assert_eq!(elements("s", 1), 0, "{build}: not a pointer");
+    }
+}
+
+#[test]
 fn ll_and_bc_inputs_load() {
     let dir = tempfile::tempdir().unwrap();
     let c = src(&dir, "k.c", "double k(double x) { return x / 3.0; }\n");

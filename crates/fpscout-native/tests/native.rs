@@ -739,6 +739,7 @@ fn signatures_come_from_ir_functions() {
         name: name.into(),
         ty,
         pointee,
+        min_elements: 0,
         unsigned,
     };
     let mut f = Function {

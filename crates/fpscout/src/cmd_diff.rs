@@ -34,7 +34,7 @@ pub struct DiffArgs {
     /// Value of an integer parameter: NAME=VALUE (default 0)
     #[arg(long = "int", value_name = "NAME=VALUE", allow_hyphen_values = true)]
     pub(crate) ints: Vec<String>,
-    /// Length of an array parameter: NAME=N (default 8)
+    /// Length of an array parameter: NAME=N (default 8, or more if the body indexes further)
     #[arg(long = "array-len", value_name = "NAME=N")]
     pub(crate) array_lens: Vec<String>,
     /// Compiler flags of P' (default: "-O3 -ffast-math")
@@ -256,8 +256,10 @@ fn analyse(
                 if notes && !cfg.array_lens.contains_key(&p.name) =>
             {
                 eprintln!(
-                    "fpscout: note: array parameter '{}' has 8 elements (set it with --array-len {}=N)",
-                    p.name, p.name
+                    "fpscout: note: array parameter '{}' has {} elements (set it with --array-len {}=N)",
+                    p.name,
+                    fpscout::search::default_array_len(p),
+                    p.name
                 );
             }
             _ => {}

@@ -43,7 +43,7 @@ pub struct ExceptionsArgs {
     /// Value of an integer parameter: NAME=VALUE (default 0)
     #[arg(long = "int", value_name = "NAME=VALUE", allow_hyphen_values = true)]
     ints: Vec<String>,
-    /// Length of an array parameter: NAME=N (default 8)
+    /// Length of an array parameter: NAME=N (default 8, or more if the body indexes further)
     #[arg(long = "array-len", value_name = "NAME=N")]
     array_lens: Vec<String>,
     /// Compiler flags of P' (default: "-O3 -ffast-math")

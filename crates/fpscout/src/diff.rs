@@ -34,7 +34,7 @@ pub struct DiffConfig {
     pub ranges: HashMap<String, (f64, f64)>,
     /// Values of integer parameters (`--int name=v`); default 0.
     pub ints: HashMap<String, i64>,
-    /// Lengths of array parameters (`--array-len name=n`); default 8.
+    /// Lengths of array parameters (`--array-len name=n`); default `search::default_array_len`.
     pub array_lens: HashMap<String, usize>,
     pub collect: CollectOptions,
     pub query_timeout_ms: u32,

@@ -1540,6 +1540,7 @@ mod tests {
             name: name.into(),
             ty,
             pointee: None,
+            min_elements: 0,
             unsigned: false,
         };
         let f = Function {

@@ -20,7 +20,7 @@ pub struct InputOptions<'a> {
     pub ranges: &'a HashMap<String, (f64, f64)>,
     /// Values of integer parameters (`--int name=v`); default 0.
     pub ints: &'a HashMap<String, i64>,
-    /// Lengths of array parameters (`--array-len name=n`); default 8.
+    /// Lengths of array parameters (`--array-len name=n`); default `search::default_array_len`.
     pub array_lens: &'a HashMap<String, usize>,
 }
 
@@ -204,7 +204,11 @@ pub fn float_inputs(
             (Type::Scalar(ScalarTy::Ptr), Some(ScalarTy::Float(ty))) => ParamSpec::FloatArray {
                 name: p.name.clone(),
                 ty,
-                len: cfg.array_lens.get(&p.name).copied().unwrap_or(8),
+                len: cfg
+                    .array_lens
+                    .get(&p.name)
+                    .copied()
+                    .unwrap_or_else(|| default_array_len(p)),
                 range,
             },
             (ty, _) => {
@@ -217,6 +221,14 @@ pub fn float_inputs(
     }
     Ok(specs)
 }
+
+/// Elements searched in an array parameter without `--array-len`: 8, or as many as the
+/// body reaches at constant indices, so no input runs past the buffer.
+pub fn default_array_len(p: &fpscout_ir::Param) -> usize {
+    usize::try_from(p.min_elements).map_or(DEFAULT_ARRAY_LEN, |n| n.max(DEFAULT_ARRAY_LEN))
+}
+
+const DEFAULT_ARRAY_LEN: usize = 8;
 
 /// The range of each float input, in the order of `ParamSpec::inputs`.
 pub fn input_ranges(specs: &[ParamSpec]) -> Vec<Option<(f64, f64)>> {
