@@ -704,6 +704,22 @@ unsafe fn pointer_use(cx: &ModuleCx, param: LLVMValueRef) -> PointerUse {
                 LLVMOpcode::LLVMStore if LLVMGetOperand(user, 1) == v => {
                     Some(LLVMTypeOf(LLVMGetOperand(user, 0)))
                 }
+                // Kept in a global (a harness's cursor, a context pointer): the loads of
+                // that global elsewhere are the same pointer.
+                LLVMOpcode::LLVMStore => {
+                    let cell = LLVMGetOperand(user, 1);
+                    if !LLVMIsAGlobalVariable(cell).is_null() {
+                        let mut g = LLVMGetFirstUse(cell);
+                        while !g.is_null() {
+                            let load = LLVMGetUser(g);
+                            g = LLVMGetNextUse(g);
+                            if !LLVMIsALoadInst(load).is_null() {
+                                work.push((load, None));
+                            }
+                        }
+                    }
+                    None
+                }
                 LLVMOpcode::LLVMGetElementPtr => {
                     let step = gep_offsets(cx, user, |i| const_operand(user, i))
                         .ok()

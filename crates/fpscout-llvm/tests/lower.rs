@@ -112,7 +112,10 @@ fn pointer_parameters_know_how_far_constant_indices_reach() {
          double w(double x, double *out) { out[0] = x; out[15] = -x; return x; }\n\
          double m(double x, double *out) { out[0] = 0; return modf(x, &out[11]); }\n\
          double d(const double *x, int n) { return x[n] + x[2]; }\n\
-         double s(const float *x, int n) { float t = 0; for (int i = 0; i < n; i++) t += x[i]; return t; }\n",
+         double s(const float *x, int n) { float t = 0; for (int i = 0; i < n; i++) t += x[i]; return t; }\n\
+         static const float *kept; static int next;\n\
+         float take(void) { return kept[next++]; }\n\
+         float h(const float *in) { kept = in; next = 0; return take() + take(); }\n",
     );
     let tc = Toolchain::discover().unwrap();
     for build in BuildKind::BOTH {
@@ -129,6 +132,12 @@ fn pointer_parameters_know_how_far_constant_indices_reach() {
         );
         assert_eq!(elements("s", 0), 0, "{build}: only dynamic indices");
         assert_eq!(elements("s", 1), 0, "{build}: not a pointer");
+        let h = m.function(m.find_function("h").unwrap());
+        assert_eq!(
+            h.params[0].pointee,
+            Some(ScalarTy::Float(FloatTy::F32)),
+            "{build}: read through the global it is kept in"
+        );
     }
 }
 

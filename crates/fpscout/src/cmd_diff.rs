@@ -165,7 +165,7 @@ impl DiffArgs {
     }
 }
 
-pub fn run(args: DiffArgs, started: Instant) -> Result<ExitCode, InputError> {
+pub fn run(mut args: DiffArgs, started: Instant) -> Result<ExitCode, InputError> {
     let mut flags = match &args.opt_flags {
         Some(f) => BuildFlags::with_p_prime(f),
         None => BuildFlags::default(),
@@ -175,6 +175,14 @@ pub fn run(args: DiffArgs, started: Instant) -> Result<ExitCode, InputError> {
     let (sources, fpcore) = args
         .compile
         .apply_translating(&args.source_files, &mut flags)?;
+    if let Some(harness) = fpcore.harness_entry(args.function.as_deref()) {
+        args.function = Some(harness);
+    }
+    if let Some(harness) = &fpcore.harness {
+        eprintln!("fpscout: note: {}", harness.note());
+        let lens = harness.default_array_lens(&args.array_lens);
+        args.array_lens.extend(lens);
+    }
     let Some(name) = &args.function else {
         if args.sarif.is_some() {
             return Err(InputError(

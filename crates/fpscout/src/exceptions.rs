@@ -47,6 +47,8 @@ pub struct ExceptionsConfig {
     pub threads: usize,
     /// Concretizations the fallback solver tries per query.
     pub concretizations: u32,
+    /// Time limit of one fallback query; default `FALLBACK_TIME_FACTOR` Z3 timeouts.
+    pub fallback_timeout_ms: Option<u32>,
     /// Points tried around each solver model.
     pub search_budget: usize,
     /// Random inputs run on the executable (0: none).
@@ -77,6 +79,7 @@ impl ExceptionsConfig {
                 .map(|n| n.get())
                 .unwrap_or(2),
             concretizations: 16,
+            fallback_timeout_ms: None,
             search_budget: 32,
             random_inputs: 100_000,
             seed: 1,
@@ -1140,7 +1143,9 @@ impl Solving<'_, '_> {
             .collect();
         let opts = FallbackOptions {
             concretizations: cfg.concretizations,
-            timeout_ms: cfg.query_timeout_ms.saturating_mul(FALLBACK_TIME_FACTOR),
+            timeout_ms: cfg
+                .fallback_timeout_ms
+                .unwrap_or(cfg.query_timeout_ms.saturating_mul(FALLBACK_TIME_FACTOR)),
             jobs: cfg.threads,
             seed: cfg.seed,
         };

@@ -15,6 +15,7 @@ pub mod search;
 pub mod seeds;
 pub mod session;
 pub mod sources;
+pub mod svcomp;
 pub mod trace;
 
 /// An error the user can fix (bad file, bad arguments, unsupported code): exit code 2.

@@ -214,9 +214,13 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
                 None => BuildFlags::default(),
             };
             let (sources, fpcore) = compile.apply_translating(&source_files, &mut flags)?;
-            let function = match fpcore.resolve(&function)? {
-                Some(f) => f.c_name.clone(),
-                None => function,
+            let function = match (
+                fpcore.harness_entry(Some(&function)),
+                fpcore.resolve(&function)?,
+            ) {
+                (Some(harness), _) => harness,
+                (None, Some(f)) => f.c_name.clone(),
+                (None, None) => function,
             };
             let session = Session::open_focused(
                 &sources,

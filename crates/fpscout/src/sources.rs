@@ -214,15 +214,17 @@ impl CompileArgs {
     }
 
     /// As [`CompileArgs::apply`], `.fpcore` files translated to C first (see
-    /// [`translate_fpcore`]); keep the [`FpCoreInputs`] while the sources are used.
+    /// [`translate_fpcore`]) and SV-COMP-style programs harnessed (see
+    /// [`crate::svcomp`]); keep the [`FpCoreInputs`] while the sources are used.
     pub fn apply_translating(
         &self,
         files: &[PathBuf],
         flags: &mut BuildFlags,
     ) -> Result<(SourceSet, FpCoreInputs), InputError> {
-        let (files, fpcore) = translate_fpcore(files)?;
+        let (files, mut fpcore) = translate_fpcore(files)?;
         fpcore.require_some()?;
-        let sources = self.apply(&files, flags)?;
+        let mut sources = self.apply(&files, flags)?;
+        fpcore.harness = crate::svcomp::harness(&mut sources.files)?;
         Ok((sources, fpcore))
     }
 }
@@ -309,6 +311,8 @@ pub struct FpCoreInputs {
     /// Whether every source file was an FPCore file.
     pub only_fpcore: bool,
     dir: Option<tempfile::TempDir>,
+    /// The harness of an SV-COMP-style program among the C sources.
+    pub harness: Option<crate::svcomp::Harness>,
 }
 
 impl FpCoreInputs {
@@ -362,6 +366,15 @@ impl FpCoreInputs {
             )));
         }
         Ok(None)
+    }
+
+    /// The function to analyse for a harnessed SV-COMP program: its harness when the user
+    /// names `main` or nothing.
+    pub fn harness_entry(&self, name: Option<&str>) -> Option<String> {
+        self.harness
+            .as_ref()
+            .filter(|_| name.is_none_or(|n| n == "main"))
+            .map(|_| crate::svcomp::HARNESS_FUNCTION.to_string())
     }
 
     /// An error when FPCore files were given and none of their FPCores is supported.
