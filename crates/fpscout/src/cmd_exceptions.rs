@@ -179,14 +179,7 @@ pub fn run(mut args: ExceptionsArgs, started: Instant) -> Result<ExitCode, Input
     let (sources, fpcore) = args
         .compile
         .apply_translating(&args.source_files, &mut flags)?;
-    if let Some(harness) = fpcore.harness_entry(args.function.as_deref()) {
-        args.function = Some(harness);
-    }
-    if let Some(harness) = &fpcore.harness {
-        eprintln!("fpscout: note: {}", harness.note());
-        let lens = harness.default_array_lens(&args.array_lens);
-        args.array_lens.extend(lens);
-    }
+    crate::harness_defaults(&fpcore, &mut args.function, &mut args.array_lens);
     if let Some(name) = args.function.clone() {
         if let Some(f) = fpcore.resolve(&name)? {
             for note in f.notes() {

@@ -149,6 +149,24 @@ pub(crate) fn write_sarif(
         .map_err(|e| InputError(format!("cannot write {}: {e}", path.display())))
 }
 
+/// For an SV-COMP-style program: `main` (or no function) means its harness, whose arrays
+/// get one element per call site unless `--array-len` sizes them; the user is told.
+pub(crate) fn harness_defaults(
+    inputs: &fpscout::sources::FpCoreInputs,
+    function: &mut Option<String>,
+    array_lens: &mut Vec<String>,
+) {
+    let Some(harness) = &inputs.harness else {
+        return;
+    };
+    if let Some(entry) = inputs.harness_entry(function.as_deref()) {
+        *function = Some(entry);
+    }
+    eprintln!("fpscout: note: {}", harness.note());
+    let lens = harness.default_array_lens(array_lens);
+    array_lens.extend(lens);
+}
+
 pub(crate) fn parse_pairs<T: std::str::FromStr>(
     items: &[String],
     what: &str,
