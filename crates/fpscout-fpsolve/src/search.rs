@@ -1,0 +1,412 @@
+//! Search over a network: propagation at every node, domain splitting, answers that are proofs or checked solutions.
+
+use crate::domain::{FloatDomain, IntDomain};
+use crate::network::{Domain, Network, Propagation, Value, VarId};
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// How a chosen variable's domain is cut into branches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Split {
+    /// `[l, m] | (m, r]`.
+    Bisect,
+    /// `l | (l, m) | m | (m, r) | r`: the bounds and the middle are tried as points first.
+    FiveWay,
+}
+
+/// The search strategy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Strategy {
+    /// Splits cover the whole domain: an exhausted search proves infeasibility.
+    Complete(Split),
+    /// Tries only the points `l`, `m`, `r` of each chosen variable: fast, incomplete. An
+    /// exhausted probe answers `Unknown(IncompleteStrategy)`, never `Infeasible`.
+    ThreePointProbe,
+}
+
+/// Consistency enforced at every node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Consistency {
+    /// Propagation to a fixpoint of the projections.
+    TwoB,
+    /// 2B plus shaving: slices of `1/slices` of a float domain at each end are refuted by
+    /// propagation and cut off.
+    ThreeB { slices: u32 },
+}
+
+/// Limits and options of a search.
+#[derive(Clone, Debug)]
+pub struct SearchConfig {
+    pub strategy: Strategy,
+    pub consistency: Consistency,
+    /// Nodes (propagations of a branch) before giving up.
+    pub node_budget: u64,
+    /// Projections per propagation; running out narrows less but stays sound.
+    pub propagation_budget: u64,
+    pub deadline: Option<Instant>,
+    /// Set to `true` from another thread to stop the search.
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Default for SearchConfig {
+    fn default() -> SearchConfig {
+        SearchConfig {
+            strategy: Strategy::Complete(Split::FiveWay),
+            consistency: Consistency::TwoB,
+            node_budget: 100_000,
+            propagation_budget: 100_000,
+            deadline: None,
+            cancel: None,
+        }
+    }
+}
+
+/// Why a search stopped without a definite answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StopReason {
+    NodeBudget,
+    Deadline,
+    Cancelled,
+    /// An incomplete strategy (probing) explored all it would and found nothing.
+    IncompleteStrategy,
+}
+
+/// One value per variable of the network, in [`VarId`] order.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Assignment {
+    values: Vec<Value>,
+}
+
+impl Assignment {
+    pub fn get(&self, v: VarId) -> Option<Value> {
+        self.values.get(v.index()).copied()
+    }
+
+    pub fn values(&self) -> &[Value] {
+        &self.values
+    }
+}
+
+/// The solver's answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// A solution, re-checked by concrete evaluation of every constraint.
+    Solution(Assignment),
+    /// No float solution: a complete search emptied every branch.
+    Infeasible,
+    Unknown(StopReason),
+}
+
+/// An answer with the effort spent on it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    pub answer: Answer,
+    pub nodes: u64,
+    /// False when an incomplete strategy produced the answer (a probed solution is still
+    /// a checked solution; an incomplete search never claims infeasibility).
+    pub complete: bool,
+}
+
+/// All solutions found, up to a limit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Enumeration {
+    pub solutions: Vec<Assignment>,
+    /// `None` when the complete search space was exhausted, so there are no others.
+    pub stopped: Option<StopReason>,
+    pub nodes: u64,
+}
+
+/// Searches for one solution.
+pub fn solve(network: &Network, config: &SearchConfig) -> Report {
+    let mut search = Search {
+        network,
+        config,
+        nodes: 0,
+    };
+    let mut found = None;
+    let stopped = search.run(&mut |assignment| {
+        found = Some(assignment);
+        false
+    });
+    let complete = !matches!(config.strategy, Strategy::ThreePointProbe);
+    let answer = match (found, stopped) {
+        (Some(assignment), _) => Answer::Solution(assignment),
+        (None, Some(reason)) => Answer::Unknown(reason),
+        (None, None) if complete => Answer::Infeasible,
+        (None, None) => Answer::Unknown(StopReason::IncompleteStrategy),
+    };
+    Report {
+        answer,
+        nodes: search.nodes,
+        complete,
+    }
+}
+
+/// Searches for up to `limit` solutions (distinct assignments of every variable).
+pub fn enumerate(network: &Network, config: &SearchConfig, limit: usize) -> Enumeration {
+    let mut search = Search {
+        network,
+        config,
+        nodes: 0,
+    };
+    let mut solutions = Vec::new();
+    let mut stopped = search.run(&mut |assignment| {
+        solutions.push(assignment);
+        solutions.len() < limit
+    });
+    if stopped.is_none() && matches!(config.strategy, Strategy::ThreePointProbe) {
+        stopped = Some(StopReason::IncompleteStrategy);
+    }
+    Enumeration {
+        solutions,
+        stopped,
+        nodes: search.nodes,
+    }
+}
+
+struct Search<'a> {
+    network: &'a Network,
+    config: &'a SearchConfig,
+    nodes: u64,
+}
+
+impl Search<'_> {
+    /// Depth-first search; `on_solution` returns whether to continue. Returns why the search
+    /// stopped early, or `None` when it covered everything it was asked to (or was told to
+    /// stop by `on_solution`).
+    fn run(&mut self, on_solution: &mut dyn FnMut(Assignment) -> bool) -> Option<StopReason> {
+        let mut stack: Vec<(Vec<Domain>, Option<VarId>)> =
+            vec![(self.network.domains().to_vec(), None)];
+        while let Some((mut domains, changed)) = stack.pop() {
+            if let Some(reason) = self.stop_reason() {
+                return Some(reason);
+            }
+            self.nodes += 1;
+            let seed = changed.map(|v| vec![v]);
+            if self.network.propagate_domains(
+                &mut domains,
+                self.config.propagation_budget,
+                seed.as_deref(),
+            ) == Propagation::Infeasible
+            {
+                continue;
+            }
+            if let Consistency::ThreeB { slices } = self.config.consistency {
+                if !self.shave(&mut domains, slices.max(2)) {
+                    continue;
+                }
+            }
+            let Some(variable) = choose_variable(&domains) else {
+                let values: Option<Vec<Value>> = domains.iter().map(Domain::as_point).collect();
+                if let Some(values) = values {
+                    if self.network.check(&values) == Ok(true)
+                        && !on_solution(Assignment { values })
+                    {
+                        return None;
+                    }
+                }
+                continue;
+            };
+            let branches = match self.config.strategy {
+                Strategy::Complete(split) => split_domain(&domains[variable.index()], split),
+                Strategy::ThreePointProbe => probe_points(&domains[variable.index()]),
+            };
+            for branch in branches.into_iter().rev() {
+                let mut child = domains.clone();
+                child[variable.index()] = branch;
+                stack.push((child, Some(variable)));
+            }
+        }
+        None
+    }
+
+    fn stop_reason(&self) -> Option<StopReason> {
+        if self.nodes >= self.config.node_budget {
+            return Some(StopReason::NodeBudget);
+        }
+        if self
+            .config
+            .deadline
+            .is_some_and(|deadline| Instant::now() >= deadline)
+        {
+            return Some(StopReason::Deadline);
+        }
+        if self
+            .config
+            .cancel
+            .as_ref()
+            .is_some_and(|flag| flag.load(AtomicOrdering::Relaxed))
+        {
+            return Some(StopReason::Cancelled);
+        }
+        None
+    }
+
+    /// 3B shaving on float variables: cuts end slices whose propagation empties a domain.
+    /// Returns false when the node is infeasible.
+    fn shave(&self, domains: &mut [Domain], slices: u32) -> bool {
+        let budget = self.config.propagation_budget;
+        for index in 0..domains.len() {
+            let variable = VarId::from_index(index);
+            for from_low_end in [true, false] {
+                loop {
+                    let Domain::Float(current) = &domains[index] else {
+                        break;
+                    };
+                    let Some((lo, hi)) = current.range() else {
+                        break;
+                    };
+                    let format = current.format();
+                    let count = format.count(lo, hi);
+                    if count <= 1 {
+                        break;
+                    }
+                    let width = (count / u64::from(slices)).max(1) as i64;
+                    let (slice, rest) = if from_low_end {
+                        (
+                            current
+                                .clamp(lo, crate::format::Fp(lo.0 + width - 1))
+                                .without_nan(),
+                            current.clamp(crate::format::Fp(lo.0 + width), hi),
+                        )
+                    } else {
+                        (
+                            current
+                                .clamp(crate::format::Fp(hi.0 - width + 1), hi)
+                                .without_nan(),
+                            current.clamp(lo, crate::format::Fp(hi.0 - width)),
+                        )
+                    };
+                    let mut trial = domains.to_vec();
+                    trial[index] = Domain::Float(slice);
+                    if self
+                        .network
+                        .propagate_domains(&mut trial, budget, Some(&[variable]))
+                        != Propagation::Infeasible
+                    {
+                        break;
+                    }
+                    domains[index] = Domain::Float(rest);
+                    if self
+                        .network
+                        .propagate_domains(domains, budget, Some(&[variable]))
+                        == Propagation::Infeasible
+                    {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+}
+
+/// The variable with the most values (floats counted on the ordered line), if any has two.
+fn choose_variable(domains: &[Domain]) -> Option<VarId> {
+    domains
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| d.size() > 1)
+        .max_by_key(|(index, d)| (d.size(), std::cmp::Reverse(*index)))
+        .map(|(index, _)| VarId::from_index(index))
+}
+
+/// Cuts a domain with at least two values; the branches cover it exactly.
+fn split_domain(domain: &Domain, split: Split) -> Vec<Domain> {
+    match domain {
+        Domain::Float(d) => {
+            let format = d.format();
+            let Some((lo, hi)) = d.range() else {
+                return vec![domain.clone()];
+            };
+            if d.may_be_nan() {
+                return vec![
+                    Domain::Float(d.without_nan()),
+                    Domain::Float(FloatDomain::nan_only(format)),
+                ];
+            }
+            split_keys(lo.0, hi.0, split)
+                .into_iter()
+                .map(|(l, h)| Domain::Float(d.clamp(crate::format::Fp(l), crate::format::Fp(h))))
+                .collect()
+        }
+        Domain::Int(d) => {
+            let Some((lo, hi)) = d.range() else {
+                return vec![domain.clone()];
+            };
+            let (lo64, hi64) = (
+                lo.clamp(i64::MIN as i128, i64::MAX as i128),
+                hi.clamp(i64::MIN as i128, i64::MAX as i128),
+            );
+            if lo64 != lo || hi64 != hi {
+                let middle = lo + (hi - lo) / 2;
+                return vec![
+                    Domain::Int(IntDomain::new(lo, middle)),
+                    Domain::Int(IntDomain::new(middle + 1, hi)),
+                ];
+            }
+            split_keys(lo as i64, hi as i64, split)
+                .into_iter()
+                .map(|(l, h)| Domain::Int(IntDomain::new(i128::from(l), i128::from(h))))
+                .collect()
+        }
+    }
+}
+
+/// Sub-ranges of `[lo, hi]` (lo < hi) covering it without overlap.
+fn split_keys(lo: i64, hi: i64, split: Split) -> Vec<(i64, i64)> {
+    let middle = lo + (hi - lo) / 2;
+    match split {
+        Split::Bisect => vec![(lo, middle), (middle + 1, hi)],
+        Split::FiveWay => {
+            let parts = [
+                (lo, lo),
+                (lo + 1, middle - 1),
+                (middle, middle),
+                (middle + 1, hi - 1),
+                (hi, hi),
+            ];
+            // In ranges of two or three values the middle coincides with an end.
+            let mut distinct: Vec<(i64, i64)> = Vec::with_capacity(5);
+            for part in parts.into_iter().filter(|&(l, h)| l <= h) {
+                if !distinct.contains(&part) {
+                    distinct.push(part);
+                }
+            }
+            distinct
+        }
+    }
+}
+
+/// The points `l`, `m`, `r` of a domain (NaN too when possible).
+fn probe_points(domain: &Domain) -> Vec<Domain> {
+    let mut points = Vec::new();
+    match domain {
+        Domain::Float(d) => {
+            if let Some((lo, hi)) = d.range() {
+                let middle = d.format().midpoint_in_order(lo, hi);
+                for x in [lo, middle, hi] {
+                    let point = Domain::Float(d.clamp(x, x).without_nan());
+                    if !points.contains(&point) {
+                        points.push(point);
+                    }
+                }
+            }
+            if d.may_be_nan() {
+                points.push(Domain::Float(FloatDomain::nan_only(d.format())));
+            }
+        }
+        Domain::Int(d) => {
+            if let Some((lo, hi)) = d.range() {
+                for x in [lo, lo + (hi - lo) / 2, hi] {
+                    let point = Domain::Int(IntDomain::new(x, x));
+                    if !points.contains(&point) {
+                        points.push(point);
+                    }
+                }
+            }
+        }
+    }
+    points
+}
