@@ -78,6 +78,14 @@ impl Domain {
     }
 }
 
+fn intersect(a: &Domain, b: &Domain) -> Domain {
+    match (a, b) {
+        (Domain::Float(x), Domain::Float(y)) => Domain::Float(x.intersect(y)),
+        (Domain::Int(x), Domain::Int(y)) => Domain::Int(x.intersect(y)),
+        _ => a.clone(),
+    }
+}
+
 /// A constraint between variables. Each is an operation of LLVM IR (`result = op(a, …)`)
 /// or a comparison required to hold; "does not hold" is the negated predicate.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -511,7 +519,14 @@ impl Network {
             let Some(narrowed) = self.project(constraint, domains) else {
                 return Propagation::Infeasible;
             };
-            for (v, domain) in constraint.variables().into_iter().zip(narrowed) {
+            let variables = constraint.variables();
+            for (position, (&v, domain)) in variables.iter().zip(narrowed).enumerate() {
+                // A variable used twice (x ⊕ 1 = x) keeps what every position allows.
+                let domain = if variables[..position].contains(&v) {
+                    intersect(&domains[v.0], &domain)
+                } else {
+                    domain
+                };
                 if domains[v.0] != domain {
                     if domain.is_empty() {
                         return Propagation::Infeasible;
