@@ -45,6 +45,15 @@ pub fn project_binary(
         .range()
         .map(|(lo, hi)| rounding_preimage(format, arith, lo, hi));
     let (mut a_keep, mut b_keep) = (None, None);
+    // Any value combined with a NaN gives NaN.
+    if r.may_be_nan() {
+        if b.may_be_nan() {
+            a_keep = a.range();
+        }
+        if a.may_be_nan() {
+            b_keep = b.range();
+        }
+    }
     for pa in &a_pieces {
         for pb in &b_pieces {
             let survivors = match (pa.finite, pb.finite) {
