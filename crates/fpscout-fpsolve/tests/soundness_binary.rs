@@ -137,25 +137,41 @@ fn arithmetic_projections_are_exact_on_points_mini8() {
                 );
             }
         }
+        // Results sampled per operand value: half of them results some operand reaches.
+        let mut rng = ChaCha8Rng::seed_from_u64(80);
         for &y in &all {
-            for &z in &all {
+            for sample in 0..24 {
+                let z = if sample % 2 == 0 {
+                    table.get(all[rng.gen_range(0..all.len())], y)
+                } else {
+                    all[rng.gen_range(0..all.len())]
+                };
                 let (b, r) = (FloatDomain::point(format, y), FloatDomain::point(format, z));
-                let solutions = all.iter().filter(|&&x| table.get(x, y) == z);
-                let hull = solutions.fold(FloatDomain::empty(format), |h, &x| {
-                    h.hull(&FloatDomain::point(format, x))
-                });
-                let projected = project_binary(op, Arith::IEEE, &full, &b, &r).map(|p| p.0);
+                let hull_of = |solutions: Vec<FloatValue>| {
+                    solutions
+                        .into_iter()
+                        .fold(FloatDomain::empty(format), |h, x| {
+                            h.hull(&FloatDomain::point(format, x))
+                        })
+                };
+                let hull_a = hull_of(
+                    all.iter()
+                        .copied()
+                        .filter(|&x| table.get(x, y) == z)
+                        .collect(),
+                );
+                let projected_a = project_binary(op, Arith::IEEE, &full, &b, &r).map(|p| p.0);
                 assert_eq!(
-                    projected.unwrap_or(FloatDomain::empty(format)),
-                    hull,
+                    projected_a.unwrap_or(FloatDomain::empty(format)),
+                    hull_a,
                     "{op:?} a with b = {y:?}, r = {z:?}"
                 );
-                let hull_b = all
-                    .iter()
-                    .filter(|&&x| table.get(y, x) == z)
-                    .fold(FloatDomain::empty(format), |h, &x| {
-                        h.hull(&FloatDomain::point(format, x))
-                    });
+                let hull_b = hull_of(
+                    all.iter()
+                        .copied()
+                        .filter(|&x| table.get(y, x) == z)
+                        .collect(),
+                );
                 let projected_b = project_binary(op, Arith::IEEE, &b, &full, &r).map(|p| p.1);
                 assert_eq!(
                     projected_b.unwrap_or(FloatDomain::empty(format)),
@@ -212,16 +228,15 @@ fn arithmetic_projections_keep_sampled_solutions_mini10() {
     let mut rng = ChaCha8Rng::seed_from_u64(10);
     for mode in MODES {
         for op in OPS {
-            let table = Table::new(format, |a, b| mode.binary(op, format, a, b));
             let project = |a: &FloatDomain, b: &FloatDomain, r: &FloatDomain| {
                 project_binary(op, mode, a, b, r)
             };
-            for _ in 0..150 {
+            for _ in 0..100 {
                 let (x, y) = (
                     random_value(&mut rng, format),
                     random_value(&mut rng, format),
                 );
-                let z = table.get(x, y);
+                let z = mode.binary(op, format, x, y);
                 let (a, b, r) = (
                     domain_around(&mut rng, format, x),
                     domain_around(&mut rng, format, y),
@@ -229,12 +244,12 @@ fn arithmetic_projections_keep_sampled_solutions_mini10() {
                 );
                 let projected = project(&a, &b, &r);
                 let (va, vb) = (values(&a), values(&b));
-                for _ in 0..2000 {
+                for _ in 0..1500 {
                     let (x, y) = (
                         va[rng.gen_range(0..va.len())],
                         vb[rng.gen_range(0..vb.len())],
                     );
-                    let z = table.get(x, y);
+                    let z = mode.binary(op, format, x, y);
                     if r.contains(z) {
                         let (pa, pb, pr) = projected.as_ref().expect("solution exists");
                         assert!(
