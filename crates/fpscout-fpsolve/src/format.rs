@@ -105,7 +105,7 @@ impl Format {
     }
 
     fn infinity_magnitude(self) -> i64 {
-        (((1i64 << self.exponent_bits) - 1) << self.fraction_bits) as i64
+        ((1i64 << self.exponent_bits) - 1) << self.fraction_bits
     }
 
     pub fn pos_inf(self) -> Fp {

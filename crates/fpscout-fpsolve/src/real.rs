@@ -72,7 +72,7 @@ fn beyond_max(format: Format) -> Rational {
 /// tie goes to the bound (its significand is even). Under FTZ the band of tiny reals that
 /// flush to a zero of the range is added.
 pub(crate) fn rounding_preimage(format: Format, arith: Arith, lo: Fp, hi: Fp) -> RealInterval {
-    let overflow_threshold = Rational::from(&beyond_max(format) - half_ulp_of_max(format));
+    let overflow_threshold = beyond_max(format) - half_ulp_of_max(format);
     let lower = if lo == format.neg_inf() {
         Bound::infinite(false)
     } else if lo == format.pos_inf() {
@@ -240,7 +240,7 @@ impl RealInterval {
 
     /// `{x · y : x ∈ self, y ∈ [lo, hi]}`, `[lo, hi]` finite and not containing 0.
     pub fn times_closed(&self, lo: &Rational, hi: &Rational) -> RealInterval {
-        self.corner_hull(lo, hi, |x, y| ext_times(x, y))
+        self.corner_hull(lo, hi, ext_times)
     }
 
     /// `{x / y : x ∈ self, y ∈ [lo, hi]}`, `[lo, hi]` finite and not containing 0.

@@ -1,6 +1,7 @@
 //! Search over a network: propagation at every node, domain splitting, answers that are proofs or checked solutions.
 
 use crate::domain::{FloatDomain, IntDomain};
+use crate::format::Fp;
 use crate::network::{Domain, Network, Propagation, Value, VarId};
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::sync::Arc;
@@ -250,34 +251,7 @@ impl Search<'_> {
         for index in 0..domains.len() {
             let variable = VarId::from_index(index);
             for from_low_end in [true, false] {
-                loop {
-                    let Domain::Float(current) = &domains[index] else {
-                        break;
-                    };
-                    let Some((lo, hi)) = current.range() else {
-                        break;
-                    };
-                    let format = current.format();
-                    let count = format.count(lo, hi);
-                    if count <= 1 {
-                        break;
-                    }
-                    let width = (count / u64::from(slices)).max(1) as i64;
-                    let (slice, rest) = if from_low_end {
-                        (
-                            current
-                                .clamp(lo, crate::format::Fp(lo.0 + width - 1))
-                                .without_nan(),
-                            current.clamp(crate::format::Fp(lo.0 + width), hi),
-                        )
-                    } else {
-                        (
-                            current
-                                .clamp(crate::format::Fp(hi.0 - width + 1), hi)
-                                .without_nan(),
-                            current.clamp(lo, crate::format::Fp(hi.0 - width)),
-                        )
-                    };
+                while let Some((slice, rest)) = end_slice(&domains[index], slices, from_low_end) {
                     let mut trial = domains.to_vec();
                     trial[index] = Domain::Float(slice);
                     if self
@@ -300,6 +274,35 @@ impl Search<'_> {
         }
         true
     }
+}
+
+/// A slice of `1/slices` of a float domain's range at one end, and the rest (NaN stays in
+/// the rest), when the range has at least two floats.
+fn end_slice(
+    domain: &Domain,
+    slices: u32,
+    from_low_end: bool,
+) -> Option<(FloatDomain, FloatDomain)> {
+    let Domain::Float(current) = domain else {
+        return None;
+    };
+    let (lo, hi) = current.range()?;
+    let count = current.format().count(lo, hi);
+    if count <= 1 {
+        return None;
+    }
+    let width = (count / u64::from(slices)).max(1) as i64;
+    Some(if from_low_end {
+        (
+            current.clamp(lo, Fp(lo.0 + width - 1)).without_nan(),
+            current.clamp(Fp(lo.0 + width), hi),
+        )
+    } else {
+        (
+            current.clamp(Fp(hi.0 - width + 1), hi).without_nan(),
+            current.clamp(lo, Fp(hi.0 - width)),
+        )
+    })
 }
 
 /// The variable with the most values (floats counted on the ordered line), if any has two.
@@ -328,7 +331,7 @@ fn split_domain(domain: &Domain, split: Split) -> Vec<Domain> {
             }
             split_keys(lo.0, hi.0, split)
                 .into_iter()
-                .map(|(l, h)| Domain::Float(d.clamp(crate::format::Fp(l), crate::format::Fp(h))))
+                .map(|(l, h)| Domain::Float(d.clamp(Fp(l), Fp(h))))
                 .collect()
         }
         Domain::Int(d) => {

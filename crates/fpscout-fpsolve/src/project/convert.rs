@@ -70,7 +70,7 @@ pub fn project_int_to_float(
 /// Smallest integer ≥ `value` (> when open), saturated to i128.
 fn integer_at_or_above(value: &Rational, closed: bool) -> Option<i128> {
     let ceiling = Integer::from(value.ceil_ref());
-    let ceiling = if !closed && Rational::from(&ceiling) == *value {
+    let ceiling = if !closed && *value == ceiling {
         ceiling + 1u32
     } else {
         ceiling
@@ -85,7 +85,7 @@ fn integer_at_or_above(value: &Rational, closed: bool) -> Option<i128> {
 /// Largest integer ≤ `value` (< when open), saturated to i128.
 fn integer_at_or_below(value: &Rational, closed: bool) -> Option<i128> {
     let floor = Integer::from(value.floor_ref());
-    let floor = if !closed && Rational::from(&floor) == *value {
+    let floor = if !closed && *value == floor {
         floor - 1u32
     } else {
         floor
