@@ -1,10 +1,4 @@
 //! fpscout-fpsolve: a float-exact constraint solver (FPSE/FPCS) whose "no" is a proof over floats.
-//!
-//! Variables are floats of an IEEE binary [`Format`] (f32, f64, minifloats) or integers;
-//! constraints are the IR's operations and comparisons. Projections narrow interval domains
-//! without ever removing a float solution, propagation runs them to a fixpoint, and the
-//! search splits domains until it finds a solution (checked by concrete evaluation) or has
-//! emptied every branch (a proof of infeasibility).
 
 pub mod arith;
 pub mod compare;

@@ -358,9 +358,9 @@ impl Network {
         Ok(())
     }
 
+    /// A new float variable of `format` defined by the constraint `make` builds around it.
     fn result_of(
         &mut self,
-        a: VarId,
         format: Format,
         make: impl FnOnce(VarId) -> Constraint,
     ) -> Result<VarId, NetworkError> {
@@ -373,14 +373,13 @@ impl Network {
             self.watchers.pop();
             return Err(error);
         }
-        let _ = a;
         Ok(result)
     }
 
     /// `a ⊙ b` as a new variable.
     pub fn binary(&mut self, op: BinaryOp, a: VarId, b: VarId) -> Result<VarId, NetworkError> {
         let format = self.same_format(a, b)?;
-        self.result_of(a, format, |result| Constraint::Binary { op, a, b, result })
+        self.result_of(format, |result| Constraint::Binary { op, a, b, result })
     }
 
     pub fn fadd(&mut self, a: VarId, b: VarId) -> Result<VarId, NetworkError> {
@@ -401,34 +400,34 @@ impl Network {
 
     pub fn sqrt(&mut self, a: VarId) -> Result<VarId, NetworkError> {
         let format = self.float_format(a)?;
-        self.result_of(a, format, |result| Constraint::Sqrt { a, result })
+        self.result_of(format, |result| Constraint::Sqrt { a, result })
     }
 
     pub fn fneg(&mut self, a: VarId) -> Result<VarId, NetworkError> {
         let format = self.float_format(a)?;
-        self.result_of(a, format, |result| Constraint::FNeg { a, result })
+        self.result_of(format, |result| Constraint::FNeg { a, result })
     }
 
     pub fn fabs(&mut self, a: VarId) -> Result<VarId, NetworkError> {
         let format = self.float_format(a)?;
-        self.result_of(a, format, |result| Constraint::FAbs { a, result })
+        self.result_of(format, |result| Constraint::FAbs { a, result })
     }
 
     pub fn min_max(&mut self, op: MinMaxOp, a: VarId, b: VarId) -> Result<VarId, NetworkError> {
         let format = self.same_format(a, b)?;
-        self.result_of(a, format, |result| Constraint::MinMax { op, a, b, result })
+        self.result_of(format, |result| Constraint::MinMax { op, a, b, result })
     }
 
     /// fpext/fptrunc of `a` to `format`.
     pub fn float_convert(&mut self, a: VarId, format: Format) -> Result<VarId, NetworkError> {
         self.float_format(a)?;
-        self.result_of(a, format, |result| Constraint::FloatConvert { a, result })
+        self.result_of(format, |result| Constraint::FloatConvert { a, result })
     }
 
     /// sitofp/uitofp of the integer variable `a` to `format`.
     pub fn int_to_float(&mut self, a: VarId, format: Format) -> Result<VarId, NetworkError> {
         self.int_domain(a)?;
-        self.result_of(a, format, |result| Constraint::IntToFloat { a, result })
+        self.result_of(format, |result| Constraint::IntToFloat { a, result })
     }
 
     /// fptosi/fptoui of `a` into an integer of `bits` width, as a new integer variable.

@@ -1,12 +1,12 @@
 //! Projection functions (FPSE): each narrows the domains of one constraint's variables without losing any solution.
-//!
-//! Shared machinery: a domain is cut into *pieces* on which every operation is monotone in
-//! each argument — `-inf`, negative finite, `-0`, `+0`, positive finite, `+inf` — so a direct
-//! projection is the hull of the operation at the pieces' corners (evaluated by the exact
-//! arithmetic, FTZ/DAZ included), and an indirect one is computed piece by piece: on special
-//! singletons by concrete evaluation, on finite pieces by the exact real relaxation
-//! (`crate::real`) of the rounding preimage. Every projection returns `None` when the
-//! constraint has no solution left in the domains.
+
+// Shared machinery: a domain is cut into *pieces* on which every operation is monotone in
+// each argument — `-inf`, negative finite, `-0`, `+0`, positive finite, `+inf` — so a direct
+// projection is the hull of the operation at the pieces' corners (evaluated by the exact
+// arithmetic, FTZ/DAZ included), and an indirect one is computed piece by piece: on special
+// singletons by concrete evaluation, on finite pieces by the exact real relaxation
+// (`crate::real`) of the rounding preimage. Every projection returns `None` when the
+// constraint has no solution left in the domains.
 
 pub mod binary;
 pub mod compare;
