@@ -107,14 +107,14 @@ fn f32_arithmetic_matches_sse_in_all_ftz_daz_modes() {
                 BinaryOp::FDiv,
             ];
             for (op, expected) in ops.iter().zip(machine) {
-                let ours = arith.binary(*op, Format::F32, a, b);
+                let ours = arith.binary_exact(*op, Format::F32, a, b);
                 assert!(
                     same_f32(expected, ours),
                     "{op:?} {arith:?} {x:e} {y:e}: machine {expected:e}, ours {ours:?}"
                 );
             }
             assert!(
-                same_f32(machine[4], arith.fsqrt(Format::F32, a)),
+                same_f32(machine[4], arith.fsqrt_exact(Format::F32, a)),
                 "sqrt {arith:?} {x:e}"
             );
             let machine_lt = with_mxcsr(mxcsr, || black_box(black_box(x) < black_box(y)));
@@ -155,14 +155,35 @@ fn f64_arithmetic_and_conversions_match_the_machine() {
             (BinaryOp::FDiv, x / y),
         ] {
             assert!(
-                same(expected, Arith::IEEE.binary(op, Format::F64, a, b)),
+                same(expected, Arith::IEEE.binary_exact(op, Format::F64, a, b)),
                 "{op:?} {x:e} {y:e}"
             );
         }
         assert!(
-            same(x.sqrt(), Arith::IEEE.fsqrt(Format::F64, a)),
+            same(x.sqrt(), Arith::IEEE.fsqrt_exact(Format::F64, a)),
             "sqrt {x:e}"
         );
+        // The machine path of IEEE mode is the exact path.
+        assert_eq!(
+            Arith::IEEE.fsqrt(Format::F64, a),
+            Arith::IEEE.fsqrt_exact(Format::F64, a)
+        );
+        let (p, q) = (Format::F32.from_f64(x), Format::F32.from_f64(y));
+        for op in [
+            BinaryOp::FAdd,
+            BinaryOp::FSub,
+            BinaryOp::FMul,
+            BinaryOp::FDiv,
+        ] {
+            assert_eq!(
+                Arith::IEEE.binary(op, Format::F64, a, b),
+                Arith::IEEE.binary_exact(op, Format::F64, a, b)
+            );
+            assert_eq!(
+                Arith::IEEE.binary(op, Format::F32, p, q),
+                Arith::IEEE.binary_exact(op, Format::F32, p, q)
+            );
+        }
         assert!(
             same_f32(x as f32, Arith::IEEE.convert(Format::F64, Format::F32, a)),
             "fptrunc {x:e}"
