@@ -594,7 +594,8 @@ impl Network {
     }
 
     /// Whether concrete values (one per variable) satisfy every constraint and every
-    /// variable's initial domain, evaluated in the format's exact arithmetic.
+    /// variable's initial domain, evaluated in the format's exact-rational arithmetic (the
+    /// reference, not the machine path the projections use).
     pub fn check(&self, values: &[Value]) -> Result<bool, NetworkError> {
         if values.len() != self.domains.len() {
             return Err(NetworkError::AssignmentLength {
@@ -628,7 +629,7 @@ impl Network {
         let check = || -> Option<bool> {
             Some(match *constraint {
                 Constraint::Binary { op, a, b, result } => {
-                    arith.binary(op, format(a)?, float(a)?, float(b)?) == float(result)?
+                    arith.binary_exact(op, format(a)?, float(a)?, float(b)?) == float(result)?
                 }
                 Constraint::MinMax { op, a, b, result } => {
                     let computed = match op {
@@ -641,7 +642,7 @@ impl Network {
                     arith.compare(predicate, format(a)?, float(a)?, float(b)?)
                 }
                 Constraint::Sqrt { a, result } => {
-                    arith.fsqrt(format(a)?, float(a)?) == float(result)?
+                    arith.fsqrt_exact(format(a)?, float(a)?) == float(result)?
                 }
                 Constraint::FNeg { a, result } => {
                     arith.fneg(format(a)?, float(a)?) == float(result)?

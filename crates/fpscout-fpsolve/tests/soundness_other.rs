@@ -241,3 +241,65 @@ fn sqrt_projection_keeps_random_solutions_f32_f64() {
         }
     }
 }
+
+/// Every operand interval of the 8-bit format (NaN allowed), each against a random result
+/// domain: sqrt, fneg, fabs and fpext to the 10-bit format keep every solution.
+#[test]
+fn unary_projections_keep_every_solution_for_every_operand_interval_mini8() {
+    let format = Format::MINI8;
+    let wide = Format::MINI10;
+    let mut rng = ChaCha8Rng::seed_from_u64(6);
+    let ieee = Arith::IEEE;
+    let keys: Vec<_> = values(&FloatDomain::ordered(format))
+        .into_iter()
+        .filter_map(|v| {
+            if let FloatValue::Num(x) = v {
+                Some(x)
+            } else {
+                None
+            }
+        })
+        .collect();
+    let mut intervals = 0;
+    for (i, &lo) in keys.iter().enumerate() {
+        for &hi in &keys[i..] {
+            let a = FloatDomain::new(format, lo, hi, true);
+            let checks: [(&dyn Fn(FloatValue) -> FloatValue, &Unary, Format); 4] = [
+                (
+                    &|x| ieee.fsqrt(format, x),
+                    &|a, r| project_sqrt(ieee, a, r),
+                    format,
+                ),
+                (&|x| ieee.fneg(format, x), &project_fneg, format),
+                (&|x| ieee.fabs(format, x), &project_fabs, format),
+                (
+                    &|x| ieee.convert(format, wide, x),
+                    &|a, r| project_float_convert(ieee, a, r),
+                    wide,
+                ),
+            ];
+            for (f, project, to) in checks {
+                let r = if rng.gen_bool(0.5) {
+                    random_domain(&mut rng, to)
+                } else {
+                    FloatDomain::full(to)
+                };
+                let projected = project(&a, &r);
+                for x in values(&a) {
+                    let z = f(x);
+                    if r.contains(z) {
+                        let (pa, pr) = projected
+                            .as_ref()
+                            .unwrap_or_else(|| panic!("emptied {a:?} {r:?} with {x:?} ↦ {z:?}"));
+                        assert!(
+                            pa.contains(x) && pr.contains(z),
+                            "lost {x:?} ↦ {z:?} from {a:?} {r:?}"
+                        );
+                    }
+                }
+            }
+            intervals += 1;
+        }
+    }
+    assert_eq!(intervals, 242 * 243 / 2);
+}
