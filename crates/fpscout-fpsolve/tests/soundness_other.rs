@@ -69,6 +69,9 @@ fn compare_projections_decide_points_mini8() {
     }
 }
 
+/// The concrete operation of a unary constraint.
+type Operation<'a> = &'a dyn Fn(FloatValue) -> FloatValue;
+
 type Unary<'a> = dyn Fn(&FloatDomain, &FloatDomain) -> Option<(FloatDomain, FloatDomain)> + 'a;
 
 /// Brute force for `r = f(a)` over every value of random boxes.
@@ -264,7 +267,7 @@ fn unary_projections_keep_every_solution_for_every_operand_interval_mini8() {
     for (i, &lo) in keys.iter().enumerate() {
         for &hi in &keys[i..] {
             let a = FloatDomain::new(format, lo, hi, true);
-            let checks: [(&dyn Fn(FloatValue) -> FloatValue, &Unary, Format); 4] = [
+            let checks: [(Operation, &Unary, Format); 4] = [
                 (
                     &|x| ieee.fsqrt(format, x),
                     &|a, r| project_sqrt(ieee, a, r),
