@@ -469,7 +469,9 @@ impl Network {
         self.add(Constraint::Compare { predicate, a, b })
     }
 
-    /// Propagates this network's own domains (see [`Network::propagate_domains`]).
+    /// Narrows this network's own domains by 2B propagation: runs projections from a queue
+    /// until no domain changes, a domain empties (a proof that no float solution exists), or
+    /// `budget` projections ran (the domains are then narrowed soundly, not fully).
     pub fn propagate(&mut self, budget: u64) -> Propagation {
         let mut domains = std::mem::take(&mut self.domains);
         let outcome = self.propagate_domains(&mut domains, budget, None);
@@ -480,7 +482,7 @@ impl Network {
     /// Runs projections from a queue until no domain changes (2B-consistency), a domain
     /// empties, or `budget` projections ran. Only the constraints watching a changed variable
     /// are re-enqueued; `changed` seeds the queue (all constraints when `None`).
-    pub fn propagate_domains(
+    pub(crate) fn propagate_domains(
         &self,
         domains: &mut [Domain],
         budget: u64,

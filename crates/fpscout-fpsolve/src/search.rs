@@ -71,6 +71,8 @@ pub enum StopReason {
     Cancelled,
     /// An incomplete strategy (probing) explored all it would and found nothing.
     IncompleteStrategy,
+    /// `enumerate` found as many solutions as it was asked for.
+    SolutionLimit,
 }
 
 /// One value per variable of the network, in [`VarId`] order.
@@ -119,6 +121,25 @@ pub struct Enumeration {
 }
 
 /// Searches for one solution.
+///
+/// ```
+/// use fpscout_fpsolve::{solve, Answer, Arith, FcmpPredicate, Format, Network, Propagation, SearchConfig};
+///
+/// // FPSE's foo_m: x > 0 ∧ x ⊕ 1e12 = 1e12 in f32 (false over the reals).
+/// let mut net = Network::new(Arith::IEEE);
+/// let x = net.float_var("x", Format::F32);
+/// let zero = net.float_const_f64(Format::F32, 0.0);
+/// let big = net.float_const_f64(Format::F32, f64::from(1e12f32));
+/// net.require(FcmpPredicate::Ogt, x, zero, true)?;
+/// let sum = net.fadd(x, big)?;
+/// net.require(FcmpPredicate::Oeq, sum, big, true)?;
+/// assert!(matches!(solve(&net, &SearchConfig::default()).answer, Answer::Solution(_)));
+/// // The domain after propagation: x ∈ [2^-149, 32767.998046875].
+/// assert_eq!(net.propagate(10_000), Propagation::Fixpoint);
+/// let (lo, hi) = net.float_domain(x)?.range().expect("not empty");
+/// assert_eq!((Format::F32.to_f64(lo), Format::F32.to_f64(hi)), (2f64.powi(-149), 32767.998046875));
+/// # Ok::<(), fpscout_fpsolve::NetworkError>(())
+/// ```
 pub fn solve(network: &Network, config: &SearchConfig) -> Report {
     let mut search = Search {
         network,
@@ -144,7 +165,8 @@ pub fn solve(network: &Network, config: &SearchConfig) -> Report {
     }
 }
 
-/// Searches for up to `limit` solutions (distinct assignments of every variable).
+/// Searches for up to `limit` solutions (distinct assignments of every variable). With
+/// `stopped == None` the list is every solution: the complete search covered all branches.
 pub fn enumerate(network: &Network, config: &SearchConfig, limit: usize) -> Enumeration {
     let mut search = Search {
         network,
@@ -153,7 +175,9 @@ pub fn enumerate(network: &Network, config: &SearchConfig, limit: usize) -> Enum
     };
     let mut solutions = Vec::new();
     let mut stopped = search.run(&mut |assignment| {
-        solutions.push(assignment);
+        if solutions.len() < limit {
+            solutions.push(assignment);
+        }
         solutions.len() < limit
     });
     if stopped.is_none() && matches!(config.strategy, Strategy::ThreePointProbe) {
@@ -174,8 +198,7 @@ struct Search<'a> {
 
 impl Search<'_> {
     /// Depth-first search; `on_solution` returns whether to continue. Returns why the search
-    /// stopped early, or `None` when it covered everything it was asked to (or was told to
-    /// stop by `on_solution`).
+    /// stopped early, or `None` when it covered everything it was asked to.
     fn run(&mut self, on_solution: &mut dyn FnMut(Assignment) -> bool) -> Option<StopReason> {
         let mut stack: Vec<(Vec<Domain>, Option<VarId>)> =
             vec![(self.network.domains().to_vec(), None)];
@@ -204,7 +227,7 @@ impl Search<'_> {
                     if self.network.check(&values) == Ok(true)
                         && !on_solution(Assignment { values })
                     {
-                        return None;
+                        return Some(StopReason::SolutionLimit);
                     }
                 }
                 continue;

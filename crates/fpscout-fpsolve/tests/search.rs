@@ -183,6 +183,22 @@ fn budgets_deadlines_and_cancellation_are_stop_reasons() {
 }
 
 #[test]
+fn enumeration_reports_a_reached_limit() {
+    let mut net = Network::new(Arith::IEEE);
+    let x = net.float_var_in("x", FloatDomain::between(Format::MINI8, 1.0, 2.0));
+    let y = net.float_var_in("y", FloatDomain::between(Format::MINI8, 1.0, 2.0));
+    net.require(FcmpPredicate::Olt, x, y, true).unwrap();
+    let all = enumerate(&net, &SearchConfig::default(), 1000);
+    // 9 floats in [1, 2]: 36 ordered pairs.
+    assert_eq!((all.solutions.len(), all.stopped), (36, None));
+    let some = enumerate(&net, &SearchConfig::default(), 5);
+    assert_eq!(
+        (some.solutions.len(), some.stopped),
+        (5, Some(StopReason::SolutionLimit))
+    );
+}
+
+#[test]
 fn probing_never_claims_infeasibility() {
     let mut rng = ChaCha8Rng::seed_from_u64(11);
     let probe = SearchConfig {
