@@ -306,3 +306,34 @@ fn unary_projections_keep_every_solution_for_every_operand_interval_mini8() {
     }
     assert_eq!(intervals, 242 * 243 / 2);
 }
+
+/// Except for `one`/`une` (a hole in an interval is not an interval), a comparison
+/// projection is optimal: each operand becomes exactly the hull of its solutions.
+#[test]
+fn compare_projections_are_optimal_mini8() {
+    let format = Format::MINI8;
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    let optimal = FcmpPredicate::ALL
+        .into_iter()
+        .filter(|p| !matches!(p, FcmpPredicate::One | FcmpPredicate::Une));
+    for predicate in optimal {
+        for _ in 0..400 {
+            let (a, b) = (
+                random_domain(&mut rng, format),
+                random_domain(&mut rng, format),
+            );
+            let (mut hull_a, mut hull_b) = (FloatDomain::empty(format), FloatDomain::empty(format));
+            for x in values(&a) {
+                for y in values(&b) {
+                    if Arith::IEEE.compare(predicate, format, x, y) {
+                        hull_a = hull_a.hull(&FloatDomain::point(format, x));
+                        hull_b = hull_b.hull(&FloatDomain::point(format, y));
+                    }
+                }
+            }
+            let projected = project_compare(predicate, Arith::IEEE, &a, &b);
+            let expected = (!hull_a.is_empty()).then_some((hull_a, hull_b));
+            assert_eq!(projected, expected, "{predicate:?} on {a:?} {b:?}");
+        }
+    }
+}
