@@ -1,10 +1,10 @@
 //! Projections of `r = a ⊙ b` for fadd, fsub, fmul, fdiv.
 
-use super::{monotone_survivors, split, Piece};
+use super::{monotone_survivors, piece_within, split, Piece};
 use crate::arith::{Arith, BinaryOp};
 use crate::domain::{hull_range, FloatDomain};
 use crate::format::{FloatValue, Format, Fp};
-use crate::real::{floats_within, rounding_preimage, RealInterval};
+use crate::real::{rounding_preimage, RealInterval};
 use rug::Rational;
 
 /// Narrows `(a, b, r)` for `r = a ⊙ b` (one format). Direct: the hull of ⊙ at the corners of
@@ -131,13 +131,8 @@ fn finite_survivors(
             )
         }
     };
-    let within = |real: &RealInterval, piece: &Piece| {
-        if real.is_empty() {
-            return None;
-        }
-        let (lo, hi) = floats_within(format, real)?;
-        let (lo, hi) = (lo.max(piece.lo), hi.min(piece.hi));
-        (lo <= hi).then_some((lo, hi))
-    };
-    Some((within(&a_real, pa)?, within(&b_real, pb)?))
+    Some((
+        piece_within(format, &a_real, pa)?,
+        piece_within(format, &b_real, pb)?,
+    ))
 }

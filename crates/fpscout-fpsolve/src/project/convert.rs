@@ -1,6 +1,6 @@
 //! Projections of conversions: fpext/fptrunc between formats, sitofp/uitofp, fptosi/fptoui.
 
-use super::{split, unary_direct, unary_inverse, Piece};
+use super::{piece_within, project_piecewise_unary, Piece};
 use crate::arith::Arith;
 use crate::domain::{integer_type_range, FloatDomain, IntDomain};
 use crate::format::{FloatValue, Fp};
@@ -15,27 +15,11 @@ pub fn project_float_convert(
     r: &FloatDomain,
 ) -> Option<(FloatDomain, FloatDomain)> {
     let (from, to) = (a.format(), r.format());
-    let pieces = split(from, arith, a);
     let f = |x: Fp| arith.convert(from, to, FloatValue::Num(x));
-    let r = r.intersect(&unary_direct(&pieces, a.may_be_nan(), to, &f));
-    if r.is_empty() {
-        return None;
-    }
-    let preimage = r
-        .range()
-        .map(|(lo, hi)| rounding_preimage(to, arith, lo, hi));
-    let finite_inverse = |piece: &Piece, preimage: Option<&RealInterval>| -> Option<(Fp, Fp)> {
-        let (lo, hi) = floats_within(from, preimage?)?;
-        let (lo, hi) = (lo.max(piece.lo), hi.min(piece.hi));
-        (lo <= hi).then_some((lo, hi))
+    let finite_inverse = |piece: &Piece, preimage: Option<&RealInterval>, _: &FloatDomain| {
+        piece_within(from, preimage?, piece)
     };
-    let keep = unary_inverse(&pieces, &r, &f, &finite_inverse, preimage.as_ref());
-    let a = a.intersect(
-        &FloatDomain::empty(from)
-            .with_range(keep)
-            .with_nan(r.may_be_nan()),
-    );
-    (!a.is_empty()).then_some((a, r))
+    project_piecewise_unary(arith, a, r, f, finite_inverse)
 }
 
 /// Narrows `(i, r)` for `r = sitofp/uitofp(i)`: rounding is monotone, and the integers

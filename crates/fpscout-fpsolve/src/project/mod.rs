@@ -36,6 +36,18 @@ fn overlap(range: (Fp, Fp), lo: Fp, hi: Fp) -> Option<(Fp, Fp)> {
     (lo <= hi).then_some((lo, hi))
 }
 
+/// The floats of `piece` whose values lie in `real`.
+pub(crate) fn piece_within(format: Format, real: &RealInterval, piece: &Piece) -> Option<(Fp, Fp)> {
+    if real.is_empty() {
+        return None;
+    }
+    overlap(
+        crate::real::floats_within(format, real)?,
+        piece.lo,
+        piece.hi,
+    )
+}
+
 /// Cuts the non-NaN part of a domain into monotone pieces, as the arithmetic reads them.
 pub(crate) fn split(format: Format, arith: Arith, domain: &FloatDomain) -> Vec<Piece> {
     let Some(range) = domain.range() else {
@@ -148,41 +160,45 @@ pub(crate) fn monotone_survivors(
     (start <= end).then_some((start, end))
 }
 
-/// Direct projection of `r = f(a)` for an `f` monotone on each piece: the hull of the
-/// pieces' end images (NaN when `a` may be NaN).
-pub(crate) fn unary_direct(
-    pieces: &[Piece],
-    nan_in: bool,
-    result_format: Format,
-    f: &impl Fn(Fp) -> FloatValue,
-) -> FloatDomain {
-    let mut reachable = FloatDomain::empty(result_format).with_nan(nan_in);
-    for piece in pieces {
+/// Narrows `(a, r)` for `r = f(a)` with an `f` monotone on each piece (sqrt, fpext,
+/// fptrunc). Direct: the hull of the pieces' end images (NaN when `a` may be NaN).
+/// Indirect: singletons checked concretely, finite pieces narrowed by
+/// `finite_inverse(piece, preimage of r, narrowed r)`; NaN operands survive iff `r` may be NaN.
+pub(crate) fn project_piecewise_unary(
+    arith: Arith,
+    a: &FloatDomain,
+    r: &FloatDomain,
+    f: impl Fn(Fp) -> FloatValue,
+    finite_inverse: impl Fn(&Piece, Option<&RealInterval>, &FloatDomain) -> Option<(Fp, Fp)>,
+) -> Option<(FloatDomain, FloatDomain)> {
+    let (from, to) = (a.format(), r.format());
+    let pieces = split(from, arith, a);
+    let mut reachable = FloatDomain::empty(to).with_nan(a.may_be_nan());
+    for piece in &pieces {
         for x in [piece.lo, piece.hi] {
-            reachable = reachable.hull(&FloatDomain::point(result_format, f(x)));
+            reachable = reachable.hull(&FloatDomain::point(to, f(x)));
         }
     }
-    reachable
-}
-
-/// Indirect projection of `r = f(a)`: the values of `a` (as a range) whose image can lie in
-/// the narrowed `result`; singletons checked concretely, finite pieces narrowed by
-/// `finite_inverse(piece, preimage of result)`.
-pub(crate) fn unary_inverse(
-    pieces: &[Piece],
-    result: &FloatDomain,
-    f: &impl Fn(Fp) -> FloatValue,
-    finite_inverse: &impl Fn(&Piece, Option<&RealInterval>) -> Option<(Fp, Fp)>,
-    preimage: Option<&RealInterval>,
-) -> Option<(Fp, Fp)> {
+    let r = r.intersect(&reachable);
+    if r.is_empty() {
+        return None;
+    }
+    let preimage = r
+        .range()
+        .map(|(lo, hi)| crate::real::rounding_preimage(to, arith, lo, hi));
     let mut keep = None;
-    for piece in pieces {
+    for piece in &pieces {
         let survivors = if piece.finite {
-            finite_inverse(piece, preimage)
+            finite_inverse(piece, preimage.as_ref(), &r)
         } else {
-            result.contains(f(piece.lo)).then_some(piece.origin)
+            r.contains(f(piece.lo)).then_some(piece.origin)
         };
         keep = crate::domain::hull_range(keep, survivors);
     }
-    keep
+    let a = a.intersect(
+        &FloatDomain::empty(from)
+            .with_range(keep)
+            .with_nan(r.may_be_nan()),
+    );
+    (!a.is_empty()).then_some((a, r))
 }

@@ -1,10 +1,10 @@
 //! Projections of `r = sqrt(a)`, `r = -a`, `r = |a|` and `r = a` (bitwise copy).
 
-use super::{split, unary_direct, unary_inverse, Piece};
+use super::{piece_within, project_piecewise_unary, Piece};
 use crate::arith::Arith;
 use crate::domain::{hull_range, FloatDomain};
 use crate::format::{FloatValue, Fp};
-use crate::real::{floats_within, rounding_preimage, Bound, RealInterval};
+use crate::real::{Bound, RealInterval};
 use rug::Rational;
 
 /// Narrows `(a, r)` for `r = sqrt(a)`: sqrt(-0) = -0, sqrt(x < 0) = NaN, sqrt(+inf) = +inf;
@@ -15,16 +15,8 @@ pub fn project_sqrt(
     r: &FloatDomain,
 ) -> Option<(FloatDomain, FloatDomain)> {
     let format = a.format();
-    let pieces = split(format, arith, a);
     let f = |x: Fp| arith.fsqrt(format, FloatValue::Num(x));
-    let r = r.intersect(&unary_direct(&pieces, a.may_be_nan(), format, &f));
-    if r.is_empty() {
-        return None;
-    }
-    let preimage = r
-        .range()
-        .map(|(lo, hi)| rounding_preimage(format, arith, lo, hi));
-    let finite_inverse = |piece: &Piece, preimage: Option<&RealInterval>| -> Option<(Fp, Fp)> {
+    let finite_inverse = |piece: &Piece, preimage: Option<&RealInterval>, r: &FloatDomain| {
         if format.is_negative(piece.lo) {
             return r.may_be_nan().then_some((piece.lo, piece.hi));
         }
@@ -33,20 +25,9 @@ pub fn project_sqrt(
             hi: Bound::infinite(true),
         };
         let squares = preimage?.intersect(&nonnegative).squared_nonnegative();
-        if squares.is_empty() {
-            return None;
-        }
-        let (lo, hi) = floats_within(format, &squares)?;
-        let (lo, hi) = (lo.max(piece.lo), hi.min(piece.hi));
-        (lo <= hi).then_some((lo, hi))
+        piece_within(format, &squares, piece)
     };
-    let keep = unary_inverse(&pieces, &r, &f, &finite_inverse, preimage.as_ref());
-    let a = a.intersect(
-        &FloatDomain::empty(format)
-            .with_range(keep)
-            .with_nan(r.may_be_nan()),
-    );
-    (!a.is_empty()).then_some((a, r))
+    project_piecewise_unary(arith, a, r, f, finite_inverse)
 }
 
 /// Narrows `(a, r)` for `r = -a` (a sign flip: exact both ways, NaN to NaN).
