@@ -149,7 +149,8 @@ impl Format {
         if lo > hi {
             0
         } else {
-            (hi.0 - lo.0) as u64 + 1
+            // The whole binary64 line spans more than i64::MAX keys.
+            (i128::from(hi.0) - i128::from(lo.0)) as u64 + 1
         }
     }
 
@@ -185,7 +186,7 @@ impl Format {
 
     /// Middle of `[lo, hi]` in the order (rounded down), for splitting domains.
     pub fn midpoint_in_order(self, lo: Fp, hi: Fp) -> Fp {
-        Fp(lo.0 + (hi.0 - lo.0) / 2)
+        Fp(middle_key(lo.0, hi.0))
     }
 
     pub fn is_negative(self, x: Fp) -> bool {
@@ -481,4 +482,9 @@ pub(crate) fn floor_log2(x: &Rational) -> i64 {
     } else {
         guess
     }
+}
+
+/// `lo + (hi - lo) / 2` without overflow (binary64 keys span more than `i64::MAX`).
+pub(crate) fn middle_key(lo: i64, hi: i64) -> i64 {
+    ((i128::from(lo) + i128::from(hi)).div_euclid(2)) as i64
 }

@@ -78,6 +78,23 @@ impl Domain {
     }
 }
 
+/// Domains this small are always propagated to the exact fixpoint.
+const ALWAYS_PROPAGATED_SIZE: u64 = 1024;
+
+/// Whether narrowing `old` to `new` should wake the variable's constraints: always when the
+/// NaN state changes or few values are left, otherwise when at least `min_reduction` of
+/// the values went.
+fn significant(old: &Domain, new: &Domain, min_reduction: f64) -> bool {
+    let (before, after) = (old.size(), new.size());
+    let nan_changed = match (old, new) {
+        (Domain::Float(x), Domain::Float(y)) => x.may_be_nan() != y.may_be_nan(),
+        _ => false,
+    };
+    nan_changed
+        || after <= ALWAYS_PROPAGATED_SIZE
+        || (before - after) as f64 >= min_reduction * before as f64
+}
+
 fn intersect(a: &Domain, b: &Domain) -> Domain {
     match (a, b) {
         (Domain::Float(x), Domain::Float(y)) => Domain::Float(x.intersect(y)),
@@ -474,18 +491,22 @@ impl Network {
     /// `budget` projections ran (the domains are then narrowed soundly, not fully).
     pub fn propagate(&mut self, budget: u64) -> Propagation {
         let mut domains = std::mem::take(&mut self.domains);
-        let outcome = self.propagate_domains(&mut domains, budget, None);
+        let outcome = self.propagate_domains(&mut domains, budget, 0.0, None);
         self.domains = domains;
         outcome
     }
 
     /// Runs projections from a queue until no domain changes (2B-consistency), a domain
     /// empties, or `budget` projections ran. Only the constraints watching a changed variable
-    /// are re-enqueued; `changed` seeds the queue (all constraints when `None`).
+    /// are re-enqueued; `changed` seeds the queue (all constraints when `None`). With
+    /// `min_reduction > 0`, a narrowing wakes the variable's constraints only when it is
+    /// [`significant`] (the usual precision ratio of 2B: creeping one float at a time across
+    /// millions of floats is left to the search), so `Fixpoint` then means "up to that ratio".
     pub(crate) fn propagate_domains(
         &self,
         domains: &mut [Domain],
         budget: u64,
+        min_reduction: f64,
         changed: Option<&[VarId]>,
     ) -> Propagation {
         if domains.iter().any(Domain::is_empty) {
@@ -532,9 +553,12 @@ impl Network {
                     if domain.is_empty() {
                         return Propagation::Infeasible;
                     }
+                    let wake = significant(&domains[v.0], &domain, min_reduction);
                     domains[v.0] = domain;
-                    for &i in &self.watchers[v.0] {
-                        enqueue(i, &mut queue, &mut queued);
+                    if wake {
+                        for &i in &self.watchers[v.0] {
+                            enqueue(i, &mut queue, &mut queued);
+                        }
                     }
                 }
             }

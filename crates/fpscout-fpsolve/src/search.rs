@@ -1,7 +1,7 @@
 //! Search over a network: propagation at every node, domain splitting, answers that are proofs or checked solutions.
 
 use crate::domain::{FloatDomain, IntDomain};
-use crate::format::Fp;
+use crate::format::{middle_key, Fp};
 use crate::network::{Domain, Network, Propagation, Value, VarId};
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::sync::Arc;
@@ -45,6 +45,10 @@ pub struct SearchConfig {
     pub node_budget: u64,
     /// Projections per propagation; running out narrows less but stays sound.
     pub propagation_budget: u64,
+    /// Fraction of a domain's values a narrowing must remove to wake its other constraints
+    /// (domains of at most 1024 values are always propagated exactly). 0 is the exact 2B
+    /// fixpoint; a small ratio stops bounds creeping one float at a time.
+    pub min_reduction: f64,
     pub deadline: Option<Instant>,
     /// Set to `true` from another thread to stop the search.
     pub cancel: Option<Arc<AtomicBool>>,
@@ -57,6 +61,7 @@ impl Default for SearchConfig {
             consistency: Consistency::TwoB,
             node_budget: 100_000,
             propagation_budget: 100_000,
+            min_reduction: 1e-3,
             deadline: None,
             cancel: None,
         }
@@ -211,6 +216,7 @@ impl Search<'_> {
             if self.network.propagate_domains(
                 &mut domains,
                 self.config.propagation_budget,
+                self.config.min_reduction,
                 seed.as_deref(),
             ) == Propagation::Infeasible
             {
@@ -277,18 +283,22 @@ impl Search<'_> {
                 while let Some((slice, rest)) = end_slice(&domains[index], slices, from_low_end) {
                     let mut trial = domains.to_vec();
                     trial[index] = Domain::Float(slice);
-                    if self
-                        .network
-                        .propagate_domains(&mut trial, budget, Some(&[variable]))
-                        != Propagation::Infeasible
+                    if self.network.propagate_domains(
+                        &mut trial,
+                        budget,
+                        self.config.min_reduction,
+                        Some(&[variable]),
+                    ) != Propagation::Infeasible
                     {
                         break;
                     }
                     domains[index] = Domain::Float(rest);
-                    if self
-                        .network
-                        .propagate_domains(domains, budget, Some(&[variable]))
-                        == Propagation::Infeasible
+                    if self.network.propagate_domains(
+                        domains,
+                        budget,
+                        self.config.min_reduction,
+                        Some(&[variable]),
+                    ) == Propagation::Infeasible
                     {
                         return false;
                     }
@@ -382,7 +392,7 @@ fn split_domain(domain: &Domain, split: Split) -> Vec<Domain> {
 
 /// Sub-ranges of `[lo, hi]` (lo < hi) covering it without overlap.
 fn split_keys(lo: i64, hi: i64, split: Split) -> Vec<(i64, i64)> {
-    let middle = lo + (hi - lo) / 2;
+    let middle = middle_key(lo, hi);
     match split {
         Split::Bisect => vec![(lo, middle), (middle + 1, hi)],
         Split::FiveWay => {

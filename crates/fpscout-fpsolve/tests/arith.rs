@@ -113,6 +113,17 @@ fn f32_arithmetic_matches_sse_in_all_ftz_daz_modes() {
                     "{op:?} {arith:?} {x:e} {y:e}: machine {expected:e}, ours {ours:?}"
                 );
             }
+            for op in ops {
+                assert_eq!(
+                    arith.binary(op, Format::F32, a, b),
+                    arith.binary_exact(op, Format::F32, a, b),
+                    "{op:?} {arith:?} {x:e} {y:e}"
+                );
+            }
+            assert_eq!(
+                arith.fsqrt(Format::F32, a),
+                arith.fsqrt_exact(Format::F32, a)
+            );
             assert!(
                 same_f32(machine[4], arith.fsqrt_exact(Format::F32, a)),
                 "sqrt {arith:?} {x:e}"
@@ -163,26 +174,27 @@ fn f64_arithmetic_and_conversions_match_the_machine() {
             same(x.sqrt(), Arith::IEEE.fsqrt_exact(Format::F64, a)),
             "sqrt {x:e}"
         );
-        // The machine path of IEEE mode is the exact path.
-        assert_eq!(
-            Arith::IEEE.fsqrt(Format::F64, a),
-            Arith::IEEE.fsqrt_exact(Format::F64, a)
-        );
+        // The machine path is the exact path, in every FTZ/DAZ mode.
         let (p, q) = (Format::F32.from_f64(x), Format::F32.from_f64(y));
-        for op in [
-            BinaryOp::FAdd,
-            BinaryOp::FSub,
-            BinaryOp::FMul,
-            BinaryOp::FDiv,
-        ] {
-            assert_eq!(
-                Arith::IEEE.binary(op, Format::F64, a, b),
-                Arith::IEEE.binary_exact(op, Format::F64, a, b)
-            );
-            assert_eq!(
-                Arith::IEEE.binary(op, Format::F32, p, q),
-                Arith::IEEE.binary_exact(op, Format::F32, p, q)
-            );
+        for mode in common::MODES {
+            assert_eq!(mode.fsqrt(Format::F64, a), mode.fsqrt_exact(Format::F64, a));
+            for op in [
+                BinaryOp::FAdd,
+                BinaryOp::FSub,
+                BinaryOp::FMul,
+                BinaryOp::FDiv,
+            ] {
+                assert_eq!(
+                    mode.binary(op, Format::F64, a, b),
+                    mode.binary_exact(op, Format::F64, a, b),
+                    "{op:?} {mode:?} {x:e} {y:e}"
+                );
+                assert_eq!(
+                    mode.binary(op, Format::F32, p, q),
+                    mode.binary_exact(op, Format::F32, p, q),
+                    "{op:?} {mode:?}"
+                );
+            }
         }
         assert!(
             same_f32(x as f32, Arith::IEEE.convert(Format::F64, Format::F32, a)),

@@ -133,7 +133,7 @@ pub(crate) fn monotone_survivors(
         }
         let (mut low, mut high) = (lo.0, hi.0);
         while low < high {
-            let middle = low + (high - low) / 2;
+            let middle = crate::format::middle_key(low, high);
             if pred(Fp(middle)) {
                 high = middle;
             } else {
