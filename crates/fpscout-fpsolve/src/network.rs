@@ -162,6 +162,22 @@ pub enum Constraint {
 }
 
 impl Constraint {
+    /// The variable this constraint computes from the others (none for a comparison).
+    pub fn result(&self) -> Option<VarId> {
+        match *self {
+            Constraint::Compare { .. } => None,
+            Constraint::Binary { result, .. }
+            | Constraint::MinMax { result, .. }
+            | Constraint::Sqrt { result, .. }
+            | Constraint::FNeg { result, .. }
+            | Constraint::FAbs { result, .. }
+            | Constraint::Copy { result, .. }
+            | Constraint::FloatConvert { result, .. }
+            | Constraint::IntToFloat { result, .. }
+            | Constraint::FloatToInt { result, .. } => Some(result),
+        }
+    }
+
     pub fn variables(&self) -> Vec<VarId> {
         match *self {
             Constraint::Binary { a, b, result, .. } | Constraint::MinMax { a, b, result, .. } => {
@@ -222,6 +238,11 @@ impl Network {
 
     pub fn name(&self, v: VarId) -> &str {
         self.names.get(v.0).map_or("", String::as_str)
+    }
+
+    /// Whether an operation computes `v` (it is not an input of the network).
+    pub fn is_defined(&self, v: VarId) -> bool {
+        self.constraints.iter().any(|c| c.result() == Some(v))
     }
 
     pub fn constraints(&self) -> &[Constraint] {

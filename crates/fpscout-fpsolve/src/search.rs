@@ -227,7 +227,7 @@ impl Search<'_> {
                     continue;
                 }
             }
-            let Some(variable) = choose_variable(&domains) else {
+            let Some(variable) = choose_variable(self.network, &domains) else {
                 let values: Option<Vec<Value>> = domains.iter().map(Domain::as_point).collect();
                 if let Some(values) = values {
                     if self.network.check(&values) == Ok(true)
@@ -338,14 +338,23 @@ fn end_slice(
     })
 }
 
-/// The variable with the most values (floats counted on the ordered line), if any has two.
-fn choose_variable(domains: &[Domain]) -> Option<VarId> {
-    domains
-        .iter()
-        .enumerate()
-        .filter(|(_, d)| d.size() > 1)
-        .max_by_key(|(index, d)| (d.size(), std::cmp::Reverse(*index)))
-        .map(|(index, _)| VarId::from_index(index))
+/// The variable to split: largest domain first (floats counted on the ordered line), among
+/// the network's inputs — variables no operation defines — while any has two values. An
+/// operation's result follows from its operands (a direct projection of points is the exact
+/// point), and splitting it instead would search the relaxation: `y - y` ranges over every
+/// float when its two operands are treated apart.
+fn choose_variable(network: &Network, domains: &[Domain]) -> Option<VarId> {
+    let largest = |inputs_only: bool| {
+        domains
+            .iter()
+            .enumerate()
+            .filter(|&(index, d)| {
+                d.size() > 1 && !(inputs_only && network.is_defined(VarId::from_index(index)))
+            })
+            .max_by_key(|(index, d)| (d.size(), std::cmp::Reverse(*index)))
+            .map(|(index, _)| VarId::from_index(index))
+    };
+    largest(true).or_else(|| largest(false))
 }
 
 /// Cuts a domain with at least two values; the branches cover it exactly.
