@@ -215,6 +215,8 @@ pub struct Network {
     domains: Vec<Domain>,
     constraints: Vec<Constraint>,
     watchers: Vec<Vec<usize>>,
+    /// Per variable: whether some operation computes it.
+    defined: Vec<bool>,
 }
 
 impl Network {
@@ -225,6 +227,7 @@ impl Network {
             domains: Vec::new(),
             constraints: Vec::new(),
             watchers: Vec::new(),
+            defined: Vec::new(),
         }
     }
 
@@ -242,7 +245,7 @@ impl Network {
 
     /// Whether an operation computes `v` (it is not an input of the network).
     pub fn is_defined(&self, v: VarId) -> bool {
-        self.constraints.iter().any(|c| c.result() == Some(v))
+        self.defined.get(v.0).copied().unwrap_or(false)
     }
 
     pub fn constraints(&self) -> &[Constraint] {
@@ -277,6 +280,7 @@ impl Network {
         self.names.push(name.to_string());
         self.domains.push(domain);
         self.watchers.push(Vec::new());
+        self.defined.push(false);
         VarId(self.domains.len() - 1)
     }
 
@@ -392,6 +396,9 @@ impl Network {
                 self.watchers[v.0].push(index);
             }
         }
+        if let Some(result) = constraint.result() {
+            self.defined[result.0] = true;
+        }
         self.constraints.push(constraint);
         Ok(())
     }
@@ -409,6 +416,7 @@ impl Network {
             self.names.pop();
             self.domains.pop();
             self.watchers.pop();
+            self.defined.pop();
             return Err(error);
         }
         Ok(result)
