@@ -316,3 +316,40 @@ fn probing_is_labelled_incomplete_and_3b_agrees() {
     };
     assert_eq!(solution.get(c), Some(Value::Float(f32_value(G2_SOLUTION))));
 }
+
+/// g2_i's answer does not depend on how 4AC is parenthesised: every grouping propagates C
+/// to the single solution, and labelling over the whole f32 line proves it unique.
+#[test]
+fn g2_i_every_parenthesisation() {
+    for grouping in 0..4 {
+        let mut net = Network::new(Arith::IEEE);
+        let c = net.float_var("c", F32);
+        let (a, b, four, zero) = (
+            constant(&mut net, 1.22),
+            constant(&mut net, 3.34),
+            constant(&mut net, 4.0),
+            constant(&mut net, 0.0),
+        );
+        let bb = net.fmul(b, b).unwrap();
+        let product = match grouping {
+            0 => net.fmul(four, a).and_then(|t| net.fmul(t, c)),
+            1 => net.fmul(a, c).and_then(|t| net.fmul(four, t)),
+            2 => net.fmul(four, c).and_then(|t| net.fmul(t, a)),
+            _ => net.fmul(a, c).and_then(|t| net.fmul(t, four)),
+        }
+        .unwrap();
+        let discriminant = net.fsub(bb, product).unwrap();
+        net.require(FcmpPredicate::Oeq, discriminant, zero, true)
+            .unwrap();
+        let search_net = net.clone();
+        assert_eq!(net.propagate(10_000), Propagation::Fixpoint);
+        assert_eq!(
+            range_f64(&net, c),
+            Some((f64::from(G2_SOLUTION), f64::from(G2_SOLUTION))),
+            "grouping {grouping}"
+        );
+        let all = enumerate(&search_net, &complete(Split::Bisect), 10);
+        assert_eq!(all.stopped, None);
+        assert_eq!(all.solutions.len(), 1, "grouping {grouping}");
+    }
+}
