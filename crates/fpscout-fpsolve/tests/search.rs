@@ -230,3 +230,45 @@ fn misuse_is_a_typed_error() {
     assert_eq!(net.variable_count(), 3);
     assert!(net.check(&[]).is_err());
 }
+
+/// Integer variables through sitofp and fptosi: enumeration equals brute force.
+#[test]
+fn integer_conversions_search_matches_brute_force() {
+    let format = Format::MINI8;
+    let mut rng = ChaCha8Rng::seed_from_u64(13);
+    for _ in 0..40 {
+        let lo = rng.gen_range(-300i128..300);
+        let hi = lo + rng.gen_range(0..300);
+        let threshold = values(&random_domain(&mut rng, format))
+            .first()
+            .copied()
+            .unwrap_or(FloatValue::NaN);
+        let mut net = Network::new(Arith::IEEE);
+        let i = net.int_var("i", lo, hi).unwrap();
+        let f = net.int_to_float(i, format).unwrap();
+        let square = net.fmul(f, f).unwrap();
+        let c = net.float_const(format, threshold);
+        net.require(FcmpPredicate::Ogt, square, c, true).unwrap();
+        // fptosi into i8 has no value outside [-128, 127]: it restricts i as well.
+        net.float_to_int(f, 8, true).unwrap();
+        let expected: HashSet<i128> = (lo..=hi)
+            .filter(|&v| {
+                let x = Arith::IEEE.int_to_float(format, v);
+                let s = Arith::IEEE.binary(BinaryOp::FMul, format, x, x);
+                Arith::IEEE.compare(FcmpPredicate::Ogt, format, s, threshold)
+                    && Arith::IEEE.float_to_int(format, x, 8, true).is_some()
+            })
+            .collect();
+        let found = enumerate(&net, &SearchConfig::default(), 10_000);
+        assert_eq!(found.stopped, None);
+        let got: HashSet<i128> = found
+            .solutions
+            .iter()
+            .map(|s| match s.get(i) {
+                Some(Value::Int(v)) => v,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(got, expected, "i in [{lo}, {hi}], square > {threshold:?}");
+    }
+}
