@@ -1,0 +1,23 @@
+//! fpscout-fpsolve: a float-exact constraint solver (FPSE/FPCS) whose "no" is a proof over floats.
+
+pub mod arith;
+pub mod compare;
+pub mod domain;
+pub mod error;
+pub mod format;
+pub mod network;
+pub mod project;
+mod real;
+pub mod search;
+
+pub use arith::{Arith, BinaryOp};
+pub use compare::FcmpPredicate;
+pub use domain::{FloatDomain, IntDomain, NanState};
+pub use error::{FormatError, NetworkError};
+pub use format::{FloatValue, Format, Fp, Rounding};
+pub use network::{Constraint, Domain, Network, Propagation, Value, VarId};
+pub use project::minmax::MinMaxOp;
+pub use search::{
+    enumerate, solve, Answer, Assignment, Consistency, Enumeration, Report, SearchConfig, Split,
+    StopReason, Strategy,
+};

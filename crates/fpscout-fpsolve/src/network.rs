@@ -1,0 +1,725 @@
+//! The constraint network: variables with domains, constraints over them, 2B propagation to a fixpoint, concrete checking.
+
+use crate::arith::{Arith, BinaryOp};
+use crate::compare::FcmpPredicate;
+use crate::domain::{FloatDomain, IntDomain};
+use crate::error::NetworkError;
+use crate::format::{FloatValue, Format};
+use crate::project::binary::project_binary;
+use crate::project::compare::project_compare;
+use crate::project::convert::{project_float_convert, project_float_to_int, project_int_to_float};
+use crate::project::minmax::{project_min_max, MinMaxOp};
+use crate::project::unary::{project_copy, project_fabs, project_fneg, project_sqrt};
+use std::collections::VecDeque;
+
+/// A variable of a [`Network`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VarId(usize);
+
+impl VarId {
+    pub fn index(self) -> usize {
+        self.0
+    }
+
+    pub(crate) fn from_index(index: usize) -> VarId {
+        VarId(index)
+    }
+}
+
+/// The domain of one variable.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Domain {
+    Float(FloatDomain),
+    Int(IntDomain),
+}
+
+/// A concrete value of one variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    Float(FloatValue),
+    Int(i128),
+}
+
+impl Domain {
+    pub fn is_empty(&self) -> bool {
+        match self {
+            Domain::Float(d) => d.is_empty(),
+            Domain::Int(d) => d.is_empty(),
+        }
+    }
+
+    /// Number of values (NaN counts as one).
+    pub fn size(&self) -> u64 {
+        match self {
+            Domain::Float(d) => d.size(),
+            Domain::Int(d) => d.size(),
+        }
+    }
+
+    pub fn as_point(&self) -> Option<Value> {
+        match self {
+            Domain::Float(d) => d.as_point().map(Value::Float),
+            Domain::Int(d) => d.as_point().map(Value::Int),
+        }
+    }
+
+    pub fn as_float(&self) -> Option<&FloatDomain> {
+        match self {
+            Domain::Float(d) => Some(d),
+            Domain::Int(_) => None,
+        }
+    }
+
+    pub fn as_int(&self) -> Option<&IntDomain> {
+        match self {
+            Domain::Int(d) => Some(d),
+            Domain::Float(_) => None,
+        }
+    }
+}
+
+/// Domains this small are always propagated to the exact fixpoint.
+const ALWAYS_PROPAGATED_SIZE: u64 = 1024;
+
+/// Whether narrowing `old` to `new` should wake the variable's constraints: always when the
+/// NaN state changes or few values are left, otherwise when at least `min_reduction` of
+/// the values went.
+fn significant(old: &Domain, new: &Domain, min_reduction: f64) -> bool {
+    let (before, after) = (old.size(), new.size());
+    let nan_changed = match (old, new) {
+        (Domain::Float(x), Domain::Float(y)) => x.may_be_nan() != y.may_be_nan(),
+        _ => false,
+    };
+    nan_changed
+        || after <= ALWAYS_PROPAGATED_SIZE
+        || (before - after) as f64 >= min_reduction * before as f64
+}
+
+fn intersect(a: &Domain, b: &Domain) -> Domain {
+    match (a, b) {
+        (Domain::Float(x), Domain::Float(y)) => Domain::Float(x.intersect(y)),
+        (Domain::Int(x), Domain::Int(y)) => Domain::Int(x.intersect(y)),
+        _ => a.clone(),
+    }
+}
+
+/// A constraint between variables. Each is an operation of LLVM IR (`result = op(a, …)`)
+/// or a comparison required to hold; "does not hold" is the negated predicate.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Constraint {
+    Binary {
+        op: BinaryOp,
+        a: VarId,
+        b: VarId,
+        result: VarId,
+    },
+    Sqrt {
+        a: VarId,
+        result: VarId,
+    },
+    FNeg {
+        a: VarId,
+        result: VarId,
+    },
+    FAbs {
+        a: VarId,
+        result: VarId,
+    },
+    /// `result` is bitwise `a` (an SSA copy, or a value pinned by equality of variables).
+    Copy {
+        a: VarId,
+        result: VarId,
+    },
+    MinMax {
+        op: MinMaxOp,
+        a: VarId,
+        b: VarId,
+        result: VarId,
+    },
+    /// `fcmp predicate a, b` is true.
+    Compare {
+        predicate: FcmpPredicate,
+        a: VarId,
+        b: VarId,
+    },
+    /// fpext or fptrunc from `a`'s format to `result`'s.
+    FloatConvert {
+        a: VarId,
+        result: VarId,
+    },
+    /// sitofp/uitofp: the integer variable's bounds carry its signedness.
+    IntToFloat {
+        a: VarId,
+        result: VarId,
+    },
+    /// fptosi/fptoui into an integer of `bits` width.
+    FloatToInt {
+        a: VarId,
+        result: VarId,
+        bits: u32,
+        signed: bool,
+    },
+}
+
+impl Constraint {
+    /// The variable this constraint computes from the others (none for a comparison).
+    pub fn result(&self) -> Option<VarId> {
+        match *self {
+            Constraint::Compare { .. } => None,
+            Constraint::Binary { result, .. }
+            | Constraint::MinMax { result, .. }
+            | Constraint::Sqrt { result, .. }
+            | Constraint::FNeg { result, .. }
+            | Constraint::FAbs { result, .. }
+            | Constraint::Copy { result, .. }
+            | Constraint::FloatConvert { result, .. }
+            | Constraint::IntToFloat { result, .. }
+            | Constraint::FloatToInt { result, .. } => Some(result),
+        }
+    }
+
+    pub fn variables(&self) -> Vec<VarId> {
+        match *self {
+            Constraint::Binary { a, b, result, .. } | Constraint::MinMax { a, b, result, .. } => {
+                vec![a, b, result]
+            }
+            Constraint::Compare { a, b, .. } => vec![a, b],
+            Constraint::Sqrt { a, result }
+            | Constraint::FNeg { a, result }
+            | Constraint::FAbs { a, result }
+            | Constraint::Copy { a, result }
+            | Constraint::FloatConvert { a, result }
+            | Constraint::IntToFloat { a, result }
+            | Constraint::FloatToInt { a, result, .. } => vec![a, result],
+        }
+    }
+}
+
+/// How a propagation ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Propagation {
+    /// No projection narrows any domain further (2B-consistency).
+    Fixpoint,
+    /// A domain became empty: no solution over floats in these domains (a proof).
+    Infeasible,
+    /// The budget of projections ran out; the domains are narrowed soundly but maybe not fully.
+    BudgetExhausted,
+}
+
+/// Variables, their domains, and constraints. Build it from a path, then `propagate` for the
+/// narrowed domains or hand it to [`crate::search::solve`].
+#[derive(Clone, Debug)]
+pub struct Network {
+    arith: Arith,
+    names: Vec<String>,
+    domains: Vec<Domain>,
+    constraints: Vec<Constraint>,
+    watchers: Vec<Vec<usize>>,
+    /// Per variable: whether some operation computes it.
+    defined: Vec<bool>,
+}
+
+impl Network {
+    pub fn new(arith: Arith) -> Network {
+        Network {
+            arith,
+            names: Vec::new(),
+            domains: Vec::new(),
+            constraints: Vec::new(),
+            watchers: Vec::new(),
+            defined: Vec::new(),
+        }
+    }
+
+    pub fn arith(&self) -> Arith {
+        self.arith
+    }
+
+    pub fn variable_count(&self) -> usize {
+        self.domains.len()
+    }
+
+    pub fn name(&self, v: VarId) -> &str {
+        self.names.get(v.0).map_or("", String::as_str)
+    }
+
+    /// Whether an operation computes `v` (it is not an input of the network).
+    pub fn is_defined(&self, v: VarId) -> bool {
+        self.defined.get(v.0).copied().unwrap_or(false)
+    }
+
+    pub fn constraints(&self) -> &[Constraint] {
+        &self.constraints
+    }
+
+    pub fn domains(&self) -> &[Domain] {
+        &self.domains
+    }
+
+    pub fn domain(&self, v: VarId) -> Result<&Domain, NetworkError> {
+        self.domains
+            .get(v.0)
+            .ok_or(NetworkError::UnknownVariable(v.0))
+    }
+
+    pub fn float_domain(&self, v: VarId) -> Result<&FloatDomain, NetworkError> {
+        self.domain(v)?.as_float().ok_or(NetworkError::WrongKind {
+            variable: v.0,
+            expected: "float".into(),
+        })
+    }
+
+    pub fn int_domain(&self, v: VarId) -> Result<&IntDomain, NetworkError> {
+        self.domain(v)?.as_int().ok_or(NetworkError::WrongKind {
+            variable: v.0,
+            expected: "integer".into(),
+        })
+    }
+
+    fn new_variable(&mut self, name: &str, domain: Domain) -> VarId {
+        self.names.push(name.to_string());
+        self.domains.push(domain);
+        self.watchers.push(Vec::new());
+        self.defined.push(false);
+        VarId(self.domains.len() - 1)
+    }
+
+    /// A float variable ranging over every value of `format`, NaN included.
+    pub fn float_var(&mut self, name: &str, format: Format) -> VarId {
+        self.new_variable(name, Domain::Float(FloatDomain::full(format)))
+    }
+
+    /// A float variable with a given domain.
+    pub fn float_var_in(&mut self, name: &str, domain: FloatDomain) -> VarId {
+        self.new_variable(name, Domain::Float(domain))
+    }
+
+    /// A float constant.
+    pub fn float_const(&mut self, format: Format, value: FloatValue) -> VarId {
+        self.new_variable("const", Domain::Float(FloatDomain::point(format, value)))
+    }
+
+    /// The float of `format` nearest to an `f64` constant.
+    pub fn float_const_f64(&mut self, format: Format, value: f64) -> VarId {
+        self.float_const(format, format.from_f64(value))
+    }
+
+    /// An integer variable in `[lo, hi]`.
+    pub fn int_var(&mut self, name: &str, lo: i128, hi: i128) -> Result<VarId, NetworkError> {
+        if lo > hi {
+            return Err(NetworkError::EmptyIntegerRange { lo, hi });
+        }
+        Ok(self.new_variable(name, Domain::Int(IntDomain::new(lo, hi))))
+    }
+
+    /// Narrows a variable's domain by intersection (a path condition, an input range).
+    pub fn restrict(&mut self, v: VarId, domain: Domain) -> Result<(), NetworkError> {
+        let current = self.domain(v)?.clone();
+        self.domains[v.0] = match (current, domain) {
+            (Domain::Float(old), Domain::Float(new)) => {
+                if old.format() != new.format() {
+                    return Err(NetworkError::DomainFormat {
+                        expected: old.format(),
+                        given: new.format(),
+                    });
+                }
+                Domain::Float(old.intersect(&new))
+            }
+            (Domain::Int(old), Domain::Int(new)) => Domain::Int(old.intersect(&new)),
+            (Domain::Float(_), Domain::Int(_)) => {
+                return Err(NetworkError::WrongKind {
+                    variable: v.0,
+                    expected: "float".into(),
+                })
+            }
+            (Domain::Int(_), Domain::Float(_)) => {
+                return Err(NetworkError::WrongKind {
+                    variable: v.0,
+                    expected: "integer".into(),
+                })
+            }
+        };
+        Ok(())
+    }
+
+    fn float_format(&self, v: VarId) -> Result<Format, NetworkError> {
+        Ok(self.float_domain(v)?.format())
+    }
+
+    fn same_format(&self, a: VarId, b: VarId) -> Result<Format, NetworkError> {
+        let format = self.float_format(a)?;
+        if self.float_format(b)? != format {
+            return Err(NetworkError::FormatMismatch(a.0, b.0));
+        }
+        Ok(format)
+    }
+
+    /// Adds a constraint after checking its variables' kinds and formats.
+    pub fn add(&mut self, constraint: Constraint) -> Result<(), NetworkError> {
+        match constraint {
+            Constraint::Binary { a, b, result, .. } | Constraint::MinMax { a, b, result, .. } => {
+                self.same_format(a, b)?;
+                self.same_format(a, result)?;
+            }
+            Constraint::Compare { a, b, .. } => {
+                self.same_format(a, b)?;
+            }
+            Constraint::Sqrt { a, result }
+            | Constraint::FNeg { a, result }
+            | Constraint::FAbs { a, result }
+            | Constraint::Copy { a, result } => {
+                self.same_format(a, result)?;
+            }
+            Constraint::FloatConvert { a, result } => {
+                self.float_format(a)?;
+                self.float_format(result)?;
+            }
+            Constraint::IntToFloat { a, result } => {
+                self.int_domain(a)?;
+                self.float_format(result)?;
+            }
+            Constraint::FloatToInt {
+                a, result, bits, ..
+            } => {
+                if !(1..=64).contains(&bits) {
+                    return Err(NetworkError::IntegerWidth(bits));
+                }
+                self.float_format(a)?;
+                self.int_domain(result)?;
+            }
+        }
+        let index = self.constraints.len();
+        let mut variables = constraint.variables();
+        variables.dedup();
+        for v in variables {
+            if !self.watchers[v.0].contains(&index) {
+                self.watchers[v.0].push(index);
+            }
+        }
+        if let Some(result) = constraint.result() {
+            self.defined[result.0] = true;
+        }
+        self.constraints.push(constraint);
+        Ok(())
+    }
+
+    /// A new float variable of `format` defined by the constraint `make` builds around it.
+    fn result_of(
+        &mut self,
+        format: Format,
+        make: impl FnOnce(VarId) -> Constraint,
+    ) -> Result<VarId, NetworkError> {
+        let name = format!("t{}", self.domains.len());
+        let result = self.float_var(&name, format);
+        if let Err(error) = self.add(make(result)) {
+            // Leave no orphan variable behind on misuse.
+            self.names.pop();
+            self.domains.pop();
+            self.watchers.pop();
+            self.defined.pop();
+            return Err(error);
+        }
+        Ok(result)
+    }
+
+    /// `a ⊙ b` as a new variable.
+    pub fn binary(&mut self, op: BinaryOp, a: VarId, b: VarId) -> Result<VarId, NetworkError> {
+        let format = self.same_format(a, b)?;
+        self.result_of(format, |result| Constraint::Binary { op, a, b, result })
+    }
+
+    pub fn fadd(&mut self, a: VarId, b: VarId) -> Result<VarId, NetworkError> {
+        self.binary(BinaryOp::FAdd, a, b)
+    }
+
+    pub fn fsub(&mut self, a: VarId, b: VarId) -> Result<VarId, NetworkError> {
+        self.binary(BinaryOp::FSub, a, b)
+    }
+
+    pub fn fmul(&mut self, a: VarId, b: VarId) -> Result<VarId, NetworkError> {
+        self.binary(BinaryOp::FMul, a, b)
+    }
+
+    pub fn fdiv(&mut self, a: VarId, b: VarId) -> Result<VarId, NetworkError> {
+        self.binary(BinaryOp::FDiv, a, b)
+    }
+
+    pub fn sqrt(&mut self, a: VarId) -> Result<VarId, NetworkError> {
+        let format = self.float_format(a)?;
+        self.result_of(format, |result| Constraint::Sqrt { a, result })
+    }
+
+    pub fn fneg(&mut self, a: VarId) -> Result<VarId, NetworkError> {
+        let format = self.float_format(a)?;
+        self.result_of(format, |result| Constraint::FNeg { a, result })
+    }
+
+    pub fn fabs(&mut self, a: VarId) -> Result<VarId, NetworkError> {
+        let format = self.float_format(a)?;
+        self.result_of(format, |result| Constraint::FAbs { a, result })
+    }
+
+    pub fn min_max(&mut self, op: MinMaxOp, a: VarId, b: VarId) -> Result<VarId, NetworkError> {
+        let format = self.same_format(a, b)?;
+        self.result_of(format, |result| Constraint::MinMax { op, a, b, result })
+    }
+
+    /// fpext/fptrunc of `a` to `format`.
+    pub fn float_convert(&mut self, a: VarId, format: Format) -> Result<VarId, NetworkError> {
+        self.float_format(a)?;
+        self.result_of(format, |result| Constraint::FloatConvert { a, result })
+    }
+
+    /// sitofp/uitofp of the integer variable `a` to `format`.
+    pub fn int_to_float(&mut self, a: VarId, format: Format) -> Result<VarId, NetworkError> {
+        self.int_domain(a)?;
+        self.result_of(format, |result| Constraint::IntToFloat { a, result })
+    }
+
+    /// fptosi/fptoui of `a` into an integer of `bits` width, as a new integer variable.
+    pub fn float_to_int(
+        &mut self,
+        a: VarId,
+        bits: u32,
+        signed: bool,
+    ) -> Result<VarId, NetworkError> {
+        if !(1..=64).contains(&bits) {
+            return Err(NetworkError::IntegerWidth(bits));
+        }
+        self.float_format(a)?;
+        let (lo, hi) = crate::domain::integer_type_range(bits, signed);
+        let name = format!("t{}", self.domains.len());
+        let result = self.int_var(&name, lo, hi)?;
+        self.add(Constraint::FloatToInt {
+            a,
+            result,
+            bits,
+            signed,
+        })?;
+        Ok(result)
+    }
+
+    /// Requires `fcmp predicate a, b` to be `holds`.
+    pub fn require(
+        &mut self,
+        predicate: FcmpPredicate,
+        a: VarId,
+        b: VarId,
+        holds: bool,
+    ) -> Result<(), NetworkError> {
+        let predicate = if holds {
+            predicate
+        } else {
+            predicate.negated()
+        };
+        self.add(Constraint::Compare { predicate, a, b })
+    }
+
+    /// Narrows this network's own domains by 2B propagation: runs projections from a queue
+    /// until no domain changes, a domain empties (a proof that no float solution exists), or
+    /// `budget` projections ran (the domains are then narrowed soundly, not fully).
+    pub fn propagate(&mut self, budget: u64) -> Propagation {
+        let mut domains = std::mem::take(&mut self.domains);
+        let outcome = self.propagate_domains(&mut domains, budget, 0.0, None);
+        self.domains = domains;
+        outcome
+    }
+
+    /// Runs projections from a queue until no domain changes (2B-consistency), a domain
+    /// empties, or `budget` projections ran. Only the constraints watching a changed variable
+    /// are re-enqueued; `changed` seeds the queue (all constraints when `None`). With
+    /// `min_reduction > 0`, a narrowing wakes the variable's constraints only when it is
+    /// [`significant`] (the usual precision ratio of 2B: creeping one float at a time across
+    /// millions of floats is left to the search), so `Fixpoint` then means "up to that ratio".
+    pub(crate) fn propagate_domains(
+        &self,
+        domains: &mut [Domain],
+        budget: u64,
+        min_reduction: f64,
+        changed: Option<&[VarId]>,
+    ) -> Propagation {
+        if domains.iter().any(Domain::is_empty) {
+            return Propagation::Infeasible;
+        }
+        let mut queued = vec![false; self.constraints.len()];
+        let mut queue = VecDeque::new();
+        let enqueue = |index: usize, queue: &mut VecDeque<usize>, queued: &mut Vec<bool>| {
+            if !queued[index] {
+                queued[index] = true;
+                queue.push_back(index);
+            }
+        };
+        match changed {
+            None => (0..self.constraints.len()).for_each(|i| enqueue(i, &mut queue, &mut queued)),
+            Some(vars) => {
+                for v in vars {
+                    for &i in self.watchers.get(v.0).map_or(&[][..], Vec::as_slice) {
+                        enqueue(i, &mut queue, &mut queued);
+                    }
+                }
+            }
+        }
+        let mut runs = 0u64;
+        while let Some(index) = queue.pop_front() {
+            queued[index] = false;
+            if runs >= budget {
+                return Propagation::BudgetExhausted;
+            }
+            runs += 1;
+            let constraint = &self.constraints[index];
+            let Some(narrowed) = self.project(constraint, domains) else {
+                return Propagation::Infeasible;
+            };
+            let variables = constraint.variables();
+            for (position, (&v, domain)) in variables.iter().zip(narrowed).enumerate() {
+                // A variable used twice (x ⊕ 1 = x) keeps what every position allows.
+                let domain = if variables[..position].contains(&v) {
+                    intersect(&domains[v.0], &domain)
+                } else {
+                    domain
+                };
+                if domains[v.0] != domain {
+                    if domain.is_empty() {
+                        return Propagation::Infeasible;
+                    }
+                    let wake = significant(&domains[v.0], &domain, min_reduction);
+                    domains[v.0] = domain;
+                    if wake {
+                        for &i in &self.watchers[v.0] {
+                            enqueue(i, &mut queue, &mut queued);
+                        }
+                    }
+                }
+            }
+        }
+        Propagation::Fixpoint
+    }
+
+    /// The projection of one constraint: new domains in [`Constraint::variables`] order, or
+    /// `None` when the constraint has no solution in `domains`.
+    fn project(&self, constraint: &Constraint, domains: &[Domain]) -> Option<Vec<Domain>> {
+        let float = |v: VarId| domains.get(v.0).and_then(Domain::as_float);
+        let int = |v: VarId| domains.get(v.0).and_then(Domain::as_int);
+        let arith = self.arith;
+        let pair = |(x, y): (FloatDomain, FloatDomain)| vec![Domain::Float(x), Domain::Float(y)];
+        let triple = |(x, y, z): (FloatDomain, FloatDomain, FloatDomain)| {
+            vec![Domain::Float(x), Domain::Float(y), Domain::Float(z)]
+        };
+        match *constraint {
+            Constraint::Binary { op, a, b, result } => {
+                project_binary(op, arith, float(a)?, float(b)?, float(result)?).map(triple)
+            }
+            Constraint::MinMax { op, a, b, result } => {
+                project_min_max(op, arith, float(a)?, float(b)?, float(result)?).map(triple)
+            }
+            Constraint::Compare { predicate, a, b } => {
+                if a == b {
+                    // Both operands are the same variable: only its NaN-ness is decided.
+                    let d = float(a)?;
+                    let reflexive = predicate.accepts(std::cmp::Ordering::Equal);
+                    let kept = d
+                        .with_range(if reflexive { d.range() } else { None })
+                        .with_nan(d.may_be_nan() && predicate.is_unordered_true());
+                    return (!kept.is_empty())
+                        .then(|| vec![Domain::Float(kept.clone()), Domain::Float(kept)]);
+                }
+                project_compare(predicate, arith, float(a)?, float(b)?).map(pair)
+            }
+            Constraint::Sqrt { a, result } => {
+                project_sqrt(arith, float(a)?, float(result)?).map(pair)
+            }
+            Constraint::FNeg { a, result } => project_fneg(float(a)?, float(result)?).map(pair),
+            Constraint::FAbs { a, result } => project_fabs(float(a)?, float(result)?).map(pair),
+            Constraint::Copy { a, result } => project_copy(float(a)?, float(result)?).map(pair),
+            Constraint::FloatConvert { a, result } => {
+                project_float_convert(arith, float(a)?, float(result)?).map(pair)
+            }
+            Constraint::IntToFloat { a, result } => {
+                project_int_to_float(arith, int(a)?, float(result)?)
+                    .map(|(i, r)| vec![Domain::Int(i), Domain::Float(r)])
+            }
+            Constraint::FloatToInt {
+                a,
+                result,
+                bits,
+                signed,
+            } => project_float_to_int(arith, float(a)?, int(result)?, bits, signed)
+                .map(|(f, i)| vec![Domain::Float(f), Domain::Int(i)]),
+        }
+    }
+
+    /// Whether concrete values (one per variable) satisfy every constraint and every
+    /// variable's initial domain, evaluated in the format's exact-rational arithmetic (the
+    /// reference, not the machine path the projections use).
+    pub fn check(&self, values: &[Value]) -> Result<bool, NetworkError> {
+        if values.len() != self.domains.len() {
+            return Err(NetworkError::AssignmentLength {
+                expected: self.domains.len(),
+                given: values.len(),
+            });
+        }
+        let in_domains =
+            values
+                .iter()
+                .zip(&self.domains)
+                .all(|(value, domain)| match (value, domain) {
+                    (Value::Float(x), Domain::Float(d)) => d.contains(*x),
+                    (Value::Int(x), Domain::Int(d)) => d.contains(*x),
+                    _ => false,
+                });
+        Ok(in_domains && self.constraints.iter().all(|c| self.satisfied(c, values)))
+    }
+
+    fn satisfied(&self, constraint: &Constraint, values: &[Value]) -> bool {
+        let arith = self.arith;
+        let float = |v: VarId| match values[v.0] {
+            Value::Float(x) => Some(x),
+            Value::Int(_) => None,
+        };
+        let int = |v: VarId| match values[v.0] {
+            Value::Int(x) => Some(x),
+            Value::Float(_) => None,
+        };
+        let format = |v: VarId| self.domains[v.0].as_float().map(FloatDomain::format);
+        let check = || -> Option<bool> {
+            Some(match *constraint {
+                Constraint::Binary { op, a, b, result } => {
+                    arith.binary_exact(op, format(a)?, float(a)?, float(b)?) == float(result)?
+                }
+                Constraint::MinMax { op, a, b, result } => {
+                    let computed = match op {
+                        MinMaxOp::Min => arith.fmin(format(a)?, float(a)?, float(b)?),
+                        MinMaxOp::Max => arith.fmax(format(a)?, float(a)?, float(b)?),
+                    };
+                    computed == float(result)?
+                }
+                Constraint::Compare { predicate, a, b } => {
+                    arith.compare(predicate, format(a)?, float(a)?, float(b)?)
+                }
+                Constraint::Sqrt { a, result } => {
+                    arith.fsqrt_exact(format(a)?, float(a)?) == float(result)?
+                }
+                Constraint::FNeg { a, result } => {
+                    arith.fneg(format(a)?, float(a)?) == float(result)?
+                }
+                Constraint::FAbs { a, result } => {
+                    arith.fabs(format(a)?, float(a)?) == float(result)?
+                }
+                Constraint::Copy { a, result } => float(a)? == float(result)?,
+                Constraint::FloatConvert { a, result } => {
+                    arith.convert(format(a)?, format(result)?, float(a)?) == float(result)?
+                }
+                Constraint::IntToFloat { a, result } => {
+                    arith.int_to_float(format(result)?, int(a)?) == float(result)?
+                }
+                Constraint::FloatToInt {
+                    a,
+                    result,
+                    bits,
+                    signed,
+                } => arith.float_to_int(format(a)?, float(a)?, bits, signed) == Some(int(result)?),
+            })
+        };
+        check().unwrap_or(false)
+    }
+}

@@ -1,0 +1,117 @@
+//! Whole networks on f32/f64/minifloats: propagation never removes a known solution, and search never calls a satisfiable network infeasible.
+
+mod common;
+
+use common::{domain_around, random_value, MODES};
+use fpscout_fpsolve::{
+    solve, Answer, Arith, BinaryOp, Domain, FcmpPredicate, FloatValue, Format, MinMaxOp, Network,
+    Propagation, SearchConfig, Value, VarId,
+};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// A random network of a few operations over two inputs, with the values one concrete
+/// input pair gives every variable: a solution by construction.
+fn random_network(
+    rng: &mut ChaCha8Rng,
+    format: Format,
+    arith: Arith,
+) -> (Network, Vec<(VarId, FloatValue)>) {
+    let mut net = Network::new(arith);
+    let mut known: Vec<(VarId, FloatValue)> = Vec::new();
+    for name in ["x", "y"] {
+        let value = random_value(rng, format);
+        let v = net.float_var_in(name, domain_around(rng, format, value));
+        known.push((v, value));
+    }
+    for _ in 0..rng.gen_range(2..6) {
+        let (a, va) = known[rng.gen_range(0..known.len())];
+        let (b, vb) = known[rng.gen_range(0..known.len())];
+        let (result, value) = match rng.gen_range(0..8) {
+            0..=3 => {
+                let op = [
+                    BinaryOp::FAdd,
+                    BinaryOp::FSub,
+                    BinaryOp::FMul,
+                    BinaryOp::FDiv,
+                ][rng.gen_range(0..4)];
+                (net.binary(op, a, b), arith.binary(op, format, va, vb))
+            }
+            4 => (net.sqrt(a), arith.fsqrt(format, va)),
+            5 => (net.fabs(a), arith.fabs(format, va)),
+            6 => (net.min_max(MinMaxOp::Min, a, b), arith.fmin(format, va, vb)),
+            _ => (net.min_max(MinMaxOp::Max, a, b), arith.fmax(format, va, vb)),
+        };
+        known.push((result.expect("same format"), value));
+    }
+    // The last result compares as it does to a constant near it.
+    let (last, value) = known[known.len() - 1];
+    let constant_value = random_value(rng, format);
+    let constant = net.float_const(format, constant_value);
+    let predicate = FcmpPredicate::ALL[rng.gen_range(0..FcmpPredicate::ALL.len())];
+    let holds = arith.compare(predicate, format, value, constant_value);
+    net.require(predicate, last, constant, holds)
+        .expect("same format");
+    known.push((constant, constant_value));
+    // Pin the result's domain around its value too, as a path condition would.
+    let around = domain_around(rng, format, value);
+    net.restrict(last, Domain::Float(around))
+        .expect("float variable");
+    (net, known)
+}
+
+#[test]
+fn propagation_and_search_respect_a_known_solution() {
+    let mut rng = ChaCha8Rng::seed_from_u64(21);
+    let mut solved = 0;
+    for round in 0..400 {
+        let format = [Format::F32, Format::F64, Format::MINI8, Format::MINI10][round % 4];
+        let arith = MODES[(round / 4) % 4];
+        let (mut net, known) = random_network(&mut rng, format, arith);
+        let search_net = net.clone();
+        let outcome = net.propagate(5_000);
+        assert_ne!(
+            outcome,
+            Propagation::Infeasible,
+            "round {round}: 2B refuted a network with a solution"
+        );
+        for &(v, value) in &known {
+            assert!(
+                net.float_domain(v).unwrap().contains(value),
+                "round {round}: lost {value:?} of {}",
+                net.name(v)
+            );
+        }
+        let config = SearchConfig {
+            node_budget: 300,
+            propagation_budget: 2_000,
+            ..SearchConfig::default()
+        };
+        match solve(&search_net, &config).answer {
+            Answer::Infeasible => {
+                panic!("round {round}: search called a satisfiable network infeasible")
+            }
+            Answer::Solution(s) => {
+                assert_eq!(search_net.check(s.values()), Ok(true));
+                solved += 1;
+            }
+            Answer::Unknown(_) => {}
+        }
+        let values: Vec<Value> = (0..search_net.variable_count())
+            .map(|i| {
+                Value::Float(
+                    known
+                        .iter()
+                        .find(|(v, _)| v.index() == i)
+                        .map_or(FloatValue::NaN, |&(_, x)| x),
+                )
+            })
+            .collect();
+        assert_eq!(
+            search_net.check(&values),
+            Ok(true),
+            "round {round}: the constructed solution checks"
+        );
+    }
+    assert!(solved >= 380, "only {solved} of 400 solved");
+}

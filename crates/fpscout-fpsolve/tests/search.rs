@@ -1,0 +1,274 @@
+//! Search answers agree with brute force on minifloat networks; stop reasons, cancellation and probing are reported as such.
+
+mod common;
+
+use common::{random_domain, values, MODES};
+use fpscout_fpsolve::{
+    enumerate, solve, Answer, Arith, BinaryOp, Consistency, FcmpPredicate, FloatDomain, FloatValue,
+    Format, Network, SearchConfig, Split, StopReason, Strategy, Value, VarId,
+};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::HashSet;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+const OPS: [BinaryOp; 4] = [
+    BinaryOp::FAdd,
+    BinaryOp::FSub,
+    BinaryOp::FMul,
+    BinaryOp::FDiv,
+];
+
+/// `((x op1 y) op2 x) pred c` over the 8-bit minifloat, with its brute-force solution set.
+struct Case {
+    net: Network,
+    x: VarId,
+    y: VarId,
+    solutions: HashSet<(FloatValue, FloatValue)>,
+}
+
+fn random_case(rng: &mut ChaCha8Rng, arith: Arith) -> Case {
+    let format = Format::MINI8;
+    let (op1, op2) = (OPS[rng.gen_range(0..4)], OPS[rng.gen_range(0..4)]);
+    let predicate = FcmpPredicate::ALL[rng.gen_range(0..FcmpPredicate::ALL.len())];
+    let holds = rng.gen_bool(0.7);
+    let (dx, dy) = (random_domain(rng, format), random_domain(rng, format));
+    let c_value = values(&random_domain(rng, format))
+        .first()
+        .copied()
+        .unwrap_or(FloatValue::NaN);
+    let mut net = Network::new(arith);
+    let x = net.float_var_in("x", dx.clone());
+    let y = net.float_var_in("y", dy.clone());
+    let c = net.float_const(format, c_value);
+    let t = net.binary(op1, x, y).unwrap();
+    let u = net.binary(op2, t, x).unwrap();
+    net.require(predicate, u, c, holds).unwrap();
+    let mut solutions = HashSet::new();
+    for vx in values(&dx) {
+        for vy in values(&dy) {
+            let t = arith.binary(op1, format, vx, vy);
+            let u = arith.binary(op2, format, t, vx);
+            if arith.compare(predicate, format, u, c_value) == holds {
+                solutions.insert((vx, vy));
+            }
+        }
+    }
+    Case {
+        net,
+        x,
+        y,
+        solutions,
+    }
+}
+
+fn float(value: Option<Value>) -> FloatValue {
+    match value {
+        Some(Value::Float(x)) => x,
+        _ => panic!("not a float: {value:?}"),
+    }
+}
+
+/// Enumerating with every complete strategy finds exactly the brute-force solutions, and
+/// `solve` answers Infeasible exactly when there are none.
+#[test]
+fn complete_search_matches_brute_force_mini8() {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let configs = [
+        SearchConfig {
+            strategy: Strategy::Complete(Split::Bisect),
+            ..SearchConfig::default()
+        },
+        SearchConfig {
+            strategy: Strategy::Complete(Split::FiveWay),
+            ..SearchConfig::default()
+        },
+        SearchConfig {
+            consistency: Consistency::ThreeB { slices: 4 },
+            ..SearchConfig::default()
+        },
+    ];
+    let (mut infeasible, mut enumerated) = (0, 0);
+    for round in 0..240 {
+        let arith = MODES[round % 4];
+        let case = random_case(&mut rng, arith);
+        let expected = &case.solutions;
+        let config = &configs[round % configs.len()];
+        let report = solve(&case.net, config);
+        match &report.answer {
+            Answer::Infeasible => {
+                assert!(
+                    expected.is_empty(),
+                    "Infeasible but {} solutions",
+                    expected.len()
+                );
+                infeasible += 1;
+            }
+            Answer::Solution(s) => {
+                assert!(expected.contains(&(float(s.get(case.x)), float(s.get(case.y)))));
+                assert_eq!(case.net.check(s.values()), Ok(true));
+            }
+            Answer::Unknown(reason) => panic!("unknown: {reason:?}"),
+        }
+        if expected.len() <= 200 {
+            let found = enumerate(&case.net, config, 1000);
+            assert_eq!(found.stopped, None);
+            let got: HashSet<(FloatValue, FloatValue)> = found
+                .solutions
+                .iter()
+                .map(|s| (float(s.get(case.x)), float(s.get(case.y))))
+                .collect();
+            assert_eq!(got.len(), found.solutions.len(), "duplicate solutions");
+            assert!(
+                got == *expected,
+                "round {round}: search found {} of {} solutions",
+                got.len(),
+                expected.len()
+            );
+            enumerated += 1;
+        }
+    }
+    assert!(
+        infeasible >= 20 && enumerated >= 100,
+        "{infeasible} infeasible, {enumerated} enumerated"
+    );
+}
+
+fn hard_network() -> Network {
+    // x ⊕ 1 = x has no solution in [1, 2^52] over f64, but 2B only creeps one float per
+    // projection there and bisection leaves wide ranges: a long search.
+    let mut net = Network::new(Arith::IEEE);
+    let x = net.float_var_in("x", FloatDomain::between(Format::F64, 1.0, 2f64.powi(52)));
+    let one = net.float_const_f64(Format::F64, 1.0);
+    let sum = net.fadd(x, one).unwrap();
+    net.require(FcmpPredicate::Oeq, sum, x, true).unwrap();
+    net
+}
+
+#[test]
+fn budgets_deadlines_and_cancellation_are_stop_reasons() {
+    let net = hard_network();
+    let nodes = SearchConfig {
+        node_budget: 50,
+        propagation_budget: 200,
+        ..SearchConfig::default()
+    };
+    assert_eq!(
+        solve(&net, &nodes).answer,
+        Answer::Unknown(StopReason::NodeBudget)
+    );
+    let deadline = SearchConfig {
+        deadline: Some(Instant::now() + Duration::from_millis(50)),
+        node_budget: u64::MAX,
+        propagation_budget: 200,
+        ..SearchConfig::default()
+    };
+    let started = Instant::now();
+    assert_eq!(
+        solve(&net, &deadline).answer,
+        Answer::Unknown(StopReason::Deadline)
+    );
+    assert!(started.elapsed() < Duration::from_secs(2));
+    let cancel = Arc::new(AtomicBool::new(true));
+    let cancelled = SearchConfig {
+        cancel: Some(cancel),
+        ..SearchConfig::default()
+    };
+    assert_eq!(
+        solve(&net, &cancelled).answer,
+        Answer::Unknown(StopReason::Cancelled)
+    );
+}
+
+#[test]
+fn enumeration_reports_a_reached_limit() {
+    let mut net = Network::new(Arith::IEEE);
+    let x = net.float_var_in("x", FloatDomain::between(Format::MINI8, 1.0, 2.0));
+    let y = net.float_var_in("y", FloatDomain::between(Format::MINI8, 1.0, 2.0));
+    net.require(FcmpPredicate::Olt, x, y, true).unwrap();
+    let all = enumerate(&net, &SearchConfig::default(), 1000);
+    // 9 floats in [1, 2]: 36 ordered pairs.
+    assert_eq!((all.solutions.len(), all.stopped), (36, None));
+    let some = enumerate(&net, &SearchConfig::default(), 5);
+    assert_eq!(
+        (some.solutions.len(), some.stopped),
+        (5, Some(StopReason::SolutionLimit))
+    );
+}
+
+#[test]
+fn probing_never_claims_infeasibility() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let probe = SearchConfig {
+        strategy: Strategy::ThreePointProbe,
+        ..SearchConfig::default()
+    };
+    for _ in 0..60 {
+        let case = random_case(&mut rng, Arith::IEEE);
+        let report = solve(&case.net, &probe);
+        assert!(!report.complete);
+        match report.answer {
+            Answer::Infeasible => panic!("probing claimed infeasibility"),
+            Answer::Solution(s) => assert_eq!(case.net.check(s.values()), Ok(true)),
+            Answer::Unknown(reason) => assert_eq!(reason, StopReason::IncompleteStrategy),
+        }
+    }
+}
+
+#[test]
+fn misuse_is_a_typed_error() {
+    let mut net = Network::new(Arith::IEEE);
+    let x = net.float_var("x", Format::F32);
+    let y = net.float_var("y", Format::F64);
+    assert!(net.fadd(x, y).is_err());
+    assert!(net.int_var("i", 3, 2).is_err());
+    let i = net.int_var("i", 0, 10).unwrap();
+    assert!(net.fadd(x, i).is_err());
+    assert!(net.float_to_int(x, 65, true).is_err());
+    assert_eq!(net.variable_count(), 3);
+    assert!(net.check(&[]).is_err());
+}
+
+/// Integer variables through sitofp and fptosi: enumeration equals brute force.
+#[test]
+fn integer_conversions_search_matches_brute_force() {
+    let format = Format::MINI8;
+    let mut rng = ChaCha8Rng::seed_from_u64(13);
+    for _ in 0..40 {
+        let lo = rng.gen_range(-300i128..300);
+        let hi = lo + rng.gen_range(0..300);
+        let threshold = values(&random_domain(&mut rng, format))
+            .first()
+            .copied()
+            .unwrap_or(FloatValue::NaN);
+        let mut net = Network::new(Arith::IEEE);
+        let i = net.int_var("i", lo, hi).unwrap();
+        let f = net.int_to_float(i, format).unwrap();
+        let square = net.fmul(f, f).unwrap();
+        let c = net.float_const(format, threshold);
+        net.require(FcmpPredicate::Ogt, square, c, true).unwrap();
+        // fptosi into i8 has no value outside [-128, 127]: it restricts i as well.
+        net.float_to_int(f, 8, true).unwrap();
+        let expected: HashSet<i128> = (lo..=hi)
+            .filter(|&v| {
+                let x = Arith::IEEE.int_to_float(format, v);
+                let s = Arith::IEEE.binary(BinaryOp::FMul, format, x, x);
+                Arith::IEEE.compare(FcmpPredicate::Ogt, format, s, threshold)
+                    && Arith::IEEE.float_to_int(format, x, 8, true).is_some()
+            })
+            .collect();
+        let found = enumerate(&net, &SearchConfig::default(), 10_000);
+        assert_eq!(found.stopped, None);
+        let got: HashSet<i128> = found
+            .solutions
+            .iter()
+            .map(|s| match s.get(i) {
+                Some(Value::Int(v)) => v,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(got, expected, "i in [{lo}, {hi}], square > {threshold:?}");
+    }
+}
