@@ -319,6 +319,8 @@ pub struct DiffReport {
     pub summary: Summary,
     pub ret: Type,
     pub params: Vec<fpscout_ir::Param>,
+    /// The function's linker symbol (mangled for C++), for code that calls it.
+    pub symbol: String,
 }
 
 /// A progress callback: (phase, done, total).
@@ -992,6 +994,7 @@ pub fn run_diff(
         summary,
         ret,
         params: f.params.clone(),
+        symbol: f.name.clone(),
     })
 }
 

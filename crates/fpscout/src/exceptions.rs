@@ -299,6 +299,8 @@ pub struct ExceptionsReport {
     pub summary: Summary,
     pub params: Vec<fpscout_ir::Param>,
     pub ret: Type,
+    /// The function's linker symbol (mangled for C++), for code that calls it.
+    pub symbol: String,
 }
 
 /// A progress callback: (phase, done, total).
@@ -941,6 +943,7 @@ pub fn run_exceptions(
         summary,
         params: f.params.clone(),
         ret,
+        symbol: f.name.clone(),
     })
 }
 
