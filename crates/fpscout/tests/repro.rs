@@ -1,0 +1,295 @@
+//! Reproducers (`--emit-repro`) compiled and run: every one `diff` writes for the bundled
+//! example, the corpus functions with known differences, an FPCore file (its C
+//! translation gone with fpscout) and a program of two files with flags of their own
+//! prints PASS in both builds, as do `exceptions` ones; a changed expectation prints FAIL.
+
+mod common;
+
+use common::cli::{records, repo, run, write};
+use std::path::Path;
+use std::process::Command;
+
+/// Runs `sh script` in `dir`: its exit code and stdout.
+fn sh(dir: &Path, script: &str) -> (i32, String) {
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .current_dir(dir)
+        .output()
+        .expect("sh runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr),
+    )
+}
+
+/// The C files of a reproducer directory, sorted.
+fn programs(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("reproducer directory")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".c"))
+        .collect();
+    names.sort();
+    names
+}
+
+/// Runs `fpscout ARGS --emit-repro DIR --json` (expecting findings), then DIR/build.sh:
+/// one reproducer per confirmed finding, each printing PASS in each of `builds`.
+/// Returns how many reproducers ran.
+fn reproducers_pass(args: &[&str], dir: &Path, builds: &[&str]) -> usize {
+    let out = run(&[args, &["--emit-repro", dir.to_str().unwrap(), "--json"]].concat());
+    assert_eq!(out.code, 1, "findings expected: {}", out.stderr);
+    let findings = records(&out.stdout)
+        .iter()
+        .filter(|r| r["type"] == "finding")
+        .count();
+    assert!(findings > 0);
+    assert!(!out.stderr.contains("no reproducer"), "{}", out.stderr);
+    let programs = programs(dir);
+    assert_eq!(programs.len(), findings, "{}", out.stderr);
+    let (code, output) = sh(dir, "sh build.sh");
+    assert_eq!(code, 0, "{output}");
+    assert!(!output.contains("FAIL"), "{output}");
+    for program in &programs {
+        let stem = program.trim_end_matches(".c");
+        for build in builds {
+            let suffix = if *build == "P" { "p" } else { "pprime" };
+            let verdict = format!("{stem}-{suffix} PASS: {build} raised ");
+            assert!(output.contains(&verdict), "{verdict} missing in\n{output}");
+        }
+    }
+    programs.len()
+}
+
+const DIFF_BUDGET: [&str; 4] = ["--random", "3000", "--time-budget", "10"];
+
+#[test]
+fn diff_reproducers_of_the_summations_pass_in_both_builds() {
+    for path in ["examples/sum.c", "tests/corpus/sum.c"] {
+        let dir = tempfile::tempdir().unwrap();
+        let file = repo(path).display().to_string();
+        let args = [
+            &[
+                "diff",
+                &file,
+                "-f",
+                "sum",
+                "--array-len",
+                "x=9",
+                "--int",
+                "n=9",
+            ][..],
+            &DIFF_BUDGET,
+        ]
+        .concat();
+        reproducers_pass(&args, dir.path(), &["P", "P'"]);
+    }
+}
+
+#[test]
+fn diff_reproducers_of_the_averages_pass_in_both_builds() {
+    for name in ["av1", "av2", "av3", "av4"] {
+        let dir = tempfile::tempdir().unwrap();
+        let file = repo(&format!("tests/corpus/{name}.c"))
+            .display()
+            .to_string();
+        let args = [&["diff", &file, "-f", name][..], &DIFF_BUDGET].concat();
+        reproducers_pass(&args, dir.path(), &["P", "P'"]);
+    }
+}
+
+#[test]
+fn reproducers_of_an_fpcore_file_outlive_its_translation() {
+    let sources = tempfile::tempdir().unwrap();
+    let fpcore = write(
+        sources.path(),
+        "t.fpcore",
+        "(FPCore (x y) :name \"average\" (/ (+ x y) 2))\n\
+         (FPCore (x) :name \"plus one\" :precision binary32 (+ x 1))\n",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let args = [&["diff", &fpcore][..], &DIFF_BUDGET].concat();
+    reproducers_pass(&args, dir.path(), &["P", "P'"]);
+    // The translation was copied: the commands name the copy.
+    let build = std::fs::read_to_string(dir.path().join("build.sh")).unwrap();
+    assert!(build.contains(" src/0-t.c "), "{build}");
+    assert!(!build.contains("fpscout-fpcore-"), "{build}");
+}
+
+#[test]
+fn reproducers_of_two_files_with_their_own_flags_compile_each_as_fpscout_did() {
+    let program = repo("tests/multifile").canonicalize().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let database = serde_json::json!([
+        {"directory": program, "file": "a.c",
+         "arguments": ["cc", "-Iinclude", "-O2", "-c", "a.c"]},
+        {"directory": program, "file": "b.c",
+         "arguments": ["cc", "-I", "include", "-c", "b.c"]}
+    ]);
+    let db = write(work.path(), "compile_commands.json", &database.to_string());
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        &["diff", "--compile-commands", &db, "-f", "f"][..],
+        &DIFF_BUDGET,
+    ]
+    .concat();
+    reproducers_pass(&args, dir.path(), &["P", "P'"]);
+    let build = std::fs::read_to_string(dir.path().join("build.sh")).unwrap();
+    // Each file compiled on its own with its flags, then one link.
+    assert!(build.contains(".0.o"), "{build}");
+    // The database's relative include directory, made absolute: build.sh runs anywhere.
+    assert!(build.contains("multifile/include -c "), "{build}");
+}
+
+#[test]
+fn exceptions_reproducers_raise_their_flag() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = repo("tests/corpus/av1.c").display().to_string();
+    let args = ["exceptions", &file, "-f", "av1", "--time-budget", "10"];
+    let count = reproducers_pass(&args, dir.path(), &["P"]);
+    assert!(count >= 2, "overflow and underflow of av1");
+    // P' alone, whole file: each function's findings, checked in P'.
+    let dir = tempfile::tempdir().unwrap();
+    let av2 = repo("tests/corpus/av2.c").display().to_string();
+    let args = [
+        "exceptions",
+        &file,
+        &av2,
+        "--build",
+        "p'",
+        "--time-budget",
+        "5",
+    ];
+    reproducers_pass(&args, dir.path(), &["P'"]);
+    let names = programs(dir.path());
+    assert!(names.iter().any(|n| n.starts_with("av1-")), "{names:?}");
+    assert!(names.iter().any(|n| n.starts_with("av2-")), "{names:?}");
+}
+
+/// The part of build.sh that builds and runs `program`.
+fn script_of(dir: &Path, program: &str) -> String {
+    let build = std::fs::read_to_string(dir.join("build.sh")).unwrap();
+    let start = build
+        .find(&format!("# {program}\n"))
+        .expect("the program's section");
+    let rest = &build[start..];
+    let end = rest[1..].find("\n# ").map_or_else(
+        || rest.find("exit $status").expect("the script's end"),
+        |e| e + 1,
+    );
+    format!("status=0\n{}exit $status\n", &rest[..end])
+}
+
+/// Replaces the `nth` (0-based) line starting with `prefix` by `prefix` + `value(old)`.
+fn edit_define(text: &str, prefix: &str, nth: usize, value: impl Fn(&str) -> String) -> String {
+    let mut seen = 0;
+    let lines: Vec<String> = text
+        .lines()
+        .map(|l| match l.strip_prefix(prefix) {
+            Some(old) if seen == nth => {
+                seen += 1;
+                format!("{prefix}{}", value(old))
+            }
+            Some(_) => {
+                seen += 1;
+                l.to_string()
+            }
+            None => l.to_string(),
+        })
+        .collect();
+    lines.join("\n") + "\n"
+}
+
+#[test]
+fn a_changed_expectation_prints_fail() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = repo("tests/corpus/av1.c").display().to_string();
+    let out = run(&[
+        &[
+            "diff",
+            &file,
+            "-f",
+            "av1",
+            "--emit-repro",
+            dir.path().to_str().unwrap(),
+        ][..],
+        &DIFF_BUDGET,
+    ]
+    .concat());
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let program = programs(dir.path())
+        .into_iter()
+        .next()
+        .expect("a reproducer");
+    let path = dir.path().join(&program);
+    let original = std::fs::read_to_string(&path).unwrap();
+    let script = script_of(dir.path(), &program);
+    let (code, output) = sh(dir.path(), &script);
+    assert_eq!(code, 0, "{output}");
+    // P' expects other result bits (the last bit flipped): P' fails, P passes.
+    let flipped = edit_define(&original, "#define EXPECTED_RESULT 0x", 1, |old| {
+        let hex = old.trim_end_matches("ULL");
+        let bits = u64::from_str_radix(hex, 16).expect("hex bits");
+        format!("{:016x}ULL", bits ^ 1)
+    });
+    assert_ne!(flipped, original);
+    std::fs::write(&path, &flipped).unwrap();
+    let (code, output) = sh(dir.path(), &script);
+    assert_eq!(code, 1, "{output}");
+    assert!(output.contains("FAIL: P' returned bits"), "{output}");
+    assert!(output.contains("PASS: P raised"), "{output}");
+    // P expects other flags: P fails on its flags.
+    let other_flags = edit_define(&original, "#define EXPECTED_FLAGS ", 0, |old| {
+        if old == "0" {
+            "(FE_DIVBYZERO)".into()
+        } else {
+            "0".into()
+        }
+    });
+    std::fs::write(&path, &other_flags).unwrap();
+    let (code, output) = sh(dir.path(), &script);
+    assert_eq!(code, 1, "{output}");
+    assert!(output.contains("FAIL: P raised"), "{output}");
+    assert!(output.contains("PASS: P' raised"), "{output}");
+}
+
+#[test]
+fn an_exceptions_reproducer_fails_when_its_flag_is_not_raised() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = repo("tests/corpus/av1.c").display().to_string();
+    let out = run(&[
+        "exceptions",
+        &file,
+        "-f",
+        "av1",
+        "--time-budget",
+        "10",
+        "--emit-repro",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let program = programs(dir.path())
+        .into_iter()
+        .find(|p| p.ends_with("-overflow.c"))
+        .expect("the overflow of x + y");
+    let path = dir.path().join(&program);
+    let original = std::fs::read_to_string(&path).unwrap();
+    assert!(original.contains("#define EXPECTED_FLAGS (FE_OVERFLOW)"));
+    // (x + y) / 2 never divides by zero.
+    std::fs::write(
+        &path,
+        original.replace(
+            "#define EXPECTED_FLAGS (FE_OVERFLOW)",
+            "#define EXPECTED_FLAGS (FE_DIVBYZERO)",
+        ),
+    )
+    .unwrap();
+    let (code, output) = sh(dir.path(), &script_of(dir.path(), &program));
+    assert_eq!(code, 1, "{output}");
+    assert!(
+        output.contains("FAIL: P raised overflow, expected at least divbyzero"),
+        "{output}"
+    );
+}
