@@ -173,6 +173,7 @@ pub fn run(args: DiffArgs, started: Instant) -> Result<ExitCode, InputError> {
     };
     // Checked before compiling: a typo should not cost a build.
     args.config("", None, started)?;
+    args.outputs.prepare()?;
     let (sources, fpcore) = args
         .compile
         .apply_translating(&args.source_files, &mut flags)?;
@@ -209,7 +210,7 @@ pub fn run(args: DiffArgs, started: Instant) -> Result<ExitCode, InputError> {
     let (report, cfg) = analyse(&args, &session, &function, fp, started, true)?;
     args.outputs
         .write(&fpscout::finding::from_diff(&report), || {
-            Ok(repro_builds(&args, &session, &sources, &fpcore))
+            ReproBuilds::of_session(&session, &sources, args.ftz_daz, fpcore.translation_dir())
         })?;
     let mut out = std::io::stdout().lock();
     if args.json {
@@ -405,7 +406,7 @@ fn whole_file(
         let _ = out.flush();
     }
     args.outputs.write(&all_findings, || {
-        Ok(repro_builds(args, session, sources, fpcore))
+        ReproBuilds::of_session(session, sources, args.ftz_daz, fpcore.translation_dir())
     })?;
     if args.json {
         let total = json!({"type": "total", "data": {
@@ -424,25 +425,4 @@ fn whole_file(
     } else {
         ExitCode::SUCCESS
     })
-}
-
-/// How the session built the program, for reproducers: its original sources (the
-/// FPCore translations copied, as their directory goes when fpscout exits).
-fn repro_builds(
-    args: &DiffArgs,
-    session: &Session,
-    sources: &SourceSet,
-    fpcore: &FpCoreInputs,
-) -> ReproBuilds {
-    ReproBuilds {
-        clang: session.toolchain.clang.clone(),
-        sources: sources.clone(),
-        flags: session.flags.clone(),
-        ftz_daz: args.ftz_daz,
-        ephemeral: fpcore
-            .translation_dir()
-            .map(PathBuf::from)
-            .into_iter()
-            .collect(),
-    }
 }

@@ -10,7 +10,7 @@ use fpscout::session::{FtzDazChoice, Session};
 use fpscout::sources::{CompileArgs, FpCoreFunction};
 use fpscout::InputError;
 use fpscout_ir::{Function, ScalarTy, Type};
-use fpscout_toolchain::{BuildFlags, BuildKind, SourceKind, Toolchain};
+use fpscout_toolchain::{BuildFlags, BuildKind, SourceKind};
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -180,6 +180,7 @@ pub fn run(mut args: ExceptionsArgs, started: Instant) -> Result<ExitCode, Input
     };
     // Checked before compiling: a typo should not cost a build.
     args.config("", started)?;
+    args.outputs.prepare()?;
     let (sources, fpcore) = args
         .compile
         .apply_translating(&args.source_files, &mut flags)?;
@@ -212,22 +213,10 @@ pub fn run(mut args: ExceptionsArgs, started: Instant) -> Result<ExitCode, Input
             focus,
         )
     };
-    let ephemeral: Vec<PathBuf> = fpcore
-        .translation_dir()
-        .map(PathBuf::from)
-        .into_iter()
-        .collect();
     if let Some(function) = &args.function {
         let session = open(Some(function))?;
-        let builds = || {
-            Ok(ReproBuilds {
-                clang: session.toolchain.clang.clone(),
-                sources: sources.clone(),
-                flags: session.flags.clone(),
-                ftz_daz: args.ftz_daz,
-                ephemeral: ephemeral.clone(),
-            })
-        };
+        let builds =
+            || ReproBuilds::of_session(&session, &sources, args.ftz_daz, fpcore.translation_dir());
         return one_function(&args, &session, function, started, builds);
     }
     let session = open(None)?;
@@ -276,26 +265,9 @@ pub fn run(mut args: ExceptionsArgs, started: Instant) -> Result<ExitCode, Input
         .iter()
         .map(|u| (u.label(), u.reason.clone()))
         .collect();
-    // The workers' sessions are gone when their findings arrive: the reproducers are
-    // built as they are, with the libraries prepared here.
-    let builds = || {
-        let toolchain = Toolchain::discover().map_err(|e| InputError(e.to_string()))?;
-        let mut flags = flags.clone();
-        let work_dir = tempfile::tempdir()
-            .map_err(|e| InputError(format!("cannot create a work directory: {e}")))?;
-        flags.libraries.extend(fpscout::libraries::prepare(
-            &toolchain,
-            &args.linking.inputs(),
-            work_dir.path(),
-        )?);
-        Ok(ReproBuilds {
-            clang: toolchain.clang,
-            sources: sources.clone(),
-            flags,
-            ftz_daz: args.ftz_daz,
-            ephemeral: ephemeral.clone(),
-        })
-    };
+    // The workers' findings are reproduced as this session builds the program.
+    let builds =
+        || ReproBuilds::of_session(&session, &sources, args.ftz_daz, fpcore.translation_dir());
     whole_library(&args, &names, &unsupported, builds)
 }
 
@@ -304,7 +276,7 @@ fn one_function(
     session: &Session,
     function: &str,
     started: Instant,
-    builds: impl FnOnce() -> Result<ReproBuilds, InputError>,
+    builds: impl FnOnce() -> ReproBuilds,
 ) -> Result<ExitCode, InputError> {
     let cfg = args.config(function, started)?;
     let mut bar = Progress::new(args.json, started, cfg.time_budget_s);
@@ -391,7 +363,7 @@ fn whole_library(
     args: &ExceptionsArgs,
     names: &[String],
     unsupported: &[(String, String)],
-    builds: impl FnOnce() -> Result<ReproBuilds, InputError>,
+    builds: impl FnOnce() -> ReproBuilds,
 ) -> Result<ExitCode, InputError> {
     let mut findings: Vec<fpscout::finding::Finding> = Vec::new();
     let jobs = args

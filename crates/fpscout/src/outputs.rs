@@ -26,12 +26,26 @@ impl FindingOutputs {
         self.sarif.is_some() || self.emit_repro.is_some()
     }
 
+    /// Creates the reproducer directory before the search: a path that cannot be one
+    /// costs no search.
+    pub(crate) fn prepare(&self) -> Result<(), InputError> {
+        if let Some(dir) = &self.emit_repro {
+            std::fs::create_dir_all(dir).map_err(|e| {
+                InputError(format!(
+                    "--emit-repro {}: cannot create it: {e}",
+                    dir.display()
+                ))
+            })?;
+        }
+        Ok(())
+    }
+
     /// Writes `findings` to the files asked for; `builds` says how the program was built
     /// (only asked when reproducers are written). Notes on what was written go to stderr.
     pub(crate) fn write(
         &self,
         findings: &[Finding],
-        builds: impl FnOnce() -> Result<ReproBuilds, InputError>,
+        builds: impl FnOnce() -> ReproBuilds,
     ) -> Result<(), InputError> {
         if let Some(path) = &self.sarif {
             let log = fpscout::sarif::log(findings, env!("CARGO_PKG_VERSION"));
@@ -41,7 +55,7 @@ impl FindingOutputs {
                 .map_err(|e| InputError(format!("cannot write {}: {e}", path.display())))?;
         }
         if let Some(dir) = &self.emit_repro {
-            let written = fpscout::repro::write(dir, findings, &builds()?)?;
+            let written = fpscout::repro::write(dir, findings, &builds())?;
             for (function, why) in &written.skipped {
                 eprintln!("fpscout: note: no reproducer for a finding of {function}: {why}");
             }

@@ -10,17 +10,22 @@
 //! that vanish when fpscout exits (FPCore translations) are copied next to the programs.
 
 use crate::finding::{BuildRun, Finding, Mode, Rule};
-use crate::session::FtzDazChoice;
+use crate::session::{FtzDazChoice, Session};
 use crate::InputError;
 use fpscout_ir::{ExceptionSet, FloatTy, Param, ScalarTy, Type};
 use fpscout_toolchain::{BuildFlags, BuildKind, SourceKind, SourceSet};
 use fpscout_walk::concrete::ArgBits;
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// How fpscout built the program: what a reproducer needs to build it the same way.
 pub struct ReproBuilds {
     pub clang: PathBuf,
+    /// Renames `main` in the program's objects when it has its own.
+    pub objcopy: PathBuf,
+    /// Whether the program defines `main` (the reproducer's must take its place).
+    pub defines_main: bool,
     pub sources: SourceSet,
     pub flags: BuildFlags,
     pub ftz_daz: FtzDazChoice,
@@ -100,11 +105,19 @@ pub fn write(
         build_macro(BuildKind::P),
         build_macro(BuildKind::PPrime)
     );
-    let mut per_function: std::collections::HashMap<String, usize> = Default::default();
-    for f in findings {
-        let index = per_function.entry(f.function.clone()).or_insert(0);
+    // Numbered per function (C++ overloads share a name), zero-padded so that listings
+    // sort in finding order.
+    let names: Vec<String> = findings.iter().map(|f| c_identifier(&f.function)).collect();
+    let mut count: HashMap<&str, usize> = HashMap::new();
+    for name in &names {
+        *count.entry(name).or_default() += 1;
+    }
+    let mut numbered: HashMap<&str, usize> = HashMap::new();
+    for (f, name) in findings.iter().zip(&names) {
+        let index = numbered.entry(name).or_default();
         *index += 1;
-        let stem = format!("{}-{}-{}", c_identifier(&f.function), index, f.rule.id());
+        let width = count[name.as_str()].to_string().len();
+        let stem = format!("{name}-{index:0width$}-{}", f.rule.id());
         let program_file = format!("{stem}.c");
         let mut lines = Vec::new();
         let mut runs = Vec::new();
@@ -148,6 +161,30 @@ pub fn write(
 }
 
 impl ReproBuilds {
+    /// How `session` built the program made of `sources` (as the user gave them, before
+    /// any cut to one function); sources under `temporary` are copied.
+    pub fn of_session(
+        session: &Session,
+        sources: &SourceSet,
+        ftz_daz: FtzDazChoice,
+        temporary: Option<&Path>,
+    ) -> ReproBuilds {
+        let defines_main = BuildKind::BOTH.iter().any(|b| {
+            session
+                .module(*b)
+                .is_ok_and(|m| m.find_function("main").is_some())
+        });
+        ReproBuilds {
+            clang: session.toolchain.clang.clone(),
+            objcopy: session.toolchain.objcopy(),
+            defines_main,
+            sources: sources.clone(),
+            flags: session.flags.clone(),
+            ftz_daz,
+            ephemeral: temporary.map(Path::to_path_buf).into_iter().collect(),
+        }
+    }
+
     /// The paths the commands give for the program's sources: copies under `dir/src`
     /// for files in ephemeral directories, absolute paths for the others.
     fn place_sources(&self, dir: &Path) -> Result<Vec<String>, InputError> {
@@ -185,10 +222,11 @@ impl ReproBuilds {
         Ok(placed)
     }
 
-    /// The clang command lines that build `program` as `build` into `exe`: one line
-    /// when every source is C or IR compiled with the build's flags alone (the usual
-    /// case), else each source compiled as fpscout compiled it, the program as fpscout's
-    /// driver, and a link with the build's flags.
+    /// The command lines that build `program` as `build` into `exe`: one clang line
+    /// when every source is C or IR compiled with the build's flags alone and none
+    /// defines `main` (the usual case), else each source compiled as fpscout compiled it
+    /// (its `main` renamed), the program as fpscout's driver, and a link with the
+    /// build's flags.
     fn commands(
         &self,
         build: BuildKind,
@@ -214,7 +252,7 @@ impl ReproBuilds {
             }
             line.extend(["-lm".to_string(), "-o".into(), exe.to_string()]);
         };
-        if plain_c_or_ir && language_free {
+        if plain_c_or_ir && language_free && !self.defines_main {
             let mut line = vec![clang];
             line.extend(recipe);
             line.push(define);
@@ -234,6 +272,15 @@ impl ReproBuilds {
             line.extend(self.flags.for_file(build, file));
             line.extend(["-c".into(), path.clone(), "-o".into(), object.clone()]);
             lines.push(line);
+            if self.defines_main {
+                // As fpscout's executables do: the reproducer's main is the entry point.
+                lines.push(vec![
+                    self.objcopy.display().to_string(),
+                    "--redefine-sym".into(),
+                    "main=__fpscout_user_main".into(),
+                    object.clone(),
+                ]);
+            }
             objects.push(object);
         }
         let main_object = format!("{exe}.main.o");

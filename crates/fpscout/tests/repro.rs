@@ -144,6 +144,36 @@ fn reproducers_of_two_files_with_their_own_flags_compile_each_as_fpscout_did() {
 }
 
 #[test]
+fn reproducers_of_a_program_with_its_own_main_rename_it() {
+    let sources = tempfile::tempdir().unwrap();
+    let program = write(
+        sources.path(),
+        "program.c",
+        "#include <stdio.h>\ndouble half_sum(double x, double y) { return (x + y) / 2.0; }\n\
+         int main(void) { printf(\"%g\\n\", half_sum(1.0, 2.0)); return 0; }\n",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let args = [&["diff", &program, "-f", "half_sum"][..], &DIFF_BUDGET].concat();
+    reproducers_pass(&args, dir.path(), &["P", "P'"]);
+    let build = std::fs::read_to_string(dir.path().join("build.sh")).unwrap();
+    assert!(
+        build.contains("--redefine-sym main=__fpscout_user_main"),
+        "{build}"
+    );
+}
+
+#[test]
+fn a_reproducer_directory_that_cannot_be_made_is_exit_2_before_the_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "f.c", "double f(double x) { return x * x; }\n");
+    let blocked = format!("{file}/repro");
+    let out = run(&["diff", &file, "-f", "f", "--emit-repro", &blocked]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("--emit-repro"), "{}", out.stderr);
+    assert!(out.stdout.is_empty(), "{}", out.stdout);
+}
+
+#[test]
 fn exceptions_reproducers_raise_their_flag() {
     let dir = tempfile::tempdir().unwrap();
     let file = repo("tests/corpus/av1.c").display().to_string();
