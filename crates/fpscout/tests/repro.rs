@@ -6,6 +6,12 @@
 mod common;
 
 use common::cli::{records, repo, run, write};
+use fpscout::finding::{BuildRun, Finding, Mode, Rule};
+use fpscout::repro::ReproBuilds;
+use fpscout::session::FtzDazChoice;
+use fpscout_ir::{ExceptionSet, FloatTy, Param, ScalarTy, Type};
+use fpscout_toolchain::{BuildFlags, SourceSet, Toolchain};
+use fpscout_walk::concrete::ArgBits;
 use std::path::Path;
 use std::process::Command;
 
@@ -320,6 +326,121 @@ fn an_exceptions_reproducer_fails_when_its_flag_is_not_raised() {
     assert_eq!(code, 1, "{output}");
     assert!(
         output.contains("FAIL: P raised overflow, expected at least divbyzero"),
+        "{output}"
+    );
+}
+
+/// A finding made by hand: `function` returns `expected` bits in both builds, raising
+/// nothing, on `input`.
+fn identity_finding(
+    function: &str,
+    params: Vec<Param>,
+    ret: Type,
+    input: Vec<ArgBits>,
+    expected: u64,
+) -> Finding {
+    let run = |build: &str| BuildRun {
+        build: build.into(),
+        outcome: format!("0x{expected:x}"),
+        returned: true,
+        result: Some(expected),
+        flags: ExceptionSet::EMPTY,
+        trace: Vec::new(),
+    };
+    Finding {
+        mode: Mode::Diff,
+        rule: Rule::FastMathResultDiffers,
+        also: Vec::new(),
+        function: function.into(),
+        symbol: function.into(),
+        message: "made by hand".into(),
+        location: None,
+        input,
+        params,
+        ret,
+        runs: vec![run("P"), run("P'")],
+        properties: serde_json::Value::Null,
+    }
+}
+
+#[test]
+fn special_inputs_reach_the_function_bit_for_bit() {
+    let sources = tempfile::tempdir().unwrap();
+    let program = write(
+        sources.path(),
+        "pick.c",
+        "double pick(double x, const double *a, int i) { return i < 0 ? x : a[i]; }\n\
+         float pickf(float x) { return x; }\n",
+    );
+    let param = |name: &str, ty: Type, pointee: Option<ScalarTy>| Param {
+        name: name.into(),
+        ty,
+        pointee,
+        unsigned: false,
+    };
+    let f64_params = vec![
+        param("x", Type::F64, None),
+        param("a", Type::PTR, Some(ScalarTy::Float(FloatTy::F64))),
+        param("i", Type::int(32), None),
+    ];
+    let specials: [u64; 6] = [
+        0x7ff0_0000_0000_0abc, // signalling NaN with a payload
+        0xfff8_0000_0000_0123, // negative quiet NaN with a payload
+        0xfff0_0000_0000_0000, // -inf
+        0x8000_0000_0000_0000, // -0
+        0x0000_0000_0000_0001, // the smallest subnormal
+        0x7fef_ffff_ffff_ffff, // the largest finite
+    ];
+    let mut findings = Vec::new();
+    for bits in specials {
+        let array = ArgBits::Array(vec![0, bits]);
+        // Through the scalar argument (i = -1) and through the array (i = 1).
+        let minus_one = ArgBits::Scalar(u64::from(u32::MAX));
+        let input = vec![ArgBits::Scalar(bits), array.clone(), minus_one];
+        findings.push(identity_finding(
+            "pick",
+            f64_params.clone(),
+            Type::F64,
+            input,
+            bits,
+        ));
+        let input = vec![ArgBits::Scalar(0), array, ArgBits::Scalar(1)];
+        findings.push(identity_finding(
+            "pick",
+            f64_params.clone(),
+            Type::F64,
+            input,
+            bits,
+        ));
+    }
+    for bits in [0x7f80_0123u64, 0xffc0_0001, 0x0000_0001, 0x8000_0000] {
+        let params = vec![param("x", Type::F32, None)];
+        let input = vec![ArgBits::Scalar(bits)];
+        findings.push(identity_finding("pickf", params, Type::F32, input, bits));
+    }
+    let toolchain = Toolchain::discover().expect("clang-19");
+    let builds = ReproBuilds {
+        clang: toolchain.clang.clone(),
+        objcopy: toolchain.objcopy(),
+        defines_main: false,
+        sources: SourceSet::single(&program),
+        flags: BuildFlags::default(),
+        ftz_daz: FtzDazChoice::Auto,
+        ephemeral: Vec::new(),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let written = fpscout::repro::write(dir.path(), &findings, &builds).expect("written");
+    assert_eq!(
+        written.programs.len(),
+        findings.len(),
+        "{:?}",
+        written.skipped
+    );
+    let (code, output) = sh(dir.path(), "sh build.sh");
+    assert_eq!(code, 0, "{output}");
+    assert_eq!(
+        output.matches("PASS").count(),
+        2 * findings.len(),
         "{output}"
     );
 }

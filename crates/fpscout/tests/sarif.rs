@@ -4,23 +4,18 @@
 
 mod common;
 
+use common::cli::repo;
 use fpscout::diff::{run_diff, DiffConfig};
 use fpscout::exceptions::{run_exceptions, ExceptionsConfig};
 use fpscout::finding::{from_diff, from_exceptions, Finding, Mode};
 use fpscout::session::Session;
 use fpscout_toolchain::BuildFlags;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Mutex;
 
 /// Solving forks the calling thread (see `fpscout_smt::isolate`): tests take turns.
 static ONE_Z3_USER: Mutex<()> = Mutex::new(());
-
-fn repo(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .join(path)
-}
 
 fn schema_check(log: &Value) {
     let schema: Value = serde_json::from_str(
