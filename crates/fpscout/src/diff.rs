@@ -1394,10 +1394,11 @@ fn replay<T>(
 ) -> Result<(Vec<T>, Vec<T>), InputError> {
     let (mut outs_p, mut outs_q) = (Vec::new(), Vec::new());
     // Batch by batch on both executables, so a deadline leaves them the same inputs.
-    for chunk in inputs.chunks(crate::search::NATIVE_BATCH) {
-        if until.is_some_and(|d| Instant::now() >= d) {
-            break;
-        }
+    let mut pacer = crate::search::Pacer::new(until);
+    let mut done = 0;
+    while done < inputs.len() && !pacer.expired() {
+        let started = Instant::now();
+        let chunk = &inputs[done..(done + pacer.batch()).min(inputs.len())];
         outs_p.extend(replay_batches(
             exes.p,
             exes.f,
@@ -1416,7 +1417,9 @@ fn replay<T>(
             None,
             &mut |_, _| {},
         )?);
-        progress(outs_p.len() as u64, inputs.len() as u64);
+        done += chunk.len();
+        pacer.ran(started, chunk.len());
+        progress(done as u64, inputs.len() as u64);
     }
     Ok((outs_p, outs_q))
 }
