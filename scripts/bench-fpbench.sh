@@ -3,7 +3,7 @@
 # (default: bench/fpbench/*.fpcore; or the .fpcore files given as arguments), default
 # budgets or TIME_BUDGET seconds each. Prints per expression: suite, name, supported or
 # why not, confirmed findings, signatures, wall time; then totals (supported %, analysed,
-# with findings, max/median time).
+# with findings, max/median time) per suite and for all.
 # FPSCOUT=path/to/fpscout uses that binary instead of building the release one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -88,16 +88,24 @@ for path in sys.argv[1:]:
               f"{fmt(row['found']):>5} {fmt(row['sigs']):>4} {row['wall']:>7.1f}  {row['note']}",
               flush=True)
 
-n = len(rows)
-analysed = [r for r in rows if r["status"] == "analysed"]
-unsupported = [r for r in rows if r["status"] == "unsupported"]
-times = [r["wall"] for r in analysed]
+def totals(label, rows):
+    n = len(rows)
+    analysed = [r for r in rows if r["status"] == "analysed"]
+    unsupported = [r for r in rows if r["status"] == "unsupported"]
+    times = [r["wall"] for r in analysed]
+    line = (f"{label}: expressions {n}; supported {n - len(unsupported)} "
+            f"({100 * (n - len(unsupported)) / max(n, 1):.0f} %); "
+            f"analysed {len(analysed)} ({100 * len(analysed) / max(n, 1):.0f} %); "
+            f"with confirmed findings {sum(1 for r in analysed if r['found'])}; "
+            f"findings {sum(r['found'] for r in analysed)}; "
+            f"signatures {sum(r['sigs'] for r in analysed)}")
+    if times:
+        line += (f"; wall max {max(times):.1f} s, median {statistics.median(times):.1f} s, "
+                 f"under 10 s {sum(1 for t in times if t < 10)}/{len(times)}")
+    print(line)
+
 print()
-print(f"expressions: {n}; supported: {n - len(unsupported)} ({100 * (n - len(unsupported)) / max(n, 1):.0f} %); "
-      f"analysed: {len(analysed)} ({100 * len(analysed) / max(n, 1):.0f} %); "
-      f"with confirmed findings: {sum(1 for r in analysed if r['found'])}; "
-      f"findings: {sum(r['found'] for r in analysed)}; signatures: {sum(r['sigs'] for r in analysed)}")
-if times:
-    print(f"wall time per analysed expression: max {max(times):.1f} s, median {statistics.median(times):.1f} s, "
-          f"under 10 s: {sum(1 for t in times if t < 10)}/{len(times)}")
+for suite in dict.fromkeys(r["suite"] for r in rows):
+    totals(suite, [r for r in rows if r["suite"] == suite])
+totals("all", rows)
 PY

@@ -7,11 +7,11 @@
 
 pub mod kernel;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// IEEE binary format of a floating-point value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum FloatTy {
     F32,
     F64,
@@ -40,7 +40,7 @@ impl FloatTy {
 }
 
 /// A scalar type: what one vector lane or one memory cell holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ScalarTy {
     /// Integer of the given width in bits (1 for booleans).
     Int(u32),
@@ -60,7 +60,7 @@ impl ScalarTy {
 }
 
 /// A first-class value type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Type {
     Void,
     Scalar(ScalarTy),
@@ -143,7 +143,7 @@ pub struct GlobalId(pub u32);
 pub struct FpOpId(pub u32);
 
 /// A source position from `!dbg`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct SourceLoc {
     pub file: String,
     pub line: u32,
@@ -990,7 +990,7 @@ pub struct Block {
 }
 
 /// A parameter and how a caller passes it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Param {
     pub name: String,
     pub ty: Type,
@@ -1156,7 +1156,9 @@ impl fmt::Display for ExceptionKind {
 }
 
 /// A set of exception flags, stored in MXCSR bit positions (denormal-operand excluded).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 pub struct ExceptionSet(pub u8);
 
 impl ExceptionSet {

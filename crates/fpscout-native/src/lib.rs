@@ -806,12 +806,7 @@ fn compile_driver(tc: &Toolchain, driver_c: &Path, driver_obj: &Path) -> Result<
 
 /// Renames `main` in the user's object so the driver's main is the entry point.
 fn rename_main(tc: &Toolchain, obj: &Path) -> Result<()> {
-    // llvm-objcopy sits next to clang in the LLVM install; binutils' objcopy also works.
-    let sibling = std::fs::canonicalize(&tc.clang)
-        .ok()
-        .and_then(|c| c.parent().map(|d| d.join("llvm-objcopy")))
-        .filter(|p| p.is_file());
-    let tool = sibling.unwrap_or_else(|| PathBuf::from("objcopy"));
+    let tool = tc.objcopy();
     let output = Command::new(&tool)
         .arg("--redefine-sym")
         .arg("main=__fpscout_user_main")

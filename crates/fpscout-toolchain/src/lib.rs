@@ -554,6 +554,16 @@ impl Toolchain {
         Ok(dumps)
     }
 
+    /// The objcopy that renames symbols in objects: llvm-objcopy next to clang in the
+    /// LLVM install, else binutils' objcopy.
+    pub fn objcopy(&self) -> PathBuf {
+        std::fs::canonicalize(&self.clang)
+            .ok()
+            .and_then(|c| c.parent().map(|d| d.join("llvm-objcopy")))
+            .filter(|p| p.is_file())
+            .unwrap_or_else(|| PathBuf::from("objcopy"))
+    }
+
     /// Runs clang with arbitrary arguments (used for tests and drivers).
     pub fn clang_command(&self, args: &[OsString]) -> Command {
         let mut cmd = Command::new(&self.clang);

@@ -1,13 +1,15 @@
 //! The `fpscout diff` command: one function, or every function of an FPCore file one
 //! after the other, one summary line each and a total.
 
+use crate::outputs::{FindingOutputs, Progress};
 use crate::print_diff;
 use crate::{parse_pairs, parse_ranges, Linking};
 use fpscout::diff::{run_diff, DiffConfig, DiffReport};
+use fpscout::repro::ReproBuilds;
 use fpscout::session::{FtzDazChoice, Session};
 use fpscout::sources::{CompileArgs, FpCoreFunction, FpCoreInputs};
 use fpscout::InputError;
-use fpscout_toolchain::{BuildFlags, BuildKind};
+use fpscout_toolchain::{BuildFlags, BuildKind, SourceSet};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::io::Write;
@@ -105,9 +107,8 @@ pub struct DiffArgs {
     /// JSON Lines: one {"type":"finding"} record per confirmed finding, then a summary
     #[arg(long)]
     pub(crate) json: bool,
-    /// Also write the confirmed findings as SARIF 2.1.0 to FILE (with --function)
-    #[arg(long, value_name = "FILE")]
-    pub(crate) sarif: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) outputs: FindingOutputs,
 }
 
 impl DiffArgs {
@@ -172,16 +173,12 @@ pub fn run(mut args: DiffArgs, started: Instant) -> Result<ExitCode, InputError>
     };
     // Checked before compiling: a typo should not cost a build.
     args.config("", None, started)?;
+    args.outputs.prepare()?;
     let (sources, fpcore) = args
         .compile
         .apply_translating(&args.source_files, &mut flags)?;
     crate::harness_defaults(&fpcore, &mut args.function, &mut args.array_lens);
     let Some(name) = &args.function else {
-        if args.sarif.is_some() {
-            return Err(InputError(
-                "--sarif needs --function (one function per SARIF log for now)".into(),
-            ));
-        }
         if !fpcore.any() {
             return Err(InputError(
                 "diff needs --function NAME (only FPCore files run each of their functions without it)"
@@ -195,7 +192,7 @@ pub fn run(mut args: DiffArgs, started: Instant) -> Result<ExitCode, InputError>
             &BuildKind::BOTH,
             None,
         )?;
-        return whole_file(&args, &session, &fpcore);
+        return whole_file(&args, &session, &sources, &fpcore);
     };
     let fp = fpcore.resolve(name)?;
     let function = fp.map_or(name.as_str(), |f| f.c_name.as_str()).to_string();
@@ -212,9 +209,10 @@ pub fn run(mut args: DiffArgs, started: Instant) -> Result<ExitCode, InputError>
         Some(&function),
     )?;
     let (report, cfg) = analyse(&args, &session, &function, fp, started, true)?;
-    if let Some(path) = &args.sarif {
-        crate::write_sarif(path, &fpscout::finding::from_diff(&report))?;
-    }
+    args.outputs
+        .write(&fpscout::finding::from_diff(&report), || {
+            ReproBuilds::of_session(&session, &sources, args.ftz_daz, fpcore.translation_dir())
+        })?;
     let mut out = std::io::stdout().lock();
     if args.json {
         print_json(&mut out, &args, &report, &cfg);
@@ -266,31 +264,8 @@ fn analyse(
             _ => {}
         }
     }
-    let bar = indicatif::ProgressBar::new(0);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{spinner} {msg:22} [{bar:30}] {pos}/{len} {elapsed}",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    // The bar draws only on a terminal; with --json a progress record goes to
-    // stderr at most once a second, for scripts.
-    let mut last_record: Option<Instant> = None;
-    let json = args.json;
-    let mut progress = |phase: &str, done: u64, total: u64| {
-        let left = (cfg.time_budget_s - started.elapsed().as_secs_f64()).max(0.0);
-        bar.set_message(format!("{phase} ({left:.0} s left)"));
-        bar.set_length(total);
-        bar.set_position(done);
-        if json && last_record.is_none_or(|t| t.elapsed().as_secs_f64() >= 1.0) {
-            last_record = Some(Instant::now());
-            let record = json!({"type": "progress", "data": {
-                "phase": phase, "done": done, "total": total,
-                "elapsed_s": started.elapsed().as_secs_f64(), "left_s": left,
-            }});
-            eprintln!("{record}");
-        }
-    };
+    let mut bar = Progress::new(args.json, started, cfg.time_budget_s);
+    let mut progress = |phase: &str, done: u64, total: u64| bar.update(phase, done, total);
     let mut report = run_diff(session, &cfg, &mut progress)?;
     if args.oracle {
         let one_float = session.p()?.function(fid).params.len() == 1;
@@ -314,7 +289,7 @@ fn analyse(
         report.summary.recall_estimate = Some(r.recall);
         report.summary.recall = Some(r);
     }
-    bar.finish_and_clear();
+    bar.finish();
     Ok((report, cfg))
 }
 
@@ -364,8 +339,10 @@ fn print_json(out: &mut impl Write, args: &DiffArgs, report: &DiffReport, cfg: &
 fn whole_file(
     args: &DiffArgs,
     session: &Session,
+    sources: &SourceSet,
     fpcore: &FpCoreInputs,
 ) -> Result<ExitCode, InputError> {
+    let mut all_findings = Vec::new();
     let mut out = std::io::stdout().lock();
     let (mut analysed, mut failed, mut findings, mut signatures) = (0usize, 0usize, 0usize, 0usize);
     let mut with_findings = 0usize;
@@ -401,6 +378,9 @@ fn whole_file(
                 signatures += s.signatures;
                 with_findings += usize::from(s.diff_confirmed > 0);
                 wall += s.wall_seconds;
+                if args.outputs.wanted() {
+                    all_findings.extend(fpscout::finding::from_diff(&report));
+                }
                 if args.json {
                     print_json(&mut out, args, &report, &cfg);
                 } else {
@@ -428,6 +408,9 @@ fn whole_file(
         }
         let _ = out.flush();
     }
+    args.outputs.write(&all_findings, || {
+        ReproBuilds::of_session(session, sources, args.ftz_daz, fpcore.translation_dir())
+    })?;
     if args.json {
         let total = json!({"type": "total", "data": {
             "functions": analysed, "unsupported": failed, "with_findings": with_findings,

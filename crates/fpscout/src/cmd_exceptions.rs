@@ -1,9 +1,11 @@
 //! The `fpscout exceptions` command: one function, or every exported function with number
 //! parameters spread over worker processes, one summary line each and a total.
 
+use crate::outputs::{FindingOutputs, Progress};
 use crate::print_exceptions;
 use crate::{parse_pairs, parse_ranges, Linking};
 use fpscout::exceptions::{run_exceptions, ExceptionsConfig, Summary};
+use fpscout::repro::ReproBuilds;
 use fpscout::session::{FtzDazChoice, Session};
 use fpscout::sources::{CompileArgs, FpCoreFunction};
 use fpscout::InputError;
@@ -14,6 +16,9 @@ use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
+
+/// The record type a worker passes its findings to the parent in (never printed).
+const FINDING_MODEL: &str = "finding_model";
 
 /// The build `exceptions` analyses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -97,9 +102,8 @@ pub struct ExceptionsArgs {
     /// (and a {"type":"total"} for several)
     #[arg(long)]
     json: bool,
-    /// Also write the findings as SARIF 2.1.0 to FILE (with --function)
-    #[arg(long, value_name = "FILE")]
-    sarif: Option<PathBuf>,
+    #[command(flatten)]
+    outputs: FindingOutputs,
     /// Worker process of a whole-library run: analyse the functions I (0-based) of every
     /// N, in JSON Lines
     #[arg(long, hide = true, value_name = "I/N")]
@@ -176,6 +180,7 @@ pub fn run(mut args: ExceptionsArgs, started: Instant) -> Result<ExitCode, Input
     };
     // Checked before compiling: a typo should not cost a build.
     args.config("", started)?;
+    args.outputs.prepare()?;
     let (sources, fpcore) = args
         .compile
         .apply_translating(&args.source_files, &mut flags)?;
@@ -210,12 +215,10 @@ pub fn run(mut args: ExceptionsArgs, started: Instant) -> Result<ExitCode, Input
         )
     };
     if let Some(function) = &args.function {
-        return one_function(&args, &open(Some(function))?, function, started);
-    }
-    if args.sarif.is_some() && args.worker.is_none() {
-        return Err(InputError(
-            "--sarif needs --function (one function per SARIF log for now)".into(),
-        ));
+        let session = open(Some(function))?;
+        let builds =
+            || ReproBuilds::of_session(&session, &sources, args.ftz_daz, fpcore.translation_dir());
+        return one_function(&args, &session, function, started, builds);
     }
     let session = open(None)?;
     let module = session.module(args.build_kind())?;
@@ -263,7 +266,10 @@ pub fn run(mut args: ExceptionsArgs, started: Instant) -> Result<ExitCode, Input
         .iter()
         .map(|u| (u.label(), u.reason.clone()))
         .collect();
-    whole_library(&args, &names, &unsupported)
+    // The workers' findings are reproduced as this session builds the program.
+    let builds =
+        || ReproBuilds::of_session(&session, &sources, args.ftz_daz, fpcore.translation_dir());
+    whole_library(&args, &names, &unsupported, builds)
 }
 
 fn one_function(
@@ -271,37 +277,15 @@ fn one_function(
     session: &Session,
     function: &str,
     started: Instant,
+    builds: impl FnOnce() -> ReproBuilds,
 ) -> Result<ExitCode, InputError> {
     let cfg = args.config(function, started)?;
-    let bar = indicatif::ProgressBar::new(0);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{spinner} {msg:22} [{bar:30}] {pos}/{len} {elapsed}",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    // The bar draws only on a terminal; with --json a progress record goes to stderr at
-    // most once a second, for scripts.
-    let mut last_record: Option<Instant> = None;
-    let mut progress = |phase: &str, done: u64, total: u64| {
-        let left = (cfg.time_budget_s - started.elapsed().as_secs_f64()).max(0.0);
-        bar.set_message(format!("{phase} ({left:.0} s left)"));
-        bar.set_length(total);
-        bar.set_position(done);
-        if args.json && last_record.is_none_or(|t| t.elapsed().as_secs_f64() >= 1.0) {
-            last_record = Some(Instant::now());
-            let record = serde_json::json!({"type": "progress", "data": {
-                "phase": phase, "done": done, "total": total,
-                "elapsed_s": started.elapsed().as_secs_f64(), "left_s": left,
-            }});
-            eprintln!("{record}");
-        }
-    };
+    let mut bar = Progress::new(args.json, started, cfg.time_budget_s);
+    let mut progress = |phase: &str, done: u64, total: u64| bar.update(phase, done, total);
     let report = run_exceptions(session, &cfg, &mut progress)?;
-    bar.finish_and_clear();
-    if let Some(path) = &args.sarif {
-        crate::write_sarif(path, &fpscout::finding::from_exceptions(&report))?;
-    }
+    bar.finish();
+    args.outputs
+        .write(&fpscout::finding::from_exceptions(&report), builds)?;
     let mut out = std::io::stdout().lock();
     if args.json {
         for x in &report.findings {
@@ -353,6 +337,13 @@ fn worker_run(
                 for x in &report.findings {
                     let _ = writeln!(out, "{}", print_exceptions::finding_json(&report, x));
                 }
+                if args.outputs.wanted() {
+                    // For the parent's SARIF log and reproducers, not for the user.
+                    for finding in fpscout::finding::from_exceptions(&report) {
+                        let record = serde_json::json!({"type": FINDING_MODEL, "data": finding});
+                        let _ = writeln!(out, "{record}");
+                    }
+                }
                 let _ = writeln!(out, "{}", print_exceptions::summary_json(&report));
             }
             Err(e) => {
@@ -373,7 +364,9 @@ fn whole_library(
     args: &ExceptionsArgs,
     names: &[String],
     unsupported: &[(String, String)],
+    builds: impl FnOnce() -> ReproBuilds,
 ) -> Result<ExitCode, InputError> {
+    let mut findings: Vec<fpscout::finding::Finding> = Vec::new();
     let jobs = args
         .jobs
         .unwrap_or_else(|| {
@@ -443,6 +436,13 @@ fn whole_library(
         let Ok(record) = serde_json::from_str::<serde_json::Value>(&line) else {
             continue;
         };
+        if record["type"] == FINDING_MODEL {
+            match serde_json::from_value(record["data"].clone()) {
+                Ok(finding) => findings.push(finding),
+                Err(e) => eprintln!("fpscout: warning: a worker's finding is unreadable: {e}"),
+            }
+            continue;
+        }
         if args.json {
             let _ = writeln!(out, "{line}");
         }
@@ -474,6 +474,7 @@ fn whole_library(
     for mut child in children {
         let _ = child.wait();
     }
+    args.outputs.write(&findings, builds)?;
     let total = serde_json::json!({"type": "total", "data": {
         "functions": totals.functions, "unsupported": totals.unsupported,
         "locations": totals.locations, "pairs": totals.pairs,

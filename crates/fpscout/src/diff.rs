@@ -319,6 +319,8 @@ pub struct DiffReport {
     pub summary: Summary,
     pub ret: Type,
     pub params: Vec<fpscout_ir::Param>,
+    /// The function's linker symbol (mangled for C++), for code that calls it.
+    pub symbol: String,
 }
 
 /// A progress callback: (phase, done, total).
@@ -992,6 +994,7 @@ pub fn run_diff(
         summary,
         ret,
         params: f.params.clone(),
+        symbol: f.name.clone(),
     })
 }
 
@@ -1391,10 +1394,11 @@ fn replay<T>(
 ) -> Result<(Vec<T>, Vec<T>), InputError> {
     let (mut outs_p, mut outs_q) = (Vec::new(), Vec::new());
     // Batch by batch on both executables, so a deadline leaves them the same inputs.
-    for chunk in inputs.chunks(crate::search::NATIVE_BATCH) {
-        if until.is_some_and(|d| Instant::now() >= d) {
-            break;
-        }
+    let mut pacer = crate::search::Pacer::new(until);
+    let mut done = 0;
+    while done < inputs.len() && !pacer.expired() {
+        let started = Instant::now();
+        let chunk = &inputs[done..(done + pacer.batch()).min(inputs.len())];
         outs_p.extend(replay_batches(
             exes.p,
             exes.f,
@@ -1413,7 +1417,9 @@ fn replay<T>(
             None,
             &mut |_, _| {},
         )?);
-        progress(outs_p.len() as u64, inputs.len() as u64);
+        done += chunk.len();
+        pacer.ran(started, chunk.len());
+        progress(done as u64, inputs.len() as u64);
     }
     Ok((outs_p, outs_q))
 }

@@ -112,8 +112,6 @@ const CONFIRM_SHARE: f64 = 0.1;
 const SEARCH_SHARE: f64 = 0.05;
 /// Neighbours of one candidate replayed traced at most.
 const TRACED_PER_CANDIDATE: usize = 4;
-/// Inputs of the first native batch of a replay (see [`Exe::paced`]).
-const FIRST_BATCH: usize = 16;
 /// Time the confirmation replays get past the deadline at most, when it has passed.
 const CONFIRM_GRACE: Duration = Duration::from_secs(2);
 /// Share of a solving round's time Z3 gets; the fallback solver has the rest.
@@ -302,6 +300,8 @@ pub struct ExceptionsReport {
     pub summary: Summary,
     pub params: Vec<fpscout_ir::Param>,
     pub ret: Type,
+    /// The function's linker symbol (mangled for C++), for code that calls it.
+    pub symbol: String,
 }
 
 /// A progress callback: (phase, done, total).
@@ -457,7 +457,15 @@ impl Exe<'_> {
         inputs: &[Vec<ArgBits>],
         until: Option<Instant>,
     ) -> Result<Vec<NativeOutcome>, InputError> {
-        self.paced(inputs, until, NativeBuild::run)
+        replay_batches(
+            self.native,
+            self.f,
+            inputs,
+            &self.opts,
+            NativeBuild::run,
+            until,
+            &mut |_, _| {},
+        )
     }
 
     fn traced(
@@ -465,47 +473,15 @@ impl Exe<'_> {
         inputs: &[Vec<ArgBits>],
         until: Option<Instant>,
     ) -> Result<Vec<TracedOutcome>, InputError> {
-        self.paced(inputs, until, NativeBuild::run_traced)
-    }
-
-    /// In batches sized by the pace of the last one, starting small, so that no batch
-    /// runs much past `until`: a slow function, inputs that hang until the hang limit, or
-    /// traced inputs that trap at every iteration of a loop.
-    #[allow(clippy::type_complexity)]
-    fn paced<T>(
-        &self,
-        inputs: &[Vec<ArgBits>],
-        until: Option<Instant>,
-        run: fn(
-            &NativeBuild,
-            &[Vec<fpscout_native::NativeArg>],
-            &RunOptions,
-        ) -> fpscout_native::Result<Vec<T>>,
-    ) -> Result<Vec<T>, InputError> {
-        let mut outs = Vec::new();
-        let mut batch = FIRST_BATCH;
-        while outs.len() < inputs.len() && until.is_none_or(|d| Instant::now() < d) {
-            let started = Instant::now();
-            let chunk = &inputs[outs.len()..(outs.len() + batch).min(inputs.len())];
-            outs.extend(replay_batches(
-                self.native,
-                self.f,
-                chunk,
-                &self.opts,
-                run,
-                until,
-                &mut |_, _| {},
-            )?);
-            let per_input = started.elapsed().as_secs_f64() / chunk.len().max(1) as f64;
-            let affordable = until.map_or(usize::MAX, |d| {
-                (d.saturating_duration_since(Instant::now()).as_secs_f64() / per_input.max(1e-9))
-                    as usize
-            });
-            batch = (batch * 2)
-                .min(crate::search::NATIVE_BATCH)
-                .min(affordable.max(1));
-        }
-        Ok(outs)
+        replay_batches(
+            self.native,
+            self.f,
+            inputs,
+            &self.opts,
+            NativeBuild::run_traced,
+            until,
+            &mut |_, _| {},
+        )
     }
 }
 
@@ -944,6 +920,7 @@ pub fn run_exceptions(
         summary,
         params: f.params.clone(),
         ret,
+        symbol: f.name.clone(),
     })
 }
 

@@ -6,10 +6,10 @@ use crate::exceptions::ExceptionsReport;
 use crate::observe::{Observation, ResultClass};
 use fpscout_ir::{ExceptionKind, ExceptionSet, Param, SourceLoc, Type};
 use fpscout_walk::concrete::ArgBits;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The search that produced a finding.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     Exceptions,
@@ -17,7 +17,7 @@ pub enum Mode {
 }
 
 /// What kind of finding it is: one SARIF rule each.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Rule {
     Overflow,
     Underflow,
@@ -100,43 +100,49 @@ impl Rule {
 }
 
 /// One step of an exception trace: where an instruction raised which flags.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Step {
     pub location: Option<SourceLoc>,
     pub message: String,
 }
 
 /// One build's run on the witness.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BuildRun {
     /// `P` or `P'`.
     pub build: String,
     /// The result as printed, or how the run ended.
     pub outcome: String,
+    /// Whether the call returned (rather than ending the program or not terminating).
+    pub returned: bool,
+    /// The returned bits (f32 in the low 32, integers zero-extended); `None` for `void`
+    /// or a call that did not return.
+    pub result: Option<u64>,
+    /// The flags raised, inexact aside.
     pub flags: ExceptionSet,
     /// The executable's exception trace.
     pub trace: Vec<Step>,
 }
 
-/// A confirmed finding of any mode.
-#[derive(Clone, Debug, Serialize)]
+/// A confirmed finding of any mode. It travels between processes as JSON (the workers
+/// of a whole-file `exceptions`), so every field is (de)serialized.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Finding {
     pub mode: Mode,
     pub rule: Rule,
     /// Other rules the same input breaks (a difference in flags and in class).
     pub also: Vec<Rule>,
     pub function: String,
+    /// The function's linker symbol (mangled for C++), for code that calls it.
+    pub symbol: String,
     pub message: String,
     /// Where it happens: the operation (exceptions), or the first step where the builds'
     /// traces part (diff).
     pub location: Option<SourceLoc>,
     /// The witness input.
-    #[serde(skip)]
     pub input: Vec<ArgBits>,
     /// The function's parameters and return type, to print the input and result.
-    #[serde(skip)]
     pub params: Vec<Param>,
-    #[serde(skip)]
     pub ret: Type,
     /// What each build did on the witness.
     pub runs: Vec<BuildRun>,
@@ -164,10 +170,17 @@ fn steps_of(trace: &fpscout_native::NativeTrace) -> Vec<Step> {
         .collect()
 }
 
+/// Whether a run of this class returned from the call.
+fn returned(class: ResultClass) -> bool {
+    !class.is_end() && class != ResultClass::Hang
+}
+
 fn build_run(build: &str, o: &Observation, ret: Type) -> BuildRun {
     BuildRun {
         build: build.to_string(),
         outcome: result_text(o, ret),
+        returned: returned(o.class),
+        result: o.result.filter(|_| returned(o.class)),
         flags: o.flags,
         trace: steps_of(&o.trace),
     }
@@ -193,6 +206,7 @@ pub fn from_exceptions(report: &ExceptionsReport) -> Vec<Finding> {
                 rule,
                 also: Vec::new(),
                 function: report.summary.function.clone(),
+                symbol: report.symbol.clone(),
                 message: format!(
                     "{} {} at {place}{}{}",
                     x.operation,
@@ -218,6 +232,8 @@ pub fn from_exceptions(report: &ExceptionsReport) -> Vec<Finding> {
                         .result
                         .map(|b| crate::run::format_value(b, report.ret).0)
                         .unwrap_or_else(|| format!("{:?}", witness.class).to_lowercase()),
+                    returned: returned(witness.class),
+                    result: witness.result.filter(|_| returned(witness.class)),
                     flags: x.trace.events.iter().fold(ExceptionSet::EMPTY, |all, e| {
                         all.union(e.flags.without_inexact())
                     }),
@@ -269,6 +285,7 @@ pub fn from_diff(report: &DiffReport) -> Vec<Finding> {
                 rule,
                 also: rules[1..].to_vec(),
                 function: report.summary.function.clone(),
+                symbol: report.symbol.clone(),
                 message: format!(
                     "P and P' differ ({}): P {} raising {}, P' {} raising {}",
                     rules.iter().map(|r| r.id()).collect::<Vec<_>>().join(", "),

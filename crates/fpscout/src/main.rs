@@ -2,6 +2,7 @@
 
 mod cmd_diff;
 mod cmd_exceptions;
+mod outputs;
 mod print_diff;
 mod print_exceptions;
 mod print_inputs;
@@ -135,18 +136,6 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
-}
-
-/// Writes a SARIF log of `findings` to `path`.
-pub(crate) fn write_sarif(
-    path: &std::path::Path,
-    findings: &[fpscout::finding::Finding],
-) -> Result<(), InputError> {
-    let log = fpscout::sarif::log(findings, env!("CARGO_PKG_VERSION"));
-    let text = serde_json::to_string_pretty(&log)
-        .map_err(|e| InputError(format!("cannot encode SARIF: {e}")))?;
-    std::fs::write(path, text + "\n")
-        .map_err(|e| InputError(format!("cannot write {}: {e}", path.display())))
 }
 
 /// For an SV-COMP-style program: `main` (or no function) means its harness, whose arrays

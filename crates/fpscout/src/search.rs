@@ -89,13 +89,56 @@ impl InputSpace {
     }
 }
 
-/// Inputs per native batch (progress is reported, and the deadline looked at, between
-/// batches).
+/// Inputs per native batch at most (progress is reported, and the deadline looked at,
+/// between batches).
 pub const NATIVE_BATCH: usize = 4096;
+/// Inputs of the first native batch under a deadline.
+const FIRST_BATCH: usize = 16;
+
+/// Sizes native batches under a deadline: the first small, each next one twice the last,
+/// at most [`NATIVE_BATCH`] and no more than the last one's pace says fits before the
+/// deadline, so that a slow function, or inputs that run until the hang limit, cannot
+/// overrun it by a whole batch.
+pub struct Pacer {
+    batch: usize,
+    until: Option<Instant>,
+}
+
+impl Pacer {
+    pub fn new(until: Option<Instant>) -> Pacer {
+        Pacer {
+            batch: if until.is_some() {
+                FIRST_BATCH
+            } else {
+                NATIVE_BATCH
+            },
+            until,
+        }
+    }
+
+    pub fn expired(&self) -> bool {
+        self.until.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Inputs the next batch may take.
+    pub fn batch(&self) -> usize {
+        self.batch
+    }
+
+    /// Sizes the next batch after one of `inputs` that began at `started`.
+    pub fn ran(&mut self, started: Instant, inputs: usize) {
+        let per_input = started.elapsed().as_secs_f64() / inputs.max(1) as f64;
+        let affordable = self.until.map_or(usize::MAX, |d| {
+            (d.saturating_duration_since(Instant::now()).as_secs_f64() / per_input.max(1e-9))
+                as usize
+        });
+        self.batch = (self.batch * 2).min(NATIVE_BATCH).min(affordable.max(1));
+    }
+}
 
 /// One executable's outcomes on `inputs` (`run`: [`NativeBuild::run`] or
-/// [`NativeBuild::run_traced`]), in batches, none started after `until`: the caller sees
-/// fewer outcomes than inputs when the deadline passed.
+/// [`NativeBuild::run_traced`]), in batches paced by [`Pacer`], none started after
+/// `until`: the caller sees fewer outcomes than inputs when the deadline passed.
 #[allow(clippy::type_complexity)]
 pub fn replay_batches<T>(
     exe: &NativeBuild,
@@ -107,13 +150,16 @@ pub fn replay_batches<T>(
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Vec<T>, InputError> {
     let mut outs = Vec::new();
-    for chunk in inputs.chunks(NATIVE_BATCH) {
-        if until.is_some_and(|d| Instant::now() >= d) {
-            break;
-        }
+    let mut pacer = Pacer::new(until);
+    let mut done = 0;
+    while done < inputs.len() && !pacer.expired() {
+        let started = Instant::now();
+        let chunk = &inputs[done..(done + pacer.batch()).min(inputs.len())];
         let args: Vec<Vec<NativeArg>> = chunk.iter().map(|a| crate::run::to_native(f, a)).collect();
         outs.extend(run(exe, &args, opts).map_err(|e| InputError(e.to_string()))?);
-        progress(outs.len() as u64, inputs.len() as u64);
+        done += chunk.len();
+        pacer.ran(started, chunk.len());
+        progress(done as u64, inputs.len() as u64);
     }
     Ok(outs)
 }

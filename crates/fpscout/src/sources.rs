@@ -321,6 +321,11 @@ impl FpCoreInputs {
         self.dir.is_some()
     }
 
+    /// The temporary directory holding the C translations (gone when this is dropped).
+    pub fn translation_dir(&self) -> Option<&Path> {
+        self.dir.as_ref().map(|d| d.path())
+    }
+
     /// The FPCore function `name` stands for (its `:name`, its C name or `#index`, the
     /// index of the FPCore in its file from 0), `None` when it
     /// names none and other sources may define it; an unsupported FPCore is an error

@@ -1,44 +1,14 @@
 //! End-to-end tests of the `fpscout` binary: the summation case, JSON output, and clear
 //! errors with exit code 2 for every kind of bad input.
 
+mod common;
+
+use common::cli::{records as json_records, run, write, Output};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn fpscout() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_fpscout"))
-}
-
-/// The JSON Lines records of `--json` output.
-fn json_records(stdout: &str) -> Vec<serde_json::Value> {
-    stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("JSON line"))
-        .collect()
-}
-
 fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-struct Output {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn run(args: &[&str]) -> Output {
-    let out = fpscout().args(args).output().expect("fpscout runs");
-    Output {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> String {
-    let p = dir.join(name);
-    std::fs::write(&p, text).expect("write source");
-    p.display().to_string()
 }
 
 /// Newton's square root, which never ends for a < 0.

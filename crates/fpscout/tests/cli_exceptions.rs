@@ -1,8 +1,10 @@
 //! `fpscout exceptions` through the binary: JSON Lines and exit codes for one function,
 //! a whole file analysed over worker processes, and clear errors.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
+
+use common::cli::{records, run, write};
+use std::path::Path;
 
 fn corpus(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -10,37 +12,6 @@ fn corpus(name: &str) -> String {
         .join(name)
         .display()
         .to_string()
-}
-
-struct Output {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn run(args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_fpscout"))
-        .args(args)
-        .output()
-        .expect("fpscout runs");
-    Output {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-fn records(stdout: &str) -> Vec<serde_json::Value> {
-    stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("JSON line"))
-        .collect()
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, text).expect("write source");
-    p
 }
 
 #[test]
@@ -106,7 +77,7 @@ fn a_function_without_exceptions_exits_0() {
     );
     let out = run(&[
         "exceptions",
-        src.to_str().unwrap(),
+        &src,
         "-f",
         "calm",
         "--time-budget",
@@ -138,7 +109,7 @@ fn a_whole_file_gets_one_line_per_function_and_a_total() {
     );
     let out = run(&[
         "exceptions",
-        src.to_str().unwrap(),
+        &src,
         "--jobs",
         "2",
         "--time-budget",
@@ -172,7 +143,7 @@ fn a_whole_file_gets_one_line_per_function_and_a_total() {
 
     let text = run(&[
         "exceptions",
-        src.to_str().unwrap(),
+        &src,
         "--jobs",
         "2",
         "--time-budget",

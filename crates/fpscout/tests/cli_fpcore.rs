@@ -3,39 +3,9 @@
 //! named with their position, and malformed input always an exit code, never a panic.
 
 use proptest::prelude::*;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
-struct Output {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn run(args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_fpscout"))
-        .args(args)
-        .output()
-        .expect("fpscout runs");
-    Output {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-fn records(stdout: &str) -> Vec<serde_json::Value> {
-    stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("JSON line"))
-        .collect()
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, text).expect("write source");
-    p
-}
+use common::cli::{records, run, write, Output};
 
 /// Two supported FPCores (one with a `:pre` that is partly not a range) and one using an
 /// operation C does not have, at line 5, column 3.
@@ -49,7 +19,7 @@ const CORES: &str = "(FPCore (x) :name \"plus one\" :pre (<= 0 x 1) (+ x 1))
 fn cores_file() -> (tempfile::TempDir, String) {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = write(dir.path(), "t.fpcore", CORES);
-    (dir, path.display().to_string())
+    (dir, path)
 }
 
 #[test]
@@ -187,7 +157,6 @@ fn an_unsupported_operation_is_exit_2_with_its_position() {
     // A file with nothing supported fails as a whole, for every mode.
     let dir = tempfile::tempdir().unwrap();
     let only_bad = write(dir.path(), "b.fpcore", "\n  (FPCore (x) (foo x))");
-    let only_bad = only_bad.display().to_string();
     for mode in [
         vec!["diff", &only_bad],
         vec!["exceptions", &only_bad],
@@ -261,7 +230,7 @@ proptest! {
         args in "[-0-9a-z.,\\[\\]]{0,10}",
     ) {
         let dir = tempfile::tempdir().unwrap();
-        let file = write(dir.path(), "m.fpcore", &text).display().to_string();
+        let file = write(dir.path(), "m.fpcore", &text);
         let what = format!("{text:?} --range {range:?} --args {args:?}");
         let out = run(&["run", &file, "-f", "#0", "--args", &args, "--time-budget", "2"]);
         check_exit(&out, &what)?;

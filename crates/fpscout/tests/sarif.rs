@@ -1,24 +1,21 @@
 //! SARIF output of `exceptions` and `diff` validated against the SARIF 2.1.0 schema, with
-//! its rules, locations, witnesses and code flows, and fingerprints that survive an
-//! inserted line.
+//! its rules, locations, witnesses and code flows, fingerprints that survive an inserted
+//! line, and one log for every function of a whole-file run.
 
+mod common;
+
+use common::cli::repo;
 use fpscout::diff::{run_diff, DiffConfig};
 use fpscout::exceptions::{run_exceptions, ExceptionsConfig};
 use fpscout::finding::{from_diff, from_exceptions, Finding, Mode};
 use fpscout::session::Session;
 use fpscout_toolchain::BuildFlags;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Mutex;
 
 /// Solving forks the calling thread (see `fpscout_smt::isolate`): tests take turns.
 static ONE_Z3_USER: Mutex<()> = Mutex::new(());
-
-fn repo(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .join(path)
-}
 
 fn schema_check(log: &Value) {
     let schema: Value = serde_json::from_str(
@@ -156,4 +153,75 @@ fn fingerprints_survive_a_line_inserted_above() {
     let mut ids: Vec<&String> = a.iter().map(|(_, p)| p).collect();
     ids.dedup();
     assert_eq!(ids.len(), a.len());
+}
+
+/// The functions a SARIF log's results are about, sorted and once each.
+fn functions_of(log: &Value) -> Vec<String> {
+    let mut names: Vec<String> = log["runs"][0]["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| r["properties"]["function"].as_str().unwrap().to_string())
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+fn read_log(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).expect("the SARIF file")).expect("JSON")
+}
+
+#[test]
+fn whole_file_runs_write_one_log_of_every_function() {
+    let dir = tempfile::tempdir().unwrap();
+    let fpcore = common::cli::write(
+        dir.path(),
+        "averages.fpcore",
+        "(FPCore (x y) :name \"av1\" (/ (+ x y) 2))\n\
+         (FPCore (x y) :name \"av2\" (+ (/ x 2) (/ y 2)))\n",
+    );
+    let diff_log = dir.path().join("diff.sarif");
+    let budget = ["--random", "3000", "--time-budget", "10"];
+    let diff_args = ["diff", &fpcore, "--sarif", diff_log.to_str().unwrap()];
+    let out = common::cli::run(&[&diff_args[..], &budget].concat());
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let log = read_log(&diff_log);
+    schema_check(&log);
+    assert_eq!(log["runs"].as_array().map(Vec::len), Some(1));
+    assert_eq!(functions_of(&log), ["av1", "av2"]);
+    // Workers of a whole-file exceptions run pass their findings to the one log, and
+    // nothing of that shows in the JSON Lines.
+    let exceptions_log = dir.path().join("exceptions.sarif");
+    let out = common::cli::run(&[
+        "exceptions",
+        repo("tests/corpus/av1.c").to_str().unwrap(),
+        repo("tests/corpus/av2.c").to_str().unwrap(),
+        "--sarif",
+        exceptions_log.to_str().unwrap(),
+        "--time-budget",
+        "5",
+        "--json",
+    ]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let records = common::cli::records(&out.stdout);
+    let findings = records.iter().filter(|r| r["type"] == "finding").count();
+    assert!(records.iter().all(|r| r["type"] != "finding_model"));
+    let log = read_log(&exceptions_log);
+    schema_check(&log);
+    assert_eq!(functions_of(&log), ["av1", "av2"]);
+    assert_eq!(
+        log["runs"][0]["results"].as_array().map(Vec::len),
+        Some(findings)
+    );
+    let overflow = log["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["ruleId"] == "overflow" && r["properties"]["function"] == "av1")
+        .expect("the overflow of x + y in av1");
+    assert_eq!(
+        overflow["locations"][0]["physicalLocation"]["region"]["startLine"],
+        2
+    );
 }

@@ -11,7 +11,7 @@ use fpscout_ir::kernel::{KernelExit, NativeKernel};
 use fpscout_ir::{ExceptionSet, FuncId, Module, ProgramEnd, ScalarTy, SourceLoc, Type};
 
 /// An argument value by its bits.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum ArgBits {
     /// A float or integer scalar (f32 bits in the low 32; integers zero-extended).
     Scalar(u64),

@@ -1,0 +1,46 @@
+//! Running the `fpscout` binary from a test: its exit code and output, its JSON Lines,
+//! and source files written for it.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+pub struct Output {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs `fpscout ARGS` to its end.
+pub fn run(args: &[&str]) -> Output {
+    let out = Command::new(env!("CARGO_BIN_EXE_fpscout"))
+        .args(args)
+        .output()
+        .expect("fpscout runs");
+    Output {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// The JSON Lines records of `--json` output.
+pub fn records(stdout: &str) -> Vec<serde_json::Value> {
+    stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect()
+}
+
+/// Writes `text` to `dir/name`; its path, as an argument.
+pub fn write(dir: &Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).expect("write source");
+    p.display().to_string()
+}
+
+/// A file of the repository.
+pub fn repo(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(path)
+}
