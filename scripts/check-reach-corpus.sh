@@ -6,7 +6,9 @@
 #     reaching reach_error() are counted (a proof for either answer); the witness is replayed;
 #   - several inputs or a double, reachable: the manifest's witness is replayed (a proof);
 #   - several inputs or a double, unreachable: a bounded boundary-value + random search
-#     (EVIDENCE ONLY, not a proof: the proof is the argument in the program's header).
+#     (EVIDENCE ONLY, not a proof: the proof is the argument in the program's header);
+#     where a program's proof is computer-assisted (bench/reach/driver/heron_bound.c), that
+#     tool is built and run too, with a negative control that must fail.
 # Prints one line per program and exits 1 if any result contradicts the manifest.
 # Usage: scripts/check-reach-corpus.sh [PROGRAM...]   (default: every row of expected.tsv)
 # Environment: REACH_SAMPLES (random samples per searched program, default 2000000),
@@ -37,10 +39,16 @@ trap 'rm -rf "$work"' EXIT
 # A key=value field of the driver's one-line output.
 field() { sed -n "s/.*\\b$1=\\([^ ]*\\).*/\\1/p" <<<"$2"; }
 
+# Computer-assisted proofs kept beside the driver, run for their program: the tool must
+# print "proved" (exit 0), and fail on the negative-control argument, a tolerance at which
+# the program is reachable (a bound that proves everything proves nothing).
+declare -A proof_tool=([heron_high_1e3]=heron_bound.c)
+declare -A proof_negative=([heron_high_1e3]=1e-4)
+
 declare -A wanted=()
 for p in "$@"; do wanted[$p]=1; done
 seen=0 bad=0 total_start=$(date +%s.%N)
-printf '%-24s %-11s %-54s %-9s %s\n' program expected found agree seconds
+printf '%-24s %-11s %-64s %-9s %s\n' program expected found agree seconds
 
 while IFS=$'\t' read -r prog answer inputs verified witness range count note; do
     [ "$prog" = program ] && continue
@@ -93,9 +101,21 @@ while IFS=$'\t' read -r prog answer inputs verified witness range count note; do
             ok=no found="$reached reach, e.g. $(field first "$out")"
         fi
     fi
+    if [ -n "${proof_tool[$prog]:-}" ]; then
+        "$cc" -O2 "$corpus/driver/${proof_tool[$prog]}" -lm -o "$work/$prog.proof" || die "$prog: proof tool does not compile"
+        if nice -n 15 "$work/$prog.proof" >"$work/$prog.proof.log"; then
+            if nice -n 15 "$work/$prog.proof" "${proof_negative[$prog]}" >/dev/null; then
+                ok=no found="$found; ${proof_tool[$prog]} also 'proves' its negative control"
+            else
+                found="$found; ${proof_tool[$prog]} proved"
+            fi
+        else
+            ok=no found="$found; ${proof_tool[$prog]} failed: $(tail -1 "$work/$prog.proof.log")"
+        fi
+    fi
     secs=$(echo "$(date +%s.%N) - $start" | bc)
     if [ "$ok" = yes ]; then agree=agree; else agree=CONTRADICTION bad=$((bad + 1)); fi
-    printf '%-24s %-11s %-54s %-9s %.1f\n' "$prog" "$answer" "$found" "$agree" "$secs"
+    printf '%-24s %-11s %-64s %-9s %.1f\n' "$prog" "$answer" "$found" "$agree" "$secs"
 done <"$manifest"
 
 [ "$seen" -gt 0 ] || die "no program matched: $*"

@@ -2,15 +2,20 @@
  *
  * Models: the Heron squared area of heron_low.c; suspicious values above 156.25 + 1e-3.
  * Expected: unreachable.
- * Why: CPBPV_FP refutes this interval. Sketch: where the area is near its maximum the factors
- * s, s-a, s-b, s-c are all bounded away from 0 (about 8.5, 1.5, 3.5, 3.5), so the rounding of
- * s (at most 2 half-spacings of [8, 16), i.e. 2^-20) perturbs each factor by a relative
- * 1e-6 at most and the seven roundings add ~7*2^-24: the product exceeds 156.25 by a few
- * times 1e-4 at most, while far from the maximum the real value is lower by more than that.
- * This is an argument, not a machine-checked proof. Evidence: an exhaustive scan of every
- * float a in [7.05, 7.09] with b, c each among the 128 floats at or below 5 found at most
- * 156.250107 (excess 1.07e-4), and the checker's random and boundary search finds nothing.
- * Verified: paper (CPBPV_FP), with the evidence above.
+ * Why: CPBPV_FP refutes this interval, and a computer-assisted proof confirms it. Each of the
+ * seven roundings (two sums for s, three differences, three products; the halving is exact)
+ * moves a positive value by a relative 2^-24 at most, and no intermediate underflows, so
+ * area2 <= (s+d)(|s-a|+d)(|s-b|+d)(|s-c|+d)(1+2^-24)^6 with d = s(2^-23 + 2^-48), where s is
+ * the real semi-perimeter of the float inputs (which satisfy a <= (b+c)(1+2^-24) as reals).
+ * bench/reach/driver/heron_bound.c bounds that expression over the whole input box by
+ * interval branch and bound: below 156.25 + 1e-3 everywhere (48643 boxes). The same
+ * program fails, as it must, at 156.25 + 1e-4 and 1e-5, where heron_high.c has witnesses.
+ * Near the real maximum (b = c = 5, a = 5*sqrt(2)) the factors are about 8.5, 1.5, 3.5, 3.5,
+ * so the rounding of s costs only ~1e-6 relative: the float maximum found,
+ * 156.250107 (bench/reach/driver/heron_scan.c, every float a in [7.05, 7.09] with b, c among
+ * the 128 floats at or below 5), is 1.07e-4 above 156.25.
+ * Verified: proof (computer-assisted, run by the checker), agreeing with the paper (CPBPV_FP);
+ * the checker's random and boundary search adds evidence.
  */
 extern float __VERIFIER_nondet_float(void);
 extern void __VERIFIER_assume(int);

@@ -6,6 +6,7 @@
  *   driver replay TYPE N "v1;v2;..."      run once on the given values (hex floats welcome)
  *   driver enum RANGE                     every binary32 in RANGE ("lo:hi" or "all"), 1 float input
  *   driver search TYPE N "lo:hi;..." SAMPLES SEED   boundary-value + random search
+ *                                         (until SAMPLES inputs are admitted, at most 10*SAMPLES runs)
  * TYPE is float or double (a program reads nondets of one type only).
  * Output: one line of key=value pairs; exit 0 on success, 2 on a usage/program error.
  *
@@ -275,7 +276,9 @@ static int cmd_search(int argc, char **argv) {
     /* Phase 1: every combination of boundary values (8^N, N <= 4 here). */
     long combos = 1;
     for (int i = 0; i < n_inputs && combos < 100000; i++) combos *= NB;
-    for (long c = 0; c < combos + samples; c++) {
+    /* Random phase: until SAMPLES inputs pass the assumptions, at most 10*SAMPLES runs
+     * (narrow assumptions such as the triangle inequality reject most samples). */
+    for (long c = 0; c < combos + 10 * samples && (c < combos || admitted < (uint64_t)samples); c++) {
         if (c < combos) {
             long q = c;
             for (int i = 0; i < n_inputs; i++) { set_input(i, bound_vals[i][q % NB]); q /= NB; }
