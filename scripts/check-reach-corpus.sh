@@ -59,6 +59,10 @@ while IFS=$'\t' read -r prog answer inputs verified witness range count note; do
     case $answer in reachable | unreachable) ;; *) die "$prog: answer must be reachable/unreachable, not '$answer'" ;; esac
     # The header's claim and the manifest must say the same thing.
     grep -q "^ \\* Expected: $answer\\.\$" "$src" || die "$prog: header does not say 'Expected: $answer.'"
+    # reach_error() must name its own file and line, as SV-COMP files do.
+    line=$(grep -n '^void reach_error' "$src" | cut -d: -f1)
+    grep -q "__assert_fail(\"0\", \"$prog.c\", $line, \"reach_error\")" "$src" \
+        || die "$prog: reach_error() must call __assert_fail(\"0\", \"$prog.c\", ${line:-?}, \"reach_error\")"
     [[ $inputs =~ ^([0-9]+)\ (float|double)$ ]] || die "$prog: inputs must be 'N float' or 'N double', not '$inputs'"
     n=${BASH_REMATCH[1]} ty=${BASH_REMATCH[2]}
     if [ "$answer" = reachable ] && [ "$witness" = - ]; then die "$prog: a reachable program needs a witness"; fi

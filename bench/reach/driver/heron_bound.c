@@ -32,7 +32,8 @@ static double absmax(double lo, double hi) { return fmax(fabs(lo), fabs(hi)); }
 
 /* Upper bound of H over the box, or -1 when the box holds no admissible input. */
 static double bound(const double a[2], const double b[2], const double c[2]) {
-    if (a[0] > (b[1] + c[1]) * (1 + U)) return -1; /* triangle assumption fails everywhere */
+    /* a <= RN(b + c) <= (b + c)(1 + u); 2u leaves room for the double rounding of this test */
+    if (a[0] > (b[1] + c[1]) * (1 + 2 * U)) return -1; /* triangle assumption fails everywhere */
     if (a[1] < b[0] || a[1] < c[0]) return -1;      /* a is not the longest side anywhere */
     double s_hi = (a[1] + b[1] + c[1]) / 2;
     double x_lo = (b[0] + c[0] - a[1]) / 2, x_hi = (b[1] + c[1] - a[0]) / 2;
