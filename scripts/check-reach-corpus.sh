@@ -124,5 +124,5 @@ done <"$manifest"
 
 [ "$seen" -gt 0 ] || die "no program matched: $*"
 total=$(echo "$(date +%s.%N) - $total_start" | bc)
-echo "checked $seen programs in ${total%.*} s: $((seen - bad)) agree, $bad contradict"
+printf 'checked %d programs in %.0f s: %d agree, %d contradict\n' "$seen" "$total" "$((seen - bad))" "$bad"
 [ "$bad" = 0 ] || exit 1
