@@ -20,7 +20,7 @@
 extern float __VERIFIER_nondet_float(void);
 extern void __VERIFIER_assume(int);
 extern void __assert_fail(const char *, const char *, unsigned int, const char *);
-void reach_error() { __assert_fail("0", "heron_high_1e3.c", 18, "reach_error"); }
+void reach_error() { __assert_fail("0", "heron_high_1e3.c", 23, "reach_error"); }
 
 int main(void) {
     float a = __VERIFIER_nondet_float();
