@@ -54,6 +54,58 @@ pub enum PathScalar {
     /// An i1, or a comparison zero-extended to an integer of `width` bits (C's `int` of a
     /// condition): 1 when the comparison comes out as `holds`, else 0.
     Condition(Comparison, u32),
+    /// An integer chosen by `select`s on conditions: kept so that a comparison making
+    /// every choice agree drops the conditions it does not need (glibc's `isinf` is
+    /// `select(isinf, select(signbit, -1, 1), 0) != 0`, which never needs the sign).
+    Choice(Box<Choice>),
+    /// A value the network cannot express (why): an error wherever it matters.
+    Unmodelled(String),
+}
+
+/// A tree of `select`s with known integers at the leaves.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Choice {
+    Leaf(u64),
+    /// `cond ? then : else`, `cond` a [`PathScalar::Condition`] or an unmodelled value.
+    If(PathScalar, Box<Choice>, Box<Choice>),
+}
+
+impl Choice {
+    fn of(v: &PathScalar) -> Option<Choice> {
+        match v {
+            PathScalar::Bits(b) => Some(Choice::Leaf(*b)),
+            PathScalar::Choice(c) => Some((**c).clone()),
+            _ => None,
+        }
+    }
+
+    /// The truth of `test` on each leaf, with every select whose two sides agree
+    /// collapsed: a known boolean, a condition, or an error naming what is left.
+    fn decide_leaves(&self, test: &impl Fn(u64) -> bool) -> DResult<PathScalar> {
+        match self {
+            Choice::Leaf(k) => Ok(PathScalar::Bits(u64::from(test(*k)))),
+            Choice::If(cond, then, other) => {
+                let (t, e) = (then.decide_leaves(test)?, other.decide_leaves(test)?);
+                if t == e {
+                    return Ok(t);
+                }
+                match (cond, &t, &e) {
+                    (PathScalar::Condition(c, _), PathScalar::Bits(1), PathScalar::Bits(0)) => {
+                        Ok(PathScalar::Condition(*c, 1))
+                    }
+                    (PathScalar::Condition(c, _), PathScalar::Bits(0), PathScalar::Bits(1)) => {
+                        Ok(PathScalar::Condition(c.negated(), 1))
+                    }
+                    (PathScalar::Unmodelled(why), _, _) => {
+                        Err(WalkError::unsupported(why.clone()))
+                    }
+                    _ => Err(WalkError::unsupported(
+                        "a combination of several symbolic conditions (not one float-solver constraint)",
+                    )),
+                }
+            }
+        }
+    }
 }
 
 /// An input of the path: a named float variable.
@@ -106,6 +158,8 @@ pub struct FloatPath {
     inputs: Vec<PathInput>,
     /// Symbolic branches whose two directions were both still possible.
     pub forks: u64,
+    /// Branch directions propagation refuted (pruned without walking them).
+    pub pruned: u64,
 }
 
 impl FloatPath {
@@ -119,6 +173,7 @@ impl FloatPath {
             concrete: Concrete::new(mode),
             inputs: Vec::new(),
             forks: 0,
+            pruned: 0,
         }
     }
 
@@ -174,6 +229,7 @@ impl FloatPath {
         match cond {
             PathScalar::Bits(_) => Ok(None),
             PathScalar::Condition(c, _) => Ok(Some(*c)),
+            PathScalar::Unmodelled(why) => Err(WalkError::unsupported(why.clone())),
             other => Err(WalkError::unsupported(format!(
                 "branch on a symbolic integer ({other:?})"
             ))),
@@ -456,9 +512,11 @@ impl Domain for FloatPath {
             (PathScalar::Int(v, w), CastOp::SExt, ScalarTy::Int(t)) if t >= *w => {
                 Ok(PathScalar::Int(*v, t))
             }
-            (PathScalar::Float(_), CastOp::BitCast, _) => Err(WalkError::unsupported(
-                "bitcast of a float input (bit reinterpretation is not a float-solver constraint)",
+            (PathScalar::Float(_), CastOp::BitCast, _) => Ok(PathScalar::Unmodelled(
+                "bitcast of a float input (bit reinterpretation is not a float-solver constraint)"
+                    .into(),
             )),
+            (PathScalar::Unmodelled(why), _, _) => Ok(PathScalar::Unmodelled(why.clone())),
             _ => Err(WalkError::unsupported(format!(
                 "{op:?} {from} → {to} of a symbolic value"
             ))),
@@ -511,6 +569,18 @@ impl Domain for FloatPath {
                 pred, width, *x, *y,
             ))));
         }
+        match (a, b) {
+            (PathScalar::Unmodelled(why), _) | (_, PathScalar::Unmodelled(why)) => {
+                return Ok(PathScalar::Unmodelled(why.clone()))
+            }
+            (PathScalar::Choice(c), PathScalar::Bits(k)) => {
+                return c.decide_leaves(&|x| crate::concrete::int_cmp(pred, width, x, *k))
+            }
+            (PathScalar::Bits(k), PathScalar::Choice(c)) => {
+                return c.decide_leaves(&|x| crate::concrete::int_cmp(pred, width, *k, x))
+            }
+            _ => {}
+        }
         // A condition (0 or 1) compared with a constant: `if (holds)` is `holds != 0`.
         let (cond, k) = match (a, b) {
             (PathScalar::Condition(c, _), PathScalar::Bits(k))
@@ -540,10 +610,18 @@ impl Domain for FloatPath {
     }
 
     fn select(&mut self, cond: &PathScalar, a: &PathScalar, b: &PathScalar) -> DResult<PathScalar> {
-        match cond {
-            PathScalar::Bits(c) => Ok(if c & 1 != 0 { a.clone() } else { b.clone() }),
+        if let PathScalar::Bits(c) = cond {
+            return Ok(if c & 1 != 0 { a.clone() } else { b.clone() });
+        }
+        if a == b {
+            return Ok(a.clone());
+        }
+        match (cond, Choice::of(a), Choice::of(b)) {
+            (PathScalar::Condition(..) | PathScalar::Unmodelled(_), Some(x), Some(y)) => Ok(
+                PathScalar::Choice(Box::new(Choice::If(cond.clone(), Box::new(x), Box::new(y)))),
+            ),
             _ => Err(WalkError::unsupported(
-                "select on a symbolic condition (not a float-solver constraint)",
+                "select of floats on a symbolic condition (not a float-solver constraint)",
             )),
         }
     }
@@ -554,9 +632,11 @@ impl Domain for FloatPath {
             return Ok(Decision::Known(bits & 1 != 0));
         };
         if !self.possible(c)? {
+            self.pruned += 1;
             return Ok(Decision::Known(false));
         }
         if !self.possible(c.negated())? {
+            self.pruned += 1;
             return Ok(Decision::Known(true));
         }
         self.forks += 1;

@@ -1,0 +1,676 @@
+//! The `reach` mode (CPBPV_FP): can any input reach a failing assertion, or drive a function's float result into an interval? A witness replayed natively, a float-exact refutation within stated bounds, or unknown with the reason.
+//!
+//! Every feasible path of one build is walked with the float-path domain (fpscout-walk's
+//! `FloatPath`): a path's float operations become a constraint network, branches whose
+//! direction propagation refutes are pruned. On each path reaching the target, the target
+//! becomes constraints too and the float solver searches: a solution is replayed by the
+//! concrete interpreter and on the executable before it is reported; "infeasible" is a
+//! proof over floats. The answer is `unreachable` only when every path was explored and
+//! every target path refuted.
+
+use crate::run::to_native;
+use crate::search::{after, InputOptions, InputSpace};
+use crate::session::{native_ftz, FtzDazChoice, Session};
+use crate::InputError;
+use fpscout_fpsolve::{
+    solve, Answer, FcmpPredicate, FloatDomain, FloatValue, Format, Network, Report, Rounding,
+    SearchConfig, Strategy, Value, VarId,
+};
+use fpscout_ir::{FloatTy, ProgramEnd, ScalarTy, Type};
+use fpscout_native::{NativeOutcome, RunOptions};
+use fpscout_smt::ParamSpec;
+use fpscout_walk::concrete::eval::EvalEnd;
+use fpscout_walk::concrete::{ArgBits, FpMode};
+use fpscout_walk::floatpath::{format_of, FloatPath, PathScalar};
+use fpscout_walk::{ExploreLimits, PathEnd, StopReason, Val, WalkConfig, Walker};
+use rand::SeedableRng;
+use rug::Rational;
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+/// What counts as reaching.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Target {
+    /// A path ending in a failed assertion (`assert`, `reach_error()`, `__VERIFIER_error()`).
+    FailedAssertion,
+    /// The function's float result in `[lo, hi]`.
+    ResultInside(f64, f64),
+    /// The function's float result ordered and below `lo` or above `hi`.
+    ResultOutside(f64, f64),
+}
+
+impl Target {
+    pub fn describe(&self) -> String {
+        match self {
+            Target::FailedAssertion => "a failed assertion".into(),
+            Target::ResultInside(lo, hi) => format!("a result in [{lo:e}, {hi:e}]"),
+            Target::ResultOutside(lo, hi) => {
+                format!("a result below {lo:e} or above {hi:e}")
+            }
+        }
+    }
+
+    /// Whether a concrete result (of type `ty`) hits an output target.
+    fn result_hits(&self, bits: u64, ty: FloatTy) -> bool {
+        let x = match ty {
+            FloatTy::F64 => f64::from_bits(bits),
+            FloatTy::F32 => f64::from(f32::from_bits(bits as u32)),
+        };
+        match *self {
+            Target::FailedAssertion => false,
+            Target::ResultInside(lo, hi) => lo <= x && x <= hi,
+            Target::ResultOutside(lo, hi) => x < lo || x > hi,
+        }
+    }
+}
+
+/// Options of one `reach` run.
+#[derive(Clone, Debug)]
+pub struct ReachConfig {
+    pub function: String,
+    pub build: fpscout_toolchain::BuildKind,
+    pub target: Target,
+    pub ranges: HashMap<String, (f64, f64)>,
+    pub ints: HashMap<String, i64>,
+    pub array_lens: HashMap<String, usize>,
+    pub loop_bound: u32,
+    pub max_paths: usize,
+    pub time_budget_s: f64,
+    /// Search nodes of the float solver per target path.
+    pub node_budget: u64,
+    pub ftz_daz: FtzDazChoice,
+    pub hang_limit_ms: u64,
+    /// Random generate-and-test on the executable only (the baseline), same budget.
+    pub random_only: bool,
+    pub seed: u64,
+    /// When the time budget counts from (compiling is part of the run).
+    pub started: Option<Instant>,
+}
+
+impl ReachConfig {
+    pub fn new(function: &str, target: Target) -> ReachConfig {
+        ReachConfig {
+            function: function.to_string(),
+            build: fpscout_toolchain::BuildKind::P,
+            target,
+            ranges: HashMap::new(),
+            ints: HashMap::new(),
+            array_lens: HashMap::new(),
+            loop_bound: 8,
+            max_paths: 1024,
+            time_budget_s: 60.0,
+            node_budget: 200_000,
+            ftz_daz: FtzDazChoice::Auto,
+            hang_limit_ms: 2000,
+            random_only: false,
+            seed: 1,
+            started: None,
+        }
+    }
+}
+
+/// The verdict.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ReachAnswer {
+    /// A witness reaches the target, confirmed by the interpreter and the executable.
+    Reachable,
+    /// Every path was explored and every path reaching the target is infeasible over floats.
+    Unreachable,
+    /// As `Unreachable`, for the paths within the loop bound; `cut` paths went past it.
+    UnreachableWithinBound {
+        bound: u32,
+        cut: usize,
+    },
+    Unknown {
+        reason: String,
+    },
+}
+
+impl ReachAnswer {
+    pub fn name(&self) -> &'static str {
+        match self {
+            ReachAnswer::Reachable => "reachable",
+            ReachAnswer::Unreachable => "unreachable",
+            ReachAnswer::UnreachableWithinBound { .. } => "unreachable within loop bound",
+            ReachAnswer::Unknown { .. } => "unknown",
+        }
+    }
+}
+
+/// A confirmed witness.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Witness {
+    pub inputs: Vec<ArgBits>,
+    /// What the executable did on it ("fails assertion `…`", "returned 0x…").
+    pub native: String,
+    /// The returned bits (output targets).
+    pub result: Option<u64>,
+}
+
+/// Totals of the exploration.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PathCounts {
+    /// Paths walked to their end (or to a limit).
+    pub explored: usize,
+    /// Branch directions propagation refuted (never walked).
+    pub pruned: u64,
+    /// Target paths whose constraints (with the target's) the solver refuted.
+    pub infeasible: usize,
+    /// Paths whose outcome stays open (unsupported operation, solver budget, replay).
+    pub unknown: usize,
+    /// Paths stopped by the loop bound.
+    pub cut: usize,
+    /// Paths ending where the target is decided: a failed assertion, or a return for a
+    /// result target (their constraints are then solved).
+    pub target: usize,
+}
+
+/// The report of one `reach` run.
+#[derive(Clone, Debug)]
+pub struct ReachReport {
+    pub function: String,
+    pub build: fpscout_toolchain::BuildKind,
+    pub target: Target,
+    pub answer: ReachAnswer,
+    pub witness: Option<Witness>,
+    pub params: Vec<fpscout_ir::Param>,
+    pub paths: PathCounts,
+    pub loop_bound: u32,
+    pub solver_nodes: u64,
+    /// Random inputs run (the baseline).
+    pub random_inputs: u64,
+    /// Why paths stayed unknown, each once, in the order met.
+    pub reasons: Vec<String>,
+    pub wall_s: f64,
+    pub method: &'static str,
+}
+
+/// What the executable and the interpreter must both show for a witness.
+struct Replayer<'a> {
+    session: &'a Session,
+    cfg: &'a ReachConfig,
+    exe: fpscout_native::NativeBuild,
+    func: fpscout_ir::FuncId,
+    mode: FpMode,
+    ret: Type,
+}
+
+impl Replayer<'_> {
+    fn hits_native(&self, outcome: &NativeOutcome) -> Option<Witness> {
+        match (self.cfg.target, outcome) {
+            (Target::FailedAssertion, NativeOutcome::Ended { end, .. }) => {
+                matches!(end, ProgramEnd::AssertFail { .. }).then(|| Witness {
+                    inputs: Vec::new(),
+                    native: end.to_string(),
+                    result: None,
+                })
+            }
+            (
+                target,
+                NativeOutcome::Returned {
+                    result: Some(r), ..
+                },
+            ) => {
+                let ty = self.ret.float_ty()?;
+                target.result_hits(*r, ty).then(|| Witness {
+                    inputs: Vec::new(),
+                    native: format!("returns {}", crate::args::decimal(*r, ty)),
+                    result: Some(*r),
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// The witness when both the interpreter and the executable reach the target.
+    fn confirm(&self, inputs: &[ArgBits]) -> Result<Option<Witness>, InputError> {
+        let module = self.session.module(self.cfg.build)?;
+        let f = module.function(self.func);
+        let mut runner =
+            crate::concrete::concrete_runner(module, self.func, self.mode, WalkConfig::default())
+                .map_err(|e| InputError(e.to_string()))?;
+        let interpreted = match runner.eval(inputs) {
+            Ok(e) => e.end,
+            Err(_) => return Ok(None),
+        };
+        let interpreted_hits = match (self.cfg.target, &interpreted) {
+            (Target::FailedAssertion, EvalEnd::Ended { end, .. }) => {
+                matches!(end, ProgramEnd::AssertFail { .. })
+            }
+            (target, EvalEnd::Returned(Some(r))) => self
+                .ret
+                .float_ty()
+                .is_some_and(|ty| target.result_hits(*r, ty)),
+            _ => false,
+        };
+        if !interpreted_hits {
+            return Ok(None);
+        }
+        let outs = self
+            .exe
+            .run(&[to_native(f, inputs)], &self.run_options())
+            .map_err(|e| InputError(e.to_string()))?;
+        Ok(outs
+            .first()
+            .and_then(|o| self.hits_native(o))
+            .map(|w| Witness {
+                inputs: inputs.to_vec(),
+                ..w
+            }))
+    }
+
+    fn run_options(&self) -> RunOptions {
+        RunOptions {
+            ftz_daz: native_ftz(self.cfg.ftz_daz),
+            per_vector_timeout: Duration::from_millis(self.cfg.hang_limit_ms.max(1)),
+        }
+    }
+}
+
+/// The input domain of one float: its range, or every float (NaN and infinities
+/// included: a refutation then covers every input the program can be given).
+fn input_domain(ty: FloatTy, range: Option<(f64, f64)>) -> FloatDomain {
+    let format = format_of(ty);
+    match range {
+        Some((lo, hi)) => FloatDomain::between(format, lo, hi),
+        None => FloatDomain::full(format),
+    }
+}
+
+/// How a result is compared with a real bound.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Side {
+    AtLeast,
+    AtMost,
+    Below,
+    Above,
+}
+
+/// Requires `v side x` for a real `x`, as a comparison with the float of `format` that
+/// bounds the same set of floats (x itself is rarely a float of the result's format:
+/// `v < 1e9 + 0.01` in binary32 is `v <= 1e9`). `false` when no float satisfies it.
+fn require_bound(
+    net: &mut Network,
+    v: VarId,
+    format: Format,
+    side: Side,
+    x: f64,
+) -> Result<bool, String> {
+    let key = match Rational::from_f64(x) {
+        Some(exact) => {
+            let (down, up) = (
+                format.round(&exact, Rounding::Down),
+                format.round(&exact, Rounding::Up),
+            );
+            let is_float = format.to_rational(down).as_ref() == Some(&exact);
+            match side {
+                Side::AtLeast => Some(up),
+                Side::AtMost => Some(down),
+                Side::Below if is_float => format.next_down_value(down),
+                Side::Below => Some(down),
+                Side::Above if is_float => format.next_up_value(up),
+                Side::Above => Some(up),
+            }
+        }
+        // Infinite bounds.
+        None => {
+            let positive = x > 0.0;
+            match (side, positive) {
+                (Side::AtLeast, false) | (Side::AtMost, true) => return Ok(true),
+                (Side::Below, false) | (Side::Above, true) => None,
+                (Side::AtLeast, true) => Some(format.pos_inf()),
+                (Side::AtMost, false) => Some(format.neg_inf()),
+                (Side::Below, true) => Some(format.max_finite()),
+                (Side::Above, false) => Some(format.negate(format.max_finite())),
+            }
+        }
+    };
+    let Some(key) = key else {
+        return Ok(false);
+    };
+    let c = net.float_const(format, FloatValue::Num(key));
+    let pred = match side {
+        Side::AtLeast | Side::Above => FcmpPredicate::Oge,
+        Side::AtMost | Side::Below => FcmpPredicate::Ole,
+    };
+    net.require(pred, v, c, true).map_err(|e| e.to_string())?;
+    Ok(true)
+}
+
+/// The networks whose solutions reach the target from this path (one per disjunct of
+/// an output target; `result` is the returned value).
+fn target_networks(
+    domain: &mut FloatPath,
+    target: Target,
+    ty: FloatTy,
+    result: &PathScalar,
+) -> Result<Vec<Network>, String> {
+    if target == Target::FailedAssertion {
+        return Ok(vec![domain.network().clone()]);
+    }
+    let v = domain.float_var(ty, result).map_err(|e| e.to_string())?;
+    let format = format_of(ty);
+    let base = domain.network().clone();
+    let with = |bounds: &[(Side, f64)]| -> Result<Option<Network>, String> {
+        let mut net = base.clone();
+        for &(side, x) in bounds {
+            if !require_bound(&mut net, v, format, side, x)? {
+                return Ok(None);
+            }
+        }
+        Ok(Some(net))
+    };
+    let disjuncts = match target {
+        Target::FailedAssertion => vec![],
+        Target::ResultInside(lo, hi) => vec![with(&[(Side::AtLeast, lo), (Side::AtMost, hi)])?],
+        Target::ResultOutside(lo, hi) => {
+            vec![with(&[(Side::Below, lo)])?, with(&[(Side::Above, hi)])?]
+        }
+    };
+    Ok(disjuncts.into_iter().flatten().collect())
+}
+
+/// Search nodes of the 3-point probe tried before the complete search.
+const PROBE_NODES: u64 = 2_000;
+
+/// Solves one target network: a quick 3-point probe first (it often lands on a
+/// witness where bisection would still be narrowing), then the complete search whose
+/// exhaustion is a proof.
+fn solve_path(net: &Network, node_budget: u64, deadline: Option<Instant>) -> Report {
+    let probe = SearchConfig {
+        strategy: Strategy::ThreePointProbe,
+        node_budget: PROBE_NODES.min(node_budget),
+        deadline,
+        ..SearchConfig::default()
+    };
+    let probed = solve(net, &probe);
+    if matches!(probed.answer, Answer::Solution(_) | Answer::Infeasible) {
+        return probed;
+    }
+    let complete = SearchConfig {
+        node_budget,
+        deadline,
+        ..SearchConfig::default()
+    };
+    let mut solved = solve(net, &complete);
+    solved.nodes += probed.nodes;
+    solved
+}
+
+/// The float bits of each input of the path in a solution.
+fn solution_bits(domain: &FloatPath, values: &[Value]) -> Vec<u64> {
+    domain
+        .inputs()
+        .iter()
+        .map(|input| match values.get(input.var.index()) {
+            Some(Value::Float(v)) => format_of(input.ty).to_bits(*v),
+            _ => 0,
+        })
+        .collect()
+}
+
+/// Runs `reach` on one function of a session.
+pub fn run_reach(
+    session: &Session,
+    cfg: &ReachConfig,
+    progress: &mut dyn FnMut(&PathCounts),
+) -> Result<ReachReport, InputError> {
+    let started = cfg.started.unwrap_or_else(Instant::now);
+    let deadline = after(started, cfg.time_budget_s);
+    let module = session.module(cfg.build)?;
+    let func = session.function(cfg.build, &cfg.function)?;
+    let f = module.function(func);
+    let space = InputSpace::of(
+        f,
+        &InputOptions {
+            ranges: &cfg.ranges,
+            ints: &cfg.ints,
+            array_lens: &cfg.array_lens,
+        },
+        "reach",
+    )?;
+    if cfg.target != Target::FailedAssertion && f.ret.float_ty().is_none() {
+        return Err(InputError(format!(
+            "--output-range/--outside need a float result; {} returns {}",
+            f.display_name, f.ret
+        )));
+    }
+    let replayer = Replayer {
+        session,
+        cfg,
+        exe: session.native(cfg.build, func, &space.lens)?,
+        func,
+        mode: session.fp_mode(cfg.build, cfg.ftz_daz),
+        ret: f.ret,
+    };
+    let mut report = ReachReport {
+        function: f.display_name.clone(),
+        build: cfg.build,
+        target: cfg.target,
+        answer: ReachAnswer::Unknown {
+            reason: String::new(),
+        },
+        witness: None,
+        params: f.params.clone(),
+        paths: PathCounts::default(),
+        loop_bound: cfg.loop_bound,
+        solver_nodes: 0,
+        random_inputs: 0,
+        reasons: Vec::new(),
+        wall_s: 0.0,
+        method: if cfg.random_only {
+            "random"
+        } else {
+            "float solver"
+        },
+    };
+    if cfg.random_only {
+        random_search(&replayer, &space, cfg, deadline, &mut report)?;
+    } else {
+        explore_paths(&replayer, &space, cfg, deadline, &mut report, progress)?;
+    }
+    report.wall_s = started.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+fn note(reasons: &mut Vec<String>, reason: String) {
+    if !reasons.contains(&reason) {
+        reasons.push(reason);
+    }
+}
+
+fn explore_paths(
+    replayer: &Replayer,
+    space: &InputSpace,
+    cfg: &ReachConfig,
+    deadline: Option<Instant>,
+    report: &mut ReachReport,
+    progress: &mut dyn FnMut(&PathCounts),
+) -> Result<(), InputError> {
+    let module = replayer.session.module(cfg.build)?;
+    let config = WalkConfig {
+        deadline,
+        ..WalkConfig::default()
+    };
+    let mut walker = Walker::new(module, FloatPath::new(replayer.mode), config)
+        .map_err(|e| InputError(e.to_string()))?;
+    let mut args = Vec::new();
+    for spec in &space.specs {
+        args.push(match spec {
+            ParamSpec::Float { name, ty, range } => {
+                Val::Scalar(walker.domain.input(name, *ty, input_domain(*ty, *range)))
+            }
+            ParamSpec::Int { bits } => Val::Scalar(PathScalar::Bits(*bits)),
+            ParamSpec::FloatArray {
+                name,
+                ty,
+                len,
+                range,
+            } => {
+                let cells: Vec<PathScalar> = (0..*len)
+                    .map(|i| {
+                        walker
+                            .domain
+                            .input(&format!("{name}[{i}]"), *ty, input_domain(*ty, *range))
+                    })
+                    .collect();
+                let ptr = walker
+                    .alloc_array(name, ScalarTy::Float(*ty), cells)
+                    .map_err(|e| InputError(e.to_string()))?;
+                Val::Ptr(ptr)
+            }
+        });
+    }
+    let limits = ExploreLimits {
+        max_paths: cfg.max_paths,
+        loop_bound: cfg.loop_bound,
+        deadline,
+    };
+    let ret_ty = replayer.ret.float_ty();
+    let mut error: Option<InputError> = None;
+    let counts = &mut report.paths;
+    let reasons = &mut report.reasons;
+    let witness = &mut report.witness;
+    let nodes = &mut report.solver_nodes;
+    let summary = walker.explore(replayer.func, args, limits, |domain, end| {
+        counts.explored += 1;
+        if witness.is_some() || error.is_some() {
+            return;
+        }
+        let networks = match (&end, cfg.target, ret_ty) {
+            (
+                PathEnd::Ended {
+                    end: ProgramEnd::AssertFail { .. },
+                    ..
+                },
+                Target::FailedAssertion,
+                _,
+            ) => Ok(vec![domain.network().clone()]),
+            (PathEnd::Returned(Some(Val::Scalar(r))), Target::ResultInside(..), Some(ty))
+            | (PathEnd::Returned(Some(Val::Scalar(r))), Target::ResultOutside(..), Some(ty)) => {
+                target_networks(domain, cfg.target, ty, r)
+            }
+            (PathEnd::Returned(_) | PathEnd::Ended { .. }, _, _) => return,
+            (PathEnd::Stopped(StopReason::LoopBound { .. }), _, _) => {
+                counts.cut += 1;
+                return;
+            }
+            (PathEnd::Stopped(r), _, _) => Err(format!("path stopped: {r}")),
+            (PathEnd::Failed(e), _, _) => Err(e.to_string()),
+        };
+        let networks = match networks {
+            Ok(n) => n,
+            Err(reason) => {
+                counts.unknown += 1;
+                note(reasons, reason);
+                return;
+            }
+        };
+        counts.target += 1;
+        let mut refuted = true;
+        for net in networks {
+            let solved = solve_path(&net, cfg.node_budget, deadline);
+            *nodes += solved.nodes;
+            match solved.answer {
+                Answer::Infeasible => {}
+                Answer::Solution(assignment) => {
+                    let inputs = space.assemble(&solution_bits(domain, assignment.values()));
+                    match replayer.confirm(&inputs) {
+                        Ok(Some(w)) => {
+                            *witness = Some(w);
+                            return;
+                        }
+                        Ok(None) => {
+                            refuted = false;
+                            note(
+                                reasons,
+                                "a solver solution did not replay on the interpreter and the executable".into(),
+                            );
+                        }
+                        Err(e) => {
+                            error = Some(e);
+                            return;
+                        }
+                    }
+                }
+                Answer::Unknown(stop) => {
+                    refuted = false;
+                    note(reasons, format!("float solver stopped: {stop:?}"));
+                }
+            }
+        }
+        if refuted {
+            counts.infeasible += 1;
+        } else {
+            counts.unknown += 1;
+        }
+        progress(counts);
+    });
+    if let Some(e) = error {
+        return Err(e);
+    }
+    report.paths.pruned = walker.domain.pruned;
+    if let Some(stop) = summary.stopped {
+        note(&mut report.reasons, stop.to_string());
+    }
+    report.answer = if report.witness.is_some() {
+        ReachAnswer::Reachable
+    } else if report.paths.unknown > 0 || summary.stopped.is_some() {
+        ReachAnswer::Unknown {
+            reason: report.reasons.join("; "),
+        }
+    } else if report.paths.cut > 0 {
+        ReachAnswer::UnreachableWithinBound {
+            bound: cfg.loop_bound,
+            cut: report.paths.cut,
+        }
+    } else {
+        ReachAnswer::Unreachable
+    };
+    Ok(())
+}
+
+/// Inputs per native batch of the random baseline (the deadline is looked at between).
+const RANDOM_BATCH: usize = 4096;
+
+/// Random generate-and-test on the executable until the deadline: finds witnesses,
+/// never proves anything.
+fn random_search(
+    replayer: &Replayer,
+    space: &InputSpace,
+    cfg: &ReachConfig,
+    deadline: Option<Instant>,
+    report: &mut ReachReport,
+) -> Result<(), InputError> {
+    let module = replayer.session.module(cfg.build)?;
+    let f = module.function(replayer.func);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(cfg.seed);
+    // Without a deadline the baseline still ends: a fixed number of batches.
+    let mut batches_left = if deadline.is_some() { u64::MAX } else { 64 };
+    while deadline.is_none_or(|d| Instant::now() < d) && batches_left > 0 {
+        batches_left -= 1;
+        let inputs: Vec<Vec<ArgBits>> = (0..RANDOM_BATCH).map(|_| space.random(&mut rng)).collect();
+        let native: Vec<_> = inputs.iter().map(|a| to_native(f, a)).collect();
+        let outs = replayer
+            .exe
+            .run(&native, &replayer.run_options())
+            .map_err(|e| InputError(e.to_string()))?;
+        report.random_inputs += outs.len() as u64;
+        for (input, out) in inputs.iter().zip(&outs) {
+            if replayer.hits_native(out).is_some() {
+                if let Some(w) = replayer.confirm(input)? {
+                    report.witness = Some(w);
+                    report.answer = ReachAnswer::Reachable;
+                    return Ok(());
+                }
+            }
+        }
+    }
+    report.answer = ReachAnswer::Unknown {
+        reason: format!(
+            "random testing found no witness in {} inputs (it never proves unreachability)",
+            report.random_inputs
+        ),
+    };
+    Ok(())
+}
