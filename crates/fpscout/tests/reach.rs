@@ -215,3 +215,72 @@ fn random_baseline_finds_the_easy_witness_and_never_claims_unreachable() {
         (Some("unknown"), Some(3))
     );
 }
+
+#[test]
+fn an_input_dependent_loop_is_refuted_within_the_bound_or_completely() {
+    let path = file("reach", "halving.c");
+    // Bound 4: the paths that loop longer are cut, the answer says so.
+    let (answer, _, code) = reach(&[&path, "--loop-bound", "4"]);
+    assert_eq!(
+        answer["answer"], "unreachable within loop bound",
+        "{answer}"
+    );
+    assert_eq!(code, Some(0));
+    assert_eq!(answer["loop_bound"], 4);
+    assert!(answer["paths"]["cut"].as_u64() >= Some(1), "{answer}");
+    // Bound 24: after 21 halvings propagation proves x <= 1, so no path is cut.
+    let (answer, _, code) = reach(&[&path, "--loop-bound", "24"]);
+    assert_eq!(answer["answer"], "unreachable", "{answer}");
+    assert_eq!(code, Some(0));
+    assert_eq!(answer["paths"]["cut"], 0);
+    // One path per trip count, 0 to 21 halvings, plus the failed assumption.
+    assert!(answer["paths"]["explored"].as_u64() >= Some(21), "{answer}");
+}
+
+#[test]
+fn heron_answers_honestly_within_its_budget() {
+    // CPBPV_FP finds witnesses below -1e-5 and above 156.25 + 1e-5 and proves none above
+    // 156.25 + 1e-3. fpscout's solver does not settle the triangle path within a few
+    // seconds (see ARCHITECTURE.md): the answer must then be unknown with the solver's
+    // stop reason, and the degenerate path (returning 0) must still be refuted.
+    let path = file("reach", "heron.c");
+    let ranges = [
+        "-f",
+        "heron_squared",
+        "--range",
+        "a=5:10",
+        "--range",
+        "b=0:5",
+        "--range",
+        "c=0:5",
+        "--time-budget",
+        "4",
+    ];
+    for target in ["--outside=-1e-5:156.25001", "--output-range=156.251:inf"] {
+        let mut args = vec![path.as_str()];
+        args.extend_from_slice(&ranges);
+        args.push(target);
+        let (answer, witness, code) = reach(&args);
+        match answer["answer"].as_str() {
+            Some("reachable") => {
+                let witness = witness.expect("a witness");
+                assert_eq!(replay(&path, "heron_squared", &witness)["agrees"], true);
+                assert_eq!(code, Some(1));
+            }
+            Some("unknown") => {
+                assert_eq!(code, Some(3));
+                assert!(
+                    answer["reason"]
+                        .as_str()
+                        .is_some_and(|r| r.contains("float solver stopped")),
+                    "{answer}"
+                );
+                assert!(
+                    answer["paths"]["infeasible"].as_u64() >= Some(1),
+                    "{answer}"
+                );
+            }
+            other => panic!("{target}: {other:?} {answer}"),
+        }
+    }
+}
