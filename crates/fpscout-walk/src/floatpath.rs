@@ -444,7 +444,7 @@ impl Domain for FloatPath {
                     .map_err(solver_error)
             }
             _ => Err(WalkError::unsupported(format!(
-                "libm function '{}' of a float input (the float solver models sqrt and fabs)",
+                "libm function '{}' ({ty:?}) of a float input (the float solver models sqrt and fabs)",
                 func.c_name()
             ))),
         }

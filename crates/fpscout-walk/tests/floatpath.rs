@@ -139,3 +139,40 @@ fn foo_m_reaches_its_branch_with_fpses_interval() {
         assert_eq!(x > 0.0 && x + 1e12f32 == 1e12f32, holds, "{x}");
     }
 }
+
+#[test]
+fn what_the_network_cannot_express_fails_the_path_naming_it() {
+    // exp of an input: the path is a typed error (unknown), never a refutation.
+    let m = build(
+        "#include <math.h>\nfloat e(float x) { if (x > 1.0f) return expf(x); return 0.0f; }\n",
+    );
+    let (paths, _) = explore(&m, "e", &[FloatDomain::full(Format::F32)]);
+    assert_eq!(paths.len(), 2);
+    let failed: Vec<String> = paths
+        .iter()
+        .filter_map(|p| match &p.end {
+            PathEnd::Failed(e) => Some(e.to_string()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert!(
+        failed[0].contains("libm function 'exp' (F32)"),
+        "{failed:?}"
+    );
+}
+
+#[test]
+fn glibc_isinf_drops_its_sign_test_and_prunes_finite_inputs() {
+    // isinf(x) is select(|x| == inf, select(signbit(x), -1, 1), 0) != 0: the sign test
+    // (a bitcast) collapses, and in [0, 1e30] the inf branch is refuted by propagation.
+    let m = build(
+        "#include <math.h>\nint inf_after(float x) { float y = x * x; if (isinf(y)) return 1; return 0; }\n",
+    );
+    let (paths, forks) = explore(&m, "inf_after", &[FloatDomain::full(Format::F32)]);
+    assert_eq!((paths.len(), forks), (2, 1));
+    let small = FloatDomain::between(Format::F32, 0.0, 1e18);
+    let (paths, forks) = explore(&m, "inf_after", &[small]);
+    assert_eq!((paths.len(), forks), (1, 0));
+    assert_eq!(returned(&paths[0]), &PathScalar::Bits(0));
+}
