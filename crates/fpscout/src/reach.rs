@@ -468,6 +468,18 @@ pub fn run_reach(
         random_search(&replayer, &space, cfg, deadline, &mut report)?;
     } else {
         explore_paths(&replayer, &space, cfg, deadline, &mut report, progress)?;
+        // Unsettled: the time left goes to random testing on the executable, which can
+        // still find a witness (the answer is then reachable; it never proves anything).
+        if let ReachAnswer::Unknown { reason } = report.answer.clone() {
+            random_search(&replayer, &space, cfg, deadline, &mut report)?;
+            match &mut report.answer {
+                ReachAnswer::Reachable => report.method = "float solver, then random",
+                ReachAnswer::Unknown { reason: why } => {
+                    *why = format!("{reason}; then {why}");
+                }
+                _ => {}
+            }
+        }
     }
     report.wall_s = started.elapsed().as_secs_f64();
     Ok(report)
@@ -569,7 +581,13 @@ fn explore_paths(
         counts.target += 1;
         let mut refuted = true;
         for net in networks {
-            let solved = solve_path(&net, cfg.node_budget, deadline);
+            // Half of what is left at most: random testing gets the rest if no path
+            // settles (see `run_reach`).
+            let solve_deadline = deadline.map(|d| {
+                let now = Instant::now();
+                now + d.saturating_duration_since(now) / 2
+            });
+            let solved = solve_path(&net, cfg.node_budget, solve_deadline);
             *nodes += solved.nodes;
             match solved.answer {
                 Answer::Infeasible => {}
@@ -645,8 +663,8 @@ fn random_search(
     let module = replayer.session.module(cfg.build)?;
     let f = module.function(replayer.func);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(cfg.seed);
-    // Without a deadline the baseline still ends: a fixed number of batches.
-    let mut batches_left = if deadline.is_some() { u64::MAX } else { 64 };
+    // Without a deadline random testing still ends: a fixed number of batches.
+    let mut batches_left = if deadline.is_some() { u64::MAX } else { 16 };
     while deadline.is_none_or(|d| Instant::now() < d) && batches_left > 0 {
         batches_left -= 1;
         let inputs: Vec<Vec<ArgBits>> = (0..RANDOM_BATCH).map(|_| space.random(&mut rng)).collect();
