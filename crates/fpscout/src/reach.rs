@@ -370,6 +370,9 @@ fn target_networks(
     Ok(disjuncts.into_iter().flatten().collect())
 }
 
+/// Share of the time budget for walking paths and solving them.
+const SOLVER_SHARE: f64 = 2.0 / 3.0;
+
 /// Search nodes of the 3-point probe tried before the complete search.
 const PROBE_NODES: u64 = 2_000;
 
@@ -467,7 +470,17 @@ pub fn run_reach(
     if cfg.random_only {
         random_search(&replayer, &space, cfg, deadline, &mut report)?;
     } else {
-        explore_paths(&replayer, &space, cfg, deadline, &mut report, progress)?;
+        // Paths and their searches stop at two thirds of the budget, so that random
+        // testing keeps a third when they leave the answer open.
+        let explore_deadline = after(started, cfg.time_budget_s * SOLVER_SHARE);
+        explore_paths(
+            &replayer,
+            &space,
+            cfg,
+            explore_deadline,
+            &mut report,
+            progress,
+        )?;
         // Unsettled: the time left goes to random testing on the executable, which can
         // still find a witness (the answer is then reachable; it never proves anything).
         if let ReachAnswer::Unknown { reason } = report.answer.clone() {
@@ -581,8 +594,7 @@ fn explore_paths(
         counts.target += 1;
         let mut refuted = true;
         for net in networks {
-            // Half of what is left at most: random testing gets the rest if no path
-            // settles (see `run_reach`).
+            // Half of what is left at most, so later target paths get their turn.
             let solve_deadline = deadline.map(|d| {
                 let now = Instant::now();
                 now + d.saturating_duration_since(now) / 2

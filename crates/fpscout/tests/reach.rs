@@ -113,7 +113,10 @@ fn loop_sum_is_unreachable_with_three_inputs() {
     assert_eq!(code, Some(3));
     let reason = answer["reason"].as_str().unwrap_or_default();
     assert!(reason.contains("floats"), "{reason}");
-    assert!(reason.contains("random testing found no witness"), "{reason}");
+    assert!(
+        reason.contains("random testing found no witness"),
+        "{reason}"
+    );
 }
 
 #[test]
