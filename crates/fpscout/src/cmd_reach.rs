@@ -2,7 +2,7 @@
 
 use crate::cmd_exceptions::BuildChoice;
 use crate::{parse_pairs, parse_ranges, Linking};
-use fpscout::args::{inputs_json, inputs_text};
+use fpscout::args::{inputs_json, inputs_text, run_args};
 use fpscout::reach::{run_reach, PathCounts, ReachAnswer, ReachConfig, ReachReport, Target};
 use fpscout::session::{FtzDazChoice, Session};
 use fpscout::sources::CompileArgs;
@@ -229,8 +229,19 @@ fn print_text(out: &mut impl Write, report: &ReachReport) {
         answer_line(report)
     );
     if let Some(w) = &report.witness {
-        let _ = writeln!(out, "  witness: {}", inputs_text(&report.params, &w.inputs));
+        let _ = writeln!(
+            out,
+            "  witness ({}): {}",
+            report.method,
+            inputs_text(&report.params, &w.inputs)
+        );
         let _ = writeln!(out, "  executable: {}", w.native);
+        let _ = writeln!(
+            out,
+            "  replay: fpscout run FILE -f {} --args '{}'",
+            report.function,
+            run_args(&report.params, &w.inputs)
+        );
     }
     let p = &report.paths;
     if report.method == "random" {

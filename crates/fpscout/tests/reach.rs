@@ -136,6 +136,17 @@ fn overflow_guard_is_reachable_and_its_witness_fails_natively() {
 }
 
 #[test]
+fn overflow_guard_is_unreachable_in_the_fast_math_build() {
+    // P' assumes no infinities and folds isinf(c) to 0: no path calls __VERIFIER_error.
+    let path = file("svcomp", "overflow_guard.c");
+    let (answer, witness, code) = reach(&[&path, "--build", "p'"]);
+    assert_eq!(answer["answer"], "unreachable", "{answer}");
+    assert_eq!(answer["build"], "P'");
+    assert_eq!(code, Some(0));
+    assert!(witness.is_none());
+}
+
+#[test]
 fn fpse_foo_is_unreachable_and_foo_m_reachable_in_its_interval() {
     let path = file("reach", "fpse.c");
     let (answer, _, code) = reach(&[&path, "-f", "foo", "--output-range", "1:1"]);
