@@ -207,8 +207,14 @@ fn answer_line(report: &ReachReport) -> String {
     match &report.answer {
         ReachAnswer::Reachable => "reachable".into(),
         ReachAnswer::Unreachable => format!(
-            "unreachable (every path explored: {} paths, {} of them ending at the target, all infeasible over floats)",
-            report.paths.explored, report.paths.target
+            "unreachable (every path explored: {} paths, {} of them ending at the target, all infeasible over floats{})",
+            report.paths.explored,
+            report.paths.target,
+            if report.exhausted_inputs > 0 {
+                format!(", some by enumerating {} inputs", report.exhausted_inputs)
+            } else {
+                String::new()
+            }
         ),
         ReachAnswer::UnreachableWithinBound { bound, cut } => format!(
             "unreachable within loop bound {bound} ({} paths explored, {} of them ending at the \
@@ -254,7 +260,7 @@ fn print_text(out: &mut impl Write, report: &ReachReport) {
     }
     let _ = writeln!(
         out,
-        "  paths: {} explored, {} branch directions pruned, {} ending at the target ({} infeasible), {} unknown, {} cut at loop bound {}; solver nodes {}; {:.2} s",
+        "  paths: {} explored, {} branch directions pruned, {} ending at the target ({} infeasible), {} unknown, {} cut at loop bound {}; solver nodes {}; inputs enumerated {}; {:.2} s",
         p.explored,
         p.pruned,
         p.target,
@@ -263,6 +269,7 @@ fn print_text(out: &mut impl Write, report: &ReachReport) {
         p.cut,
         report.loop_bound,
         report.solver_nodes,
+        report.exhausted_inputs,
         report.wall_s
     );
 }
@@ -297,6 +304,7 @@ fn print_json(out: &mut impl Write, report: &ReachReport) {
         },
         "solver_nodes": report.solver_nodes,
         "random_inputs": report.random_inputs,
+        "exhausted_inputs": report.exhausted_inputs,
         "wall_s": report.wall_s,
     }});
     let _ = writeln!(out, "{record}");

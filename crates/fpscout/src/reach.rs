@@ -177,8 +177,11 @@ pub struct ReachReport {
     pub paths: PathCounts,
     pub loop_bound: u32,
     pub solver_nodes: u64,
-    /// Random inputs run (the baseline).
+    /// Random inputs run (the baseline, or after an unsettled exploration).
     pub random_inputs: u64,
+    /// Inputs interpreted to refute paths by exhaustion (boxes of at most 2^24 inputs
+    /// left by the solver's search).
+    pub exhausted_inputs: u64,
     /// Why paths stayed unknown, each once, in the order met.
     pub reasons: Vec<String>,
     pub wall_s: f64,
@@ -233,17 +236,7 @@ impl Replayer<'_> {
             Ok(e) => e.end,
             Err(_) => return Ok(None),
         };
-        let interpreted_hits = match (self.cfg.target, &interpreted) {
-            (Target::FailedAssertion, EvalEnd::Ended { end, .. }) => {
-                matches!(end, ProgramEnd::AssertFail { .. })
-            }
-            (target, EvalEnd::Returned(Some(r))) => self
-                .ret
-                .float_ty()
-                .is_some_and(|ty| target.result_hits(*r, ty)),
-            _ => false,
-        };
-        if !interpreted_hits {
+        if !self.interpreted_hits(&interpreted) {
             return Ok(None);
         }
         let outs = self
@@ -257,6 +250,20 @@ impl Replayer<'_> {
                 inputs: inputs.to_vec(),
                 ..w
             }))
+    }
+
+    /// Whether an interpreted run ended at the target.
+    fn interpreted_hits(&self, end: &EvalEnd) -> bool {
+        match (self.cfg.target, end) {
+            (Target::FailedAssertion, EvalEnd::Ended { end, .. }) => {
+                matches!(end, ProgramEnd::AssertFail { .. })
+            }
+            (target, EvalEnd::Returned(Some(r))) => self
+                .ret
+                .float_ty()
+                .is_some_and(|ty| target.result_hits(*r, ty)),
+            _ => false,
+        }
     }
 
     fn run_options(&self) -> RunOptions {
@@ -400,6 +407,108 @@ fn solve_path(net: &Network, node_budget: u64, deadline: Option<Instant>) -> Rep
     solved
 }
 
+/// Inputs of one target path's box enumerated at most when the search is unsettled.
+const EXHAUSTIVE_LIMIT: u64 = 1 << 24;
+
+/// Inputs interpreted per batch of an enumeration (the deadline is looked at between).
+const EXHAUSTIVE_BATCH: usize = 1 << 14;
+
+/// The number of inputs in the box the target network propagates to.
+fn box_size(domain: &FloatPath, net: &Network) -> u64 {
+    let mut net = net.clone();
+    if net.propagate(1_000_000) == fpscout_fpsolve::Propagation::Infeasible {
+        return 0;
+    }
+    domain.inputs().iter().fold(1u64, |total, input| {
+        let size = net.float_domain(input.var).map_or(u64::MAX, |d| d.size());
+        total.saturating_mul(size)
+    })
+}
+
+/// How the enumeration of a path's box ended.
+enum Exhaustion {
+    Witness(Witness),
+    /// No input of the box reaches the target: the path is refuted (propagation never
+    /// removes a solution, so every solution lies in the box), after this many inputs.
+    Refuted(u64),
+    TooLarge(u64),
+    Stopped,
+}
+
+/// Runs every input of the box the target network propagates to, on the interpreter
+/// (each hit then confirmed natively): a proof by exhaustion for small boxes.
+fn exhaust(
+    replayer: &Replayer,
+    space: &InputSpace,
+    domain: &FloatPath,
+    net: &Network,
+    runner: &mut fpscout_walk::concrete::ConcreteRunner,
+    deadline: Option<Instant>,
+) -> Result<Exhaustion, InputError> {
+    let mut net = net.clone();
+    if net.propagate(1_000_000) == fpscout_fpsolve::Propagation::Infeasible {
+        return Ok(Exhaustion::Refuted(0));
+    }
+    let mut axes: Vec<Vec<u64>> = Vec::new();
+    let mut total: u64 = 1;
+    for input in domain.inputs() {
+        let format = format_of(input.ty);
+        let d = net
+            .float_domain(input.var)
+            .map_err(|e| InputError(e.to_string()))?;
+        total = total.saturating_mul(d.size());
+        if total > EXHAUSTIVE_LIMIT {
+            return Ok(Exhaustion::TooLarge(total));
+        }
+        let mut values: Vec<u64> = match d.range() {
+            Some((lo, hi)) => (lo.0..=hi.0)
+                .map(|k| format.to_bits(FloatValue::Num(fpscout_fpsolve::Fp(k))))
+                .collect(),
+            None => Vec::new(),
+        };
+        if d.may_be_nan() {
+            values.push(format.to_bits(FloatValue::NaN));
+        }
+        axes.push(values);
+    }
+    if axes.iter().any(Vec::is_empty) {
+        return Ok(Exhaustion::Refuted(0));
+    }
+    // Mixed-radix counter over the axes.
+    let mut index = vec![0usize; axes.len()];
+    let mut done = false;
+    let mut run: u64 = 0;
+    while !done {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return Ok(Exhaustion::Stopped);
+        }
+        let mut batch = Vec::with_capacity(EXHAUSTIVE_BATCH);
+        while batch.len() < EXHAUSTIVE_BATCH && !done {
+            let bits: Vec<u64> = index.iter().zip(&axes).map(|(&i, a)| a[i]).collect();
+            batch.push(space.assemble(&bits));
+            done = true;
+            for (i, axis) in index.iter_mut().zip(&axes) {
+                *i += 1;
+                if *i < axis.len() {
+                    done = false;
+                    break;
+                }
+                *i = 0;
+            }
+        }
+        run += batch.len() as u64;
+        for (inputs, outcome) in batch.iter().zip(runner.eval_batch(&batch)) {
+            let hits = outcome.is_ok_and(|e| replayer.interpreted_hits(&e.end));
+            if hits {
+                if let Some(w) = replayer.confirm(inputs)? {
+                    return Ok(Exhaustion::Witness(w));
+                }
+            }
+        }
+    }
+    Ok(Exhaustion::Refuted(run))
+}
+
 /// The float bits of each input of the path in a solution.
 fn solution_bits(domain: &FloatPath, values: &[Value]) -> Vec<u64> {
     domain
@@ -459,6 +568,7 @@ pub fn run_reach(
         loop_bound: cfg.loop_bound,
         solver_nodes: 0,
         random_inputs: 0,
+        exhausted_inputs: 0,
         reasons: Vec::new(),
         wall_s: 0.0,
         method: if cfg.random_only {
@@ -557,6 +667,14 @@ fn explore_paths(
     let reasons = &mut report.reasons;
     let witness = &mut report.witness;
     let nodes = &mut report.solver_nodes;
+    let exhausted = &mut report.exhausted_inputs;
+    let mut runner = crate::concrete::concrete_runner(
+        module,
+        replayer.func,
+        replayer.mode,
+        WalkConfig::default(),
+    )
+    .map_err(|e| InputError(e.to_string()))?;
     let summary = walker.explore(replayer.func, args, limits, |domain, end| {
         counts.explored += 1;
         if witness.is_some() || error.is_some() {
@@ -599,7 +717,14 @@ fn explore_paths(
                 let now = Instant::now();
                 now + d.saturating_duration_since(now) / 2
             });
-            let solved = solve_path(&net, cfg.node_budget, solve_deadline);
+            // A box small enough to enumerate gets a tenth of the nodes: enumeration
+            // settles it either way, where the search may creep.
+            let nodes_for_path = if box_size(domain, &net) <= EXHAUSTIVE_LIMIT {
+                cfg.node_budget / 10
+            } else {
+                cfg.node_budget
+            };
+            let solved = solve_path(&net, nodes_for_path, solve_deadline);
             *nodes += solved.nodes;
             match solved.answer {
                 Answer::Infeasible => {}
@@ -624,8 +749,33 @@ fn explore_paths(
                     }
                 }
                 Answer::Unknown(stop) => {
-                    refuted = false;
-                    note(reasons, format!("float solver stopped: {stop:?}"));
+                    match exhaust(replayer, space, domain, &net, &mut runner, deadline) {
+                        Ok(Exhaustion::Refuted(n)) => *exhausted += n,
+                        Ok(Exhaustion::Witness(w)) => {
+                            *witness = Some(w);
+                            return;
+                        }
+                        Ok(Exhaustion::TooLarge(n)) => {
+                            refuted = false;
+                            note(
+                                reasons,
+                                format!(
+                                    "float solver stopped: {stop:?} (the path's box of {n} or more inputs is too large to enumerate)"
+                                ),
+                            );
+                        }
+                        Ok(Exhaustion::Stopped) => {
+                            refuted = false;
+                            note(
+                                reasons,
+                                format!("float solver stopped: {stop:?}, and enumerating the path's box too"),
+                            );
+                        }
+                        Err(e) => {
+                            error = Some(e);
+                            return;
+                        }
+                    }
                 }
             }
         }

@@ -299,3 +299,49 @@ fn heron_answers_honestly_within_its_budget() {
         }
     }
 }
+
+#[test]
+fn a_small_box_the_search_leaves_open_is_refuted_by_enumeration() {
+    // [1, 1 + 2^-7] holds 2^16 + 1 floats; ten search nodes do not settle it, the
+    // interpreter runs every one of them.
+    let path = file("reach", "cancel.c");
+    let (answer, _, code) = reach(&[
+        &path,
+        "-f",
+        "cancel_error",
+        "--range",
+        "x=1:1.0078125",
+        "--output-range",
+        "1e-7:inf",
+        "--node-budget",
+        "10",
+    ]);
+    assert_eq!(answer["answer"], "unreachable", "{answer}");
+    assert_eq!(code, Some(0));
+    let enumerated = answer["exhausted_inputs"].as_u64().unwrap_or(0);
+    assert!((1..=65537).contains(&enumerated), "{answer}");
+    // Over the same box an error above 1e-8 exists: enumeration finds and confirms it.
+    let (answer, witness, code) = reach(&[
+        &path,
+        "-f",
+        "cancel_error",
+        "--range",
+        "x=1:1.0078125",
+        "--output-range",
+        "1e-8:inf",
+        "--node-budget",
+        "10",
+    ]);
+    assert_eq!(
+        (answer["answer"].as_str(), code),
+        (Some("reachable"), Some(1)),
+        "{answer}"
+    );
+    let native = replay(&path, "cancel_error", &witness.expect("a witness"));
+    let error = native["native_result"]
+        .as_str()
+        .and_then(|r| fpscout::args::parse_float(r, fpscout_ir::FloatTy::F32).ok())
+        .map(|bits| f32::from_bits(bits as u32))
+        .unwrap_or_else(|| panic!("{native}"));
+    assert!(error >= 1e-8, "{error}");
+}
