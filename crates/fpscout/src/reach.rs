@@ -669,6 +669,7 @@ fn explore_paths(
     let witness = &mut report.witness;
     let nodes = &mut report.solver_nodes;
     let exhausted = &mut report.exhausted_inputs;
+    let mut found_by_enumeration = false;
     let mut runner = crate::concrete::concrete_runner(
         module,
         replayer.func,
@@ -754,6 +755,7 @@ fn explore_paths(
                         Ok(Exhaustion::Refuted(n)) => *exhausted += n,
                         Ok(Exhaustion::Witness(w)) => {
                             *witness = Some(w);
+                            found_by_enumeration = true;
                             return;
                         }
                         Ok(Exhaustion::TooLarge(n)) => {
@@ -791,6 +793,9 @@ fn explore_paths(
         return Err(e);
     }
     report.paths.pruned = walker.domain.pruned;
+    if found_by_enumeration {
+        report.method = "float solver, then enumeration";
+    }
     if let Some(stop) = summary.stopped {
         note(&mut report.reasons, stop.to_string());
     }
