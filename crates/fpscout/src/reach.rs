@@ -860,3 +860,57 @@ fn random_search(
     };
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fpscout_fpsolve::{Arith, Propagation};
+
+    /// The range of a fresh binary32 variable after `v side x`, as f32 (None if empty).
+    fn bounded(side: Side, x: f64) -> Option<(f32, f32)> {
+        let mut net = Network::new(Arith::IEEE);
+        let v = net.float_var("v", Format::F32);
+        if !require_bound(&mut net, v, Format::F32, side, x).expect("constraint") {
+            return None;
+        }
+        assert_ne!(net.propagate(10_000), Propagation::Infeasible);
+        let (lo, hi) = net.float_domain(v).expect("float").range()?;
+        Some((Format::F32.to_f64(lo) as f32, Format::F32.to_f64(hi) as f32))
+    }
+
+    #[test]
+    fn bounds_are_the_floats_that_bound_the_same_set() {
+        // 1e9 + 0.01 is no binary32: "below" it is "at most 1e9", "above" it "at least
+        // the float after 1e9".
+        assert_eq!(
+            bounded(Side::Below, 1e9 + 0.01),
+            Some((f32::NEG_INFINITY, 1e9))
+        );
+        assert_eq!(
+            bounded(Side::Above, 1e9 + 0.01),
+            Some((1e9f32.next_up(), f32::INFINITY))
+        );
+        // A float bound: strict comparisons step past it, wide ones keep it.
+        assert_eq!(
+            bounded(Side::Below, 1.0),
+            Some((f32::NEG_INFINITY, 1f32.next_down()))
+        );
+        assert_eq!(bounded(Side::AtMost, 1.0), Some((f32::NEG_INFINITY, 1.0)));
+        assert_eq!(bounded(Side::AtLeast, 1.0), Some((1.0, f32::INFINITY)));
+        assert_eq!(
+            bounded(Side::Above, 1.0),
+            Some((1f32.next_up(), f32::INFINITY))
+        );
+        // Infinite bounds: nothing is above +inf, everything is at most +inf.
+        assert_eq!(bounded(Side::Above, f64::INFINITY), None);
+        assert_eq!(bounded(Side::Below, f64::NEG_INFINITY), None);
+        assert_eq!(
+            bounded(Side::AtMost, f64::INFINITY),
+            Some((f32::NEG_INFINITY, f32::INFINITY))
+        );
+        assert_eq!(
+            bounded(Side::Below, f64::INFINITY),
+            Some((f32::NEG_INFINITY, f32::MAX))
+        );
+    }
+}

@@ -337,7 +337,10 @@ fn a_small_box_the_search_leaves_open_is_refuted_by_enumeration() {
         (Some("reachable"), Some(1)),
         "{answer}"
     );
-    assert_eq!(answer["method"], "float solver, then enumeration", "{answer}");
+    assert_eq!(
+        answer["method"], "float solver, then enumeration",
+        "{answer}"
+    );
     let native = replay(&path, "cancel_error", &witness.expect("a witness"));
     let error = native["native_result"]
         .as_str()
