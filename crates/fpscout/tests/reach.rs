@@ -349,3 +349,32 @@ fn a_small_box_the_search_leaves_open_is_refuted_by_enumeration() {
         .unwrap_or_else(|| panic!("{native}"));
     assert!(error >= 1e-8, "{error}");
 }
+
+#[test]
+fn text_report_states_the_bound_and_bad_input_exits_2() {
+    let path = file("reach", "halving.c");
+    let out = Command::new(env!("CARGO_BIN_EXE_fpscout"))
+        .args(["reach", &path, "--loop-bound", "4"])
+        .output()
+        .expect("fpscout runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("unreachable within loop bound 4 (") && text.contains("cut at the bound"),
+        "{text}"
+    );
+    let fpse = file("reach", "fpse.c");
+    for bad in [
+        vec!["reach", fpse.as_str(), "-f", "foo", "--output-range", "5:1"],
+        vec!["reach", fpse.as_str(), "-f", "foo", "--outside", "nan:1"],
+        vec!["reach", fpse.as_str(), "-f", "nosuch"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_fpscout"))
+            .args(&bad)
+            .output()
+            .expect("fpscout runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {err}");
+        assert!(err.contains("error"), "{err}");
+    }
+}
