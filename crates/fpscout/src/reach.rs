@@ -817,7 +817,7 @@ fn explore_paths(
 }
 
 /// Inputs per native batch of the random baseline (the deadline is looked at between).
-const RANDOM_BATCH: usize = 4096;
+const RANDOM_BATCH: usize = crate::search::NATIVE_BATCH;
 
 /// Random generate-and-test on the executable until the deadline: finds witnesses,
 /// never proves anything.
@@ -836,11 +836,15 @@ fn random_search(
     while deadline.is_none_or(|d| Instant::now() < d) && batches_left > 0 {
         batches_left -= 1;
         let inputs: Vec<Vec<ArgBits>> = (0..RANDOM_BATCH).map(|_| space.random(&mut rng)).collect();
-        let native: Vec<_> = inputs.iter().map(|a| to_native(f, a)).collect();
-        let outs = replayer
-            .exe
-            .run(&native, &replayer.run_options())
-            .map_err(|e| InputError(e.to_string()))?;
+        let outs = crate::search::replay_batches(
+            &replayer.exe,
+            f,
+            &inputs,
+            &replayer.run_options(),
+            fpscout_native::NativeBuild::run,
+            deadline,
+            &mut |_, _| {},
+        )?;
         report.random_inputs += outs.len() as u64;
         for (input, out) in inputs.iter().zip(&outs) {
             if replayer.hits_native(out).is_some() {
