@@ -407,6 +407,11 @@ fn solve_path(net: &Network, node_budget: u64, deadline: Option<Instant>) -> Rep
     solved
 }
 
+/// Projections spent narrowing a path's box before sizing or enumerating it: propagation
+/// that creeps one float per projection has no deadline, so it must stay short (sound at
+/// any budget: an unfinished propagation only leaves the box larger).
+const BOX_PROPAGATION_BUDGET: u64 = 20_000;
+
 /// Inputs of one target path's box enumerated at most when the search is unsettled.
 const EXHAUSTIVE_LIMIT: u64 = 1 << 24;
 
@@ -416,7 +421,7 @@ const EXHAUSTIVE_BATCH: usize = 1 << 14;
 /// The number of inputs in the box the target network propagates to.
 fn box_size(domain: &FloatPath, net: &Network) -> u64 {
     let mut net = net.clone();
-    if net.propagate(1_000_000) == fpscout_fpsolve::Propagation::Infeasible {
+    if net.propagate(BOX_PROPAGATION_BUDGET) == fpscout_fpsolve::Propagation::Infeasible {
         return 0;
     }
     domain.inputs().iter().fold(1u64, |total, input| {
@@ -446,7 +451,7 @@ fn exhaust(
     deadline: Option<Instant>,
 ) -> Result<Exhaustion, InputError> {
     let mut net = net.clone();
-    if net.propagate(1_000_000) == fpscout_fpsolve::Propagation::Infeasible {
+    if net.propagate(BOX_PROPAGATION_BUDGET) == fpscout_fpsolve::Propagation::Infeasible {
         return Ok(Exhaustion::Refuted(0));
     }
     let mut axes: Vec<Vec<u64>> = Vec::new();
