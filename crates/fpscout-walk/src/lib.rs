@@ -3,6 +3,7 @@
 mod code;
 pub mod concrete;
 pub mod domain;
+pub mod floatpath;
 pub mod memory;
 pub mod walker;
 

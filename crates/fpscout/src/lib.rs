@@ -9,6 +9,7 @@ pub mod finding;
 pub mod libraries;
 pub mod observe;
 pub mod oracle;
+pub mod reach;
 pub mod repro;
 pub mod run;
 pub mod sarif;

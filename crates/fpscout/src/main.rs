@@ -2,6 +2,7 @@
 
 mod cmd_diff;
 mod cmd_exceptions;
+mod cmd_reach;
 mod outputs;
 mod print_diff;
 mod print_exceptions;
@@ -46,6 +47,13 @@ enum Command {
     /// each operation. Without --function, every exported function with number
     /// parameters. Exit code 1 when exceptions were found, 0 when none.
     Exceptions(cmd_exceptions::ExceptionsArgs),
+    /// Can any input reach a failing assertion (SV-COMP programs: reach_error) or drive
+    /// a function's float result into (--output-range) or out of (--outside) an
+    /// interval? Walks every path with a float-exact constraint solver (CPBPV_FP):
+    /// a witness confirmed on the executable, a refutation over floats within the stated
+    /// loop bound, or unknown with the reason. Exit code 1 reachable, 0 unreachable,
+    /// 3 unknown.
+    Reach(cmd_reach::ReachArgs),
     /// Evaluate one input on P (-O0) and P' (optimised): results, exception traces, and a
     /// native replay of each build to confirm them.
     Run {
@@ -201,6 +209,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
     match cli.command {
         Command::Exceptions(args) => cmd_exceptions::run(args, started),
         Command::Diff(args) => cmd_diff::run(args, started),
+        Command::Reach(args) => cmd_reach::run(args, started),
         Command::Run {
             source_files,
             function,

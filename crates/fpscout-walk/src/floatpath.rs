@@ -1,0 +1,656 @@
+//! The float-path domain: each explored path's floating-point operations as a float-exact constraint network (fpscout-fpsolve), forking on symbolic comparisons.
+//!
+//! Scalars are known bits (constants, concrete integers) or variables of the path's
+//! [`Network`]. Operations on known bits run as the concrete domain runs them (x86 SSE,
+//! the build's FTZ/DAZ); operations on variables add a constraint. A branch on a
+//! comparison of variables asks propagation which directions are still possible: a
+//! direction whose network empties is dropped, which is sound because an empty domain
+//! is a proof over floats. What the network cannot express (libm other than sqrt,
+//! symbolic integers beyond conversions, bit reinterpretation of a variable) is a typed
+//! `Err`, so the path counts as unknown, never as unreachable.
+
+use crate::concrete::{Concrete, FpMode};
+use crate::domain::{DResult, Decision, Domain, OpSite};
+use crate::WalkError;
+use fpscout_fpsolve::{
+    Arith, FcmpPredicate, FloatDomain, Format, MinMaxOp, Network, NetworkError, Propagation, VarId,
+};
+use fpscout_ir::{
+    CastOp, CmpLowering, FBinOp, FBinaryOp, FCmpPred, FUnaryOp, FloatTy, IBinOp, ICmpPred, MathFn,
+    ScalarTy,
+};
+
+/// Projections one feasibility check may run before it counts the branch as possible
+/// (sound: an unfinished propagation never removes a solution). Propagation has no
+/// deadline and creeps one float per projection on some constraints, so this stays small
+/// enough for `reach` to keep its time budget.
+const BRANCH_PROPAGATION_BUDGET: u64 = 20_000;
+
+/// A comparison of two float variables that must come out `holds`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Comparison {
+    pub predicate: FcmpPredicate,
+    pub a: VarId,
+    pub b: VarId,
+    pub holds: bool,
+}
+
+impl Comparison {
+    fn negated(self) -> Comparison {
+        Comparison {
+            holds: !self.holds,
+            ..self
+        }
+    }
+}
+
+/// One lane's value on a path.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PathScalar {
+    /// Known bits (f32 bits in the low 32, integers zero-extended, booleans 0/1).
+    Bits(u64),
+    /// A float variable of the network.
+    Float(VarId),
+    /// An integer variable of the network (from `fptosi`/`fptoui`), its IR width.
+    Int(VarId, u32),
+    /// An i1, or a comparison zero-extended to an integer of `width` bits (C's `int` of a
+    /// condition): 1 when the comparison comes out as `holds`, else 0.
+    Condition(Comparison, u32),
+    /// An integer chosen by `select`s on conditions: kept so that a comparison making
+    /// every choice agree drops the conditions it does not need (glibc's `isinf` is
+    /// `select(isinf, select(signbit, -1, 1), 0) != 0`, which never needs the sign).
+    Choice(Box<Choice>),
+    /// A value the network cannot express (why): an error wherever it matters.
+    Unmodelled(String),
+}
+
+/// A tree of `select`s with known integers at the leaves.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Choice {
+    Leaf(u64),
+    /// `cond ? then : else`, `cond` a [`PathScalar::Condition`] or an unmodelled value.
+    If(PathScalar, Box<Choice>, Box<Choice>),
+}
+
+impl Choice {
+    fn of(v: &PathScalar) -> Option<Choice> {
+        match v {
+            PathScalar::Bits(b) => Some(Choice::Leaf(*b)),
+            PathScalar::Choice(c) => Some((**c).clone()),
+            _ => None,
+        }
+    }
+
+    /// The truth of `test` on each leaf, with every select whose two sides agree
+    /// collapsed: a known boolean, a condition, or an error naming what is left.
+    fn decide_leaves(&self, test: &impl Fn(u64) -> bool) -> DResult<PathScalar> {
+        match self {
+            Choice::Leaf(k) => Ok(PathScalar::Bits(u64::from(test(*k)))),
+            Choice::If(cond, then, other) => {
+                let (t, e) = (then.decide_leaves(test)?, other.decide_leaves(test)?);
+                if t == e {
+                    return Ok(t);
+                }
+                match (cond, &t, &e) {
+                    (PathScalar::Condition(c, _), PathScalar::Bits(1), PathScalar::Bits(0)) => {
+                        Ok(PathScalar::Condition(*c, 1))
+                    }
+                    (PathScalar::Condition(c, _), PathScalar::Bits(0), PathScalar::Bits(1)) => {
+                        Ok(PathScalar::Condition(c.negated(), 1))
+                    }
+                    (PathScalar::Unmodelled(why), _, _) => {
+                        Err(WalkError::unsupported(why.clone()))
+                    }
+                    _ => Err(WalkError::unsupported(
+                        "a combination of several symbolic conditions (not one float-solver constraint)",
+                    )),
+                }
+            }
+        }
+    }
+}
+
+/// An input of the path: a named float variable.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PathInput {
+    pub name: String,
+    pub ty: FloatTy,
+    pub var: VarId,
+}
+
+/// The format of a float type.
+pub fn format_of(ty: FloatTy) -> Format {
+    match ty {
+        FloatTy::F32 => Format::F32,
+        FloatTy::F64 => Format::F64,
+    }
+}
+
+/// The solver's predicate of an IR `fcmp` predicate (`None` for the constant ones).
+pub fn predicate_of(pred: FCmpPred) -> Option<FcmpPredicate> {
+    Some(match pred {
+        FCmpPred::False | FCmpPred::True => return None,
+        FCmpPred::Oeq => FcmpPredicate::Oeq,
+        FCmpPred::Ogt => FcmpPredicate::Ogt,
+        FCmpPred::Oge => FcmpPredicate::Oge,
+        FCmpPred::Olt => FcmpPredicate::Olt,
+        FCmpPred::Ole => FcmpPredicate::Ole,
+        FCmpPred::One => FcmpPredicate::One,
+        FCmpPred::Ord => FcmpPredicate::Ord,
+        FCmpPred::Ueq => FcmpPredicate::Ueq,
+        FCmpPred::Ugt => FcmpPredicate::Ugt,
+        FCmpPred::Uge => FcmpPredicate::Uge,
+        FCmpPred::Ult => FcmpPredicate::Ult,
+        FCmpPred::Ule => FcmpPredicate::Ule,
+        FCmpPred::Une => FcmpPredicate::Une,
+        FCmpPred::Uno => FcmpPredicate::Uno,
+    })
+}
+
+fn solver_error(e: NetworkError) -> WalkError {
+    WalkError::unsupported(format!("float solver: {e}"))
+}
+
+/// The walker domain recording one path's float constraints.
+pub struct FloatPath {
+    /// The current path's network (cloned at forks: it is the path condition).
+    network: Network,
+    /// Runs operations on known bits exactly as the concrete domain does.
+    concrete: Concrete,
+    inputs: Vec<PathInput>,
+    /// Symbolic branches whose two directions were both still possible.
+    pub forks: u64,
+    /// Branch directions propagation refuted (pruned without walking them).
+    pub pruned: u64,
+}
+
+impl FloatPath {
+    /// A domain for a build running in `mode` (FTZ/DAZ apply to the network too).
+    pub fn new(mode: FpMode) -> FloatPath {
+        FloatPath {
+            network: Network::new(Arith {
+                flush_to_zero: mode.ftz,
+                denormals_are_zero: mode.daz,
+            }),
+            concrete: Concrete::new(mode),
+            inputs: Vec::new(),
+            forks: 0,
+            pruned: 0,
+        }
+    }
+
+    /// A new float input named `name` ranging over `domain` (its format must be `ty`'s).
+    pub fn input(&mut self, name: &str, ty: FloatTy, domain: FloatDomain) -> PathScalar {
+        let var = self.network.float_var_in(name, domain);
+        self.inputs.push(PathInput {
+            name: name.to_string(),
+            ty,
+            var,
+        });
+        PathScalar::Float(var)
+    }
+
+    /// The inputs in creation order.
+    pub fn inputs(&self) -> &[PathInput] {
+        &self.inputs
+    }
+
+    /// The current path's network.
+    pub fn network(&self) -> &Network {
+        &self.network
+    }
+
+    /// The network variable of a float scalar (a constant becomes a point variable).
+    pub fn float_var(&mut self, ty: FloatTy, v: &PathScalar) -> DResult<VarId> {
+        let format = format_of(ty);
+        match v {
+            PathScalar::Float(var) => Ok(*var),
+            PathScalar::Bits(bits) => Ok(self.network.float_const(format, format.from_bits(*bits))),
+            other => Err(WalkError::unsupported(format!(
+                "{other:?} used as a float of type {ty:?}"
+            ))),
+        }
+    }
+
+    /// Runs a concrete operation on known bits, forgetting its events (reach does not
+    /// report exceptions).
+    fn known<T>(&mut self, op: impl FnOnce(&mut Concrete) -> DResult<T>) -> DResult<T> {
+        let out = op(&mut self.concrete);
+        self.concrete.clear();
+        out
+    }
+
+    /// Whether the path can still take `comparison` (propagation did not empty a domain).
+    fn possible(&self, comparison: Comparison) -> DResult<bool> {
+        let mut trial = self.network.clone();
+        require(&mut trial, comparison)?;
+        Ok(trial.propagate(BRANCH_PROPAGATION_BUDGET) != Propagation::Infeasible)
+    }
+
+    fn comparison_of(&self, cond: &PathScalar) -> DResult<Option<Comparison>> {
+        match cond {
+            PathScalar::Bits(_) => Ok(None),
+            PathScalar::Condition(c, _) => Ok(Some(*c)),
+            PathScalar::Unmodelled(why) => Err(WalkError::unsupported(why.clone())),
+            other => Err(WalkError::unsupported(format!(
+                "branch on a symbolic integer ({other:?})"
+            ))),
+        }
+    }
+}
+
+fn require(network: &mut Network, c: Comparison) -> DResult<()> {
+    network
+        .require(c.predicate, c.a, c.b, c.holds)
+        .map_err(solver_error)
+}
+
+fn sign_bit(ty: FloatTy) -> u64 {
+    match ty {
+        FloatTy::F32 => 0x8000_0000,
+        FloatTy::F64 => 0x8000_0000_0000_0000,
+    }
+}
+
+impl Domain for FloatPath {
+    type Scalar = PathScalar;
+    type Snapshot = Network;
+
+    fn snapshot(&self) -> Network {
+        self.network.clone()
+    }
+
+    fn restore(&mut self, snapshot: Network) {
+        self.network = snapshot;
+    }
+
+    fn constant(&self, _ty: ScalarTy, bits: u64) -> PathScalar {
+        PathScalar::Bits(bits)
+    }
+
+    fn concrete_bits(&self, v: &PathScalar) -> Option<u64> {
+        match v {
+            PathScalar::Bits(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    fn concretize(&mut self, v: &PathScalar, _ty: ScalarTy) -> DResult<u64> {
+        self.concrete_bits(v).ok_or_else(|| {
+            WalkError::unsupported("an address, index or switch value depends on a float input")
+        })
+    }
+
+    fn fbin(
+        &mut self,
+        op: FBinOp,
+        ty: FloatTy,
+        a: &PathScalar,
+        b: &PathScalar,
+        site: OpSite,
+    ) -> DResult<PathScalar> {
+        if let (PathScalar::Bits(x), PathScalar::Bits(y)) = (a, b) {
+            return self
+                .known(|c| c.fbin(op, ty, x, y, site))
+                .map(PathScalar::Bits);
+        }
+        let (x, y) = (self.float_var(ty, a)?, self.float_var(ty, b)?);
+        let n = &mut self.network;
+        let r = match op {
+            FBinOp::FAdd => n.fadd(x, y),
+            FBinOp::FSub => n.fsub(x, y),
+            FBinOp::FMul => n.fmul(x, y),
+            FBinOp::FDiv => n.fdiv(x, y),
+            FBinOp::FRem => return Err(WalkError::unsupported("frem of a float input")),
+        };
+        r.map(PathScalar::Float).map_err(solver_error)
+    }
+
+    fn fneg(&mut self, ty: FloatTy, a: &PathScalar) -> DResult<PathScalar> {
+        match a {
+            PathScalar::Bits(bits) => Ok(PathScalar::Bits(bits ^ sign_bit(ty))),
+            _ => {
+                let x = self.float_var(ty, a)?;
+                self.network
+                    .fneg(x)
+                    .map(PathScalar::Float)
+                    .map_err(solver_error)
+            }
+        }
+    }
+
+    fn fcmp(
+        &mut self,
+        pred: FCmpPred,
+        lowering: CmpLowering,
+        ty: FloatTy,
+        a: &PathScalar,
+        b: &PathScalar,
+        site: OpSite,
+    ) -> DResult<PathScalar> {
+        if let (PathScalar::Bits(x), PathScalar::Bits(y)) = (a, b) {
+            return self
+                .known(|c| c.fcmp(pred, lowering, ty, x, y, site))
+                .map(PathScalar::Bits);
+        }
+        let Some(predicate) = predicate_of(pred) else {
+            return Ok(PathScalar::Bits(u64::from(pred == FCmpPred::True)));
+        };
+        let (x, y) = (self.float_var(ty, a)?, self.float_var(ty, b)?);
+        Ok(PathScalar::Condition(
+            Comparison {
+                predicate,
+                a: x,
+                b: y,
+                holds: true,
+            },
+            1,
+        ))
+    }
+
+    fn funary(
+        &mut self,
+        op: FUnaryOp,
+        ty: FloatTy,
+        a: &PathScalar,
+        site: OpSite,
+    ) -> DResult<PathScalar> {
+        if let PathScalar::Bits(x) = a {
+            return self
+                .known(|c| c.funary(op, ty, x, site))
+                .map(PathScalar::Bits);
+        }
+        let x = self.float_var(ty, a)?;
+        let r = match op {
+            FUnaryOp::SqrtInsn => self.network.sqrt(x),
+            FUnaryOp::Fabs => self.network.fabs(x),
+            other => {
+                return Err(WalkError::unsupported(format!(
+                    "{other:?} of a float input (the float solver models sqrt and fabs)"
+                )))
+            }
+        };
+        r.map(PathScalar::Float).map_err(solver_error)
+    }
+
+    fn fbinary(
+        &mut self,
+        op: FBinaryOp,
+        ty: FloatTy,
+        a: &PathScalar,
+        b: &PathScalar,
+        site: OpSite,
+    ) -> DResult<PathScalar> {
+        if let (PathScalar::Bits(x), PathScalar::Bits(y)) = (a, b) {
+            return self
+                .known(|c| c.fbinary(op, ty, x, y, site))
+                .map(PathScalar::Bits);
+        }
+        let which = match op {
+            FBinaryOp::MinSse => MinMaxOp::Min,
+            FBinaryOp::MaxSse => MinMaxOp::Max,
+            other => {
+                return Err(WalkError::unsupported(format!(
+                    "{other:?} of a float input (the float solver models SSE min/max)"
+                )))
+            }
+        };
+        let (x, y) = (self.float_var(ty, a)?, self.float_var(ty, b)?);
+        self.network
+            .min_max(which, x, y)
+            .map(PathScalar::Float)
+            .map_err(solver_error)
+    }
+
+    fn fma(
+        &mut self,
+        ty: FloatTy,
+        a: &PathScalar,
+        b: &PathScalar,
+        c: &PathScalar,
+        site: OpSite,
+    ) -> DResult<PathScalar> {
+        if let (PathScalar::Bits(x), PathScalar::Bits(y), PathScalar::Bits(z)) = (a, b, c) {
+            return self
+                .known(|k| k.fma(ty, x, y, z, site))
+                .map(PathScalar::Bits);
+        }
+        Err(WalkError::unsupported(
+            "fused multiply-add of a float input (one rounding: not a float-solver constraint)",
+        ))
+    }
+
+    fn math(
+        &mut self,
+        func: MathFn,
+        ty: FloatTy,
+        args: &[PathScalar],
+        site: OpSite,
+    ) -> DResult<PathScalar> {
+        if let Some(bits) = args
+            .iter()
+            .map(|a| self.concrete_bits(a))
+            .collect::<Option<Vec<u64>>>()
+        {
+            return self
+                .known(|c| c.math(func, ty, &bits, site))
+                .map(PathScalar::Bits);
+        }
+        match (func, args) {
+            // glibc's sqrt is correctly rounded: the instruction's constraint.
+            (MathFn::Sqrt, [a]) => {
+                let x = self.float_var(ty, a)?;
+                self.network
+                    .sqrt(x)
+                    .map(PathScalar::Float)
+                    .map_err(solver_error)
+            }
+            _ => Err(WalkError::unsupported(format!(
+                "libm function '{}' ({ty:?}) of a float input (the float solver models sqrt and fabs)",
+                func.c_name()
+            ))),
+        }
+    }
+
+    fn fcast(
+        &mut self,
+        op: CastOp,
+        from: ScalarTy,
+        to: ScalarTy,
+        a: &PathScalar,
+        site: OpSite,
+    ) -> DResult<PathScalar> {
+        if let PathScalar::Bits(x) = a {
+            return self
+                .known(|c| c.fcast(op, from, to, x, site))
+                .map(PathScalar::Bits);
+        }
+        let r = match (op, from, to, a) {
+            (CastOp::FPExt | CastOp::FPTrunc, ScalarTy::Float(f), ScalarTy::Float(t), _) => {
+                let x = self.float_var(f, a)?;
+                self.network
+                    .float_convert(x, format_of(t))
+                    .map(PathScalar::Float)
+            }
+            (
+                CastOp::SIToFP | CastOp::UIToFP,
+                ScalarTy::Int(_),
+                ScalarTy::Float(t),
+                PathScalar::Int(v, _),
+            ) => self
+                .network
+                .int_to_float(*v, format_of(t))
+                .map(PathScalar::Float),
+            (CastOp::FPToSI | CastOp::FPToUI, ScalarTy::Float(f), ScalarTy::Int(w), _) => {
+                let x = self.float_var(f, a)?;
+                self.network
+                    .float_to_int(x, w, op == CastOp::FPToSI)
+                    .map(|v| PathScalar::Int(v, w))
+            }
+            _ => {
+                return Err(WalkError::unsupported(format!(
+                    "{op:?} {from} → {to} of a symbolic value"
+                )))
+            }
+        };
+        r.map_err(solver_error)
+    }
+
+    fn icast(
+        &mut self,
+        op: CastOp,
+        from: ScalarTy,
+        to: ScalarTy,
+        a: &PathScalar,
+    ) -> DResult<PathScalar> {
+        match (a, op, to) {
+            (PathScalar::Bits(x), _, _) => self
+                .known(|c| c.icast(op, from, to, x))
+                .map(PathScalar::Bits),
+            // A condition as C's int (zext) or back to i1 (trunc): still 0 or 1.
+            (PathScalar::Condition(c, _), CastOp::ZExt | CastOp::Trunc, ScalarTy::Int(w)) => {
+                Ok(PathScalar::Condition(*c, w))
+            }
+            (PathScalar::Int(v, w), CastOp::SExt, ScalarTy::Int(t)) if t >= *w => {
+                Ok(PathScalar::Int(*v, t))
+            }
+            (PathScalar::Float(_), CastOp::BitCast, _) => Ok(PathScalar::Unmodelled(
+                "bitcast of a float input (bit reinterpretation is not a float-solver constraint)"
+                    .into(),
+            )),
+            (PathScalar::Unmodelled(why), _, _) => Ok(PathScalar::Unmodelled(why.clone())),
+            _ => Err(WalkError::unsupported(format!(
+                "{op:?} {from} → {to} of a symbolic value"
+            ))),
+        }
+    }
+
+    fn ibin(
+        &mut self,
+        op: IBinOp,
+        width: u32,
+        a: &PathScalar,
+        b: &PathScalar,
+    ) -> DResult<PathScalar> {
+        if let (PathScalar::Bits(x), PathScalar::Bits(y)) = (a, b) {
+            return crate::concrete::int_binop(op, width, *x, *y).map(PathScalar::Bits);
+        }
+        // Boolean algebra of one condition with a constant (`!c`, `c & 1`, `c | 0`).
+        let (cond, k) = match (a, b) {
+            (PathScalar::Condition(c, _), PathScalar::Bits(k))
+            | (PathScalar::Bits(k), PathScalar::Condition(c, _)) => (*c, *k),
+            _ => {
+                return Err(WalkError::unsupported(format!(
+                    "{op:?} on symbolic integers or of two symbolic conditions"
+                )))
+            }
+        };
+        let one = k & 1 == 1 && (width == 1 || k == 1);
+        let zero = k == 0;
+        match op {
+            IBinOp::Xor if one => Ok(PathScalar::Condition(cond.negated(), width)),
+            IBinOp::Xor | IBinOp::Or if zero => Ok(PathScalar::Condition(cond, width)),
+            IBinOp::And if one => Ok(PathScalar::Condition(cond, width)),
+            IBinOp::And if zero => Ok(PathScalar::Bits(0)),
+            IBinOp::Or if one => Ok(PathScalar::Bits(1)),
+            _ => Err(WalkError::unsupported(format!(
+                "{op:?} of a symbolic condition with {k}"
+            ))),
+        }
+    }
+
+    fn icmp(
+        &mut self,
+        pred: ICmpPred,
+        width: u32,
+        a: &PathScalar,
+        b: &PathScalar,
+    ) -> DResult<PathScalar> {
+        if let (PathScalar::Bits(x), PathScalar::Bits(y)) = (a, b) {
+            return Ok(PathScalar::Bits(u64::from(crate::concrete::int_cmp(
+                pred, width, *x, *y,
+            ))));
+        }
+        match (a, b) {
+            (PathScalar::Unmodelled(why), _) | (_, PathScalar::Unmodelled(why)) => {
+                return Ok(PathScalar::Unmodelled(why.clone()))
+            }
+            (PathScalar::Choice(c), PathScalar::Bits(k)) => {
+                return c.decide_leaves(&|x| crate::concrete::int_cmp(pred, width, x, *k))
+            }
+            (PathScalar::Bits(k), PathScalar::Choice(c)) => {
+                return c.decide_leaves(&|x| crate::concrete::int_cmp(pred, width, *k, x))
+            }
+            _ => {}
+        }
+        // A condition (0 or 1) compared with a constant: `if (holds)` is `holds != 0`.
+        let (cond, k) = match (a, b) {
+            (PathScalar::Condition(c, _), PathScalar::Bits(k))
+            | (PathScalar::Bits(k), PathScalar::Condition(c, _)) => (*c, *k),
+            _ => {
+                return Err(WalkError::unsupported(format!(
+                    "{pred:?} comparison of a symbolic integer"
+                )))
+            }
+        };
+        match (pred, k) {
+            (ICmpPred::Ne, 0) | (ICmpPred::Eq, 1) => Ok(PathScalar::Condition(cond, 1)),
+            (ICmpPred::Eq, 0) | (ICmpPred::Ne, 1) => Ok(PathScalar::Condition(cond.negated(), 1)),
+            (ICmpPred::Eq, _) => Ok(PathScalar::Bits(0)),
+            (ICmpPred::Ne, _) => Ok(PathScalar::Bits(1)),
+            _ => Err(WalkError::unsupported(format!(
+                "{pred:?} of a symbolic condition with {k}"
+            ))),
+        }
+    }
+
+    fn iabs(&mut self, width: u32, a: &PathScalar) -> DResult<PathScalar> {
+        match a {
+            PathScalar::Bits(x) => self.known(|c| c.iabs(width, x)).map(PathScalar::Bits),
+            _ => Err(WalkError::unsupported("abs of a symbolic integer")),
+        }
+    }
+
+    fn select(&mut self, cond: &PathScalar, a: &PathScalar, b: &PathScalar) -> DResult<PathScalar> {
+        if let PathScalar::Bits(c) = cond {
+            return Ok(if c & 1 != 0 { a.clone() } else { b.clone() });
+        }
+        if a == b {
+            return Ok(a.clone());
+        }
+        match (cond, Choice::of(a), Choice::of(b)) {
+            (PathScalar::Condition(..) | PathScalar::Unmodelled(_), Some(x), Some(y)) => Ok(
+                PathScalar::Choice(Box::new(Choice::If(cond.clone(), Box::new(x), Box::new(y)))),
+            ),
+            _ => Err(WalkError::unsupported(
+                "select of floats on a symbolic condition (not a float-solver constraint)",
+            )),
+        }
+    }
+
+    fn decide(&mut self, cond: &PathScalar) -> DResult<Decision> {
+        let Some(c) = self.comparison_of(cond)? else {
+            let bits = self.concrete_bits(cond).unwrap_or(0);
+            return Ok(Decision::Known(bits & 1 != 0));
+        };
+        if !self.possible(c)? {
+            self.pruned += 1;
+            return Ok(Decision::Known(false));
+        }
+        if !self.possible(c.negated())? {
+            self.pruned += 1;
+            return Ok(Decision::Known(true));
+        }
+        self.forks += 1;
+        Ok(Decision::Both)
+    }
+
+    fn assume(&mut self, cond: &PathScalar, taken: bool) -> DResult<bool> {
+        let Some(c) = self.comparison_of(cond)? else {
+            return Ok(true);
+        };
+        let c = if taken { c } else { c.negated() };
+        require(&mut self.network, c)?;
+        Ok(self.network.propagate(BRANCH_PROPAGATION_BUDGET) != Propagation::Infeasible)
+    }
+}

@@ -1,0 +1,311 @@
+//! The `fpscout reach` command: its arguments, the run, and the report as text or JSON Lines.
+
+use crate::cmd_exceptions::BuildChoice;
+use crate::{parse_pairs, parse_ranges, Linking};
+use fpscout::args::{inputs_json, inputs_text, run_args};
+use fpscout::reach::{run_reach, PathCounts, ReachAnswer, ReachConfig, ReachReport, Target};
+use fpscout::session::{FtzDazChoice, Session};
+use fpscout::sources::CompileArgs;
+use fpscout::InputError;
+use fpscout_toolchain::{BuildFlags, BuildKind};
+use serde_json::json;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(clap::Args)]
+pub struct ReachArgs {
+    /// C/C++ sources (.c, .cc, .cpp) or LLVM IR (.ll, .bc), linked into one program; an
+    /// SV-COMP-style program (main reading __VERIFIER_nondet_*) is analysed as a whole
+    #[arg(required = true, value_name = "FILE")]
+    source_files: Vec<PathBuf>,
+    /// Function to analyse (default and `main`: an SV-COMP program's harness)
+    #[arg(long, short = 'f')]
+    function: Option<String>,
+    /// Build to analyse
+    #[arg(long, value_enum, default_value = "p")]
+    build: BuildChoice,
+    /// Restrict a float parameter (every element of an array): NAME=LO:HI; without it
+    /// an input ranges over every float, NaN and infinities included
+    #[arg(long = "range", value_name = "NAME=LO:HI")]
+    ranges: Vec<String>,
+    /// Value of an integer parameter: NAME=VALUE (default 0)
+    #[arg(long = "int", value_name = "NAME=VALUE", allow_hyphen_values = true)]
+    ints: Vec<String>,
+    /// Length of an array parameter: NAME=N (an SV-COMP harness: one per call site)
+    #[arg(long = "array-len", value_name = "NAME=N")]
+    array_lens: Vec<String>,
+    /// Target: the float result in [LO, HI] (default target: a failed assertion)
+    #[arg(
+        long,
+        value_name = "LO:HI",
+        allow_hyphen_values = true,
+        conflicts_with = "outside"
+    )]
+    output_range: Option<String>,
+    /// Target: the float result below LO or above HI (CPBPV_FP's suspicious values)
+    #[arg(long, value_name = "LO:HI", allow_hyphen_values = true)]
+    outside: Option<String>,
+    /// How often one symbolic branch may fork on a path (loop unrolling bound)
+    #[arg(long, default_value_t = 8)]
+    loop_bound: u32,
+    /// Paths explored at most
+    #[arg(long, default_value_t = 1024)]
+    max_paths: usize,
+    /// Float-solver search nodes per path reaching the target
+    #[arg(long, default_value_t = 200_000)]
+    node_budget: u64,
+    /// Seconds for the whole run (compiling included)
+    #[arg(long, default_value_t = 60.0)]
+    time_budget: f64,
+    /// Random generate-and-test on the executable only, for the whole time budget (the
+    /// baseline; it can find witnesses, never prove unreachability)
+    #[arg(long)]
+    random_only: bool,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Compiler flags of P' (default: "-O3 -ffast-math")
+    #[arg(long, allow_hyphen_values = true)]
+    opt_flags: Option<String>,
+    #[arg(long, value_enum, default_value = "auto")]
+    ftz_daz: FtzDazChoice,
+    /// Milliseconds the executable may run on one input before it is killed
+    #[arg(long, default_value_t = 2000)]
+    hang_limit_ms: u64,
+    #[command(flatten)]
+    compile: CompileArgs,
+    #[command(flatten)]
+    linking: Linking,
+    /// JSON Lines: a {"type":"witness"} record when reachable, then {"type":"answer"}
+    #[arg(long)]
+    json: bool,
+}
+
+fn parse_interval(text: &str, flag: &str) -> Result<(f64, f64), InputError> {
+    let bad = || InputError(format!("{flag} expects LO:HI with LO <= HI, got '{text}'"));
+    let (lo, hi) = text.split_once(':').ok_or_else(bad)?;
+    let parse = |s: &str| {
+        fpscout::args::parse_float(s.trim(), fpscout_ir::FloatTy::F64).map(f64::from_bits)
+    };
+    let (lo, hi) = (parse(lo).map_err(|_| bad())?, parse(hi).map_err(|_| bad())?);
+    if lo.is_nan() || hi.is_nan() || lo > hi {
+        return Err(bad());
+    }
+    Ok((lo, hi))
+}
+
+impl ReachArgs {
+    fn config(&self, function: &str, started: Instant) -> Result<ReachConfig, InputError> {
+        let target = match (&self.output_range, &self.outside) {
+            (Some(r), _) => {
+                let (lo, hi) = parse_interval(r, "--output-range")?;
+                Target::ResultInside(lo, hi)
+            }
+            (None, Some(r)) => {
+                let (lo, hi) = parse_interval(r, "--outside")?;
+                Target::ResultOutside(lo, hi)
+            }
+            (None, None) => Target::FailedAssertion,
+        };
+        if !(self.time_budget.is_finite() && self.time_budget >= 0.0) {
+            return Err(InputError(format!(
+                "--time-budget must be a number of seconds >= 0, not {}",
+                self.time_budget
+            )));
+        }
+        if self.hang_limit_ms == 0 {
+            return Err(InputError("--hang-limit-ms must be at least 1".into()));
+        }
+        let mut cfg = ReachConfig::new(function, target);
+        cfg.build = self.build_kind();
+        cfg.ranges = parse_ranges(&self.ranges)?;
+        cfg.ints = parse_pairs(&self.ints, "int")?;
+        cfg.array_lens = parse_pairs(&self.array_lens, "array-len")?;
+        cfg.loop_bound = self.loop_bound;
+        cfg.max_paths = self.max_paths.max(1);
+        cfg.node_budget = self.node_budget;
+        cfg.time_budget_s = self.time_budget;
+        cfg.ftz_daz = self.ftz_daz;
+        cfg.hang_limit_ms = self.hang_limit_ms;
+        cfg.random_only = self.random_only;
+        cfg.seed = self.seed;
+        cfg.started = Some(started);
+        Ok(cfg)
+    }
+
+    fn build_kind(&self) -> BuildKind {
+        match self.build {
+            BuildChoice::P => BuildKind::P,
+            BuildChoice::PPrime => BuildKind::PPrime,
+        }
+    }
+}
+
+pub fn run(mut args: ReachArgs, started: Instant) -> Result<ExitCode, InputError> {
+    let mut flags = match &args.opt_flags {
+        Some(f) => BuildFlags::with_p_prime(f),
+        None => BuildFlags::default(),
+    };
+    // Checked before compiling: a typo should not cost a build.
+    args.config("", started)?;
+    let (sources, fpcore) = args
+        .compile
+        .apply_translating(&args.source_files, &mut flags)?;
+    crate::harness_defaults(&fpcore, &mut args.function, &mut args.array_lens);
+    let function =
+        match &args.function {
+            Some(name) => match fpcore.resolve(name)? {
+                Some(f) => f.c_name.clone(),
+                None => name.clone(),
+            },
+            None => return Err(InputError(
+                "give the function to analyse with --function (or an SV-COMP program with main)"
+                    .into(),
+            )),
+        };
+    let cfg = args.config(&function, started)?;
+    let session = Session::open_focused(
+        &sources,
+        flags,
+        &args.linking.inputs(),
+        &[args.build_kind()],
+        Some(&function),
+    )?;
+    // Progress on stderr at most once a second, only for runs long enough to need it.
+    let mut last: Option<Instant> = None;
+    let mut progress = |counts: &PathCounts| {
+        if started.elapsed().as_secs_f64() < 2.0
+            || last.is_some_and(|t| t.elapsed().as_secs_f64() < 1.0)
+        {
+            return;
+        }
+        last = Some(Instant::now());
+        eprintln!(
+            "fpscout: reach: {} paths, {} ending at the target ({} infeasible), {:.0} s",
+            counts.explored,
+            counts.target,
+            counts.infeasible,
+            started.elapsed().as_secs_f64()
+        );
+    };
+    let report = run_reach(&session, &cfg, &mut progress)?;
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        print_json(&mut out, &report);
+    } else {
+        print_text(&mut out, &report);
+    }
+    Ok(ExitCode::from(match report.answer {
+        ReachAnswer::Reachable => 1,
+        ReachAnswer::Unreachable | ReachAnswer::UnreachableWithinBound { .. } => 0,
+        ReachAnswer::Unknown { .. } => 3,
+    }))
+}
+
+fn answer_line(report: &ReachReport) -> String {
+    match &report.answer {
+        ReachAnswer::Reachable => "reachable".into(),
+        ReachAnswer::Unreachable => format!(
+            "unreachable (every path explored: {} paths, {} of them ending at the target, all infeasible over floats{})",
+            report.paths.explored,
+            report.paths.target,
+            if report.exhausted_inputs > 0 {
+                format!(", some by enumerating {} inputs", report.exhausted_inputs)
+            } else {
+                String::new()
+            }
+        ),
+        ReachAnswer::UnreachableWithinBound { bound, cut } => format!(
+            "unreachable within loop bound {bound} ({} paths explored, {} of them ending at the \
+             target, all infeasible over floats; {cut} paths cut at the bound)",
+            report.paths.explored, report.paths.target
+        ),
+        ReachAnswer::Unknown { reason } => format!("unknown: {reason}"),
+    }
+}
+
+fn print_text(out: &mut impl Write, report: &ReachReport) {
+    let _ = writeln!(
+        out,
+        "{} (build {}), target {}: {}",
+        report.function,
+        report.build,
+        report.target.describe(),
+        answer_line(report)
+    );
+    if let Some(w) = &report.witness {
+        let _ = writeln!(
+            out,
+            "  witness ({}): {}",
+            report.method,
+            inputs_text(&report.params, &w.inputs)
+        );
+        let _ = writeln!(out, "  executable: {}", w.native);
+        let _ = writeln!(
+            out,
+            "  replay: fpscout run FILE -f {} --args '{}'",
+            report.function,
+            run_args(&report.params, &w.inputs)
+        );
+    }
+    let p = &report.paths;
+    if report.method == "random" {
+        let _ = writeln!(
+            out,
+            "  random baseline: {} inputs run, {:.2} s",
+            report.random_inputs, report.wall_s
+        );
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "  paths: {} explored, {} branch directions pruned, {} ending at the target ({} infeasible), {} unknown, {} cut at loop bound {}; solver nodes {}; inputs enumerated {}; {:.2} s",
+        p.explored,
+        p.pruned,
+        p.target,
+        p.infeasible,
+        p.unknown,
+        p.cut,
+        report.loop_bound,
+        report.solver_nodes,
+        report.exhausted_inputs,
+        report.wall_s
+    );
+}
+
+fn print_json(out: &mut impl Write, report: &ReachReport) {
+    if let Some(w) = &report.witness {
+        let record = json!({"type": "witness", "data": {
+            "function": report.function,
+            "inputs": inputs_json(&report.params, &w.inputs),
+            "native": w.native,
+        }});
+        let _ = writeln!(out, "{record}");
+    }
+    let p = &report.paths;
+    let (bound_cut, reason) = match &report.answer {
+        ReachAnswer::UnreachableWithinBound { cut, .. } => (Some(*cut), None),
+        ReachAnswer::Unknown { reason } => (None, Some(reason.clone())),
+        _ => (None, None),
+    };
+    let record = json!({"type": "answer", "data": {
+        "function": report.function,
+        "build": report.build.to_string(),
+        "target": report.target.describe(),
+        "answer": report.answer.name(),
+        "reason": reason,
+        "method": report.method,
+        "loop_bound": report.loop_bound,
+        "paths_cut": bound_cut,
+        "paths": {
+            "explored": p.explored, "pruned": p.pruned, "target": p.target,
+            "infeasible": p.infeasible, "unknown": p.unknown, "cut": p.cut,
+        },
+        "solver_nodes": report.solver_nodes,
+        "random_inputs": report.random_inputs,
+        "exhausted_inputs": report.exhausted_inputs,
+        "wall_s": report.wall_s,
+    }});
+    let _ = writeln!(out, "{record}");
+}

@@ -1,0 +1,925 @@
+//! The `reach` mode (CPBPV_FP): can any input reach a failing assertion, or drive a function's float result into an interval? A witness replayed natively, a float-exact refutation within stated bounds, or unknown with the reason.
+//!
+//! Every feasible path of one build is walked with the float-path domain (fpscout-walk's
+//! `FloatPath`): a path's float operations become a constraint network, branches whose
+//! direction propagation refutes are pruned. On each path reaching the target, the target
+//! becomes constraints too and the float solver searches: a solution is replayed by the
+//! concrete interpreter and on the executable before it is reported; "infeasible" is a
+//! proof over floats. The answer is `unreachable` only when every path was explored and
+//! every target path refuted.
+
+use crate::run::to_native;
+use crate::search::{after, InputOptions, InputSpace};
+use crate::session::{native_ftz, FtzDazChoice, Session};
+use crate::InputError;
+use fpscout_fpsolve::{
+    solve, Answer, FcmpPredicate, FloatDomain, FloatValue, Format, Network, Report, Rounding,
+    SearchConfig, Strategy, Value, VarId,
+};
+use fpscout_ir::{FloatTy, ProgramEnd, ScalarTy, Type};
+use fpscout_native::{NativeOutcome, RunOptions};
+use fpscout_smt::ParamSpec;
+use fpscout_walk::concrete::eval::EvalEnd;
+use fpscout_walk::concrete::{ArgBits, FpMode};
+use fpscout_walk::floatpath::{format_of, FloatPath, PathScalar};
+use fpscout_walk::{ExploreLimits, PathEnd, StopReason, Val, WalkConfig, Walker};
+use rand::SeedableRng;
+use rug::Rational;
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+/// What counts as reaching.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Target {
+    /// A path ending in a failed assertion (`assert`, `reach_error()`, `__VERIFIER_error()`).
+    FailedAssertion,
+    /// The function's float result in `[lo, hi]`.
+    ResultInside(f64, f64),
+    /// The function's float result ordered and below `lo` or above `hi`.
+    ResultOutside(f64, f64),
+}
+
+impl Target {
+    pub fn describe(&self) -> String {
+        match self {
+            Target::FailedAssertion => "a failed assertion".into(),
+            Target::ResultInside(lo, hi) => format!("a result in [{lo:e}, {hi:e}]"),
+            Target::ResultOutside(lo, hi) => {
+                format!("a result below {lo:e} or above {hi:e}")
+            }
+        }
+    }
+
+    /// Whether a concrete result (of type `ty`) hits an output target.
+    fn result_hits(&self, bits: u64, ty: FloatTy) -> bool {
+        let x = match ty {
+            FloatTy::F64 => f64::from_bits(bits),
+            FloatTy::F32 => f64::from(f32::from_bits(bits as u32)),
+        };
+        match *self {
+            Target::FailedAssertion => false,
+            Target::ResultInside(lo, hi) => lo <= x && x <= hi,
+            Target::ResultOutside(lo, hi) => x < lo || x > hi,
+        }
+    }
+}
+
+/// Options of one `reach` run.
+#[derive(Clone, Debug)]
+pub struct ReachConfig {
+    pub function: String,
+    pub build: fpscout_toolchain::BuildKind,
+    pub target: Target,
+    pub ranges: HashMap<String, (f64, f64)>,
+    pub ints: HashMap<String, i64>,
+    pub array_lens: HashMap<String, usize>,
+    pub loop_bound: u32,
+    pub max_paths: usize,
+    pub time_budget_s: f64,
+    /// Search nodes of the float solver per target path.
+    pub node_budget: u64,
+    pub ftz_daz: FtzDazChoice,
+    pub hang_limit_ms: u64,
+    /// Random generate-and-test on the executable only (the baseline), same budget.
+    pub random_only: bool,
+    pub seed: u64,
+    /// When the time budget counts from (compiling is part of the run).
+    pub started: Option<Instant>,
+}
+
+impl ReachConfig {
+    pub fn new(function: &str, target: Target) -> ReachConfig {
+        ReachConfig {
+            function: function.to_string(),
+            build: fpscout_toolchain::BuildKind::P,
+            target,
+            ranges: HashMap::new(),
+            ints: HashMap::new(),
+            array_lens: HashMap::new(),
+            loop_bound: 8,
+            max_paths: 1024,
+            time_budget_s: 60.0,
+            node_budget: 200_000,
+            ftz_daz: FtzDazChoice::Auto,
+            hang_limit_ms: 2000,
+            random_only: false,
+            seed: 1,
+            started: None,
+        }
+    }
+}
+
+/// The verdict.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ReachAnswer {
+    /// A witness reaches the target, confirmed by the interpreter and the executable.
+    Reachable,
+    /// Every path was explored and every path reaching the target is infeasible over floats.
+    Unreachable,
+    /// As `Unreachable`, for the paths within the loop bound; `cut` paths went past it.
+    UnreachableWithinBound {
+        bound: u32,
+        cut: usize,
+    },
+    Unknown {
+        reason: String,
+    },
+}
+
+impl ReachAnswer {
+    pub fn name(&self) -> &'static str {
+        match self {
+            ReachAnswer::Reachable => "reachable",
+            ReachAnswer::Unreachable => "unreachable",
+            ReachAnswer::UnreachableWithinBound { .. } => "unreachable within loop bound",
+            ReachAnswer::Unknown { .. } => "unknown",
+        }
+    }
+}
+
+/// A confirmed witness.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Witness {
+    pub inputs: Vec<ArgBits>,
+    /// What the executable did on it ("fails assertion `…`", "returned 0x…").
+    pub native: String,
+    /// The returned bits (output targets).
+    pub result: Option<u64>,
+}
+
+/// Totals of the exploration.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PathCounts {
+    /// Paths walked to their end (or to a limit).
+    pub explored: usize,
+    /// Branch directions propagation refuted (never walked).
+    pub pruned: u64,
+    /// Target paths whose constraints (with the target's) the solver refuted.
+    pub infeasible: usize,
+    /// Paths whose outcome stays open (unsupported operation, solver budget, replay).
+    pub unknown: usize,
+    /// Paths stopped by the loop bound.
+    pub cut: usize,
+    /// Paths ending where the target is decided: a failed assertion, or a return for a
+    /// result target (their constraints are then solved).
+    pub target: usize,
+}
+
+/// The report of one `reach` run.
+#[derive(Clone, Debug)]
+pub struct ReachReport {
+    pub function: String,
+    pub build: fpscout_toolchain::BuildKind,
+    pub target: Target,
+    pub answer: ReachAnswer,
+    pub witness: Option<Witness>,
+    pub params: Vec<fpscout_ir::Param>,
+    pub paths: PathCounts,
+    pub loop_bound: u32,
+    pub solver_nodes: u64,
+    /// Random inputs run (the baseline, or after an unsettled exploration).
+    pub random_inputs: u64,
+    /// Inputs interpreted to refute paths by exhaustion (boxes of at most 2^24 inputs
+    /// left by the solver's search).
+    pub exhausted_inputs: u64,
+    /// Why paths stayed unknown, each once, in the order met.
+    pub reasons: Vec<String>,
+    pub wall_s: f64,
+    pub method: &'static str,
+}
+
+/// What the executable and the interpreter must both show for a witness.
+struct Replayer<'a> {
+    session: &'a Session,
+    cfg: &'a ReachConfig,
+    exe: fpscout_native::NativeBuild,
+    func: fpscout_ir::FuncId,
+    mode: FpMode,
+    ret: Type,
+}
+
+impl Replayer<'_> {
+    fn hits_native(&self, outcome: &NativeOutcome) -> Option<Witness> {
+        match (self.cfg.target, outcome) {
+            (Target::FailedAssertion, NativeOutcome::Ended { end, .. }) => {
+                matches!(end, ProgramEnd::AssertFail { .. }).then(|| Witness {
+                    inputs: Vec::new(),
+                    native: end.to_string(),
+                    result: None,
+                })
+            }
+            (
+                target,
+                NativeOutcome::Returned {
+                    result: Some(r), ..
+                },
+            ) => {
+                let ty = self.ret.float_ty()?;
+                target.result_hits(*r, ty).then(|| Witness {
+                    inputs: Vec::new(),
+                    native: format!("returns {}", crate::args::decimal(*r, ty)),
+                    result: Some(*r),
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// The witness when both the interpreter and the executable reach the target.
+    fn confirm(&self, inputs: &[ArgBits]) -> Result<Option<Witness>, InputError> {
+        let module = self.session.module(self.cfg.build)?;
+        let f = module.function(self.func);
+        let mut runner =
+            crate::concrete::concrete_runner(module, self.func, self.mode, WalkConfig::default())
+                .map_err(|e| InputError(e.to_string()))?;
+        let interpreted = match runner.eval(inputs) {
+            Ok(e) => e.end,
+            Err(_) => return Ok(None),
+        };
+        if !self.interpreted_hits(&interpreted) {
+            return Ok(None);
+        }
+        let outs = self
+            .exe
+            .run(&[to_native(f, inputs)], &self.run_options())
+            .map_err(|e| InputError(e.to_string()))?;
+        Ok(outs
+            .first()
+            .and_then(|o| self.hits_native(o))
+            .map(|w| Witness {
+                inputs: inputs.to_vec(),
+                ..w
+            }))
+    }
+
+    /// Whether an interpreted run ended at the target.
+    fn interpreted_hits(&self, end: &EvalEnd) -> bool {
+        match (self.cfg.target, end) {
+            (Target::FailedAssertion, EvalEnd::Ended { end, .. }) => {
+                matches!(end, ProgramEnd::AssertFail { .. })
+            }
+            (target, EvalEnd::Returned(Some(r))) => self
+                .ret
+                .float_ty()
+                .is_some_and(|ty| target.result_hits(*r, ty)),
+            _ => false,
+        }
+    }
+
+    fn run_options(&self) -> RunOptions {
+        RunOptions {
+            ftz_daz: native_ftz(self.cfg.ftz_daz),
+            per_vector_timeout: Duration::from_millis(self.cfg.hang_limit_ms.max(1)),
+        }
+    }
+}
+
+/// The input domain of one float: its range, or every float (NaN and infinities
+/// included: a refutation then covers every input the program can be given).
+fn input_domain(ty: FloatTy, range: Option<(f64, f64)>) -> FloatDomain {
+    let format = format_of(ty);
+    match range {
+        Some((lo, hi)) => FloatDomain::between(format, lo, hi),
+        None => FloatDomain::full(format),
+    }
+}
+
+/// How a result is compared with a real bound.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Side {
+    AtLeast,
+    AtMost,
+    Below,
+    Above,
+}
+
+/// Requires `v side x` for a real `x`, as a comparison with the float of `format` that
+/// bounds the same set of floats (x itself is rarely a float of the result's format:
+/// `v < 1e9 + 0.01` in binary32 is `v <= 1e9`). `false` when no float satisfies it.
+fn require_bound(
+    net: &mut Network,
+    v: VarId,
+    format: Format,
+    side: Side,
+    x: f64,
+) -> Result<bool, String> {
+    let key = match Rational::from_f64(x) {
+        Some(exact) => {
+            let (down, up) = (
+                format.round(&exact, Rounding::Down),
+                format.round(&exact, Rounding::Up),
+            );
+            let is_float = format.to_rational(down).as_ref() == Some(&exact);
+            match side {
+                Side::AtLeast => Some(up),
+                Side::AtMost => Some(down),
+                Side::Below if is_float => format.next_down_value(down),
+                Side::Below => Some(down),
+                Side::Above if is_float => format.next_up_value(up),
+                Side::Above => Some(up),
+            }
+        }
+        // Infinite bounds.
+        None => {
+            let positive = x > 0.0;
+            match (side, positive) {
+                (Side::AtLeast, false) | (Side::AtMost, true) => return Ok(true),
+                (Side::Below, false) | (Side::Above, true) => None,
+                (Side::AtLeast, true) => Some(format.pos_inf()),
+                (Side::AtMost, false) => Some(format.neg_inf()),
+                (Side::Below, true) => Some(format.max_finite()),
+                (Side::Above, false) => Some(format.negate(format.max_finite())),
+            }
+        }
+    };
+    let Some(key) = key else {
+        return Ok(false);
+    };
+    let c = net.float_const(format, FloatValue::Num(key));
+    let pred = match side {
+        Side::AtLeast | Side::Above => FcmpPredicate::Oge,
+        Side::AtMost | Side::Below => FcmpPredicate::Ole,
+    };
+    net.require(pred, v, c, true).map_err(|e| e.to_string())?;
+    Ok(true)
+}
+
+/// The networks whose solutions reach the target from this path (one per disjunct of
+/// an output target; `result` is the returned value).
+fn target_networks(
+    domain: &mut FloatPath,
+    target: Target,
+    ty: FloatTy,
+    result: &PathScalar,
+) -> Result<Vec<Network>, String> {
+    if target == Target::FailedAssertion {
+        return Ok(vec![domain.network().clone()]);
+    }
+    let v = domain.float_var(ty, result).map_err(|e| e.to_string())?;
+    let format = format_of(ty);
+    let base = domain.network().clone();
+    let with = |bounds: &[(Side, f64)]| -> Result<Option<Network>, String> {
+        let mut net = base.clone();
+        for &(side, x) in bounds {
+            if !require_bound(&mut net, v, format, side, x)? {
+                return Ok(None);
+            }
+        }
+        Ok(Some(net))
+    };
+    let disjuncts = match target {
+        Target::FailedAssertion => vec![],
+        Target::ResultInside(lo, hi) => vec![with(&[(Side::AtLeast, lo), (Side::AtMost, hi)])?],
+        Target::ResultOutside(lo, hi) => {
+            vec![with(&[(Side::Below, lo)])?, with(&[(Side::Above, hi)])?]
+        }
+    };
+    Ok(disjuncts.into_iter().flatten().collect())
+}
+
+/// Share of the time budget for walking paths and solving them.
+const SOLVER_SHARE: f64 = 0.9;
+
+/// Search nodes of the 3-point probe tried before the complete search.
+const PROBE_NODES: u64 = 2_000;
+
+/// Solves one target network: a quick 3-point probe first (it often lands on a
+/// witness where bisection would still be narrowing), then the complete search whose
+/// exhaustion is a proof.
+fn solve_path(net: &Network, node_budget: u64, deadline: Option<Instant>) -> Report {
+    let probe = SearchConfig {
+        strategy: Strategy::ThreePointProbe,
+        node_budget: PROBE_NODES.min(node_budget),
+        deadline,
+        ..SearchConfig::default()
+    };
+    let probed = solve(net, &probe);
+    if matches!(probed.answer, Answer::Solution(_) | Answer::Infeasible) {
+        return probed;
+    }
+    let complete = SearchConfig {
+        node_budget,
+        deadline,
+        ..SearchConfig::default()
+    };
+    let mut solved = solve(net, &complete);
+    solved.nodes += probed.nodes;
+    solved
+}
+
+/// Projections spent narrowing a path's box before sizing or enumerating it: propagation
+/// that creeps one float per projection has no deadline, so it must stay short (sound at
+/// any budget: an unfinished propagation only leaves the box larger).
+const BOX_PROPAGATION_BUDGET: u64 = 20_000;
+
+/// Inputs of one target path's box enumerated at most when the search is unsettled.
+const EXHAUSTIVE_LIMIT: u64 = 1 << 24;
+
+/// Inputs interpreted per batch of an enumeration (the deadline is looked at between).
+const EXHAUSTIVE_BATCH: usize = 1 << 14;
+
+/// The number of inputs in the box the target network propagates to.
+fn box_size(domain: &FloatPath, net: &Network) -> u64 {
+    let mut net = net.clone();
+    if net.propagate(BOX_PROPAGATION_BUDGET) == fpscout_fpsolve::Propagation::Infeasible {
+        return 0;
+    }
+    domain.inputs().iter().fold(1u64, |total, input| {
+        let size = net.float_domain(input.var).map_or(u64::MAX, |d| d.size());
+        total.saturating_mul(size)
+    })
+}
+
+/// How the enumeration of a path's box ended.
+enum Exhaustion {
+    Witness(Witness),
+    /// No input of the box reaches the target: the path is refuted (propagation never
+    /// removes a solution, so every solution lies in the box), after this many inputs.
+    Refuted(u64),
+    TooLarge(u64),
+    Stopped,
+}
+
+/// Runs every input of the box the target network propagates to, on the interpreter
+/// (each hit then confirmed natively): a proof by exhaustion for small boxes.
+fn exhaust(
+    replayer: &Replayer,
+    space: &InputSpace,
+    domain: &FloatPath,
+    net: &Network,
+    runner: &mut fpscout_walk::concrete::ConcreteRunner,
+    deadline: Option<Instant>,
+) -> Result<Exhaustion, InputError> {
+    let mut net = net.clone();
+    if net.propagate(BOX_PROPAGATION_BUDGET) == fpscout_fpsolve::Propagation::Infeasible {
+        return Ok(Exhaustion::Refuted(0));
+    }
+    let mut axes: Vec<Vec<u64>> = Vec::new();
+    let mut total: u64 = 1;
+    for input in domain.inputs() {
+        let format = format_of(input.ty);
+        let d = net
+            .float_domain(input.var)
+            .map_err(|e| InputError(e.to_string()))?;
+        total = total.saturating_mul(d.size());
+        if total > EXHAUSTIVE_LIMIT {
+            return Ok(Exhaustion::TooLarge(total));
+        }
+        let mut values: Vec<u64> = match d.range() {
+            Some((lo, hi)) => (lo.0..=hi.0)
+                .map(|k| format.to_bits(FloatValue::Num(fpscout_fpsolve::Fp(k))))
+                .collect(),
+            None => Vec::new(),
+        };
+        if d.may_be_nan() {
+            values.push(format.to_bits(FloatValue::NaN));
+        }
+        axes.push(values);
+    }
+    if axes.iter().any(Vec::is_empty) {
+        return Ok(Exhaustion::Refuted(0));
+    }
+    // Mixed-radix counter over the axes.
+    let mut index = vec![0usize; axes.len()];
+    let mut done = false;
+    let mut run: u64 = 0;
+    while !done {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return Ok(Exhaustion::Stopped);
+        }
+        let mut batch = Vec::with_capacity(EXHAUSTIVE_BATCH);
+        while batch.len() < EXHAUSTIVE_BATCH && !done {
+            let bits: Vec<u64> = index.iter().zip(&axes).map(|(&i, a)| a[i]).collect();
+            batch.push(space.assemble(&bits));
+            done = true;
+            for (i, axis) in index.iter_mut().zip(&axes) {
+                *i += 1;
+                if *i < axis.len() {
+                    done = false;
+                    break;
+                }
+                *i = 0;
+            }
+        }
+        run += batch.len() as u64;
+        for (inputs, outcome) in batch.iter().zip(runner.eval_batch(&batch)) {
+            let hits = outcome.is_ok_and(|e| replayer.interpreted_hits(&e.end));
+            if hits {
+                if let Some(w) = replayer.confirm(inputs)? {
+                    return Ok(Exhaustion::Witness(w));
+                }
+            }
+        }
+    }
+    Ok(Exhaustion::Refuted(run))
+}
+
+/// The float bits of each input of the path in a solution.
+fn solution_bits(domain: &FloatPath, values: &[Value]) -> Vec<u64> {
+    domain
+        .inputs()
+        .iter()
+        .map(|input| match values.get(input.var.index()) {
+            Some(Value::Float(v)) => format_of(input.ty).to_bits(*v),
+            _ => 0,
+        })
+        .collect()
+}
+
+/// Runs `reach` on one function of a session.
+pub fn run_reach(
+    session: &Session,
+    cfg: &ReachConfig,
+    progress: &mut dyn FnMut(&PathCounts),
+) -> Result<ReachReport, InputError> {
+    let started = cfg.started.unwrap_or_else(Instant::now);
+    let deadline = after(started, cfg.time_budget_s);
+    let module = session.module(cfg.build)?;
+    let func = session.function(cfg.build, &cfg.function)?;
+    let f = module.function(func);
+    let space = InputSpace::of(
+        f,
+        &InputOptions {
+            ranges: &cfg.ranges,
+            ints: &cfg.ints,
+            array_lens: &cfg.array_lens,
+        },
+        "reach",
+    )?;
+    if cfg.target != Target::FailedAssertion && f.ret.float_ty().is_none() {
+        return Err(InputError(format!(
+            "--output-range/--outside need a float result; {} returns {}",
+            f.display_name, f.ret
+        )));
+    }
+    let replayer = Replayer {
+        session,
+        cfg,
+        exe: session.native(cfg.build, func, &space.lens)?,
+        func,
+        mode: session.fp_mode(cfg.build, cfg.ftz_daz),
+        ret: f.ret,
+    };
+    let mut report = ReachReport {
+        function: f.display_name.clone(),
+        build: cfg.build,
+        target: cfg.target,
+        answer: ReachAnswer::Unknown {
+            reason: String::new(),
+        },
+        witness: None,
+        params: f.params.clone(),
+        paths: PathCounts::default(),
+        loop_bound: cfg.loop_bound,
+        solver_nodes: 0,
+        random_inputs: 0,
+        exhausted_inputs: 0,
+        reasons: Vec::new(),
+        wall_s: 0.0,
+        method: if cfg.random_only {
+            "random"
+        } else {
+            "float solver"
+        },
+    };
+    if cfg.random_only {
+        random_search(&replayer, &space, cfg, deadline, &mut report)?;
+    } else {
+        // Paths and their searches stop at 90% of the budget, so that random testing
+        // keeps a little when they leave the answer open (a larger share for random
+        // testing cost the solver answers at 5 s budgets in scripts/bench-reach.sh).
+        let explore_deadline = after(started, cfg.time_budget_s * SOLVER_SHARE);
+        explore_paths(
+            &replayer,
+            &space,
+            cfg,
+            explore_deadline,
+            &mut report,
+            progress,
+        )?;
+        // Unsettled: the time left goes to random testing on the executable, which can
+        // still find a witness (the answer is then reachable; it never proves anything).
+        if let ReachAnswer::Unknown { reason } = report.answer.clone() {
+            random_search(&replayer, &space, cfg, deadline, &mut report)?;
+            match &mut report.answer {
+                ReachAnswer::Reachable => report.method = "float solver, then random",
+                ReachAnswer::Unknown { reason: why } => {
+                    *why = format!("{reason}; then {why}");
+                }
+                _ => {}
+            }
+        }
+    }
+    report.wall_s = started.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+fn note(reasons: &mut Vec<String>, reason: String) {
+    if !reasons.contains(&reason) {
+        reasons.push(reason);
+    }
+}
+
+fn explore_paths(
+    replayer: &Replayer,
+    space: &InputSpace,
+    cfg: &ReachConfig,
+    deadline: Option<Instant>,
+    report: &mut ReachReport,
+    progress: &mut dyn FnMut(&PathCounts),
+) -> Result<(), InputError> {
+    let module = replayer.session.module(cfg.build)?;
+    let config = WalkConfig {
+        deadline,
+        ..WalkConfig::default()
+    };
+    let mut walker = Walker::new(module, FloatPath::new(replayer.mode), config)
+        .map_err(|e| InputError(e.to_string()))?;
+    let mut args = Vec::new();
+    for spec in &space.specs {
+        args.push(match spec {
+            ParamSpec::Float { name, ty, range } => {
+                Val::Scalar(walker.domain.input(name, *ty, input_domain(*ty, *range)))
+            }
+            ParamSpec::Int { bits } => Val::Scalar(PathScalar::Bits(*bits)),
+            ParamSpec::FloatArray {
+                name,
+                ty,
+                len,
+                range,
+            } => {
+                let cells: Vec<PathScalar> = (0..*len)
+                    .map(|i| {
+                        walker
+                            .domain
+                            .input(&format!("{name}[{i}]"), *ty, input_domain(*ty, *range))
+                    })
+                    .collect();
+                let ptr = walker
+                    .alloc_array(name, ScalarTy::Float(*ty), cells)
+                    .map_err(|e| InputError(e.to_string()))?;
+                Val::Ptr(ptr)
+            }
+        });
+    }
+    let limits = ExploreLimits {
+        max_paths: cfg.max_paths,
+        loop_bound: cfg.loop_bound,
+        deadline,
+    };
+    let ret_ty = replayer.ret.float_ty();
+    let mut error: Option<InputError> = None;
+    let counts = &mut report.paths;
+    let reasons = &mut report.reasons;
+    let witness = &mut report.witness;
+    let nodes = &mut report.solver_nodes;
+    let exhausted = &mut report.exhausted_inputs;
+    let mut found_by_enumeration = false;
+    let mut runner = crate::concrete::concrete_runner(
+        module,
+        replayer.func,
+        replayer.mode,
+        WalkConfig::default(),
+    )
+    .map_err(|e| InputError(e.to_string()))?;
+    let summary = walker.explore(replayer.func, args, limits, |domain, end| {
+        counts.explored += 1;
+        if witness.is_some() || error.is_some() {
+            return;
+        }
+        let networks = match (&end, cfg.target, ret_ty) {
+            (
+                PathEnd::Ended {
+                    end: ProgramEnd::AssertFail { .. },
+                    ..
+                },
+                Target::FailedAssertion,
+                _,
+            ) => Ok(vec![domain.network().clone()]),
+            (PathEnd::Returned(Some(Val::Scalar(r))), Target::ResultInside(..), Some(ty))
+            | (PathEnd::Returned(Some(Val::Scalar(r))), Target::ResultOutside(..), Some(ty)) => {
+                target_networks(domain, cfg.target, ty, r)
+            }
+            (PathEnd::Returned(_) | PathEnd::Ended { .. }, _, _) => return,
+            (PathEnd::Stopped(StopReason::LoopBound { .. }), _, _) => {
+                counts.cut += 1;
+                return;
+            }
+            (PathEnd::Stopped(r), _, _) => Err(format!("path stopped: {r}")),
+            (PathEnd::Failed(e), _, _) => Err(e.to_string()),
+        };
+        let networks = match networks {
+            Ok(n) => n,
+            Err(reason) => {
+                counts.unknown += 1;
+                note(reasons, reason);
+                return;
+            }
+        };
+        counts.target += 1;
+        let mut refuted = true;
+        for net in networks {
+            // Half of what is left at most, so later target paths get their turn.
+            let solve_deadline = deadline.map(|d| {
+                let now = Instant::now();
+                now + d.saturating_duration_since(now) / 2
+            });
+            // A box small enough to enumerate gets a tenth of the nodes: enumeration
+            // settles it either way, where the search may creep.
+            let nodes_for_path = if box_size(domain, &net) <= EXHAUSTIVE_LIMIT {
+                cfg.node_budget / 10
+            } else {
+                cfg.node_budget
+            };
+            let solved = solve_path(&net, nodes_for_path, solve_deadline);
+            *nodes += solved.nodes;
+            match solved.answer {
+                Answer::Infeasible => {}
+                Answer::Solution(assignment) => {
+                    let inputs = space.assemble(&solution_bits(domain, assignment.values()));
+                    match replayer.confirm(&inputs) {
+                        Ok(Some(w)) => {
+                            *witness = Some(w);
+                            return;
+                        }
+                        Ok(None) => {
+                            refuted = false;
+                            note(
+                                reasons,
+                                "a solver solution did not replay on the interpreter and the executable".into(),
+                            );
+                        }
+                        Err(e) => {
+                            error = Some(e);
+                            return;
+                        }
+                    }
+                }
+                Answer::Unknown(stop) => {
+                    match exhaust(replayer, space, domain, &net, &mut runner, deadline) {
+                        Ok(Exhaustion::Refuted(n)) => *exhausted += n,
+                        Ok(Exhaustion::Witness(w)) => {
+                            *witness = Some(w);
+                            found_by_enumeration = true;
+                            return;
+                        }
+                        Ok(Exhaustion::TooLarge(n)) => {
+                            refuted = false;
+                            note(
+                                reasons,
+                                format!(
+                                    "float solver stopped: {stop:?} (the path's box of {n} or more inputs is too large to enumerate)"
+                                ),
+                            );
+                        }
+                        Ok(Exhaustion::Stopped) => {
+                            refuted = false;
+                            note(
+                                reasons,
+                                format!("float solver stopped: {stop:?}, and enumerating the path's box too"),
+                            );
+                        }
+                        Err(e) => {
+                            error = Some(e);
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+        if refuted {
+            counts.infeasible += 1;
+        } else {
+            counts.unknown += 1;
+        }
+        progress(counts);
+    });
+    if let Some(e) = error {
+        return Err(e);
+    }
+    report.paths.pruned = walker.domain.pruned;
+    if found_by_enumeration {
+        report.method = "float solver, then enumeration";
+    }
+    if let Some(stop) = summary.stopped {
+        note(&mut report.reasons, stop.to_string());
+    }
+    report.answer = if report.witness.is_some() {
+        ReachAnswer::Reachable
+    } else if report.paths.unknown > 0 || summary.stopped.is_some() {
+        ReachAnswer::Unknown {
+            reason: report.reasons.join("; "),
+        }
+    } else if report.paths.cut > 0 {
+        ReachAnswer::UnreachableWithinBound {
+            bound: cfg.loop_bound,
+            cut: report.paths.cut,
+        }
+    } else {
+        ReachAnswer::Unreachable
+    };
+    Ok(())
+}
+
+/// Inputs per native batch of the random baseline (the deadline is looked at between).
+const RANDOM_BATCH: usize = crate::search::NATIVE_BATCH;
+
+/// Random generate-and-test on the executable until the deadline: finds witnesses,
+/// never proves anything.
+fn random_search(
+    replayer: &Replayer,
+    space: &InputSpace,
+    cfg: &ReachConfig,
+    deadline: Option<Instant>,
+    report: &mut ReachReport,
+) -> Result<(), InputError> {
+    let module = replayer.session.module(cfg.build)?;
+    let f = module.function(replayer.func);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(cfg.seed);
+    // Without a deadline random testing still ends: a fixed number of batches.
+    let mut batches_left = if deadline.is_some() { u64::MAX } else { 16 };
+    while deadline.is_none_or(|d| Instant::now() < d) && batches_left > 0 {
+        batches_left -= 1;
+        let inputs: Vec<Vec<ArgBits>> = (0..RANDOM_BATCH).map(|_| space.random(&mut rng)).collect();
+        let outs = crate::search::replay_batches(
+            &replayer.exe,
+            f,
+            &inputs,
+            &replayer.run_options(),
+            fpscout_native::NativeBuild::run,
+            deadline,
+            &mut |_, _| {},
+        )?;
+        report.random_inputs += outs.len() as u64;
+        for (input, out) in inputs.iter().zip(&outs) {
+            if replayer.hits_native(out).is_some() {
+                if let Some(w) = replayer.confirm(input)? {
+                    report.witness = Some(w);
+                    report.answer = ReachAnswer::Reachable;
+                    return Ok(());
+                }
+            }
+        }
+    }
+    report.answer = ReachAnswer::Unknown {
+        reason: format!(
+            "random testing found no witness in {} inputs (it never proves unreachability)",
+            report.random_inputs
+        ),
+    };
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fpscout_fpsolve::{Arith, Propagation};
+
+    /// The range of a fresh binary32 variable after `v side x`, as f32 (None if empty).
+    fn bounded(side: Side, x: f64) -> Option<(f32, f32)> {
+        let mut net = Network::new(Arith::IEEE);
+        let v = net.float_var("v", Format::F32);
+        if !require_bound(&mut net, v, Format::F32, side, x).expect("constraint") {
+            return None;
+        }
+        assert_ne!(net.propagate(10_000), Propagation::Infeasible);
+        let (lo, hi) = net.float_domain(v).expect("float").range()?;
+        Some((Format::F32.to_f64(lo) as f32, Format::F32.to_f64(hi) as f32))
+    }
+
+    #[test]
+    fn bounds_are_the_floats_that_bound_the_same_set() {
+        // 1e9 + 0.01 is no binary32: "below" it is "at most 1e9", "above" it "at least
+        // the float after 1e9".
+        assert_eq!(
+            bounded(Side::Below, 1e9 + 0.01),
+            Some((f32::NEG_INFINITY, 1e9))
+        );
+        assert_eq!(
+            bounded(Side::Above, 1e9 + 0.01),
+            Some((1e9f32.next_up(), f32::INFINITY))
+        );
+        // A float bound: strict comparisons step past it, wide ones keep it.
+        assert_eq!(
+            bounded(Side::Below, 1.0),
+            Some((f32::NEG_INFINITY, 1f32.next_down()))
+        );
+        assert_eq!(bounded(Side::AtMost, 1.0), Some((f32::NEG_INFINITY, 1.0)));
+        assert_eq!(bounded(Side::AtLeast, 1.0), Some((1.0, f32::INFINITY)));
+        assert_eq!(
+            bounded(Side::Above, 1.0),
+            Some((1f32.next_up(), f32::INFINITY))
+        );
+        // Infinite bounds: nothing is above +inf, everything is at most +inf.
+        assert_eq!(bounded(Side::Above, f64::INFINITY), None);
+        assert_eq!(bounded(Side::Below, f64::NEG_INFINITY), None);
+        assert_eq!(
+            bounded(Side::AtMost, f64::INFINITY),
+            Some((f32::NEG_INFINITY, f32::INFINITY))
+        );
+        assert_eq!(
+            bounded(Side::Below, f64::INFINITY),
+            Some((f32::NEG_INFINITY, f32::MAX))
+        );
+    }
+}
