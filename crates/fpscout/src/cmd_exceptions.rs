@@ -3,7 +3,7 @@
 
 use crate::outputs::{FindingOutputs, Progress};
 use crate::print_exceptions;
-use crate::{parse_pairs, parse_ranges, Linking};
+use crate::{parse_pairs, parse_ranges, BuildChoice, Linking};
 use fpscout::exceptions::{run_exceptions, ExceptionsConfig, Summary};
 use fpscout::repro::ReproBuilds;
 use fpscout::session::{FtzDazChoice, Session};
@@ -19,16 +19,6 @@ use std::time::Instant;
 
 /// The record type a worker passes its findings to the parent in (never printed).
 const FINDING_MODEL: &str = "finding_model";
-
-/// The build `exceptions` analyses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum BuildChoice {
-    /// Without optimisation (-O0)
-    P,
-    /// Optimised with --opt-flags (default -O3 -ffast-math)
-    #[value(name = "p'", alias = "pprime")]
-    PPrime,
-}
 
 #[derive(clap::Args)]
 pub struct ExceptionsArgs {
@@ -116,10 +106,7 @@ pub struct ExceptionsArgs {
 impl ExceptionsArgs {
     fn config(&self, function: &str, started: Instant) -> Result<ExceptionsConfig, InputError> {
         let mut cfg = ExceptionsConfig::new(function);
-        cfg.build = match self.build {
-            BuildChoice::P => BuildKind::P,
-            BuildChoice::PPrime => BuildKind::PPrime,
-        };
+        cfg.build = self.build.kind();
         cfg.ranges = parse_ranges(&self.ranges)?;
         if let Some(f) = self.fpcore.get(function) {
             f.ranges_under(&mut cfg.ranges);
@@ -155,10 +142,7 @@ impl ExceptionsArgs {
     }
 
     fn build_kind(&self) -> BuildKind {
-        match self.build {
-            BuildChoice::P => BuildKind::P,
-            BuildChoice::PPrime => BuildKind::PPrime,
-        }
+        self.build.kind()
     }
 }
 

@@ -1,7 +1,6 @@
 //! The `fpscout reach` command: its arguments, the run, and the report as text or JSON Lines.
 
-use crate::cmd_exceptions::BuildChoice;
-use crate::{parse_pairs, parse_ranges, Linking};
+use crate::{parse_pairs, parse_ranges, BuildChoice, Linking};
 use fpscout::args::{inputs_json, inputs_text, run_args};
 use fpscout::reach::{run_reach, PathCounts, ReachAnswer, ReachConfig, ReachReport, Target};
 use fpscout::session::{FtzDazChoice, Session};
@@ -135,10 +134,7 @@ impl ReachArgs {
     }
 
     fn build_kind(&self) -> BuildKind {
-        match self.build {
-            BuildChoice::P => BuildKind::P,
-            BuildChoice::PPrime => BuildKind::PPrime,
-        }
+        self.build.kind()
     }
 }
 

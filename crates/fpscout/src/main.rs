@@ -146,6 +146,25 @@ fn main() -> ExitCode {
     }
 }
 
+/// The build a one-build mode (`exceptions`, `reach`) analyses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum BuildChoice {
+    /// Without optimisation (-O0)
+    P,
+    /// Optimised with --opt-flags (default -O3 -ffast-math)
+    #[value(name = "p'", alias = "pprime")]
+    PPrime,
+}
+
+impl BuildChoice {
+    pub(crate) fn kind(self) -> BuildKind {
+        match self {
+            BuildChoice::P => BuildKind::P,
+            BuildChoice::PPrime => BuildKind::PPrime,
+        }
+    }
+}
+
 /// For an SV-COMP-style program: `main` (or no function) means its harness, whose arrays
 /// get one element per call site unless `--array-len` sizes them; the user is told.
 pub(crate) fn harness_defaults(

@@ -92,8 +92,9 @@ fn exceptions_of_one_fpcore_find_the_division() {
         "-f",
         "ratio",
         "--json",
+        // Compiling is inside the budget: 4 s ran out once on a loaded machine.
         "--time-budget",
-        "4",
+        "15",
         "--random",
         "2000",
     ]);
