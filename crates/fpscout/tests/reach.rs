@@ -1,8 +1,10 @@
 //! End-to-end tests of `fpscout reach` on the real binary: SV-COMP programs, FPSE's and CPBPV_FP's examples; every witness is replayed again natively through `fpscout run`.
 
+mod common;
+
+use common::cli::json_run as fpscout_json;
 use serde_json::Value;
 use std::path::Path;
-use std::process::Command;
 
 fn file(dir: &str, name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -11,26 +13,6 @@ fn file(dir: &str, name: &str) -> String {
         .join(name)
         .display()
         .to_string()
-}
-
-/// The JSON Lines records of an fpscout run, and its exit code.
-fn fpscout_json(args: &[&str]) -> (Vec<Value>, Option<i32>) {
-    let out = Command::new(env!("CARGO_BIN_EXE_fpscout"))
-        .args(args)
-        .arg("--json")
-        .output()
-        .expect("fpscout runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let records = stdout
-        .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect();
-    assert!(
-        out.status.code() != Some(2),
-        "input error: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (records, out.status.code())
 }
 
 /// `reach`'s answer record and witness record (if any), and its exit code.
@@ -353,12 +335,9 @@ fn a_small_box_the_search_leaves_open_is_refuted_by_enumeration() {
 #[test]
 fn text_report_states_the_bound_and_bad_input_exits_2() {
     let path = file("reach", "halving.c");
-    let out = Command::new(env!("CARGO_BIN_EXE_fpscout"))
-        .args(["reach", &path, "--loop-bound", "4"])
-        .output()
-        .expect("fpscout runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{text}");
+    let out = common::cli::run(&["reach", &path, "--loop-bound", "4"]);
+    let text = out.stdout;
+    assert_eq!(out.code, 0, "{text}");
     assert!(
         text.contains("unreachable within loop bound 4 (") && text.contains("cut at the bound"),
         "{text}"
@@ -369,12 +348,9 @@ fn text_report_states_the_bound_and_bad_input_exits_2() {
         vec!["reach", fpse.as_str(), "-f", "foo", "--outside", "nan:1"],
         vec!["reach", fpse.as_str(), "-f", "nosuch"],
     ] {
-        let out = Command::new(env!("CARGO_BIN_EXE_fpscout"))
-            .args(&bad)
-            .output()
-            .expect("fpscout runs");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{bad:?}: {err}");
+        let out = common::cli::run(&bad);
+        let err = out.stderr;
+        assert_eq!(out.code, 2, "{bad:?}: {err}");
         assert!(err.contains("error"), "{err}");
     }
 }

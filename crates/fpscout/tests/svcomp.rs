@@ -2,9 +2,11 @@
 //! and `exceptions`: the harness's inputs, the program's own definitions winning over the
 //! weak ones, failed assumptions, inputs past the arrays.
 
+mod common;
+
+use common::cli::json_run as fpscout_json;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn program(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -12,26 +14,6 @@ fn program(name: &str) -> String {
         .join(name)
         .display()
         .to_string()
-}
-
-/// The JSON Lines `data` of an fpscout run, and its exit code.
-fn fpscout_json(args: &[&str]) -> (Vec<Value>, Option<i32>) {
-    let out = Command::new(env!("CARGO_BIN_EXE_fpscout"))
-        .args(args)
-        .arg("--json")
-        .output()
-        .expect("fpscout runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let records = stdout
-        .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect();
-    assert!(
-        out.status.code() != Some(2),
-        "input error: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (records, out.status.code())
 }
 
 /// `run`'s two records, P then P'.

@@ -31,6 +31,16 @@ pub fn records(stdout: &str) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// `fpscout ARGS --json`: its JSON Lines records and exit code. An input error (exit
+/// code 2) fails the test with fpscout's message.
+pub fn json_run(args: &[&str]) -> (Vec<serde_json::Value>, Option<i32>) {
+    let mut all = args.to_vec();
+    all.push("--json");
+    let out = run(&all);
+    assert!(out.code != 2, "input error: {}", out.stderr);
+    (records(&out.stdout), Some(out.code))
+}
+
 /// Writes `text` to `dir/name`; its path, as an argument.
 pub fn write(dir: &Path, name: &str, text: &str) -> String {
     let p = dir.join(name);
