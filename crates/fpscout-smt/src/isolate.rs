@@ -169,6 +169,8 @@ fn pipe() -> Result<(OwnedFd, OwnedFd), String> {
 fn spawn(work: &dyn Fn(usize) -> String) -> Result<Worker, String> {
     let (task_read, task_write) = pipe()?;
     let (answer_read, answer_write) = pipe()?;
+    // SAFETY: getpid has no preconditions.
+    let parent = unsafe { libc::getpid() };
     // SAFETY: the child only runs `work` on its copy of this thread and then `_exit`s, so
     // no destructor or atexit handler of the parent runs twice.
     let pid = unsafe { libc::fork() };
@@ -176,6 +178,16 @@ fn spawn(work: &dyn Fn(usize) -> String) -> Result<Worker, String> {
         return Err(format!("fork: {}", std::io::Error::last_os_error()));
     }
     if pid == 0 {
+        // A worker deep in one query reads no pipe: were the parent killed (a time limit
+        // of the caller, ^C), it would run on for minutes. The kernel ends it with the
+        // parent instead; the check covers a parent that died before the request.
+        // SAFETY: prctl and getppid only affect this process.
+        unsafe {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            if libc::getppid() != parent {
+                libc::_exit(0);
+            }
+        }
         drop(task_write);
         drop(answer_read);
         serve(task_read.as_raw_fd(), answer_write.as_raw_fd(), work);
