@@ -97,8 +97,8 @@ pub fn call_inputs(text: &str) -> Option<CallInputs> {
     let calls = |names: &[&str]| names.iter().map(|n| call_sites(text, n)).sum::<usize>();
     let (float_calls, double_calls) = (calls(&FLOAT_INPUTS), calls(&DOUBLE_INPUTS));
     let inputs = CallInputs {
-        floats: float_calls > 0 || FLOAT_INPUTS.iter().any(|n| mentions_call(text, n)),
-        doubles: double_calls > 0 || DOUBLE_INPUTS.iter().any(|n| mentions_call(text, n)),
+        floats: FLOAT_INPUTS.iter().any(|n| mentions_call(text, n)),
+        doubles: DOUBLE_INPUTS.iter().any(|n| mentions_call(text, n)),
         float_calls,
         double_calls,
     };
