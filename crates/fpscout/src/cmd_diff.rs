@@ -58,7 +58,8 @@ pub struct DiffArgs {
     pub(crate) jobs: Option<usize>,
     /// Seconds the solver phase may take in all (half for the plain exception queries, the
     /// rest for the differential ones); queries left are reported as not attempted.
-    /// Default: 3 s plus 5 ms per query beyond 200, at most 45 s
+    /// Default: 3 s plus 5 ms per query beyond 200, at most 45 s, ending early once models
+    /// stop giving new candidates
     #[arg(long)]
     pub(crate) solve_budget: Option<f64>,
     /// Seconds the symbolic exploration of both builds may take (half each); paths left

@@ -75,6 +75,8 @@ pub const DEFAULT_TIME_BUDGET_S: f64 = 60.0;
 const CONFIRM_SHARE: f64 = 0.1;
 /// Share of the time budget the automatic solve budget takes at most.
 const AUTOMATIC_SOLVE_SHARE: f64 = 0.6;
+/// Seconds of solving the automatic budget always gives (its base).
+const AUTOMATIC_SOLVE_BASE_S: f64 = 3.0;
 
 /// Random inputs of the first native run; each next one doubles, up to the maximum (and
 /// to what the time left allows).
@@ -86,7 +88,7 @@ const RANDOM_MAX_CHUNK: usize = 32_768;
 /// Small functions (the FPBench kernels) stay near interactive speed; unrolled loops with
 /// thousands of conditions get time in proportion.
 pub fn automatic_solve_budget(unique_queries: usize) -> f64 {
-    (3.0 + 0.005 * unique_queries.saturating_sub(200) as f64).min(45.0)
+    (AUTOMATIC_SOLVE_BASE_S + 0.005 * unique_queries.saturating_sub(200) as f64).min(45.0)
 }
 
 impl DiffConfig {
@@ -574,6 +576,8 @@ pub fn run_diff(
             space: &space,
             rp: &mut rp,
             rq: &mut rq,
+            saturation: cfg.solve_budget_s.is_none().then_some((t, t)),
+            stopped_saturated: false,
         };
         let mut plain_solver = scripts.pool(&names, cfg.query_timeout_ms, cfg.threads);
         rounds.plain(
@@ -731,7 +735,13 @@ pub fn run_diff(
     let mut traced_of = vec![0; candidates.len()];
     // Candidates with a neighbour whose results or flags differ: that one is their finding.
     let mut settled = vec![false; candidates.len()];
-    for x in &probes {
+    let mut interpreted_until = probes.len();
+    for (k, x) in probes.iter().enumerate() {
+        // Interpreting both builds can take milliseconds per point on long loops: past the
+        // search's deadline the remaining points are looked at natively only.
+        if interpreted_until == probes.len() && work_deadline.is_some_and(|d| Instant::now() >= d) {
+            interpreted_until = k;
+        }
         let (Some(op), Some(oq)) = (plain_observe(&x.p, ret), plain_observe(&x.q, ret)) else {
             continue;
         };
@@ -752,10 +762,17 @@ pub fn run_diff(
             _ => false,
         };
         settled[x.n] = !kinds.is_empty();
-        if !kinds.is_empty() || (raised && interpreted_kinds_differ()) {
+        if !kinds.is_empty() || (raised && k < interpreted_until && interpreted_kinds_differ()) {
             traced_of[x.n] += 1;
             worth.push(x);
         }
+    }
+    if interpreted_until < probes.len() {
+        summary.stopped.push(format!(
+            "search: the time budget ran out while interpreting point {interpreted_until} of \
+             {}; the others were compared on their native results and flags only",
+            probes.len()
+        ));
     }
     let worth_inputs: Vec<Vec<ArgBits>> = worth.iter().map(|x| x.args.clone()).collect();
     let (outs_p, outs_q) = replay(
@@ -1031,6 +1048,11 @@ struct SolveRounds<'a, 'm> {
     space: &'a InputSpace,
     rp: &'a mut ConcreteRunner<'m>,
     rq: &'a mut ConcreteRunner<'m>,
+    /// With the automatic budget: when solving began, and when a model last gave a new
+    /// candidate (see `saturated`).
+    saturation: Option<(Instant, Instant)>,
+    /// Whether saturation ended solving (said once in the stop reasons).
+    stopped_saturated: bool,
 }
 
 /// Differential queries tried before giving up on them when none is satisfiable.
@@ -1048,6 +1070,9 @@ impl SolveRounds<'_, '_> {
         if !pool.unique.insert(center.clone()) {
             return;
         }
+        if let Some((_, last_new)) = &mut self.saturation {
+            *last_new = Instant::now();
+        }
         let args = self.space.assemble(&center);
         for (build, runner) in [("P", &mut *self.rp), ("P'", &mut *self.rq)] {
             if let Ok(e) = runner.eval(&args) {
@@ -1062,8 +1087,36 @@ impl SolveRounds<'_, '_> {
         }
     }
 
-    /// Solves pending plain queries until `until`, skipping those whose exception an
-    /// earlier candidate already raises.
+    /// Whether solving has stopped paying, so that the automatic budget need not be spent:
+    /// past its base, it has gone at least as long without a new candidate as it took to
+    /// find the last one. In an unrolled loop the thousands of queries left mostly time
+    /// out on conditions alike to those already answered.
+    fn saturated(&self) -> bool {
+        let Some((began, last_new)) = self.saturation else {
+            return false;
+        };
+        let solving = began.elapsed().as_secs_f64();
+        let idle = last_new.elapsed().as_secs_f64();
+        solving >= AUTOMATIC_SOLVE_BASE_S && idle >= solving - idle
+    }
+
+    /// Says once, among the stop reasons, that saturation ended solving.
+    fn note_saturated(&mut self, summary: &mut Summary, left: usize) {
+        if std::mem::replace(&mut self.stopped_saturated, true) {
+            return;
+        }
+        let (began, last_new) = self.saturation.unwrap_or((Instant::now(), Instant::now()));
+        summary.stopped.push(format!(
+            "solver saturated: no new candidate in the last {:.1} s of {:.1} s of solving; \
+             {left} queries of this kind left (the automatic budget ends there; \
+             --solve-budget spends it all)",
+            last_new.elapsed().as_secs_f64(),
+            began.elapsed().as_secs_f64(),
+        ));
+    }
+
+    /// Solves pending plain queries until `until` (or saturation), skipping those whose
+    /// exception an earlier candidate already raises.
     fn plain(
         &mut self,
         solver: &mut QueryPool,
@@ -1073,6 +1126,10 @@ impl SolveRounds<'_, '_> {
         summary: &mut Summary,
     ) {
         while !pending.is_empty() && until.is_none_or(|d| Instant::now() < d) {
+            if self.saturated() {
+                self.note_saturated(summary, pending.len());
+                break;
+            }
             let mut batch = Vec::new();
             while batch.len() < self.round_len() {
                 let Some(work) = pending.pop_front() else {
@@ -1120,8 +1177,18 @@ impl SolveRounds<'_, '_> {
     ) -> usize {
         let mut next = 0;
         let mut rounds = 0;
+        // Where the plain queries already stopped paying, one round tells whether these do.
+        let probe_rounds = if self.saturated() {
+            1
+        } else {
+            DIFFERENTIAL_PROBE_ROUNDS
+        };
         while next < origins.len() && until.is_none_or(|d| Instant::now() < d) {
-            if rounds == DIFFERENTIAL_PROBE_ROUNDS && summary.differential_satisfiable == 0 {
+            if rounds >= probe_rounds && self.saturated() {
+                self.note_saturated(summary, origins.len() - next);
+                break;
+            }
+            if rounds == probe_rounds && summary.differential_satisfiable == 0 {
                 summary.stopped.push(format!(
                     "differential queries: none of the first {next} was satisfiable; their \
                      time went to the plain queries"

@@ -516,3 +516,29 @@ fn the_sweep_finds_a_signature_only_two_floats_have() {
     assert!(seen.inputs >= 1 && seen.inputs < 100, "{}", seen.inputs);
     assert!(r.summary.phases.sweep > 0.0);
 }
+
+#[test]
+fn the_automatic_solve_budget_ends_when_models_stop_giving_new_candidates() {
+    // 200 unrolled iterations give thousands of alike queries, most of which time out:
+    // once models stop giving new candidates, the automatic budget is not spent to the end.
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus/pid.c");
+    let mut cfg = quick("pid");
+    for name in ["m", "c"] {
+        cfg.ranges.insert(name.into(), (-10.0, 10.0));
+    }
+    let r = diff(&src, &cfg);
+    let stopped = r.summary.stopped.join("; ");
+    assert!(stopped.contains("solver saturated"), "{stopped}");
+    assert!(
+        r.summary.not_attempted > 1000,
+        "{}",
+        r.summary.not_attempted
+    );
+    assert!(r.summary.satisfiable > 0);
+    assert!(r.summary.diff_confirmed > 0);
+    // A budget the user gives is spent as given.
+    cfg.solve_budget_s = Some(2.0);
+    let r = diff(&src, &cfg);
+    let stopped = r.summary.stopped.join("; ");
+    assert!(!stopped.contains("solver saturated"), "{stopped}");
+}
