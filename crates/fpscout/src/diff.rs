@@ -75,6 +75,8 @@ pub const DEFAULT_TIME_BUDGET_S: f64 = 60.0;
 const CONFIRM_SHARE: f64 = 0.1;
 /// Share of the time budget the automatic solve budget takes at most.
 const AUTOMATIC_SOLVE_SHARE: f64 = 0.6;
+/// Share of the time left after solving that the search keeps for the random phase.
+const RANDOM_RESERVE_SHARE: f64 = 0.2;
 /// Seconds of solving the automatic budget always gives (its base).
 const AUTOMATIC_SOLVE_BASE_S: f64 = 3.0;
 
@@ -638,6 +640,16 @@ pub fn run_diff(
     // decide).
     let t = Instant::now();
     let mut candidates = pool.candidates;
+    // The search leaves the random phase a share of what is left (at most its own budget):
+    // where neighbours hang or interpret slowly, random inputs are the cheaper finds.
+    let search_deadline = match (work_deadline, cfg.random_inputs) {
+        (Some(end), n) if n > 0 => {
+            let left = end.saturating_duration_since(t).as_secs_f64();
+            let reserve = cfg.random_budget_s.min(RANDOM_RESERVE_SHARE * left);
+            Some(end - std::time::Duration::from_secs_f64(reserve))
+        }
+        (end, _) => end,
+    };
     let mut hanging = HangingInputs::default();
     // How many inputs each signature of a difference was seen on, in every phase.
     let mut inputs_seen: HashMap<Signature, u64> = HashMap::new();
@@ -681,7 +693,7 @@ pub fn run_diff(
             &inputs,
             &opts,
             NativeBuild::run,
-            work_deadline,
+            search_deadline,
             &mut |done, total| progress("search", done, 2 * total),
         )?;
         let asked = wanted.len();
@@ -725,7 +737,7 @@ pub fn run_diff(
     probes.extend(rest);
     if probes.len() < asked {
         summary.stopped.push(format!(
-            "search: the run's time budget ran out after {} of {asked} points",
+            "search: its share of the time budget ran out after {} of {asked} points",
             probes.len()
         ));
     }
@@ -739,7 +751,8 @@ pub fn run_diff(
     for (k, x) in probes.iter().enumerate() {
         // Interpreting both builds can take milliseconds per point on long loops: past the
         // search's deadline the remaining points are looked at natively only.
-        if interpreted_until == probes.len() && work_deadline.is_some_and(|d| Instant::now() >= d) {
+        if interpreted_until == probes.len() && search_deadline.is_some_and(|d| Instant::now() >= d)
+        {
             interpreted_until = k;
         }
         let (Some(op), Some(oq)) = (plain_observe(&x.p, ret), plain_observe(&x.q, ret)) else {
@@ -769,7 +782,7 @@ pub fn run_diff(
     }
     if interpreted_until < probes.len() {
         summary.stopped.push(format!(
-            "search: the time budget ran out while interpreting point {interpreted_until} of \
+            "search: its share of the time budget ran out while interpreting point {interpreted_until} of \
              {}; the others were compared on their native results and flags only",
             probes.len()
         ));
@@ -780,7 +793,7 @@ pub fn run_diff(
         &worth_inputs,
         &opts,
         NativeBuild::run_traced,
-        work_deadline,
+        search_deadline,
         &mut |done, total| progress("search", total + done, 2 * total),
     )?;
     let mut found_for = vec![false; candidates.len()];
@@ -1461,7 +1474,8 @@ fn replay<T>(
 ) -> Result<(Vec<T>, Vec<T>), InputError> {
     let (mut outs_p, mut outs_q) = (Vec::new(), Vec::new());
     // Batch by batch on both executables, so a deadline leaves them the same inputs.
-    let mut pacer = crate::search::Pacer::new(until);
+    // Each input runs on both executables, each of which may hang.
+    let mut pacer = crate::search::Pacer::new(until).hang_limit(2 * opts.per_vector_timeout);
     let mut done = 0;
     while done < inputs.len() && !pacer.expired() {
         let started = Instant::now();

@@ -102,6 +102,9 @@ const FIRST_BATCH: usize = 16;
 pub struct Pacer {
     batch: usize,
     until: Option<Instant>,
+    /// What one input may cost at worst (the hang limit), in seconds: a batch paced on
+    /// inputs that returned at once may be followed by one whose inputs all hang.
+    worst_per_input: f64,
 }
 
 impl Pacer {
@@ -113,7 +116,15 @@ impl Pacer {
                 NATIVE_BATCH
             },
             until,
+            worst_per_input: 0.0,
         }
+    }
+
+    /// Paces as if any input could run until `limit` (the executables' hang limit): near
+    /// the deadline, batches shrink to what fits even then.
+    pub fn hang_limit(mut self, limit: std::time::Duration) -> Pacer {
+        self.worst_per_input = limit.as_secs_f64();
+        self
     }
 
     pub fn expired(&self) -> bool {
@@ -127,7 +138,8 @@ impl Pacer {
 
     /// Sizes the next batch after one of `inputs` that began at `started`.
     pub fn ran(&mut self, started: Instant, inputs: usize) {
-        let per_input = started.elapsed().as_secs_f64() / inputs.max(1) as f64;
+        let per_input =
+            (started.elapsed().as_secs_f64() / inputs.max(1) as f64).max(self.worst_per_input);
         let affordable = self.until.map_or(usize::MAX, |d| {
             (d.saturating_duration_since(Instant::now()).as_secs_f64() / per_input.max(1e-9))
                 as usize
@@ -494,4 +506,23 @@ pub fn exact_args(specs: &[ParamSpec], input: &[ArgBits]) -> Option<Vec<ExactArg
             _ => None,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn a_pacer_told_the_hang_limit_sizes_batches_for_inputs_that_all_hang() {
+        let until = Some(Instant::now() + Duration::from_secs(2));
+        // A batch that returned at once: without the hang limit the next one doubles.
+        let mut plain = Pacer::new(until);
+        plain.ran(Instant::now(), FIRST_BATCH);
+        assert_eq!(plain.batch(), 2 * FIRST_BATCH);
+        // With a 1 s hang limit at most two inputs fit in the 2 s left, even if all hang.
+        let mut careful = Pacer::new(until).hang_limit(Duration::from_secs(1));
+        careful.ran(Instant::now(), FIRST_BATCH);
+        assert!((1..=2).contains(&careful.batch()), "{}", careful.batch());
+    }
 }
