@@ -345,7 +345,16 @@ fn function_page(function: &str, items: &[&(Merged, Status)], sources: &mut Sour
             );
         }
         body += "</table>\n";
-        let file = f.location.as_ref().map_or("SOURCE.c".to_string(), |l| l.file.clone());
+        // A finding without a place (a result difference) replays on the file of the
+        // function's other findings or trace steps.
+        let file = f
+            .location
+            .iter()
+            .chain(f.runs.iter().flat_map(|r| &r.trace).filter_map(|s| s.location.as_ref()))
+            .map(|l| l.file.clone())
+            .next()
+            .or_else(|| anchors.keys().map(|(file, _)| file.clone()).min())
+            .unwrap_or_else(|| "SOURCE.c".to_string());
         let command = format!(
             "fpscout run {} -f {} --args '{}'",
             shlex::try_quote(&file).map(|c| c.into_owned()).unwrap_or(file.clone()),
@@ -357,9 +366,10 @@ fn function_page(function: &str, items: &[&(Merged, Status)], sources: &mut Sour
             "<p>replay: <input class=\"cmd\" readonly value=\"{}\" onclick=\"this.select()\"></p>",
             esc(&command)
         );
-        if !m.more_inputs.is_empty() {
-            body += "<p>more witnesses:</p><ul>";
-            for input in &m.more_inputs {
+        let more = m.more_inputs();
+        if !more.is_empty() {
+            let _ = write!(body, "<p>more witnesses ({} in all):</p><ul>", m.others.len() + 1);
+            for input in &more {
                 let _ = write!(
                     body,
                     "<li><code>{}</code></li>",

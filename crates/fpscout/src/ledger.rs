@@ -377,12 +377,30 @@ impl Baseline {
 /// One finding of the merged runs, with the other witnesses seen for it.
 #[derive(Clone, Debug)]
 pub struct Merged {
+    /// The finding with the best witness.
     pub keyed: Keyed,
-    /// Further witness inputs (best first), at most [`WITNESSES_KEPT`] in all.
-    pub more_inputs: Vec<Vec<fpscout_walk::concrete::ArgBits>>,
+    /// The same finding on every other input seen (best first, each input once).
+    pub others: Vec<Finding>,
 }
 
-pub const WITNESSES_KEPT: usize = 5;
+/// Witnesses a report lists per finding (the plots show them all).
+pub const WITNESSES_LISTED: usize = 5;
+
+impl Merged {
+    /// The further witness inputs worth listing, best first.
+    pub fn more_inputs(&self) -> Vec<Vec<fpscout_walk::concrete::ArgBits>> {
+        self.others
+            .iter()
+            .take(WITNESSES_LISTED - 1)
+            .map(|f| f.input.clone())
+            .collect()
+    }
+
+    /// The finding on each input seen, the best first.
+    pub fn all(&self) -> impl Iterator<Item = &Finding> {
+        std::iter::once(&self.keyed.finding).chain(&self.others)
+    }
+}
 
 /// Why one witness is better than another: it breaks more rules, then its inputs are
 /// smaller in magnitude (easier to read and to reason about), then its bits are smaller
@@ -406,12 +424,15 @@ fn witness_rank(f: &Finding) -> (std::cmp::Reverse<usize>, u64, Vec<u64>) {
     (std::cmp::Reverse(f.also.len()), magnitude, bits)
 }
 
-/// The identity of a finding across shards of one run: function, location, kind.
-fn merge_key(f: &Finding) -> (String, Option<(String, u32, u32)>, Rule) {
+/// The identity of a finding across shards of one run: function, location, kind (for
+/// diff, every rule the input breaks, as the fingerprint has it).
+fn merge_key(f: &Finding) -> (String, Option<(String, u32, u32)>, Vec<Rule>) {
+    let mut rules: Vec<Rule> = std::iter::once(f.rule).chain(f.also.iter().copied()).collect();
+    rules.sort();
     (
         f.function.clone(),
         f.location.as_ref().map(|l| (l.file.clone(), l.line, l.col)),
-        f.rule,
+        rules,
     )
 }
 
@@ -429,20 +450,16 @@ pub fn merge(files: &[LedgerFile]) -> Vec<Merged> {
         .into_values()
         .map(|mut group| {
             group.sort_by_key(|k| witness_rank(&k.finding));
-            let mut more_inputs: Vec<Vec<_>> = Vec::new();
-            for k in &group[1..] {
-                if more_inputs.len() + 1 >= WITNESSES_KEPT {
-                    break;
-                }
-                if k.finding.input != group[0].finding.input
-                    && !more_inputs.contains(&k.finding.input)
-                {
-                    more_inputs.push(k.finding.input.clone());
-                }
-            }
+            let mut seen = HashSet::new();
+            seen.insert(&group[0].finding.input);
+            let others = group[1..]
+                .iter()
+                .filter(|k| seen.insert(&k.finding.input))
+                .map(|k| k.finding.clone())
+                .collect();
             Merged {
                 keyed: group[0].clone(),
-                more_inputs,
+                others,
             }
         })
         .collect()

@@ -33,7 +33,7 @@ pub fn for_function(findings: &[&Merged]) -> Vec<Plot> {
     }
     let diffs: Vec<&Finding> = findings
         .iter()
-        .map(|m| &m.keyed.finding)
+        .flat_map(|m| m.all())
         .filter(|f| f.mode == Mode::Diff)
         .collect();
     if !diffs.is_empty() {
@@ -94,8 +94,8 @@ fn exception_inputs(findings: &[&Merged], index: usize, name: &str, ty: FloatTy)
     let mut points: Vec<(f64, usize)> = Vec::new();
     for m in findings {
         let row = kinds.iter().position(|k| *k == m.keyed.finding.rule.id())?;
-        for input in std::iter::once(&m.keyed.finding.input).chain(&m.more_inputs) {
-            if let Some(ArgBits::Scalar(bits)) = input.get(index) {
+        for f in m.all() {
+            if let Some(ArgBits::Scalar(bits)) = f.input.get(index) {
                 points.push((signed_log(value(*bits, ty)), row));
             }
         }

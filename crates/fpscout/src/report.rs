@@ -198,7 +198,8 @@ impl Report {
                     "status": status,
                     "finding": m.keyed.finding,
                     "run_args": crate::args::run_args(&m.keyed.finding.params, &m.keyed.finding.input),
-                    "more_inputs": m.more_inputs,
+                    "more_inputs": m.more_inputs(),
+                    "witnesses": m.others.len() + 1,
                 }})
             })
             .collect();
