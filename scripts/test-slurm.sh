@@ -5,6 +5,10 @@
 # munge packages when missing and starts their daemons, which it stops at the end)
 #   FPSCOUT=path/to/fpscout   (default: $CARGO_TARGET_DIR/debug/fpscout, built when missing)
 #   SOURCE=file.c             the library to analyse (default examples/ci/src/stats.c)
+#   FPSCOUT_ARGS="..."        exceptions options (default: --random 2000 --time-budget 30 --jobs 1)
+#   MEASURE=1                 a benchmark (bench-gsl.sh --slurm): a difference between the
+#                             merged and the unsharded findings is counted, not fatal (time
+#                             budgets under load may end searches at different points)
 # Prints shards, tasks, wall time and the merged versus unsharded counts; exit 0 on success.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -97,7 +101,8 @@ sinfo -h -n "$node" -o %T | grep -qE '^(idle|mixed|allocated)' \
 cluster_s=$(awk -v s="$cluster_start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
 echo "test-slurm: cluster up on $node ($cpus CPUs) in $cluster_s s" >&2
 
-args=(exceptions "$source_file" --random 2000 --time-budget 30 --jobs 1)
+read -r -a options <<<"${FPSCOUT_ARGS:---random 2000 --time-budget 30 --jobs 1}"
+args=(exceptions "$source_file" "${options[@]}")
 sharded="$work/sharded"
 t0=$(date +%s.%N)
 rc=0; "$here/scripts/slurm/submit.sh" "$sharded" "$shards" "${args[@]}" || rc=$?
@@ -128,6 +133,11 @@ merged_n=$(wc -l <"$work/merged.txt"); unsharded_n=$(wc -l <"$work/unsharded.txt
 printf '%-28s %s\n' "shards (array tasks)" "$shards ($tasks ran)" "sharded wall s (submit..merge)" "$sharded_s" \
   "unsharded wall s" "$unsharded_s" "merged findings" "$merged_n" "unsharded findings" "$unsharded_n"
 [ "$unsharded_n" -gt 0 ] || die "the unsharded run found nothing: nothing to compare"
+if [ "${MEASURE:-0}" = 1 ]; then
+  printf '%-28s %s\n' "only unsharded" "$(comm -23 "$work/unsharded.txt" "$work/merged.txt" | wc -l)" \
+    "only merged" "$(comm -13 "$work/unsharded.txt" "$work/merged.txt" | wc -l)"
+  exit 0
+fi
 diff "$work/unsharded.txt" "$work/merged.txt" || die "merged shards differ from the unsharded run"
 [ -s "$sharded/html/index.html" ] || die "no HTML report from the merge"
 
