@@ -52,7 +52,10 @@ pub fn run(args: ReportArgs) -> Result<ExitCode, InputError> {
     let header = RunHeader {
         format: fpscout::ledger::FORMAT,
         tool_version: env!("CARGO_PKG_VERSION").to_string(),
-        mode: modes.first().copied().filter(|m| modes.iter().all(|x| x == m)),
+        mode: modes
+            .first()
+            .copied()
+            .filter(|m| modes.iter().all(|x| x == m)),
         shard: None,
         functions,
         command: std::env::args().collect(),

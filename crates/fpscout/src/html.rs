@@ -28,12 +28,18 @@ fn esc(text: &str) -> String {
 pub fn page_name(function: &str) -> String {
     let safe: String = function
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '-' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
         .take(60)
         .collect();
-    let hash = function
-        .bytes()
-        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+    let hash = function.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
     format!("fn-{safe}-{:08x}.html", hash as u32)
 }
 
@@ -96,7 +102,10 @@ pub fn write(dir: &Path, report: &Report) -> Result<(), InputError> {
     put("index.html", index(report, &by_function))?;
     let mut sources = SourceLines::default();
     for (function, items) in &by_function {
-        put(&page_name(function), function_page(function, items, &mut sources))?;
+        put(
+            &page_name(function),
+            function_page(function, items, &mut sources),
+        )?;
     }
     Ok(())
 }
@@ -122,7 +131,11 @@ fn index(report: &Report, by_function: &BTreeMap<&str, Vec<&(Merged, Status)>>) 
     let mut body = String::from("<h1>fpscout report</h1>\n");
     let _ = writeln!(body, "<p id=\"total\">{}</p>", esc(&report.total_text()));
     for u in &report.unfinished {
-        let _ = writeln!(body, "<p class=\"new unfinished\">{}</p>", esc(&unfinished_text(u)));
+        let _ = writeln!(
+            body,
+            "<p class=\"new unfinished\">{}</p>",
+            esc(&unfinished_text(u))
+        );
     }
     for p in &report.problems {
         let _ = writeln!(body, "<p class=\"new problem\">{}</p>", esc(p));
@@ -155,7 +168,12 @@ fn index(report: &Report, by_function: &BTreeMap<&str, Vec<&(Merged, Status)>>) 
         for (m, status) in items {
             let f = &m.keyed.finding;
             let location = f.location.as_ref().map_or(String::new(), |l| {
-                format!("{}:{}:{}", l.file.rsplit('/').next().unwrap_or(&l.file), l.line, l.col)
+                format!(
+                    "{}:{}:{}",
+                    l.file.rsplit('/').next().unwrap_or(&l.file),
+                    l.line,
+                    l.col
+                )
             });
             let _ = writeln!(
                 body,
@@ -183,7 +201,9 @@ type Anchors = std::collections::HashMap<(String, u32), String>;
 /// The source lines around the flagged ones and those the traces pass: the file when it
 /// can be read, else the flagged lines as they read when found.
 fn source_listing(items: &[&(Merged, Status)], sources: &mut SourceLines) -> (String, Anchors) {
-    let mut flagged: BTreeMap<(String, u32), (Vec<&str>, Option<&str>)> = BTreeMap::new();
+    // The kinds flagged on each line, and the line's text as found.
+    type Flags<'a> = (Vec<&'a str>, Option<&'a str>);
+    let mut flagged: BTreeMap<(String, u32), Flags> = BTreeMap::new();
     let mut passed: std::collections::BTreeSet<(String, u32)> = Default::default();
     for (m, _) in items {
         let f = &m.keyed.finding;
@@ -314,10 +334,18 @@ fn function_page(function: &str, items: &[&(Merged, Status)], sources: &mut Sour
             esc(&f.message)
         );
         if let Some(loc) = &f.location {
-            let _ = writeln!(body, "<p>at {}</p>", line_link(&anchors, loc, &loc.to_string()));
+            let _ = writeln!(
+                body,
+                "<p>at {}</p>",
+                line_link(&anchors, loc, &loc.to_string())
+            );
         }
         body += "<table class=\"witness\"><tr><th>parameter</th><th>hex</th><th>decimal</th></tr>";
-        for item in crate::args::inputs_json(&f.params, &f.input).as_array().into_iter().flatten() {
+        for item in crate::args::inputs_json(&f.params, &f.input)
+            .as_array()
+            .into_iter()
+            .flatten()
+        {
             let name = item["name"].as_str().unwrap_or("?");
             let shown = |v: &serde_json::Value, key: &str| {
                 v.get(key)
@@ -325,7 +353,10 @@ fn function_page(function: &str, items: &[&(Merged, Status)], sources: &mut Sour
                     .unwrap_or_default()
             };
             let values: Vec<&serde_json::Value> = match item.get("values") {
-                Some(vs) => vs.as_array().map(|a| a.iter().collect()).unwrap_or_default(),
+                Some(vs) => vs
+                    .as_array()
+                    .map(|a| a.iter().collect())
+                    .unwrap_or_default(),
                 None => vec![&item["value"]],
             };
             let hex: Vec<String> = values.iter().map(|v| shown(v, "hex")).collect();
@@ -333,7 +364,11 @@ fn function_page(function: &str, items: &[&(Merged, Status)], sources: &mut Sour
                 .iter()
                 .map(|v| {
                     let d = shown(v, "decimal");
-                    if d.is_empty() { shown(v, "int") } else { d }
+                    if d.is_empty() {
+                        shown(v, "int")
+                    } else {
+                        d
+                    }
                 })
                 .collect();
             let _ = write!(
@@ -350,15 +385,24 @@ fn function_page(function: &str, items: &[&(Merged, Status)], sources: &mut Sour
         let file = f
             .location
             .iter()
-            .chain(f.runs.iter().flat_map(|r| &r.trace).filter_map(|s| s.location.as_ref()))
+            .chain(
+                f.runs
+                    .iter()
+                    .flat_map(|r| &r.trace)
+                    .filter_map(|s| s.location.as_ref()),
+            )
             .map(|l| l.file.clone())
             .next()
             .or_else(|| anchors.keys().map(|(file, _)| file.clone()).min())
             .unwrap_or_else(|| "SOURCE.c".to_string());
         let command = format!(
             "fpscout run {} -f {} --args '{}'",
-            shlex::try_quote(&file).map(|c| c.into_owned()).unwrap_or(file.clone()),
-            shlex::try_quote(&f.function).map(|c| c.into_owned()).unwrap_or(f.function.clone()),
+            shlex::try_quote(&file)
+                .map(|c| c.into_owned())
+                .unwrap_or(file.clone()),
+            shlex::try_quote(&f.function)
+                .map(|c| c.into_owned())
+                .unwrap_or(f.function.clone()),
             crate::args::run_args(&f.params, &f.input)
         );
         let _ = writeln!(
@@ -368,7 +412,11 @@ fn function_page(function: &str, items: &[&(Merged, Status)], sources: &mut Sour
         );
         let more = m.more_inputs();
         if !more.is_empty() {
-            let _ = write!(body, "<p>more witnesses ({} in all):</p><ul>", m.others.len() + 1);
+            let _ = write!(
+                body,
+                "<p>more witnesses ({} in all):</p><ul>",
+                m.others.len() + 1
+            );
             for input in &more {
                 let _ = write!(
                     body,

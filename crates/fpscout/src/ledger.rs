@@ -146,10 +146,7 @@ pub fn fingerprint(f: &Finding, line_text: Option<&str>) -> String {
         (Some(loc), Some(text)) => {
             let indent = text.len() - text.trim_start().len();
             let normalised = text.split_whitespace().collect::<Vec<_>>().join(" ");
-            format!(
-                "{normalised}@{}",
-                (loc.col as usize).saturating_sub(indent)
-            )
+            format!("{normalised}@{}", (loc.col as usize).saturating_sub(indent))
         }
         (Some(loc), None) => format!(
             "{}:{}",
@@ -333,8 +330,12 @@ pub struct Baseline {
 
 impl Baseline {
     pub fn read(path: &Path) -> Result<Baseline, InputError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| InputError(format!("--baseline {}: cannot read it: {e}", path.display())))?;
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            InputError(format!(
+                "--baseline {}: cannot read it: {e}",
+                path.display()
+            ))
+        })?;
         // A SARIF log is one JSON document with `runs`; a findings file is JSON Lines.
         if let Ok(doc) = serde_json::from_str::<serde_json::Value>(&text) {
             if let Some(runs) = doc.get("runs").and_then(|r| r.as_array()) {
@@ -427,7 +428,9 @@ fn witness_rank(f: &Finding) -> (std::cmp::Reverse<usize>, u64, Vec<u64>) {
 /// The identity of a finding across shards of one run: function, location, kind (for
 /// diff, every rule the input breaks, as the fingerprint has it).
 fn merge_key(f: &Finding) -> (String, Option<(String, u32, u32)>, Vec<Rule>) {
-    let mut rules: Vec<Rule> = std::iter::once(f.rule).chain(f.also.iter().copied()).collect();
+    let mut rules: Vec<Rule> = std::iter::once(f.rule)
+        .chain(f.also.iter().copied())
+        .collect();
     rules.sort();
     (
         f.function.clone(),

@@ -62,7 +62,11 @@ impl MergedOutputs {
     /// Writes SARIF, HTML and a baseline from `report`; `header` heads the baseline file.
     pub(crate) fn write(&self, report: &Report, header: &RunHeader) -> Result<(), InputError> {
         if let Some(path) = &self.sarif {
-            let keyed: Vec<_> = report.findings.iter().map(|(m, _)| m.keyed.clone()).collect();
+            let keyed: Vec<_> = report
+                .findings
+                .iter()
+                .map(|(m, _)| m.keyed.clone())
+                .collect();
             let log = fpscout::sarif::log_keyed(&keyed, env!("CARGO_PKG_VERSION"));
             let text = serde_json::to_string_pretty(&log)
                 .map_err(|e| InputError(format!("cannot encode SARIF: {e}")))?;
@@ -71,7 +75,10 @@ impl MergedOutputs {
         }
         if let Some(dir) = &self.html {
             fpscout::html::write(dir, report)?;
-            eprintln!("fpscout: HTML report in {}", dir.join("index.html").display());
+            eprintln!(
+                "fpscout: HTML report in {}",
+                dir.join("index.html").display()
+            );
         }
         if let Some(path) = &self.write_baseline {
             let mut ledger = LedgerWriter::create(path, header.clone())?;
@@ -194,7 +201,11 @@ impl FindingSink<'_> {
     }
 
     /// `function` is done: analysed, or not for `reason`.
-    pub(crate) fn covered(&mut self, function: &str, reason: Option<String>) -> Result<(), InputError> {
+    pub(crate) fn covered(
+        &mut self,
+        function: &str,
+        reason: Option<String>,
+    ) -> Result<(), InputError> {
         if let Some(ledger) = &mut self.ledger {
             ledger.covered(function, reason.clone())?;
         }
@@ -223,7 +234,11 @@ impl FindingSink<'_> {
         let run = LedgerFile {
             path: outputs.jsonl.clone().unwrap_or_default(),
             header: Some(self.header.clone()),
-            findings: self.findings.iter().map(|f| sources.key(f.clone())).collect(),
+            findings: self
+                .findings
+                .iter()
+                .map(|f| sources.key(f.clone()))
+                .collect(),
             covered: self.covered,
             ended: true,
             problems: Vec::new(),

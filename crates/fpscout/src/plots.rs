@@ -110,10 +110,15 @@ fn exception_inputs(findings: &[&Merged], index: usize, name: &str, ty: FloatTy)
         root.fill(&WHITE).ok()?;
         let (lo, hi) = points
             .iter()
-            .fold((f64::MAX, f64::MIN), |(lo, hi), (x, _)| (lo.min(*x), hi.max(*x)));
+            .fold((f64::MAX, f64::MIN), |(lo, hi), (x, _)| {
+                (lo.min(*x), hi.max(*x))
+            });
         let pad = ((hi - lo) * 0.05).max(5.0);
         let mut chart = ChartBuilder::on(&root)
-            .caption(format!("witness inputs over {name} (signed log scale)"), ("sans-serif", 16))
+            .caption(
+                format!("witness inputs over {name} (signed log scale)"),
+                ("sans-serif", 16),
+            )
             .margin(10)
             .x_label_area_size(30)
             .y_label_area_size(150)
@@ -126,7 +131,10 @@ fn exception_inputs(findings: &[&Merged], index: usize, name: &str, ty: FloatTy)
             .y_label_formatter(&|y| {
                 let i = y.round();
                 if (y - i).abs() < 1e-6 && i >= 0.0 {
-                    kinds.get(i as usize).map(|k| k.to_string()).unwrap_or_default()
+                    kinds
+                        .get(i as usize)
+                        .map(|k| k.to_string())
+                        .unwrap_or_default()
                 } else {
                     String::new()
                 }
@@ -154,7 +162,15 @@ fn exception_inputs(findings: &[&Merged], index: usize, name: &str, ty: FloatTy)
     })
 }
 
-const CLASSES: [&str; 7] = ["zero", "subnormal", "finite", "+inf", "-inf", "nan", "no return"];
+const CLASSES: [&str; 7] = [
+    "zero",
+    "subnormal",
+    "finite",
+    "+inf",
+    "-inf",
+    "nan",
+    "no return",
+];
 
 /// The class of a build's result, from its bits and the return type.
 fn class_of(run: &BuildRun, ret: Type) -> usize {
@@ -198,7 +214,10 @@ fn diff_classes(findings: &[&Finding]) -> Option<Plot> {
         root.fill(&WHITE).ok()?;
         let axis = -0.5f64..(CLASSES.len() as f64 - 0.5);
         let mut chart = ChartBuilder::on(&root)
-            .caption("result class of P against P' on each witness", ("sans-serif", 16))
+            .caption(
+                "result class of P against P' on each witness",
+                ("sans-serif", 16),
+            )
             .margin(10)
             .x_label_area_size(40)
             .y_label_area_size(80)
@@ -207,7 +226,10 @@ fn diff_classes(findings: &[&Finding]) -> Option<Plot> {
         let label = |v: &f64| {
             let i = v.round();
             if (v - i).abs() < 1e-6 && i >= 0.0 {
-                CLASSES.get(i as usize).map(|c| c.to_string()).unwrap_or_default()
+                CLASSES
+                    .get(i as usize)
+                    .map(|c| c.to_string())
+                    .unwrap_or_default()
             } else {
                 String::new()
             }

@@ -67,7 +67,9 @@ impl Report {
         let mut covered = BTreeMap::new();
         for c in files.iter().flat_map(|f| &f.covered) {
             // Analysed in any shard beats "not analysed" in a stale one.
-            let entry = covered.entry(c.function.clone()).or_insert(c.reason.clone());
+            let entry = covered
+                .entry(c.function.clone())
+                .or_insert(c.reason.clone());
             if c.reason.is_none() {
                 *entry = None;
             }
@@ -126,8 +128,8 @@ impl Report {
     pub fn print_text(&self, out: &mut impl Write) {
         let _ = writeln!(
             out,
-            "{:<10} {:<28} {:<32} {:<28} {:<6} {}",
-            "mode", "function", "kind", "location", "status", "witness"
+            "{:<10} {:<28} {:<32} {:<28} {:<6} witness",
+            "mode", "function", "kind", "location", "status"
         );
         for (m, status) in &self.findings {
             let f = &m.keyed.finding;
@@ -137,14 +139,12 @@ impl Report {
                 mode_name(f.mode),
                 f.function,
                 f.rule.id(),
-                f.location
-                    .as_ref()
-                    .map_or("-".to_string(), |l| format!(
-                        "{}:{}:{}",
-                        l.file.rsplit('/').next().unwrap_or(&l.file),
-                        l.line,
-                        l.col
-                    )),
+                f.location.as_ref().map_or("-".to_string(), |l| format!(
+                    "{}:{}:{}",
+                    l.file.rsplit('/').next().unwrap_or(&l.file),
+                    l.line,
+                    l.col
+                )),
                 status_name(*status),
                 crate::args::inputs_text(&f.params, &f.input)
             );

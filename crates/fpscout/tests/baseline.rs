@@ -56,7 +56,11 @@ fn a_moved_line_stays_known_and_a_new_bug_fails_the_gate() {
     let base = dir.path().join("base.jsonl").display().to_string();
     let sarif = dir.path().join("base.sarif").display().to_string();
     let first = exceptions(&src, &["--write-baseline", &base, "--sarif", &sarif]);
-    assert_eq!(first.code, 1, "findings without a baseline: {}", first.stderr);
+    assert_eq!(
+        first.code, 1,
+        "findings without a baseline: {}",
+        first.stderr
+    );
     let written = std::fs::read_to_string(&base).unwrap();
     assert!(written.lines().any(|l| l.contains("\"type\":\"finding\"")));
 
@@ -64,7 +68,11 @@ fn a_moved_line_stays_known_and_a_new_bug_fails_the_gate() {
     std::fs::write(&src, format!("/* moved */\n#include <math.h>\n\n{AV}")).unwrap();
     for baseline in [&base, &sarif] {
         let moved = exceptions(&src, &["--baseline", baseline, "--json"]);
-        assert_eq!(moved.code, 0, "{baseline}: {}\n{}", moved.stdout, moved.stderr);
+        assert_eq!(
+            moved.code, 0,
+            "{baseline}: {}\n{}",
+            moved.stdout, moved.stderr
+        );
         let v = verdict(&moved.stdout);
         assert_eq!(v["new"], 0, "{v:#}");
         assert!(v["known"].as_u64().unwrap() >= 2, "{v:#}");
@@ -82,9 +90,7 @@ fn a_moved_line_stays_known_and_a_new_bug_fails_the_gate() {
         "{v:#}"
     );
     assert!(new.iter().all(|(f, _)| f == "ratio"), "{v:#}");
-    assert!(with_status(&v, "known")
-        .iter()
-        .all(|(f, _)| f == "av"));
+    assert!(with_status(&v, "known").iter().all(|(f, _)| f == "av"));
     assert!(!with_status(&v, "known").is_empty());
 
     // The text report says the same.
@@ -92,7 +98,9 @@ fn a_moved_line_stays_known_and_a_new_bug_fails_the_gate() {
     assert_eq!(text.code, 1);
     assert!(text.stdout.contains("baseline: "), "{}", text.stdout);
     assert!(
-        text.stdout.lines().any(|l| l.contains("NEW") && l.contains("ratio divide-by-zero")),
+        text.stdout
+            .lines()
+            .any(|l| l.contains("NEW") && l.contains("ratio divide-by-zero")),
         "{}",
         text.stdout
     );

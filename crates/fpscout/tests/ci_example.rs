@@ -72,12 +72,18 @@ fn verdict_lines(stdout: &str) -> Vec<(String, String)> {
 #[test]
 fn the_workflows_gate_passes_on_the_baseline_and_fails_on_a_new_bug() {
     let script = workflow_step("Analyse (fails on new findings only)");
-    assert!(script.contains("--baseline fpscout-baseline.jsonl"), "{script}");
+    assert!(
+        script.contains("--baseline fpscout-baseline.jsonl"),
+        "{script}"
+    );
     let dir = tempfile::tempdir().unwrap();
     copy_dir(&repo("examples/ci"), dir.path());
 
     let (code, stdout, stderr) = run_step(&script, dir.path());
-    assert_eq!(code, 0, "the committed baseline knows everything:\n{stdout}\n{stderr}");
+    assert_eq!(
+        code, 0,
+        "the committed baseline knows everything:\n{stdout}\n{stderr}"
+    );
     let lines = verdict_lines(&stdout);
     assert!(lines.len() >= 10, "{stdout}");
     assert!(lines.iter().all(|(s, _)| s == "known"), "{stdout}");
@@ -109,5 +115,8 @@ fn the_workflows_gate_passes_on_the_baseline_and_fails_on_a_new_bug() {
         .collect();
     assert!(!new.is_empty(), "{stdout}");
     assert!(new.iter().all(|f| *f == "inverse"), "{stdout}");
-    assert!(lines.iter().filter(|(s, _)| s == "known").count() >= 10, "{stdout}");
+    assert!(
+        lines.iter().filter(|(s, _)| s == "known").count() >= 10,
+        "{stdout}"
+    );
 }

@@ -115,17 +115,19 @@ fn the_report_loads_cleanly_draws_its_plots_sorts_and_links() {
     );
     let file = |name: &str| dir.path().join(name).display().to_string();
     let quick = ["--random", "2000", "--time-budget", "20", "--jobs", "1"];
-    let exceptions = run(&[&["exceptions", &lib, "--jsonl", &file("e.jsonl")][..], &quick].concat());
+    let exceptions = run(&[
+        &["exceptions", &lib, "--jsonl", &file("e.jsonl")][..],
+        &quick,
+    ]
+    .concat());
     assert_eq!(exceptions.code, 1, "{}", exceptions.stderr);
     // A mode's own --html goes through the same writer as report's.
-    let diff = run(
-        &[
-            &["diff", &shift, "-f", "shift", "--jsonl", &file("d.jsonl")][..],
-            &["--html", &file("diff-html")],
-            &quick,
-        ]
-        .concat(),
-    );
+    let diff = run(&[
+        &["diff", &shift, "-f", "shift", "--jsonl", &file("d.jsonl")][..],
+        &["--html", &file("diff-html")],
+        &quick,
+    ]
+    .concat());
     assert_eq!(diff.code, 1, "{}", diff.stderr);
     assert!(Path::new(&file("diff-html")).join("index.html").is_file());
     let html = dir.path().join("html");
@@ -146,11 +148,20 @@ fn the_report_loads_cleanly_draws_its_plots_sorts_and_links() {
     let url = |page: &str| format!("file://{}/{page}", html.display());
     let index = load(&browser, &url("index.html"));
     assert!(index.console.is_empty(), "{:#?}", index.console);
-    assert_eq!(select(&index.dom, "table#findings tbody tr").len(), findings);
+    assert_eq!(
+        select(&index.dom, "table#findings tbody tr").len(),
+        findings
+    );
     let totals = text(&select(&index.dom, "#total")[0]);
-    assert!(totals.contains(&format!("total: {findings} findings")), "{totals}");
+    assert!(
+        totals.contains(&format!("total: {findings} findings")),
+        "{totals}"
+    );
     for table in ["by-mode", "by-function", "by-kind"] {
-        assert!(!select(&index.dom, &format!("table#{table} tbody tr")).is_empty(), "{table}");
+        assert!(
+            !select(&index.dom, &format!("table#{table} tbody tr")).is_empty(),
+            "{table}"
+        );
     }
 
     // Sorting: by kind ascending, by function descending (through the address, which
@@ -158,13 +169,19 @@ fn the_report_loads_cleanly_draws_its_plots_sorts_and_links() {
     let unsorted = column(&index.dom, 2);
     let mut by_kind = unsorted.clone();
     by_kind.sort();
-    assert_ne!(unsorted, by_kind, "the page order must differ for the sort to show");
+    assert_ne!(
+        unsorted, by_kind,
+        "the page order must differ for the sort to show"
+    );
     let sorted = load(&browser, &format!("{}#sort=kind", url("index.html")));
     assert!(sorted.console.is_empty(), "{:#?}", sorted.console);
     assert_eq!(column(&sorted.dom, 2), by_kind);
     let table = &select(&sorted.dom, "table#findings")[0];
     assert_eq!(table.value().attr("data-sorted-by"), Some("kind"));
-    let descending = load(&browser, &format!("{}#sort=function-desc", url("index.html")));
+    let descending = load(
+        &browser,
+        &format!("{}#sort=function-desc", url("index.html")),
+    );
     let functions = column(&descending.dom, 1);
     let mut expected = functions.clone();
     expected.sort_by(|a, b| b.cmp(a));
@@ -180,9 +197,16 @@ fn the_report_loads_cleanly_draws_its_plots_sorts_and_links() {
         assert!(loaded.console.is_empty(), "{page}: {:#?}", loaded.console);
         for a in select(&loaded.dom, "a[href]") {
             let href = a.value().attr("href").unwrap();
-            assert!(!href.contains("://"), "{page}: a link leaves the report: {href}");
+            assert!(
+                !href.contains("://"),
+                "{page}: a link leaves the report: {href}"
+            );
             let (target, anchor) = href.split_once('#').unwrap_or((href, ""));
-            let target = if target.is_empty() { page.as_str() } else { target };
+            let target = if target.is_empty() {
+                page.as_str()
+            } else {
+                target
+            };
             assert!(html.join(target).is_file(), "{page}: broken link {href}");
             if !anchor.is_empty() {
                 let body = std::fs::read_to_string(html.join(target)).unwrap();
@@ -193,7 +217,11 @@ fn the_report_loads_cleanly_draws_its_plots_sorts_and_links() {
                     "{page}: link {href} has no target"
                 );
             }
-            if target != page && target != "index.html" && !pages.contains(&target.to_string()) && checked < 50 {
+            if target != page
+                && target != "index.html"
+                && !pages.contains(&target.to_string())
+                && checked < 50
+            {
                 pages.push(target.to_string());
                 checked += 1;
             }
@@ -213,7 +241,10 @@ fn the_report_loads_cleanly_draws_its_plots_sorts_and_links() {
             assert!(plots_seen.iter().any(|p| p.ends_with(":exceptions-y")));
             let flagged = select(&loaded.dom, "table.src tr.flagged");
             assert_eq!(flagged.len(), 1, "(x + y) and / 2.0 are on one line");
-            let kinds: Vec<String> = select_in(&flagged[0], "span.kind").iter().map(text).collect();
+            let kinds: Vec<String> = select_in(&flagged[0], "span.kind")
+                .iter()
+                .map(text)
+                .collect();
             assert!(kinds.contains(&"overflow".to_string()), "{kinds:?}");
             assert!(kinds.contains(&"underflow".to_string()), "{kinds:?}");
         }
@@ -221,8 +252,14 @@ fn the_report_loads_cleanly_draws_its_plots_sorts_and_links() {
             assert!(plots_seen.iter().any(|p| p.ends_with(":diff-classes")));
             let traces = select(&loaded.dom, "section.finding div.traces > div.trace");
             assert!(traces.iter().any(|t| text(t).contains("build P'")));
-            let command = select(&loaded.dom, "input.cmd")[0].value().attr("value").unwrap();
-            assert!(command.starts_with("fpscout run ") && command.contains("-f shift --args"), "{command}");
+            let command = select(&loaded.dom, "input.cmd")[0]
+                .value()
+                .attr("value")
+                .unwrap();
+            assert!(
+                command.starts_with("fpscout run ") && command.contains("-f shift --args"),
+                "{command}"
+            );
         }
     }
     assert!(checked >= 3, "pages reached through links: {checked}");

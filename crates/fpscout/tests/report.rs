@@ -32,7 +32,14 @@ fn runs() -> &'static Runs {
         let file = |name: &str| dir.path().join(name).display().to_string();
         let exceptions = |extra: &[&str]| {
             let mut args = vec![
-                "exceptions", &src, "--random", "2000", "--time-budget", "20", "--jobs", "1",
+                "exceptions",
+                &src,
+                "--random",
+                "2000",
+                "--time-budget",
+                "20",
+                "--jobs",
+                "1",
             ];
             args.extend_from_slice(extra);
             let out = run(&args);
@@ -108,12 +115,21 @@ fn shards_merge_to_the_unsharded_runs_findings() {
     assert_eq!(found(&twice.stdout), a);
     // The merged report as a baseline knows every finding of the unsharded run.
     let base = r.dir.join("merged-base.jsonl").display().to_string();
-    let written = run(&["report", &r.shards[0], &r.shards[1], "--write-baseline", &base]);
+    let written = run(&[
+        "report",
+        &r.shards[0],
+        &r.shards[1],
+        "--write-baseline",
+        &base,
+    ]);
     assert_eq!(written.code, 1);
     let judged = run(&["report", &r.all, "--baseline", &base, "--json"]);
     assert_eq!(judged.code, 0, "{}", judged.stdout);
     assert_eq!(total(&judged.stdout)["new"], 0);
-    assert_eq!(total(&judged.stdout)["known"].as_u64(), Some(a.len() as u64));
+    assert_eq!(
+        total(&judged.stdout)["known"].as_u64(),
+        Some(a.len() as u64)
+    );
 }
 
 #[test]
@@ -135,7 +151,10 @@ fn damaged_and_foreign_files_are_named_and_the_rest_is_kept() {
     );
     let kept = found(&out.stdout);
     assert!(kept.is_superset(&good_findings));
-    assert!(kept.len() > good_findings.len(), "the truncated file's whole records count");
+    assert!(
+        kept.len() > good_findings.len(),
+        "the truncated file's whole records count"
+    );
     // The truncated shard did not end: it is named with what it held.
     let unfinished: Vec<Value> = records(&out.stdout)
         .into_iter()
@@ -157,10 +176,18 @@ fn damaged_and_foreign_files_are_named_and_the_rest_is_kept() {
         "{}",
         out.stderr
     );
-    assert!(out.stdout.contains("ratio"), "the good file is reported: {}", out.stdout);
+    assert!(
+        out.stdout.contains("ratio"),
+        "the good file is reported: {}",
+        out.stdout
+    );
 
     // --json output of a mode is not a findings file.
-    let not_ours = write(&r.dir, "json-output.jsonl", "{\"type\":\"summary\",\"data\":{}}\n");
+    let not_ours = write(
+        &r.dir,
+        "json-output.jsonl",
+        "{\"type\":\"summary\",\"data\":{}}\n",
+    );
     let out = run(&["report", &not_ours, &r.shards[1]]);
     assert_eq!(out.code, 2);
     assert!(out.stderr.contains("not a findings file"), "{}", out.stderr);
@@ -175,7 +202,9 @@ fn an_unfinished_shard_is_named_with_its_functions_and_how_to_rerun_it() {
     let text = std::fs::read_to_string(&r.shards[0]).unwrap();
     // The shard was killed while analysing its last function (root): its records after
     // av's coverage are gone.
-    let av_done = text.find("{\"type\":\"covered\",\"data\":{\"function\":\"av\"").unwrap();
+    let av_done = text
+        .find("{\"type\":\"covered\",\"data\":{\"function\":\"av\"")
+        .unwrap();
     let end_of_line = av_done + text[av_done..].find('\n').unwrap() + 1;
     let killed = write(&r.dir, "killed.jsonl", &text[..end_of_line]);
     let out = run(&["report", &killed, &r.shards[1]]);
