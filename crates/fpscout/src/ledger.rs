@@ -467,3 +467,73 @@ pub fn merge(files: &[LedgerFile]) -> Vec<Merged> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_split_the_sorted_list_round_robin_and_refuse_nonsense() {
+        let work: Vec<u32> = (0..7).collect();
+        let parts: Vec<Vec<u32>> = (0..3)
+            .map(|i| Shard { index: i, count: 3 }.select(&work))
+            .collect();
+        assert_eq!(parts, [vec![0, 3, 6], vec![1, 4], vec![2, 5]]);
+        assert_eq!(
+            Shard::parse(" 2/5 ").ok(),
+            Some(Shard { index: 2, count: 5 })
+        );
+        for bad in ["5/5", "1", "a/3", "-1/3", "1/0"] {
+            let e = Shard::parse(bad).expect_err(bad);
+            assert!(e.0.contains(bad), "{}", e.0);
+        }
+    }
+
+    fn finding(line: u32, col: u32, witness: u64) -> Finding {
+        Finding {
+            mode: Mode::Exceptions,
+            rule: Rule::Overflow,
+            also: Vec::new(),
+            function: "f".into(),
+            symbol: "f".into(),
+            message: String::new(),
+            location: Some(SourceLoc {
+                file: "/src/a.c".into(),
+                line,
+                col,
+            }),
+            input: vec![fpscout_walk::concrete::ArgBits::Scalar(witness)],
+            params: Vec::new(),
+            ret: fpscout_ir::Type::Void,
+            runs: Vec::new(),
+            properties: serde_json::Value::Null,
+        }
+    }
+
+    #[test]
+    fn fingerprints_ignore_line_numbers_witnesses_and_spacing_but_not_the_place() {
+        let line = "  return a  *  b;";
+        let base = fingerprint(&finding(3, 12, 1), Some(line));
+        assert_eq!(base, fingerprint(&finding(40, 12, 2), Some(line)));
+        // Re-indented by two more spaces: the column moves with the text.
+        assert_eq!(
+            base,
+            fingerprint(&finding(3, 14, 1), Some("    return a  *  b;"))
+        );
+        assert_eq!(
+            base,
+            fingerprint(&finding(3, 12, 1), Some("  return a * b;"))
+        );
+        assert_ne!(base, fingerprint(&finding(3, 13, 1), Some(line)));
+        assert_ne!(
+            base,
+            fingerprint(&finding(3, 12, 1), Some("  return a  *  c;"))
+        );
+        let mut other_rule = finding(3, 12, 1);
+        other_rule.rule = Rule::Underflow;
+        assert_ne!(base, fingerprint(&other_rule, Some(line)));
+        let mut signature = finding(3, 12, 1);
+        signature.also = vec![Rule::Invalid];
+        assert_ne!(base, fingerprint(&signature, Some(line)));
+    }
+}

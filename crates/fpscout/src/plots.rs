@@ -333,3 +333,67 @@ fn error_sweeps(f: &Finding) -> Vec<Plot> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::finding::Rule;
+    use crate::ledger::Keyed;
+    use fpscout_ir::Param;
+
+    fn merged(properties: serde_json::Value) -> Merged {
+        let finding = Finding {
+            mode: Mode::Exceptions,
+            rule: Rule::Overflow,
+            also: Vec::new(),
+            function: "f".into(),
+            symbol: "f".into(),
+            message: String::new(),
+            location: None,
+            input: vec![ArgBits::Scalar(1e300f64.to_bits())],
+            params: vec![Param {
+                name: "x".into(),
+                ty: Type::Scalar(ScalarTy::Float(FloatTy::F64)),
+                pointee: None,
+                min_elements: 0,
+                unsigned: false,
+            }],
+            ret: Type::Scalar(ScalarTy::Float(FloatTy::F64)),
+            runs: Vec::new(),
+            properties,
+        };
+        Merged {
+            keyed: Keyed {
+                fingerprint: String::new(),
+                line_text: None,
+                finding,
+            },
+            others: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_finding_with_sweeps_gets_an_error_plot_and_one_without_does_not() {
+        let plain = merged(serde_json::json!({}));
+        let ids: Vec<String> = for_function(&[&plain]).into_iter().map(|p| p.id).collect();
+        assert_eq!(ids, ["exceptions-x"]);
+        let swept = merged(serde_json::json!({"sweeps": [
+            {"parameter": "x", "points": [[1.0, 1e-16], [1e10, 1e-3], [1e20, 0.5]]}
+        ]}));
+        let plots = for_function(&[&swept]);
+        let error = plots
+            .iter()
+            .find(|p| p.id == "error-x")
+            .expect("an error plot");
+        assert!(error.svg.contains("<polyline"), "{}", error.svg);
+    }
+
+    #[test]
+    fn the_signed_log_axis_keeps_order_and_sign() {
+        let values = [-1e308, -1.0, -5e-324, 0.0, 5e-324, 1e-300, 1.0, 1e308];
+        let mapped: Vec<f64> = values.iter().map(|v| signed_log(*v)).collect();
+        assert!(mapped.windows(2).all(|w| w[0] < w[1]), "{mapped:?}");
+        assert_eq!(signed_log_label(&signed_log(1e10)), "1e10");
+        assert_eq!(signed_log_label(&signed_log(-1e-300)), "-1e-300");
+    }
+}
