@@ -178,6 +178,10 @@ pub fn run(mut args: DiffArgs, started: Instant) -> Result<ExitCode, InputError>
     // Checked before compiling: a typo should not cost a build.
     args.config("", None, started)?;
     args.outputs.prepare()?;
+    args.shard.parse()?;
+    if args.function.is_some() {
+        args.shard.refuse_single("--function")?;
+    }
     let (sources, fpcore) = args
         .compile
         .apply_translating(&args.source_files, &mut flags)?;

@@ -169,6 +169,10 @@ pub fn run(mut args: ExceptionsArgs, started: Instant) -> Result<ExitCode, Input
     // Checked before compiling: a typo should not cost a build.
     args.config("", started)?;
     args.outputs.prepare()?;
+    args.shard.parse()?;
+    if args.function.is_some() {
+        args.shard.refuse_single("--function")?;
+    }
     let (sources, fpcore) = args
         .compile
         .apply_translating(&args.source_files, &mut flags)?;
