@@ -220,3 +220,53 @@ fn an_unfinished_shard_is_named_with_its_functions_and_how_to_rerun_it() {
     // What the killed shard found before it stopped is still there.
     assert!(out.stdout.contains("exceptions av"), "{}", out.stdout);
 }
+
+#[test]
+fn diff_shards_of_an_fpcore_file_cover_its_functions_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let fpcore = write(
+        dir.path(),
+        "three.fpcore",
+        "(FPCore (x y) :name \"average\" (/ (+ x y) 2))\n\
+         (FPCore (x) :name \"shift\" (- (+ x 1e308) 1e308))\n\
+         (FPCore (a b) :name \"ratio\" (/ a b))\n",
+    );
+    let mut held: Vec<String> = Vec::new();
+    for shard in ["0/2", "1/2"] {
+        let jsonl = dir.path().join(format!("{}.jsonl", &shard[..1]));
+        let out = run(&[
+            "diff",
+            &fpcore,
+            "--shard",
+            shard,
+            "--jsonl",
+            jsonl.to_str().unwrap(),
+            "--time-budget",
+            "4",
+            "--random",
+            "500",
+        ]);
+        assert!(out.code == 0 || out.code == 1, "{}", out.stderr);
+        let records: Vec<Value> = records(&std::fs::read_to_string(&jsonl).unwrap());
+        let header = &records[0]["data"];
+        assert_eq!(header["shard"]["count"], 2);
+        let functions: Vec<String> = header["functions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f.as_str().unwrap().to_string())
+            .collect();
+        let covered: Vec<String> = records
+            .iter()
+            .filter(|r| r["type"] == "covered")
+            .map(|r| r["data"]["function"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(covered, functions, "each function of the shard is done");
+        assert_eq!(records.last().unwrap()["type"], "end");
+        held.extend(functions);
+    }
+    held.sort();
+    assert_eq!(held.len(), 3, "{held:?}");
+    held.dedup();
+    assert_eq!(held.len(), 3, "no function in two shards: {held:?}");
+}
