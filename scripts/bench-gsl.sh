@@ -2,6 +2,11 @@
 #! GSL special-function benchmark of `fpscout exceptions`: every scalar gsl_sf_* function, ours next to a random-only baseline given the same time.
 #
 # Usage: scripts/bench-gsl.sh [FILTER_REGEX]
+#        scripts/bench-gsl.sh --slurm [SHARDS]   (root; SHARDS default 8)
+#   --slurm: the whole GSL module as one whole-library `fpscout exceptions` run, split into
+#   SHARDS array tasks on a single-node Slurm cluster started here, merged by
+#   `fpscout report`, next to the same run unsharded (scripts/test-slurm.sh with
+#   SOURCE=specfunc.bc, MEASURE=1): shards, wall times, merged and unsharded counts.
 #   TIME_PER_FUNCTION=20   seconds per run (each function gets two runs of this budget)
 #   JOBS=2                 functions analysed at once
 #   FPSCOUT=path/to/fpscout  (default: $CARGO_TARGET_DIR/release/fpscout, built when missing)
@@ -26,6 +31,13 @@ BENCH_SCRIPT=bench-gsl
 here="$(cd "$(dirname "$0")/.." && pwd)"
 # shellcheck source=scripts/exceptions-bench-lib.sh
 . "$here/scripts/exceptions-bench-lib.sh"
+
+if [ "${1:-}" = "--slurm" ]; then
+  bc="$("$here/scripts/gsl-bitcode.sh")" || bench_die "scripts/gsl-bitcode.sh failed"
+  SOURCE="$bc" MEASURE=1 FPSCOUT="$(bench_fpscout "$here")" \
+    FPSCOUT_ARGS="--time-budget ${TIME_PER_FUNCTION:-20} --jobs 1" \
+    exec "$here/scripts/test-slurm.sh" "${2:-8}"
+fi
 
 script_start=$(date +%s.%N)
 filter="${1:-.}"

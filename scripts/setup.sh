@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs the system packages fpscout needs (LLVM/clang 19, Z3, GMP, MPFR) when missing.
+# Installs the system packages fpscout needs (LLVM/clang 19, Z3, GMP, MPFR) and its tests
+# need (chromium, for the HTML report test) when missing.
 set -euo pipefail
-packages=(clang-19 llvm-19-dev libpolly-19-dev libz3-dev libgmp-dev libmpfr-dev libffi-dev)
+packages=(clang-19 llvm-19-dev libpolly-19-dev libz3-dev libgmp-dev libmpfr-dev libffi-dev chromium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

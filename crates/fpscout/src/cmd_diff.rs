@@ -1,10 +1,12 @@
 //! The `fpscout diff` command: one function, or every function of an FPCore file one
 //! after the other, one summary line each and a total.
 
-use crate::outputs::{FindingOutputs, Progress};
+use crate::outputs::{FindingOutputs, Progress, ShardArg};
 use crate::print_diff;
 use crate::{parse_pairs, parse_ranges, Linking};
 use fpscout::diff::{run_diff, DiffConfig, DiffReport};
+use fpscout::finding::Mode;
+use fpscout::ledger::Shard;
 use fpscout::repro::ReproBuilds;
 use fpscout::session::{FtzDazChoice, Session};
 use fpscout::sources::{CompileArgs, FpCoreFunction, FpCoreInputs};
@@ -110,6 +112,8 @@ pub struct DiffArgs {
     pub(crate) json: bool,
     #[command(flatten)]
     pub(crate) outputs: FindingOutputs,
+    #[command(flatten)]
+    pub(crate) shard: ShardArg,
 }
 
 impl DiffArgs {
@@ -175,10 +179,15 @@ pub fn run(mut args: DiffArgs, started: Instant) -> Result<ExitCode, InputError>
     // Checked before compiling: a typo should not cost a build.
     args.config("", None, started)?;
     args.outputs.prepare()?;
+    args.shard.parse()?;
+    if args.function.is_some() {
+        args.shard.refuse_single("--function")?;
+    }
     let (sources, fpcore) = args
         .compile
         .apply_translating(&args.source_files, &mut flags)?;
     crate::harness_defaults(&fpcore, &mut args.function, &mut args.array_lens);
+    let shard = args.shard.parse()?;
     let Some(name) = &args.function else {
         if !fpcore.any() {
             return Err(InputError(
@@ -193,8 +202,9 @@ pub fn run(mut args: DiffArgs, started: Instant) -> Result<ExitCode, InputError>
             &BuildKind::BOTH,
             None,
         )?;
-        return whole_file(&args, &session, &sources, &fpcore);
+        return whole_file(&args, &session, &sources, &fpcore, shard);
     };
+    args.shard.refuse_single("--function")?;
     let fp = fpcore.resolve(name)?;
     let function = fp.map_or(name.as_str(), |f| f.c_name.as_str()).to_string();
     if let Some(f) = fp {
@@ -210,10 +220,11 @@ pub fn run(mut args: DiffArgs, started: Instant) -> Result<ExitCode, InputError>
         Some(&function),
     )?;
     let (report, cfg) = analyse(&args, &session, &function, fp, started, true)?;
-    args.outputs
-        .write(&fpscout::finding::from_diff(&report), || {
-            ReproBuilds::of_session(&session, &sources, args.ftz_daz, fpcore.translation_dir())
-        })?;
+    let mut sink = args
+        .outputs
+        .start(Mode::Diff, std::slice::from_ref(&function), None)?;
+    sink.found(&fpscout::finding::from_diff(&report))?;
+    sink.covered(&function, None)?;
     let mut out = std::io::stdout().lock();
     if args.json {
         print_json(&mut out, &args, &report, &cfg);
@@ -223,11 +234,12 @@ pub fn run(mut args: DiffArgs, started: Instant) -> Result<ExitCode, InputError>
             let _ = writeln!(out, "ranges: {}", ranges_text(&cfg.ranges));
         }
     }
-    Ok(if report.summary.diff_confirmed > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    drop(out);
+    sink.finish(
+        || ReproBuilds::of_session(&session, &sources, args.ftz_daz, fpcore.translation_dir()),
+        args.json,
+        report.summary.diff_confirmed > 0,
+    )
 }
 
 /// Runs `diff` on `function` of `session`: the report and the configuration it ran with.
@@ -342,8 +354,14 @@ fn whole_file(
     session: &Session,
     sources: &SourceSet,
     fpcore: &FpCoreInputs,
+    shard: Option<Shard>,
 ) -> Result<ExitCode, InputError> {
-    let mut all_findings = Vec::new();
+    let functions: Vec<&FpCoreFunction> = match shard {
+        Some(s) => s.select(&fpcore.functions.iter().collect::<Vec<_>>()),
+        None => fpcore.functions.iter().collect(),
+    };
+    let names: Vec<String> = functions.iter().map(|f| f.c_name.clone()).collect();
+    let mut sink = args.outputs.start(Mode::Diff, &names, shard)?;
     let mut out = std::io::stdout().lock();
     let (mut analysed, mut failed, mut findings, mut signatures) = (0usize, 0usize, 0usize, 0usize);
     let mut with_findings = 0usize;
@@ -355,7 +373,9 @@ fn whole_file(
             "function", "findings", "signatures", "wall s"
         );
     }
-    for u in &fpcore.unsupported {
+    // Untranslatable FPCores are reported by the first shard only.
+    let own_unsupported = shard.is_none_or(|s| s.index == 0);
+    for u in fpcore.unsupported.iter().filter(|_| own_unsupported) {
         failed += 1;
         if args.json {
             let record = json!({"type": "unsupported", "data": {
@@ -366,7 +386,7 @@ fn whole_file(
             let _ = writeln!(out, "{:<36} not supported: {}", u.label(), u.reason);
         }
     }
-    for f in &fpcore.functions {
+    for f in functions {
         for note in f.notes() {
             eprintln!("fpscout: note: {note}");
         }
@@ -379,9 +399,8 @@ fn whole_file(
                 signatures += s.signatures;
                 with_findings += usize::from(s.diff_confirmed > 0);
                 wall += s.wall_seconds;
-                if args.outputs.wanted() {
-                    all_findings.extend(fpscout::finding::from_diff(&report));
-                }
+                sink.found(&fpscout::finding::from_diff(&report))?;
+                sink.covered(&f.c_name, None)?;
                 if args.json {
                     print_json(&mut out, args, &report, &cfg);
                 } else {
@@ -397,6 +416,7 @@ fn whole_file(
             }
             Err(e) => {
                 failed += 1;
+                sink.covered(&f.c_name, Some(e.to_string()))?;
                 if args.json {
                     let record = json!({"type": "unsupported", "data": {
                         "function": f.label(), "reason": e.to_string(),
@@ -409,9 +429,6 @@ fn whole_file(
         }
         let _ = out.flush();
     }
-    args.outputs.write(&all_findings, || {
-        ReproBuilds::of_session(session, sources, args.ftz_daz, fpcore.translation_dir())
-    })?;
     if args.json {
         let total = json!({"type": "total", "data": {
             "functions": analysed, "unsupported": failed, "with_findings": with_findings,
@@ -424,9 +441,10 @@ fn whole_file(
             "total: {analysed} functions analysed, {failed} not; {findings} confirmed findings in {with_findings} functions, {signatures} signatures; {wall:.1} s"
         );
     }
-    Ok(if findings > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    drop(out);
+    sink.finish(
+        || ReproBuilds::of_session(session, sources, args.ftz_daz, fpcore.translation_dir()),
+        args.json,
+        findings > 0,
+    )
 }

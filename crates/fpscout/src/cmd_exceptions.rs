@@ -1,10 +1,12 @@
 //! The `fpscout exceptions` command: one function, or every exported function with number
 //! parameters spread over worker processes, one summary line each and a total.
 
-use crate::outputs::{FindingOutputs, Progress};
+use crate::outputs::{FindingOutputs, Progress, ShardArg};
 use crate::print_exceptions;
 use crate::{parse_pairs, parse_ranges, BuildChoice, Linking};
 use fpscout::exceptions::{run_exceptions, ExceptionsConfig, Summary};
+use fpscout::finding::Mode;
+use fpscout::ledger::Shard;
 use fpscout::repro::ReproBuilds;
 use fpscout::session::{FtzDazChoice, Session};
 use fpscout::sources::{CompileArgs, FpCoreFunction};
@@ -94,6 +96,8 @@ pub struct ExceptionsArgs {
     json: bool,
     #[command(flatten)]
     outputs: FindingOutputs,
+    #[command(flatten)]
+    shard: ShardArg,
     /// Worker process of a whole-library run: analyse the functions I (0-based) of every
     /// N, in JSON Lines
     #[arg(long, hide = true, value_name = "I/N")]
@@ -165,6 +169,10 @@ pub fn run(mut args: ExceptionsArgs, started: Instant) -> Result<ExitCode, Input
     // Checked before compiling: a typo should not cost a build.
     args.config("", started)?;
     args.outputs.prepare()?;
+    args.shard.parse()?;
+    if args.function.is_some() {
+        args.shard.refuse_single("--function")?;
+    }
     let (sources, fpcore) = args
         .compile
         .apply_translating(&args.source_files, &mut flags)?;
@@ -198,7 +206,9 @@ pub fn run(mut args: ExceptionsArgs, started: Instant) -> Result<ExitCode, Input
             focus,
         )
     };
+    let shard = args.shard.parse()?;
     if let Some(function) = &args.function {
+        args.shard.refuse_single("--function")?;
         let session = open(Some(function))?;
         let builds =
             || ReproBuilds::of_session(&session, &sources, args.ftz_daz, fpcore.translation_dir());
@@ -224,6 +234,10 @@ pub fn run(mut args: ExceptionsArgs, started: Instant) -> Result<ExitCode, Input
         names.sort();
         names.dedup();
     }
+    let whole = names.len();
+    if let Some(shard) = shard {
+        names = shard.select(&names);
+    }
     if let Some(worker) = &args.worker {
         let (i, n) = parse_worker(worker)?;
         // A library given as one IR file: each function gets a session of what it
@@ -239,7 +253,7 @@ pub fn run(mut args: ExceptionsArgs, started: Instant) -> Result<ExitCode, Input
         };
         return worker_run(&args, &session, &session_of, &names, i, n);
     }
-    if names.is_empty() {
+    if whole == 0 {
         return Err(InputError(format!(
             "{} exports no function whose parameters are numbers (give one with --function)",
             sources.describe()
@@ -253,7 +267,7 @@ pub fn run(mut args: ExceptionsArgs, started: Instant) -> Result<ExitCode, Input
     // The workers' findings are reproduced as this session builds the program.
     let builds =
         || ReproBuilds::of_session(&session, &sources, args.ftz_daz, fpcore.translation_dir());
-    whole_library(&args, &names, &unsupported, builds)
+    whole_library(&args, &names, shard, &unsupported, builds)
 }
 
 fn one_function(
@@ -268,8 +282,11 @@ fn one_function(
     let mut progress = |phase: &str, done: u64, total: u64| bar.update(phase, done, total);
     let report = run_exceptions(session, &cfg, &mut progress)?;
     bar.finish();
-    args.outputs
-        .write(&fpscout::finding::from_exceptions(&report), builds)?;
+    let mut sink = args
+        .outputs
+        .start(Mode::Exceptions, &[function.to_string()], None)?;
+    sink.found(&fpscout::finding::from_exceptions(&report))?;
+    sink.covered(function, None)?;
     let mut out = std::io::stdout().lock();
     if args.json {
         for x in &report.findings {
@@ -279,11 +296,8 @@ fn one_function(
     } else {
         print_exceptions::print_text(&mut out, &report);
     }
-    Ok(if report.findings.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    drop(out);
+    sink.finish(builds, args.json, !report.findings.is_empty())
 }
 
 fn parse_worker(text: &str) -> Result<(usize, usize), InputError> {
@@ -347,10 +361,11 @@ fn worker_run(
 fn whole_library(
     args: &ExceptionsArgs,
     names: &[String],
+    shard: Option<Shard>,
     unsupported: &[(String, String)],
     builds: impl FnOnce() -> ReproBuilds,
 ) -> Result<ExitCode, InputError> {
-    let mut findings: Vec<fpscout::finding::Finding> = Vec::new();
+    let mut sink = args.outputs.start(Mode::Exceptions, names, shard)?;
     let jobs = args
         .jobs
         .unwrap_or_else(|| {
@@ -422,7 +437,7 @@ fn whole_library(
         };
         if record["type"] == FINDING_MODEL {
             match serde_json::from_value(record["data"].clone()) {
-                Ok(finding) => findings.push(finding),
+                Ok(finding) => sink.found(&[finding])?,
                 Err(e) => eprintln!("fpscout: warning: a worker's finding is unreadable: {e}"),
             }
             continue;
@@ -435,6 +450,7 @@ fn whole_library(
                 let Ok(s) = serde_json::from_value::<SummaryLine>(record["data"].clone()) else {
                     continue;
                 };
+                sink.covered(&s.function, None)?;
                 totals.add(&s);
                 if !args.json {
                     let _ = writeln!(out, "{}", print_exceptions::summary_line(&s.into_summary()));
@@ -442,6 +458,10 @@ fn whole_library(
             }
             Some("unsupported") => {
                 totals.unsupported += 1;
+                if let Some(function) = record["data"]["function"].as_str() {
+                    let reason = record["data"]["reason"].as_str().unwrap_or("?");
+                    sink.covered(function, Some(reason.to_string()))?;
+                }
                 if !args.json {
                     let _ = writeln!(
                         out,
@@ -458,7 +478,6 @@ fn whole_library(
     for mut child in children {
         let _ = child.wait();
     }
-    args.outputs.write(&findings, builds)?;
     let total = serde_json::json!({"type": "total", "data": {
         "functions": totals.functions, "unsupported": totals.unsupported,
         "locations": totals.locations, "pairs": totals.pairs,
@@ -486,11 +505,8 @@ fn whole_library(
             totals.fallback_unknown
         );
     }
-    Ok(if totals.findings > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    drop(out);
+    sink.finish(builds, args.json, totals.findings > 0)
 }
 
 /// The fields of a worker's summary record the totals read.

@@ -3,6 +3,7 @@
 mod cmd_diff;
 mod cmd_exceptions;
 mod cmd_reach;
+mod cmd_report;
 mod outputs;
 mod print_diff;
 mod print_exceptions;
@@ -54,6 +55,12 @@ enum Command {
     /// loop bound, or unknown with the reason. Exit code 1 reachable, 0 unreachable,
     /// 3 unknown.
     Reach(cmd_reach::ReachArgs),
+    /// Merge the findings files (--jsonl) of any modes, runs and shards: same function,
+    /// location and kind is one finding with the best witnesses. Writes text, --json,
+    /// --sarif, --html, and judges against --baseline. Exit code 2 when an input is
+    /// damaged or a run did not finish (the rest is still reported), else 1 for
+    /// findings (only new ones with --baseline), else 0.
+    Report(cmd_report::ReportArgs),
     /// Evaluate one input on P (-O0) and P' (optimised): results, exception traces, and a
     /// native replay of each build to confirm them.
     Run {
@@ -229,6 +236,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
         Command::Exceptions(args) => cmd_exceptions::run(args, started),
         Command::Diff(args) => cmd_diff::run(args, started),
         Command::Reach(args) => cmd_reach::run(args, started),
+        Command::Report(args) => cmd_report::run(args),
         Command::Run {
             source_files,
             function,

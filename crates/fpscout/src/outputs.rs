@@ -1,34 +1,132 @@
-//! What `diff` and `exceptions` share around a search: the progress display and the
-//! findings written as SARIF (`--sarif`) and reproducers (`--emit-repro`).
+//! What `diff` and `exceptions` share around a search: the progress display, the
+//! findings written as SARIF (`--sarif`), reproducers (`--emit-repro`), a findings file
+//! (`--jsonl`), HTML (`--html`), and the baseline gate (`--baseline`).
 
-use fpscout::finding::Finding;
+use fpscout::finding::{Finding, Mode};
+use fpscout::ledger::{Baseline, LedgerFile, LedgerWriter, RunHeader, Shard, SourceLines};
+use fpscout::report::{Report, Status};
 use fpscout::repro::ReproBuilds;
 use fpscout::InputError;
+use std::io::Write;
 use std::path::PathBuf;
+use std::process::ExitCode;
 use std::time::Instant;
 
 /// Files the confirmed findings are written to, besides the report.
 #[derive(clap::Args)]
 pub(crate) struct FindingOutputs {
-    /// Also write the confirmed findings as SARIF 2.1.0 to FILE (all functions of a
-    /// whole-file run in one log)
-    #[arg(long, value_name = "FILE")]
-    pub(crate) sarif: Option<PathBuf>,
     /// Write a standalone C reproducer per confirmed finding into DIR, with the clang
     /// command lines of both builds and DIR/build.sh to build and run them all
     #[arg(long, value_name = "DIR")]
     pub(crate) emit_repro: Option<PathBuf>,
+    /// Write the findings to FILE as the run goes (JSON Lines of the finding model with
+    /// fingerprints, and the functions covered), for `fpscout report`, shards and
+    /// baselines
+    #[arg(long, value_name = "FILE")]
+    pub(crate) jsonl: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) merged: MergedOutputs,
+}
+
+/// What both a mode and `report` write from the (merged) findings.
+#[derive(clap::Args)]
+pub(crate) struct MergedOutputs {
+    /// Also write the confirmed findings as SARIF 2.1.0 to FILE (all functions in one
+    /// log, fingerprints in partialFingerprints)
+    #[arg(long, value_name = "FILE")]
+    pub(crate) sarif: Option<PathBuf>,
+    /// Write an HTML report (index, a page per function, plots) into DIR
+    #[arg(long, value_name = "DIR")]
+    pub(crate) html: Option<PathBuf>,
+    /// Findings of an earlier run (a --jsonl/--write-baseline file or a SARIF log): its
+    /// findings are listed as known, and the exit code is 1 only for new ones
+    #[arg(long, value_name = "FILE")]
+    pub(crate) baseline: Option<PathBuf>,
+    /// Write these findings to FILE, for a later --baseline
+    #[arg(long, value_name = "FILE")]
+    pub(crate) write_baseline: Option<PathBuf>,
+}
+
+impl MergedOutputs {
+    pub(crate) fn wanted(&self) -> bool {
+        self.sarif.is_some()
+            || self.html.is_some()
+            || self.baseline.is_some()
+            || self.write_baseline.is_some()
+    }
+
+    pub(crate) fn baseline(&self) -> Result<Option<Baseline>, InputError> {
+        self.baseline.as_deref().map(Baseline::read).transpose()
+    }
+
+    /// Writes SARIF, HTML and a baseline from `report`; `header` heads the baseline file.
+    pub(crate) fn write(&self, report: &Report, header: &RunHeader) -> Result<(), InputError> {
+        if let Some(path) = &self.sarif {
+            let keyed: Vec<_> = report
+                .findings
+                .iter()
+                .map(|(m, _)| m.keyed.clone())
+                .collect();
+            let log = fpscout::sarif::log_keyed(&keyed, env!("CARGO_PKG_VERSION"));
+            let text = serde_json::to_string_pretty(&log)
+                .map_err(|e| InputError(format!("cannot encode SARIF: {e}")))?;
+            std::fs::write(path, text + "\n")
+                .map_err(|e| InputError(format!("cannot write {}: {e}", path.display())))?;
+        }
+        if let Some(dir) = &self.html {
+            fpscout::html::write(dir, report)?;
+            eprintln!(
+                "fpscout: HTML report in {}",
+                dir.join("index.html").display()
+            );
+        }
+        if let Some(path) = &self.write_baseline {
+            let mut ledger = LedgerWriter::create(path, header.clone())?;
+            for (m, _) in &report.findings {
+                ledger.keyed(&m.keyed)?;
+            }
+            ledger.end()?;
+        }
+        Ok(())
+    }
+}
+
+/// Which part of the work list a whole-library run takes.
+#[derive(clap::Args)]
+pub(crate) struct ShardArg {
+    /// Analyse only the I-th (0-based) of N parts of the sorted function list (every
+    /// N-th function from the I-th), for cluster array jobs; merge the parts' --jsonl
+    /// files with `fpscout report`
+    #[arg(long, value_name = "I/N")]
+    pub(crate) shard: Option<String>,
+}
+
+impl ShardArg {
+    pub(crate) fn parse(&self) -> Result<Option<Shard>, InputError> {
+        self.shard.as_deref().map(Shard::parse).transpose()
+    }
+
+    /// A shard of a run that has no work list is a mistake, not a no-op.
+    pub(crate) fn refuse_single(&self, what: &str) -> Result<(), InputError> {
+        match &self.shard {
+            Some(_) => Err(InputError(format!(
+                "--shard splits a whole-library run; not with {what}"
+            ))),
+            None => Ok(()),
+        }
+    }
 }
 
 impl FindingOutputs {
     /// Whether any file wants the findings.
     pub(crate) fn wanted(&self) -> bool {
-        self.sarif.is_some() || self.emit_repro.is_some()
+        self.emit_repro.is_some() || self.jsonl.is_some() || self.merged.wanted()
     }
 
     /// Creates the reproducer directory before the search: a path that cannot be one
     /// costs no search.
     pub(crate) fn prepare(&self) -> Result<(), InputError> {
+        self.merged.baseline()?;
         if let Some(dir) = &self.emit_repro {
             std::fs::create_dir_all(dir).map_err(|e| {
                 InputError(format!(
@@ -40,22 +138,116 @@ impl FindingOutputs {
         Ok(())
     }
 
-    /// Writes `findings` to the files asked for; `builds` says how the program was built
-    /// (only asked when reproducers are written). Notes on what was written go to stderr.
-    pub(crate) fn write(
+    /// Starts the findings file of a run of `mode` over `functions` (the work list of
+    /// this shard, if one).
+    pub(crate) fn start(
         &self,
-        findings: &[Finding],
-        builds: impl FnOnce() -> ReproBuilds,
-    ) -> Result<(), InputError> {
-        if let Some(path) = &self.sarif {
-            let log = fpscout::sarif::log(findings, env!("CARGO_PKG_VERSION"));
-            let text = serde_json::to_string_pretty(&log)
-                .map_err(|e| InputError(format!("cannot encode SARIF: {e}")))?;
-            std::fs::write(path, text + "\n")
-                .map_err(|e| InputError(format!("cannot write {}: {e}", path.display())))?;
+        mode: Mode,
+        functions: &[String],
+        shard: Option<Shard>,
+    ) -> Result<FindingSink<'_>, InputError> {
+        let header = RunHeader {
+            format: fpscout::ledger::FORMAT,
+            tool_version: env!("CARGO_PKG_VERSION").to_string(),
+            mode: Some(mode),
+            shard,
+            functions: functions.to_vec(),
+            command: std::env::args().collect(),
+        };
+        let ledger = match &self.jsonl {
+            Some(path) => Some(LedgerWriter::create(path, header.clone())?),
+            None => None,
+        };
+        if let Some(s) = shard {
+            eprintln!(
+                "fpscout: shard {s}: {} functions{}",
+                functions.len(),
+                if functions.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", functions.join(", "))
+                }
+            );
         }
-        if let Some(dir) = &self.emit_repro {
-            let written = fpscout::repro::write(dir, findings, &builds())?;
+        Ok(FindingSink {
+            outputs: self,
+            ledger,
+            header,
+            findings: Vec::new(),
+            covered: Vec::new(),
+        })
+    }
+}
+
+/// The findings of a run as they come, function by function: streamed to the findings
+/// file, and written to the other outputs at the end.
+pub(crate) struct FindingSink<'a> {
+    outputs: &'a FindingOutputs,
+    ledger: Option<LedgerWriter>,
+    header: RunHeader,
+    findings: Vec<Finding>,
+    covered: Vec<fpscout::ledger::Covered>,
+}
+
+impl FindingSink<'_> {
+    pub(crate) fn found(&mut self, findings: &[Finding]) -> Result<(), InputError> {
+        if let Some(ledger) = &mut self.ledger {
+            for f in findings {
+                ledger.finding(f)?;
+            }
+        }
+        self.findings.extend_from_slice(findings);
+        Ok(())
+    }
+
+    /// `function` is done: analysed, or not for `reason`.
+    pub(crate) fn covered(
+        &mut self,
+        function: &str,
+        reason: Option<String>,
+    ) -> Result<(), InputError> {
+        if let Some(ledger) = &mut self.ledger {
+            ledger.covered(function, reason.clone())?;
+        }
+        self.covered.push(fpscout::ledger::Covered {
+            function: function.to_string(),
+            reason,
+        });
+        Ok(())
+    }
+
+    /// Writes the findings to the files asked for and prints the baseline's verdict
+    /// (text, or a `{"type":"baseline"}` record with `json`); `builds` says how the
+    /// program was built (only asked when reproducers are written). The exit code: with a
+    /// baseline 1 for new findings only, else 1 when the mode `found` something.
+    pub(crate) fn finish(
+        self,
+        builds: impl FnOnce() -> ReproBuilds,
+        json: bool,
+        found: bool,
+    ) -> Result<ExitCode, InputError> {
+        let outputs = self.outputs;
+        if let Some(ledger) = self.ledger {
+            ledger.end()?;
+        }
+        let mut sources = SourceLines::default();
+        let run = LedgerFile {
+            path: outputs.jsonl.clone().unwrap_or_default(),
+            header: Some(self.header.clone()),
+            findings: self
+                .findings
+                .iter()
+                .map(|f| sources.key(f.clone()))
+                .collect(),
+            covered: self.covered,
+            ended: true,
+            problems: Vec::new(),
+        };
+        let baseline = outputs.merged.baseline()?;
+        let report = Report::new(std::slice::from_ref(&run), baseline.as_ref());
+        outputs.merged.write(&report, &self.header)?;
+        if let Some(dir) = &outputs.emit_repro {
+            let written = fpscout::repro::write(dir, &self.findings, &builds())?;
             for (function, why) in &written.skipped {
                 eprintln!("fpscout: note: no reproducer for a finding of {function}: {why}");
             }
@@ -66,7 +258,57 @@ impl FindingOutputs {
                 written.script.display()
             );
         }
-        Ok(())
+        let failing = match baseline {
+            Some(_) => {
+                print_baseline(&report, json);
+                report.count(Status::New) > 0
+            }
+            None => found,
+        };
+        Ok(if failing {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        })
+    }
+}
+
+/// Known and new findings against the baseline, on stdout.
+pub(crate) fn print_baseline(report: &Report, json: bool) {
+    let mut out = std::io::stdout().lock();
+    if json {
+        let record = serde_json::json!({"type": "baseline", "data": {
+            "known": report.count(Status::Known),
+            "new": report.count(Status::New),
+            "gone": report.gone,
+            "findings": report.findings.iter().map(|(m, s)| serde_json::json!({
+                "fingerprint": m.keyed.fingerprint,
+                "status": s,
+                "function": m.keyed.finding.function,
+                "rule": m.keyed.finding.rule.id(),
+            })).collect::<Vec<_>>(),
+        }});
+        let _ = writeln!(out, "{record}");
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "baseline: {} known, {} new, {} of the baseline not seen",
+        report.count(Status::Known),
+        report.count(Status::New),
+        report.gone
+    );
+    for (m, s) in &report.findings {
+        let f = &m.keyed.finding;
+        let _ = writeln!(
+            out,
+            "  {:<6} {} {} {}: {}",
+            fpscout::report::status_name(*s),
+            m.keyed.fingerprint,
+            f.function,
+            f.rule.id(),
+            f.message
+        );
     }
 }
 

@@ -3,6 +3,7 @@
 //! exception traces as code flows, and a fingerprint that survives moved lines.
 
 use crate::finding::{Finding, Rule};
+use crate::ledger::{Keyed, SourceLines, SARIF_FINGERPRINT_KEY};
 use fpscout_ir::SourceLoc;
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -11,8 +12,17 @@ use std::collections::HashMap;
 pub const VERSION: &str = "2.1.0";
 pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
-/// A SARIF log with one run of fpscout holding `findings`.
+/// A SARIF log with one run of fpscout holding `findings`, fingerprinted from their
+/// source files as they are now.
 pub fn log(findings: &[Finding], tool_version: &str) -> Value {
+    let mut sources = SourceLines::default();
+    let keyed: Vec<Keyed> = findings.iter().map(|f| sources.key(f.clone())).collect();
+    log_keyed(&keyed, tool_version)
+}
+
+/// A SARIF log of findings already fingerprinted (read from findings files, whose
+/// sources may be elsewhere).
+pub fn log_keyed(findings: &[Keyed], tool_version: &str) -> Value {
     let rules: Vec<Value> = Rule::ALL
         .iter()
         .map(|r| {
@@ -27,10 +37,9 @@ pub fn log(findings: &[Finding], tool_version: &str) -> Value {
         })
         .collect();
     let index: HashMap<Rule, usize> = Rule::ALL.iter().enumerate().map(|(i, r)| (*r, i)).collect();
-    let mut source_lines = SourceLines::default();
     let results: Vec<Value> = findings
         .iter()
-        .map(|f| result(f, index[&f.rule], &mut source_lines))
+        .map(|k| result(&k.finding, &k.fingerprint, index[&k.finding.rule]))
         .collect();
     json!({
         "$schema": SCHEMA,
@@ -86,7 +95,7 @@ fn physical(loc: &SourceLoc) -> Value {
     physical
 }
 
-fn result(f: &Finding, rule_index: usize, lines: &mut SourceLines) -> Value {
+fn result(f: &Finding, fingerprint: &str, rule_index: usize) -> Value {
     let locations: Vec<Value> = f
         .location
         .iter()
@@ -132,7 +141,7 @@ fn result(f: &Finding, rule_index: usize, lines: &mut SourceLines) -> Value {
         "ruleIndex": rule_index,
         "level": "warning",
         "message": {"text": f.message},
-        "partialFingerprints": {"fpscoutFinding/v1": fingerprint(f, &mut |l| lines.line(l).map(str::to_string))},
+        "partialFingerprints": {SARIF_FINGERPRINT_KEY: fingerprint},
         "properties": properties,
     });
     if !locations.is_empty() {
@@ -142,60 +151,4 @@ fn result(f: &Finding, rule_index: usize, lines: &mut SourceLines) -> Value {
         out["codeFlows"] = Value::Array(code_flows);
     }
     out
-}
-
-/// Source files read once each, for fingerprints.
-#[derive(Default)]
-struct SourceLines {
-    files: HashMap<String, Option<Vec<String>>>,
-}
-
-impl SourceLines {
-    fn line(&mut self, loc: &SourceLoc) -> Option<&str> {
-        let lines = self.files.entry(loc.file.clone()).or_insert_with(|| {
-            std::fs::read_to_string(&loc.file)
-                .ok()
-                .map(|t| t.lines().map(str::to_string).collect())
-        });
-        lines
-            .as_ref()?
-            .get((loc.line as usize).checked_sub(1)?)
-            .map(String::as_str)
-    }
-}
-
-/// A fingerprint that depends neither on the witness nor on line numbers: the function,
-/// the rule, and the text of the source line with the operation's place in it (its
-/// column within the trimmed line), so a line inserted above leaves it unchanged. Without
-/// the source file, the file name stands in for the line's text.
-pub fn fingerprint(f: &Finding, lines: &mut dyn FnMut(&SourceLoc) -> Option<String>) -> String {
-    let place = match &f.location {
-        Some(loc) => match lines(loc) {
-            Some(text) => {
-                let indent = text.len() - text.trim_start().len();
-                format!(
-                    "{}@{}",
-                    text.trim(),
-                    (loc.col as usize).saturating_sub(indent)
-                )
-            }
-            None => format!(
-                "{}:{}",
-                loc.file.rsplit('/').next().unwrap_or(&loc.file),
-                loc.col
-            ),
-        },
-        None => String::new(),
-    };
-    format!(
-        "{:016x}",
-        fnv1a(&[f.function.as_str(), f.rule.id(), &place].join("\u{1f}"))
-    )
-}
-
-/// FNV-1a, 64 bits: stable across runs and platforms (unlike the standard hasher).
-fn fnv1a(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
