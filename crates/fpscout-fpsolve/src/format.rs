@@ -416,6 +416,13 @@ impl Format {
                 self.pos_zero()
             });
         }
+        // The machine rounds to nearest even too (`as f32` included).
+        if self == Format::F64 {
+            return self.from_bits(x.to_bits());
+        }
+        if self == Format::F32 {
+            return self.from_bits(u64::from((x as f32).to_bits()));
+        }
         let exact = Rational::from_f64(x).unwrap_or_default();
         FloatValue::Num(self.round(&exact, Rounding::NearestEven))
     }

@@ -1,8 +1,10 @@
 //! Search over a network: propagation at every node, domain splitting, answers that are proofs or checked solutions.
 
 use crate::domain::{FloatDomain, IntDomain};
-use crate::format::{middle_key, Fp};
+use crate::format::{middle_key, FloatValue, Fp};
 use crate::network::{Domain, Network, Propagation, Value, VarId};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -24,6 +26,14 @@ pub enum Strategy {
     /// Tries only the points `l`, `m`, `r` of each chosen variable: fast, incomplete. An
     /// exhausted probe answers `Unknown(IncompleteStrategy)`, never `Infeasible`.
     ThreePointProbe,
+    /// Random points of the propagated box, seeded by `seed`, alternately drawn at once
+    /// and by a dive (each input in turn, largest domain first, fixed to a random value of
+    /// its domain propagated after the previous choices: thin solution sets such as
+    /// `a = b + c` are met). Half of each input's draws are uniform over its floats, half
+    /// uniform over its real range. Every draw and every propagation of a dive counts as
+    /// a node. Finds solutions spread over a box, where depth-first search stays in one
+    /// corner; incomplete like probing.
+    Sample { seed: u64 },
 }
 
 /// Consistency enforced at every node.
@@ -52,6 +62,14 @@ pub struct SearchConfig {
     pub deadline: Option<Instant>,
     /// Set to `true` from another thread to stop the search.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// A node whose inputs (variables no operation defines) have at most this many points
+    /// together is decided by evaluating every point ([`Network::evaluate`]) instead of
+    /// being split; 0 splits down to points. Evaluating a point costs about what one
+    /// projection does, propagating a node hundreds of them.
+    pub leaf_points: u64,
+    /// Random points of each node's box evaluated before it is split (by [`solve`] only:
+    /// [`enumerate`] lists each solution once, from the leaves).
+    pub probes_per_node: u32,
 }
 
 impl Default for SearchConfig {
@@ -64,6 +82,8 @@ impl Default for SearchConfig {
             min_reduction: 1e-3,
             deadline: None,
             cancel: None,
+            leaf_points: 1024,
+            probes_per_node: 2,
         }
     }
 }
@@ -146,17 +166,13 @@ pub struct Enumeration {
 /// # Ok::<(), fpscout_fpsolve::NetworkError>(())
 /// ```
 pub fn solve(network: &Network, config: &SearchConfig) -> Report {
-    let mut search = Search {
-        network,
-        config,
-        nodes: 0,
-    };
+    let mut search = Search::new(network, config, true);
     let mut found = None;
     let stopped = search.run(&mut |assignment| {
         found = Some(assignment);
         false
     });
-    let complete = !matches!(config.strategy, Strategy::ThreePointProbe);
+    let complete = matches!(config.strategy, Strategy::Complete(_));
     let answer = match (found, stopped) {
         (Some(assignment), _) => Answer::Solution(assignment),
         (None, Some(reason)) => Answer::Unknown(reason),
@@ -173,11 +189,7 @@ pub fn solve(network: &Network, config: &SearchConfig) -> Report {
 /// Searches for up to `limit` solutions (distinct assignments of every variable). With
 /// `stopped == None` the list is every solution: the complete search covered all branches.
 pub fn enumerate(network: &Network, config: &SearchConfig, limit: usize) -> Enumeration {
-    let mut search = Search {
-        network,
-        config,
-        nodes: 0,
-    };
+    let mut search = Search::new(network, config, false);
     let mut solutions = Vec::new();
     let mut stopped = search.run(&mut |assignment| {
         if solutions.len() < limit {
@@ -185,7 +197,7 @@ pub fn enumerate(network: &Network, config: &SearchConfig, limit: usize) -> Enum
         }
         solutions.len() < limit
     });
-    if stopped.is_none() && matches!(config.strategy, Strategy::ThreePointProbe) {
+    if stopped.is_none() && !matches!(config.strategy, Strategy::Complete(_)) {
         stopped = Some(StopReason::IncompleteStrategy);
     }
     Enumeration {
@@ -199,12 +211,48 @@ struct Search<'a> {
     network: &'a Network,
     config: &'a SearchConfig,
     nodes: u64,
+    /// Variables no operation defines: a point of these decides every other variable.
+    inputs: Vec<VarId>,
+    /// Whether random points are evaluated at each node (off when listing solutions).
+    probing: bool,
+    rng: ChaCha8Rng,
 }
 
-impl Search<'_> {
+/// What evaluating the points of a node found.
+enum Leaf {
+    /// Every point was evaluated (solutions were handed over).
+    Covered,
+    /// The network cannot be evaluated forward: the node must be split instead.
+    NotEvaluable,
+    Stopped(StopReason),
+}
+
+impl<'a> Search<'a> {
+    fn new(network: &'a Network, config: &'a SearchConfig, probing: bool) -> Search<'a> {
+        let inputs = (0..network.variable_count())
+            .map(VarId::from_index)
+            .filter(|&v| !network.is_defined(v))
+            .collect();
+        let seed = match config.strategy {
+            Strategy::Sample { seed } => seed,
+            _ => 0,
+        };
+        Search {
+            network,
+            config,
+            nodes: 0,
+            inputs,
+            probing: probing && config.probes_per_node > 0,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+
     /// Depth-first search; `on_solution` returns whether to continue. Returns why the search
     /// stopped early, or `None` when it covered everything it was asked to.
     fn run(&mut self, on_solution: &mut dyn FnMut(Assignment) -> bool) -> Option<StopReason> {
+        if let Strategy::Sample { .. } = self.config.strategy {
+            return self.sample(on_solution);
+        }
         let mut stack: Vec<(Vec<Domain>, Option<VarId>)> =
             vec![(self.network.domains().to_vec(), None)];
         while let Some((mut domains, changed)) = stack.pop() {
@@ -227,6 +275,24 @@ impl Search<'_> {
                     continue;
                 }
             }
+            if self.probing {
+                for _ in 0..self.config.probes_per_node {
+                    if let Some(values) = self.random_solution(&domains) {
+                        if !on_solution(Assignment { values }) {
+                            return Some(StopReason::SolutionLimit);
+                        }
+                    }
+                }
+            }
+            if matches!(self.config.strategy, Strategy::Complete(_))
+                && self.input_points(&domains) <= self.config.leaf_points.max(1)
+            {
+                match self.evaluate_leaf(&domains, on_solution) {
+                    Leaf::Covered => continue,
+                    Leaf::Stopped(reason) => return Some(reason),
+                    Leaf::NotEvaluable => {}
+                }
+            }
             let Some(variable) = choose_variable(self.network, &domains) else {
                 let values: Option<Vec<Value>> = domains.iter().map(Domain::as_point).collect();
                 if let Some(values) = values {
@@ -240,7 +306,9 @@ impl Search<'_> {
             };
             let branches = match self.config.strategy {
                 Strategy::Complete(split) => split_domain(&domains[variable.index()], split),
-                Strategy::ThreePointProbe => probe_points(&domains[variable.index()]),
+                Strategy::ThreePointProbe | Strategy::Sample { .. } => {
+                    probe_points(&domains[variable.index()])
+                }
             };
             for branch in branches.into_iter().rev() {
                 let mut child = domains.clone();
@@ -249,6 +317,150 @@ impl Search<'_> {
             }
         }
         None
+    }
+
+    /// Random points of the propagated root box, `node_budget` of them.
+    fn sample(&mut self, on_solution: &mut dyn FnMut(Assignment) -> bool) -> Option<StopReason> {
+        let mut domains = self.network.domains().to_vec();
+        if self.network.propagate_domains(
+            &mut domains,
+            self.config.propagation_budget,
+            self.config.min_reduction,
+            None,
+        ) == Propagation::Infeasible
+        {
+            // Propagation is sound: nothing to sample, and nothing to find.
+            return None;
+        }
+        for draw in 0u64.. {
+            match self.stop_reason() {
+                Some(StopReason::NodeBudget) => return None,
+                Some(reason) => return Some(reason),
+                None => {}
+            }
+            self.nodes += 1;
+            let found = if draw % 2 == 0 {
+                self.random_solution(&domains)
+            } else {
+                self.dive(&domains)
+            };
+            if let Some(values) = found {
+                if !on_solution(Assignment { values }) {
+                    return Some(StopReason::SolutionLimit);
+                }
+            }
+        }
+        None
+    }
+
+    /// One dive from `root`: inputs fixed one at a time to random values of their
+    /// propagated domains; the assignment when the last point is a solution.
+    fn dive(&mut self, root: &[Domain]) -> Option<Vec<Value>> {
+        let mut domains = root.to_vec();
+        loop {
+            let open = self
+                .inputs
+                .iter()
+                .copied()
+                .filter(|v| domains[v.index()].size() > 1)
+                .max_by_key(|v| domains[v.index()].size());
+            let Some(variable) = open else {
+                return self.random_solution(&domains);
+            };
+            let value = random_value(&mut self.rng, &domains[variable.index()])?;
+            domains[variable.index()] = point_domain(&domains[variable.index()], value);
+            self.nodes += 1;
+            if self.network.propagate_domains(
+                &mut domains,
+                self.config.propagation_budget,
+                self.config.min_reduction,
+                Some(&[variable]),
+            ) == Propagation::Infeasible
+            {
+                return None;
+            }
+        }
+    }
+
+    /// Number of points of the inputs' domains (saturating).
+    fn input_points(&self, domains: &[Domain]) -> u64 {
+        self.inputs
+            .iter()
+            .fold(1u64, |n, v| n.saturating_mul(domains[v.index()].size()))
+    }
+
+    /// Evaluates one point of the inputs; the full assignment when it is a solution, which
+    /// the exact reference ([`Network::check`]) confirms.
+    fn solution_at(&self, point: &mut [Option<Value>]) -> Option<Result<Vec<Value>, ()>> {
+        let satisfied = self.network.evaluate(point)?;
+        if !satisfied {
+            return Some(Err(()));
+        }
+        let values: Vec<Value> = point.iter().map(|v| v.expect("evaluated")).collect();
+        Some(if self.network.check(&values) == Ok(true) {
+            Ok(values)
+        } else {
+            Err(())
+        })
+    }
+
+    /// A random point of `domains`' inputs, when it is a solution.
+    fn random_solution(&mut self, domains: &[Domain]) -> Option<Vec<Value>> {
+        let mut point = vec![None; domains.len()];
+        for &v in &self.inputs {
+            point[v.index()] = Some(random_value(&mut self.rng, &domains[v.index()])?);
+        }
+        self.solution_at(&mut point)?.ok()
+    }
+
+    /// Evaluates every point of the inputs' domains (a mixed-radix count over them).
+    fn evaluate_leaf(
+        &mut self,
+        domains: &[Domain],
+        on_solution: &mut dyn FnMut(Assignment) -> bool,
+    ) -> Leaf {
+        let axes: Vec<(VarId, Vec<Value>)> = self
+            .inputs
+            .iter()
+            .map(|&v| (v, domain_values(&domains[v.index()])))
+            .collect();
+        if axes.iter().any(|(_, values)| values.is_empty()) {
+            return Leaf::Covered;
+        }
+        let mut index = vec![0usize; axes.len()];
+        let mut point = vec![None; domains.len()];
+        loop {
+            for (&(v, ref values), &i) in axes.iter().zip(&index) {
+                point[v.index()] = Some(values[i]);
+            }
+            // Results are recomputed for every point.
+            for (position, slot) in point.iter_mut().enumerate() {
+                if self.network.is_defined(VarId::from_index(position)) {
+                    *slot = None;
+                }
+            }
+            match self.solution_at(&mut point) {
+                None => return Leaf::NotEvaluable,
+                Some(Ok(values)) => {
+                    if !on_solution(Assignment { values }) {
+                        return Leaf::Stopped(StopReason::SolutionLimit);
+                    }
+                }
+                Some(Err(())) => {}
+            }
+            let mut carried = true;
+            for (i, (_, values)) in index.iter_mut().zip(&axes) {
+                *i += 1;
+                if *i < values.len() {
+                    carried = false;
+                    break;
+                }
+                *i = 0;
+            }
+            if carried {
+                return Leaf::Covered;
+            }
+        }
     }
 
     fn stop_reason(&self) -> Option<StopReason> {
@@ -420,6 +632,82 @@ fn split_keys(lo: i64, hi: i64, split: Split) -> Vec<(i64, i64)> {
                 }
             }
             distinct
+        }
+    }
+}
+
+/// The domain holding only `value` (of `like`'s kind and format).
+fn point_domain(like: &Domain, value: Value) -> Domain {
+    match (like, value) {
+        (Domain::Float(d), Value::Float(x)) => Domain::Float(FloatDomain::point(d.format(), x)),
+        (_, Value::Int(i)) => Domain::Int(IntDomain::new(i, i)),
+        (Domain::Int(_), Value::Float(_)) => like.clone(),
+    }
+}
+
+/// Every value of a small domain, in order (NaN last).
+fn domain_values(domain: &Domain) -> Vec<Value> {
+    match domain {
+        Domain::Float(d) => {
+            let mut values: Vec<Value> = d
+                .range()
+                .map(|(lo, hi)| {
+                    (lo.0..=hi.0)
+                        .map(|k| Value::Float(FloatValue::Num(Fp(k))))
+                        .collect()
+                })
+                .unwrap_or_default();
+            if d.may_be_nan() {
+                values.push(Value::Float(FloatValue::NaN));
+            }
+            values
+        }
+        Domain::Int(d) => d
+            .range()
+            .map(|(lo, hi)| (lo..=hi).map(Value::Int).collect())
+            .unwrap_or_default(),
+    }
+}
+
+/// A random value of a domain: NaN rarely (when possible), an end of the range one time
+/// in eight (extremes are where bounds are met), otherwise half the time uniform over the
+/// floats of the range (every binade alike) and half the time the float nearest a uniform
+/// real of a finite range (where most of the range's width is).
+fn random_value(rng: &mut ChaCha8Rng, domain: &Domain) -> Option<Value> {
+    match domain {
+        Domain::Float(d) => {
+            let Some((lo, hi)) = d.range() else {
+                return d.may_be_nan().then_some(Value::Float(FloatValue::NaN));
+            };
+            if d.may_be_nan() && rng.gen_ratio(1, 64) {
+                return Some(Value::Float(FloatValue::NaN));
+            }
+            let format = d.format();
+            let (low, high) = (format.to_f64(lo), format.to_f64(hi));
+            let key = if rng.gen_ratio(1, 8) {
+                if rng.gen_bool(0.5) {
+                    lo.0
+                } else {
+                    hi.0
+                }
+            } else if rng.gen_bool(0.5) && low.is_finite() && high.is_finite() {
+                let real = low + rng.gen::<f64>() * (high - low);
+                match format.from_f64(real) {
+                    FloatValue::Num(x) => x.0.clamp(lo.0, hi.0),
+                    FloatValue::NaN => lo.0,
+                }
+            } else {
+                rng.gen_range(lo.0..=hi.0)
+            };
+            Some(Value::Float(FloatValue::Num(Fp(key))))
+        }
+        Domain::Int(d) => {
+            let (lo, hi) = d.range()?;
+            let (lo, hi) = (
+                lo.clamp(i64::MIN as i128, i64::MAX as i128) as i64,
+                hi.clamp(i64::MIN as i128, i64::MAX as i128) as i64,
+            );
+            Some(Value::Int(i128::from(rng.gen_range(lo..=hi))))
         }
     }
 }
