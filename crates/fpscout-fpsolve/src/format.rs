@@ -438,6 +438,12 @@ impl Format {
         if x == self.neg_zero() {
             return -0.0;
         }
+        if self == Format::F64 {
+            return f64::from_bits(self.to_bits(FloatValue::Num(x)));
+        }
+        if self == Format::F32 {
+            return f64::from(f32::from_bits(self.to_bits(FloatValue::Num(x)) as u32));
+        }
         self.to_rational(x)
             .map(|value| value.to_f64())
             .unwrap_or(f64::NAN)

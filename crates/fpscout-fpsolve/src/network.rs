@@ -21,7 +21,8 @@ impl VarId {
         self.0
     }
 
-    pub(crate) fn from_index(index: usize) -> VarId {
+    /// The variable at `index` (variables are numbered from 0 in creation order).
+    pub fn from_index(index: usize) -> VarId {
         VarId(index)
     }
 }

@@ -1,7 +1,7 @@
 //! Search over a network: propagation at every node, domain splitting, answers that are proofs or checked solutions.
 
 use crate::domain::{FloatDomain, IntDomain};
-use crate::format::{middle_key, FloatValue, Fp};
+use crate::format::{middle_key, FloatValue, Format, Fp};
 use crate::network::{Domain, Network, Propagation, Value, VarId};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -357,6 +357,7 @@ impl<'a> Search<'a> {
     /// propagated domains; the assignment when the last point is a solution.
     fn dive(&mut self, root: &[Domain]) -> Option<Vec<Value>> {
         let mut domains = root.to_vec();
+        let mut chosen: Vec<Value> = Vec::new();
         loop {
             let open = self
                 .inputs
@@ -367,12 +368,24 @@ impl<'a> Search<'a> {
             let Some(variable) = open else {
                 return self.random_solution(&domains);
             };
-            let value = random_value(&mut self.rng, &domains[variable.index()])?;
+            // Equal inputs are where programs compare a value with itself (x / 2 + y / 2
+            // against min(x, y)): one draw in eight repeats an earlier choice.
+            let domain = &domains[variable.index()];
+            let repeated = chosen
+                .iter()
+                .copied()
+                .filter(|&value| domain_contains(domain, value))
+                .nth(self.rng.gen_range(0..chosen.len().max(1) * 8));
+            let value = match repeated {
+                Some(value) => value,
+                None => random_value(&mut self.rng, domain)?,
+            };
+            chosen.push(value);
             domains[variable.index()] = point_domain(&domains[variable.index()], value);
             self.nodes += 1;
             if self.network.propagate_domains(
                 &mut domains,
-                self.config.propagation_budget,
+                self.config.propagation_budget.min(DIVE_PROPAGATION_BUDGET),
                 self.config.min_reduction,
                 Some(&[variable]),
             ) == Propagation::Infeasible
@@ -636,6 +649,18 @@ fn split_keys(lo: i64, hi: i64, split: Split) -> Vec<(i64, i64)> {
     }
 }
 
+fn domain_contains(domain: &Domain, value: Value) -> bool {
+    match (domain, value) {
+        (Domain::Float(d), Value::Float(x)) => d.contains(x),
+        (Domain::Int(d), Value::Int(i)) => d.contains(i),
+        _ => false,
+    }
+}
+
+/// Projections per propagation of a dive: a dive needs the large cuts a fixed input
+/// makes, not the creep after them (fewer projections narrow less, soundly).
+const DIVE_PROPAGATION_BUDGET: u64 = 2_000;
+
 /// The domain holding only `value` (of `like`'s kind and format).
 fn point_domain(like: &Domain, value: Value) -> Domain {
     match (like, value) {
@@ -669,10 +694,22 @@ fn domain_values(domain: &Domain) -> Vec<Value> {
     }
 }
 
+/// A zero, one of the smallest subnormals or the smallest normal, either sign: where
+/// underflow and halving lose everything.
+fn tiny_key(rng: &mut ChaCha8Rng, format: Format) -> i64 {
+    let magnitude = match rng.gen_range(0..6) {
+        0 => format.pos_zero(),
+        1..=4 => Fp(format.pos_zero().0 + rng.gen_range(1..=3)),
+        _ => format.min_normal(),
+    };
+    format.with_sign(magnitude, rng.gen_bool(0.5)).0
+}
+
 /// A random value of a domain: NaN rarely (when possible), an end of the range one time
-/// in eight (extremes are where bounds are met), otherwise half the time uniform over the
-/// floats of the range (every binade alike) and half the time the float nearest a uniform
-/// real of a finite range (where most of the range's width is).
+/// in eight (extremes are where bounds are met), a tiny value one time in eight of the
+/// rest ([`tiny_key`]), otherwise half the time uniform over the floats of the range
+/// (every binade alike) and half the time the float nearest a uniform real of a finite
+/// range (where most of the range's width is).
 fn random_value(rng: &mut ChaCha8Rng, domain: &Domain) -> Option<Value> {
     match domain {
         Domain::Float(d) => {
@@ -684,12 +721,15 @@ fn random_value(rng: &mut ChaCha8Rng, domain: &Domain) -> Option<Value> {
             }
             let format = d.format();
             let (low, high) = (format.to_f64(lo), format.to_f64(hi));
+            let tiny = tiny_key(rng, format);
             let key = if rng.gen_ratio(1, 8) {
                 if rng.gen_bool(0.5) {
                     lo.0
                 } else {
                     hi.0
                 }
+            } else if rng.gen_ratio(1, 8) && (lo.0..=hi.0).contains(&tiny) {
+                tiny
             } else if rng.gen_bool(0.5) && low.is_finite() && high.is_finite() {
                 let real = low + rng.gen::<f64>() * (high - low);
                 match format.from_f64(real) {
