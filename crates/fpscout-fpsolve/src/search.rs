@@ -2,6 +2,7 @@
 
 use crate::domain::{FloatDomain, IntDomain};
 use crate::format::{middle_key, FloatValue, Format, Fp};
+use crate::machine::MachineProgram;
 use crate::network::{Domain, Network, Propagation, Value, VarId};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -67,6 +68,9 @@ pub struct SearchConfig {
     /// being split; 0 splits down to points. Evaluating a point costs about what one
     /// projection does, propagating a node hundreds of them.
     pub leaf_points: u64,
+    /// [`SearchConfig::leaf_points`] for networks that run on the machine (binary32 and
+    /// binary64 in IEEE mode), where a point costs a few nanoseconds per operation.
+    pub machine_leaf_points: u64,
     /// Random points of each node's box evaluated before it is split (by [`solve`] only:
     /// [`enumerate`] lists each solution once, from the leaves).
     pub probes_per_node: u32,
@@ -83,6 +87,7 @@ impl Default for SearchConfig {
             deadline: None,
             cancel: None,
             leaf_points: 1024,
+            machine_leaf_points: 1 << 16,
             probes_per_node: 2,
         }
     }
@@ -216,6 +221,11 @@ struct Search<'a> {
     /// Whether random points are evaluated at each node (off when listing solutions).
     probing: bool,
     rng: ChaCha8Rng,
+    /// The network on the machine, when it compiles: rejects points before the generic
+    /// evaluation (which builds and checks the assignment of a solution).
+    machine: Option<MachineProgram>,
+    /// Registers of the machine program with the constants' bits in place.
+    registers: Vec<u64>,
 }
 
 /// What evaluating the points of a node found.
@@ -237,6 +247,14 @@ impl<'a> Search<'a> {
             Strategy::Sample { seed } => seed,
             _ => 0,
         };
+        let registers = network
+            .domains()
+            .iter()
+            .map(|d| match d {
+                Domain::Float(f) => f.as_point().map_or(0, |x| f.format().to_bits(x)),
+                Domain::Int(_) => 0,
+            })
+            .collect();
         Search {
             network,
             config,
@@ -244,7 +262,26 @@ impl<'a> Search<'a> {
             inputs,
             probing: probing && config.probes_per_node > 0,
             rng: ChaCha8Rng::seed_from_u64(seed),
+            machine: MachineProgram::compile(network),
+            registers,
         }
+    }
+
+    /// Whether the machine program refutes a point of the inputs (false when there is no
+    /// program or the point is a solution).
+    fn machine_refutes(&mut self, point: &[Option<Value>]) -> bool {
+        let Some(machine) = &self.machine else {
+            return false;
+        };
+        for &v in &self.inputs {
+            let (Some(Value::Float(x)), Some(Domain::Float(d))) =
+                (point[v.index()], self.network.domains().get(v.index()))
+            else {
+                return false;
+            };
+            self.registers[v.index()] = d.format().to_bits(x);
+        }
+        !machine.satisfied(&mut self.registers)
     }
 
     /// Depth-first search; `on_solution` returns whether to continue. Returns why the search
@@ -284,8 +321,13 @@ impl<'a> Search<'a> {
                     }
                 }
             }
+            let leaf_points = if self.machine.is_some() {
+                self.config.machine_leaf_points
+            } else {
+                self.config.leaf_points
+            };
             if matches!(self.config.strategy, Strategy::Complete(_))
-                && self.input_points(&domains) <= self.config.leaf_points.max(1)
+                && self.input_points(&domains) <= leaf_points.max(1)
             {
                 match self.evaluate_leaf(&domains, on_solution) {
                     Leaf::Covered => continue,
@@ -382,6 +424,14 @@ impl<'a> Search<'a> {
             };
             chosen.push(value);
             domains[variable.index()] = point_domain(&domains[variable.index()], value);
+            let last = self
+                .inputs
+                .iter()
+                .all(|v| domains[v.index()].size() <= 1);
+            if last {
+                // Evaluation decides the point; propagating it first would only cost.
+                return self.random_solution(&domains);
+            }
             self.nodes += 1;
             if self.network.propagate_domains(
                 &mut domains,
@@ -404,7 +454,10 @@ impl<'a> Search<'a> {
 
     /// Evaluates one point of the inputs; the full assignment when it is a solution, which
     /// the exact reference ([`Network::check`]) confirms.
-    fn solution_at(&self, point: &mut [Option<Value>]) -> Option<Result<Vec<Value>, ()>> {
+    fn solution_at(&mut self, point: &mut [Option<Value>]) -> Option<Result<Vec<Value>, ()>> {
+        if self.machine_refutes(point) {
+            return Some(Err(()));
+        }
         let satisfied = self.network.evaluate(point)?;
         if !satisfied {
             return Some(Err(()));
@@ -440,6 +493,9 @@ impl<'a> Search<'a> {
         if axes.iter().any(|(_, values)| values.is_empty()) {
             return Leaf::Covered;
         }
+        if self.machine.is_some() {
+            return self.evaluate_leaf_on_machine(domains, &axes, on_solution);
+        }
         let mut index = vec![0usize; axes.len()];
         let mut point = vec![None; domains.len()];
         loop {
@@ -474,6 +530,78 @@ impl<'a> Search<'a> {
                 return Leaf::Covered;
             }
         }
+    }
+
+    /// [`Search::evaluate_leaf`] with the machine program deciding each point; only its
+    /// solutions go through the generic evaluation and the exact check.
+    fn evaluate_leaf_on_machine(
+        &mut self,
+        domains: &[Domain],
+        axes: &[(VarId, Vec<Value>)],
+        on_solution: &mut dyn FnMut(Assignment) -> bool,
+    ) -> Leaf {
+        let Some(machine) = self.machine.take() else {
+            return Leaf::NotEvaluable;
+        };
+        let mut bits_axes: Vec<(usize, Vec<u64>)> = Vec::with_capacity(axes.len());
+        for (v, values) in axes {
+            let Some(format) = domains[v.index()].as_float().map(FloatDomain::format) else {
+                self.machine = Some(machine);
+                return Leaf::NotEvaluable;
+            };
+            let bits = values
+                .iter()
+                .map(|value| match value {
+                    Value::Float(x) => format.to_bits(*x),
+                    Value::Int(_) => 0,
+                })
+                .collect();
+            bits_axes.push((v.index(), bits));
+        }
+        let mut index = vec![0usize; axes.len()];
+        let mut outcome = Leaf::Covered;
+        'points: loop {
+            for (&(register, ref bits), &i) in bits_axes.iter().zip(&index) {
+                self.registers[register] = bits[i];
+            }
+            if machine.satisfied(&mut self.registers) {
+                let mut point: Vec<Option<Value>> = (0..domains.len())
+                    .map(|i| {
+                        let v = VarId::from_index(i);
+                        (!self.network.is_defined(v))
+                            .then(|| domains[i].as_point())
+                            .flatten()
+                    })
+                    .collect();
+                for ((v, values), &i) in axes.iter().zip(&index) {
+                    point[v.index()] = Some(values[i]);
+                }
+                let satisfied = self.network.evaluate(&mut point) == Some(true);
+                if satisfied {
+                    let values: Vec<Value> = point.iter().map(|v| v.expect("evaluated")).collect();
+                    if self.network.check(&values) == Ok(true)
+                        && !on_solution(Assignment { values })
+                    {
+                        outcome = Leaf::Stopped(StopReason::SolutionLimit);
+                        break 'points;
+                    }
+                }
+            }
+            let mut carried = true;
+            for (i, (_, bits)) in index.iter_mut().zip(&bits_axes) {
+                *i += 1;
+                if *i < bits.len() {
+                    carried = false;
+                    break;
+                }
+                *i = 0;
+            }
+            if carried {
+                break;
+            }
+        }
+        self.machine = Some(machine);
+        outcome
     }
 
     fn stop_reason(&self) -> Option<StopReason> {
