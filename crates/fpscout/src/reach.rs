@@ -408,13 +408,11 @@ fn solve_path(net: &Network, node_budget: u64, deadline: Option<Instant>) -> Rep
     });
     let sampling = SearchConfig {
         strategy: Strategy::Sample { seed: 1 },
-        node_budget: SAMPLED_POINTS,
+        node_budget: SAMPLED_POINTS.min(node_budget),
         deadline: sampling_deadline,
         ..SearchConfig::default()
     };
-    let t0 = Instant::now();
     let sampled = solve(net, &sampling);
-    if std::env::var_os("DBG_SOLVE").is_some() { eprintln!("probe {:?} {} ; sample {:?} {} in {:?}", probed.answer, probed.nodes, sampled.answer, sampled.nodes, t0.elapsed()); }
     if matches!(sampled.answer, Answer::Solution(_)) {
         return Report {
             nodes: sampled.nodes + probed.nodes,
@@ -426,9 +424,7 @@ fn solve_path(net: &Network, node_budget: u64, deadline: Option<Instant>) -> Rep
         deadline,
         ..SearchConfig::default()
     };
-    let t0 = Instant::now();
     let mut solved = solve(net, &complete);
-    if std::env::var_os("DBG_SOLVE").is_some() { eprintln!("complete {:?} {} in {:?}", solved.answer, solved.nodes, t0.elapsed()); }
     solved.nodes += probed.nodes + sampled.nodes;
     solved
 }
