@@ -295,7 +295,13 @@ mod tests {
         let value = match rng.gen_range(0..4) {
             0 => special[rng.gen_range(0..special.len())],
             1 => f64::from(rng.gen_range(-8i32..8)) * 0.25,
-            _ => return if wide { rng.gen() } else { u64::from(rng.gen::<u32>()) },
+            _ => {
+                return if wide {
+                    rng.gen()
+                } else {
+                    u64::from(rng.gen::<u32>())
+                }
+            }
         };
         if wide {
             value.to_bits()
@@ -332,7 +338,11 @@ mod tests {
                     5 => net.fabs(a),
                     6 => net.fneg(a),
                     7 => net.min_max(
-                        if rng.gen_bool(0.5) { MinMaxOp::Min } else { MinMaxOp::Max },
+                        if rng.gen_bool(0.5) {
+                            MinMaxOp::Min
+                        } else {
+                            MinMaxOp::Max
+                        },
                         a,
                         b,
                     ),
@@ -358,7 +368,11 @@ mod tests {
                     point[v.index()] = Some(Value::Float(format.from_bits(bits)));
                 }
                 let expected = net.evaluate(&mut point).expect("evaluable");
-                assert_eq!(program.satisfied(&mut registers), expected, "{net:?} {point:?}");
+                assert_eq!(
+                    program.satisfied(&mut registers),
+                    expected,
+                    "{net:?} {point:?}"
+                );
                 if expected {
                     accepted += 1;
                 } else {
@@ -366,6 +380,9 @@ mod tests {
                 }
             }
         }
-        assert!(accepted > 1000 && rejected > 1000, "{accepted} / {rejected}");
+        assert!(
+            accepted > 1000 && rejected > 1000,
+            "{accepted} / {rejected}"
+        );
     }
 }

@@ -424,10 +424,7 @@ impl<'a> Search<'a> {
             };
             chosen.push(value);
             domains[variable.index()] = point_domain(&domains[variable.index()], value);
-            let last = self
-                .inputs
-                .iter()
-                .all(|v| domains[v.index()].size() <= 1);
+            let last = self.inputs.iter().all(|v| domains[v.index()].size() <= 1);
             if last {
                 // Evaluation decides the point; propagating it first would only cost.
                 return self.random_solution(&domains);

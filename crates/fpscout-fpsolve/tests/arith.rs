@@ -220,7 +220,11 @@ fn f64_arithmetic_and_conversions_match_the_machine() {
                 let FloatValue::Num(rounded) = format.from_f64(x) else {
                     panic!("NaN from {x:e}");
                 };
-                assert_eq!(rounded, format.round(&exact, Rounding::NearestEven), "{x:e}");
+                assert_eq!(
+                    rounded,
+                    format.round(&exact, Rounding::NearestEven),
+                    "{x:e}"
+                );
                 if format.is_finite(rounded) && !format.is_zero(rounded) {
                     let back = format.to_rational(rounded).unwrap().to_f64();
                     assert_eq!(format.to_f64(rounded).to_bits(), back.to_bits(), "{x:e}");
