@@ -238,6 +238,25 @@ impl Arith {
         }
     }
 
+    /// [`Arith::convert`] on the machine between f32 and f64 (widening is exact; narrowing
+    /// is Rust's round-to-nearest-even `as`, left to the reference when FTZ could flush).
+    pub fn convert_on_machine(self, from: Format, to: Format, a: FloatValue) -> FloatValue {
+        let FloatValue::Num(x) = a else {
+            return FloatValue::NaN;
+        };
+        let x = self.read(from, x);
+        let bits = from.to_bits(FloatValue::Num(x));
+        if from == Format::F32 && to == Format::F64 {
+            let wide = f64::from(f32::from_bits(bits as u32));
+            return to.from_bits(wide.to_bits());
+        }
+        if from == Format::F64 && to == Format::F32 && !self.flush_to_zero {
+            let narrow = f64::from_bits(bits) as f32;
+            return to.from_bits(u64::from(narrow.to_bits()));
+        }
+        self.convert(from, to, FloatValue::Num(x))
+    }
+
     /// `sitofp`/`uitofp` of a mathematical integer (the caller's bounds say which).
     pub fn int_to_float(self, to: Format, value: i128) -> FloatValue {
         FloatValue::Num(self.round_result(to, &Rational::from(value), false))

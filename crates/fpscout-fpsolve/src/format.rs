@@ -416,6 +416,13 @@ impl Format {
                 self.pos_zero()
             });
         }
+        // The machine rounds to nearest even too (`as f32` included).
+        if self == Format::F64 {
+            return self.from_bits(x.to_bits());
+        }
+        if self == Format::F32 {
+            return self.from_bits(u64::from((x as f32).to_bits()));
+        }
         let exact = Rational::from_f64(x).unwrap_or_default();
         FloatValue::Num(self.round(&exact, Rounding::NearestEven))
     }
@@ -430,6 +437,12 @@ impl Format {
         }
         if x == self.neg_zero() {
             return -0.0;
+        }
+        if self == Format::F64 {
+            return f64::from_bits(self.to_bits(FloatValue::Num(x)));
+        }
+        if self == Format::F32 {
+            return f64::from(f32::from_bits(self.to_bits(FloatValue::Num(x)) as u32));
         }
         self.to_rational(x)
             .map(|value| value.to_f64())

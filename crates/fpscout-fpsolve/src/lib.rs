@@ -5,6 +5,7 @@ pub mod compare;
 pub mod domain;
 pub mod error;
 pub mod format;
+mod machine;
 pub mod network;
 pub mod project;
 mod real;

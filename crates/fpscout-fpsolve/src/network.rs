@@ -21,7 +21,8 @@ impl VarId {
         self.0
     }
 
-    pub(crate) fn from_index(index: usize) -> VarId {
+    /// The variable at `index` (variables are numbered from 0 in creation order).
+    pub fn from_index(index: usize) -> VarId {
         VarId(index)
     }
 }
@@ -646,6 +647,94 @@ impl Network {
             } => project_float_to_int(arith, float(a)?, int(result)?, bits, signed)
                 .map(|(f, i)| vec![Domain::Float(f), Domain::Int(i)]),
         }
+    }
+
+    /// Computes every variable an operation defines from values of the others, in the
+    /// order the constraints were added (operands before results, as a path builds them),
+    /// on the machine path of [`Arith`]: `values` holds the inputs (and constants) and gets
+    /// the results. `Some(true)` when every constraint and every variable's initial domain
+    /// holds, `Some(false)` when one fails, `None` when an operand had no value yet (the
+    /// network is not in that order). This is what the search runs on points: a node's
+    /// inputs enumerated one by one decide it exactly, where propagation of near-points
+    /// would narrow one float at a time.
+    pub fn evaluate(&self, values: &mut [Option<Value>]) -> Option<bool> {
+        if values.len() != self.domains.len() {
+            return None;
+        }
+        let arith = self.arith;
+        for constraint in &self.constraints {
+            let float = |v: VarId| match values[v.0]? {
+                Value::Float(x) => Some(x),
+                Value::Int(_) => None,
+            };
+            let format = |v: VarId| self.domains[v.0].as_float().map(FloatDomain::format);
+            let computed = match *constraint {
+                Constraint::Compare { predicate, a, b } => {
+                    if !arith.compare(predicate, format(a)?, float(a)?, float(b)?) {
+                        return Some(false);
+                    }
+                    continue;
+                }
+                Constraint::Binary { op, a, b, result } => (
+                    result,
+                    Value::Float(arith.binary(op, format(a)?, float(a)?, float(b)?)),
+                ),
+                Constraint::MinMax { op, a, b, result } => {
+                    let (x, y, f) = (float(a)?, float(b)?, format(a)?);
+                    let value = match op {
+                        MinMaxOp::Min => arith.fmin(f, x, y),
+                        MinMaxOp::Max => arith.fmax(f, x, y),
+                    };
+                    (result, Value::Float(value))
+                }
+                Constraint::Sqrt { a, result } => {
+                    (result, Value::Float(arith.fsqrt(format(a)?, float(a)?)))
+                }
+                Constraint::FNeg { a, result } => {
+                    (result, Value::Float(arith.fneg(format(a)?, float(a)?)))
+                }
+                Constraint::FAbs { a, result } => {
+                    (result, Value::Float(arith.fabs(format(a)?, float(a)?)))
+                }
+                Constraint::Copy { a, result } => (result, Value::Float(float(a)?)),
+                Constraint::FloatConvert { a, result } => (
+                    result,
+                    Value::Float(arith.convert_on_machine(format(a)?, format(result)?, float(a)?)),
+                ),
+                Constraint::IntToFloat { a, result } => {
+                    let Value::Int(i) = values[a.0]? else {
+                        return None;
+                    };
+                    (result, Value::Float(arith.int_to_float(format(result)?, i)))
+                }
+                Constraint::FloatToInt {
+                    a,
+                    result,
+                    bits,
+                    signed,
+                } => match arith.float_to_int(format(a)?, float(a)?, bits, signed) {
+                    Some(i) => (result, Value::Int(i)),
+                    None => return Some(false),
+                },
+            };
+            let (result, value) = computed;
+            match values[result.0] {
+                Some(existing) if existing != value => return Some(false),
+                Some(_) => {}
+                None => values[result.0] = Some(value),
+            }
+        }
+        for (value, domain) in values.iter().zip(&self.domains) {
+            let inside = match (value.as_ref()?, domain) {
+                (Value::Float(x), Domain::Float(d)) => d.contains(*x),
+                (Value::Int(x), Domain::Int(d)) => d.contains(*x),
+                _ => false,
+            };
+            if !inside {
+                return Some(false);
+            }
+        }
+        Some(true)
     }
 
     /// Whether concrete values (one per variable) satisfy every constraint and every

@@ -1,8 +1,11 @@
 //! Search over a network: propagation at every node, domain splitting, answers that are proofs or checked solutions.
 
 use crate::domain::{FloatDomain, IntDomain};
-use crate::format::{middle_key, Fp};
+use crate::format::{middle_key, FloatValue, Format, Fp};
+use crate::machine::MachineProgram;
 use crate::network::{Domain, Network, Propagation, Value, VarId};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -24,6 +27,14 @@ pub enum Strategy {
     /// Tries only the points `l`, `m`, `r` of each chosen variable: fast, incomplete. An
     /// exhausted probe answers `Unknown(IncompleteStrategy)`, never `Infeasible`.
     ThreePointProbe,
+    /// Random points of the propagated box, seeded by `seed`, alternately drawn at once
+    /// and by a dive (each input in turn, largest domain first, fixed to a random value of
+    /// its domain propagated after the previous choices: thin solution sets such as
+    /// `a = b + c` are met). Half of each input's draws are uniform over its floats, half
+    /// uniform over its real range. Every draw and every propagation of a dive counts as
+    /// a node. Finds solutions spread over a box, where depth-first search stays in one
+    /// corner; incomplete like probing.
+    Sample { seed: u64 },
 }
 
 /// Consistency enforced at every node.
@@ -52,6 +63,17 @@ pub struct SearchConfig {
     pub deadline: Option<Instant>,
     /// Set to `true` from another thread to stop the search.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// A node whose inputs (variables no operation defines) have at most this many points
+    /// together is decided by evaluating every point ([`Network::evaluate`]) instead of
+    /// being split; 0 splits down to points. Evaluating a point costs about what one
+    /// projection does, propagating a node hundreds of them.
+    pub leaf_points: u64,
+    /// [`SearchConfig::leaf_points`] for networks that run on the machine (binary32 and
+    /// binary64 in IEEE mode), where a point costs a few nanoseconds per operation.
+    pub machine_leaf_points: u64,
+    /// Random points of each node's box evaluated before it is split (by [`solve`] only:
+    /// [`enumerate`] lists each solution once, from the leaves).
+    pub probes_per_node: u32,
 }
 
 impl Default for SearchConfig {
@@ -64,6 +86,9 @@ impl Default for SearchConfig {
             min_reduction: 1e-3,
             deadline: None,
             cancel: None,
+            leaf_points: 1024,
+            machine_leaf_points: 1 << 16,
+            probes_per_node: 2,
         }
     }
 }
@@ -146,17 +171,13 @@ pub struct Enumeration {
 /// # Ok::<(), fpscout_fpsolve::NetworkError>(())
 /// ```
 pub fn solve(network: &Network, config: &SearchConfig) -> Report {
-    let mut search = Search {
-        network,
-        config,
-        nodes: 0,
-    };
+    let mut search = Search::new(network, config, true);
     let mut found = None;
     let stopped = search.run(&mut |assignment| {
         found = Some(assignment);
         false
     });
-    let complete = !matches!(config.strategy, Strategy::ThreePointProbe);
+    let complete = matches!(config.strategy, Strategy::Complete(_));
     let answer = match (found, stopped) {
         (Some(assignment), _) => Answer::Solution(assignment),
         (None, Some(reason)) => Answer::Unknown(reason),
@@ -173,11 +194,7 @@ pub fn solve(network: &Network, config: &SearchConfig) -> Report {
 /// Searches for up to `limit` solutions (distinct assignments of every variable). With
 /// `stopped == None` the list is every solution: the complete search covered all branches.
 pub fn enumerate(network: &Network, config: &SearchConfig, limit: usize) -> Enumeration {
-    let mut search = Search {
-        network,
-        config,
-        nodes: 0,
-    };
+    let mut search = Search::new(network, config, false);
     let mut solutions = Vec::new();
     let mut stopped = search.run(&mut |assignment| {
         if solutions.len() < limit {
@@ -185,7 +202,7 @@ pub fn enumerate(network: &Network, config: &SearchConfig, limit: usize) -> Enum
         }
         solutions.len() < limit
     });
-    if stopped.is_none() && matches!(config.strategy, Strategy::ThreePointProbe) {
+    if stopped.is_none() && !matches!(config.strategy, Strategy::Complete(_)) {
         stopped = Some(StopReason::IncompleteStrategy);
     }
     Enumeration {
@@ -199,12 +216,80 @@ struct Search<'a> {
     network: &'a Network,
     config: &'a SearchConfig,
     nodes: u64,
+    /// Variables no operation defines: a point of these decides every other variable.
+    inputs: Vec<VarId>,
+    /// Whether random points are evaluated at each node (off when listing solutions).
+    probing: bool,
+    rng: ChaCha8Rng,
+    /// The network on the machine, when it compiles: rejects points before the generic
+    /// evaluation (which builds and checks the assignment of a solution).
+    machine: Option<MachineProgram>,
+    /// Registers of the machine program with the constants' bits in place.
+    registers: Vec<u64>,
 }
 
-impl Search<'_> {
+/// What evaluating the points of a node found.
+enum Leaf {
+    /// Every point was evaluated (solutions were handed over).
+    Covered,
+    /// The network cannot be evaluated forward: the node must be split instead.
+    NotEvaluable,
+    Stopped(StopReason),
+}
+
+impl<'a> Search<'a> {
+    fn new(network: &'a Network, config: &'a SearchConfig, probing: bool) -> Search<'a> {
+        let inputs = (0..network.variable_count())
+            .map(VarId::from_index)
+            .filter(|&v| !network.is_defined(v))
+            .collect();
+        let seed = match config.strategy {
+            Strategy::Sample { seed } => seed,
+            _ => 0,
+        };
+        let registers = network
+            .domains()
+            .iter()
+            .map(|d| match d {
+                Domain::Float(f) => f.as_point().map_or(0, |x| f.format().to_bits(x)),
+                Domain::Int(_) => 0,
+            })
+            .collect();
+        Search {
+            network,
+            config,
+            nodes: 0,
+            inputs,
+            probing: probing && config.probes_per_node > 0,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            machine: MachineProgram::compile(network),
+            registers,
+        }
+    }
+
+    /// Whether the machine program refutes a point of the inputs (false when there is no
+    /// program or the point is a solution).
+    fn machine_refutes(&mut self, point: &[Option<Value>]) -> bool {
+        let Some(machine) = &self.machine else {
+            return false;
+        };
+        for &v in &self.inputs {
+            let (Some(Value::Float(x)), Some(Domain::Float(d))) =
+                (point[v.index()], self.network.domains().get(v.index()))
+            else {
+                return false;
+            };
+            self.registers[v.index()] = d.format().to_bits(x);
+        }
+        !machine.satisfied(&mut self.registers)
+    }
+
     /// Depth-first search; `on_solution` returns whether to continue. Returns why the search
     /// stopped early, or `None` when it covered everything it was asked to.
     fn run(&mut self, on_solution: &mut dyn FnMut(Assignment) -> bool) -> Option<StopReason> {
+        if let Strategy::Sample { .. } = self.config.strategy {
+            return self.sample(on_solution);
+        }
         let mut stack: Vec<(Vec<Domain>, Option<VarId>)> =
             vec![(self.network.domains().to_vec(), None)];
         while let Some((mut domains, changed)) = stack.pop() {
@@ -227,6 +312,29 @@ impl Search<'_> {
                     continue;
                 }
             }
+            if self.probing {
+                for _ in 0..self.config.probes_per_node {
+                    if let Some(values) = self.random_solution(&domains) {
+                        if !on_solution(Assignment { values }) {
+                            return Some(StopReason::SolutionLimit);
+                        }
+                    }
+                }
+            }
+            let leaf_points = if self.machine.is_some() {
+                self.config.machine_leaf_points
+            } else {
+                self.config.leaf_points
+            };
+            if matches!(self.config.strategy, Strategy::Complete(_))
+                && self.input_points(&domains) <= leaf_points.max(1)
+            {
+                match self.evaluate_leaf(&domains, on_solution) {
+                    Leaf::Covered => continue,
+                    Leaf::Stopped(reason) => return Some(reason),
+                    Leaf::NotEvaluable => {}
+                }
+            }
             let Some(variable) = choose_variable(self.network, &domains) else {
                 let values: Option<Vec<Value>> = domains.iter().map(Domain::as_point).collect();
                 if let Some(values) = values {
@@ -240,7 +348,9 @@ impl Search<'_> {
             };
             let branches = match self.config.strategy {
                 Strategy::Complete(split) => split_domain(&domains[variable.index()], split),
-                Strategy::ThreePointProbe => probe_points(&domains[variable.index()]),
+                Strategy::ThreePointProbe | Strategy::Sample { .. } => {
+                    probe_points(&domains[variable.index()])
+                }
             };
             for branch in branches.into_iter().rev() {
                 let mut child = domains.clone();
@@ -249,6 +359,246 @@ impl Search<'_> {
             }
         }
         None
+    }
+
+    /// Random points of the propagated root box, `node_budget` of them.
+    fn sample(&mut self, on_solution: &mut dyn FnMut(Assignment) -> bool) -> Option<StopReason> {
+        let mut domains = self.network.domains().to_vec();
+        if self.network.propagate_domains(
+            &mut domains,
+            self.config.propagation_budget,
+            self.config.min_reduction,
+            None,
+        ) == Propagation::Infeasible
+        {
+            // Propagation is sound: nothing to sample, and nothing to find.
+            return None;
+        }
+        for draw in 0u64.. {
+            match self.stop_reason() {
+                Some(StopReason::NodeBudget) => return None,
+                Some(reason) => return Some(reason),
+                None => {}
+            }
+            self.nodes += 1;
+            let found = if draw % 2 == 0 {
+                self.random_solution(&domains)
+            } else {
+                self.dive(&domains)
+            };
+            if let Some(values) = found {
+                if !on_solution(Assignment { values }) {
+                    return Some(StopReason::SolutionLimit);
+                }
+            }
+        }
+        None
+    }
+
+    /// One dive from `root`: inputs fixed one at a time to random values of their
+    /// propagated domains; the assignment when the last point is a solution.
+    fn dive(&mut self, root: &[Domain]) -> Option<Vec<Value>> {
+        let mut domains = root.to_vec();
+        let mut chosen: Vec<Value> = Vec::new();
+        loop {
+            let open = self
+                .inputs
+                .iter()
+                .copied()
+                .filter(|v| domains[v.index()].size() > 1)
+                .max_by_key(|v| domains[v.index()].size());
+            let Some(variable) = open else {
+                return self.random_solution(&domains);
+            };
+            // Equal inputs are where programs compare a value with itself (x / 2 + y / 2
+            // against min(x, y)): one draw in eight repeats an earlier choice.
+            let domain = &domains[variable.index()];
+            let repeated = chosen
+                .iter()
+                .copied()
+                .filter(|&value| domain_contains(domain, value))
+                .nth(self.rng.gen_range(0..chosen.len().max(1) * 8));
+            let value = match repeated {
+                Some(value) => value,
+                None => random_value(&mut self.rng, domain)?,
+            };
+            chosen.push(value);
+            domains[variable.index()] = point_domain(&domains[variable.index()], value);
+            let last = self.inputs.iter().all(|v| domains[v.index()].size() <= 1);
+            if last {
+                // Evaluation decides the point; propagating it first would only cost.
+                return self.random_solution(&domains);
+            }
+            self.nodes += 1;
+            if self.network.propagate_domains(
+                &mut domains,
+                self.config.propagation_budget.min(DIVE_PROPAGATION_BUDGET),
+                self.config.min_reduction,
+                Some(&[variable]),
+            ) == Propagation::Infeasible
+            {
+                return None;
+            }
+        }
+    }
+
+    /// Number of points of the inputs' domains (saturating).
+    fn input_points(&self, domains: &[Domain]) -> u64 {
+        self.inputs
+            .iter()
+            .fold(1u64, |n, v| n.saturating_mul(domains[v.index()].size()))
+    }
+
+    /// Evaluates one point of the inputs; the full assignment when it is a solution, which
+    /// the exact reference ([`Network::check`]) confirms.
+    fn solution_at(&mut self, point: &mut [Option<Value>]) -> Option<Result<Vec<Value>, ()>> {
+        if self.machine_refutes(point) {
+            return Some(Err(()));
+        }
+        let satisfied = self.network.evaluate(point)?;
+        if !satisfied {
+            return Some(Err(()));
+        }
+        let values: Vec<Value> = point.iter().map(|v| v.expect("evaluated")).collect();
+        Some(if self.network.check(&values) == Ok(true) {
+            Ok(values)
+        } else {
+            Err(())
+        })
+    }
+
+    /// A random point of `domains`' inputs, when it is a solution.
+    fn random_solution(&mut self, domains: &[Domain]) -> Option<Vec<Value>> {
+        let mut point = vec![None; domains.len()];
+        for &v in &self.inputs {
+            point[v.index()] = Some(random_value(&mut self.rng, &domains[v.index()])?);
+        }
+        self.solution_at(&mut point)?.ok()
+    }
+
+    /// Evaluates every point of the inputs' domains (a mixed-radix count over them).
+    fn evaluate_leaf(
+        &mut self,
+        domains: &[Domain],
+        on_solution: &mut dyn FnMut(Assignment) -> bool,
+    ) -> Leaf {
+        let axes: Vec<(VarId, Vec<Value>)> = self
+            .inputs
+            .iter()
+            .map(|&v| (v, domain_values(&domains[v.index()])))
+            .collect();
+        if axes.iter().any(|(_, values)| values.is_empty()) {
+            return Leaf::Covered;
+        }
+        if self.machine.is_some() {
+            return self.evaluate_leaf_on_machine(domains, &axes, on_solution);
+        }
+        let mut index = vec![0usize; axes.len()];
+        let mut point = vec![None; domains.len()];
+        loop {
+            for (&(v, ref values), &i) in axes.iter().zip(&index) {
+                point[v.index()] = Some(values[i]);
+            }
+            // Results are recomputed for every point.
+            for (position, slot) in point.iter_mut().enumerate() {
+                if self.network.is_defined(VarId::from_index(position)) {
+                    *slot = None;
+                }
+            }
+            match self.solution_at(&mut point) {
+                None => return Leaf::NotEvaluable,
+                Some(Ok(values)) => {
+                    if !on_solution(Assignment { values }) {
+                        return Leaf::Stopped(StopReason::SolutionLimit);
+                    }
+                }
+                Some(Err(())) => {}
+            }
+            let mut carried = true;
+            for (i, (_, values)) in index.iter_mut().zip(&axes) {
+                *i += 1;
+                if *i < values.len() {
+                    carried = false;
+                    break;
+                }
+                *i = 0;
+            }
+            if carried {
+                return Leaf::Covered;
+            }
+        }
+    }
+
+    /// [`Search::evaluate_leaf`] with the machine program deciding each point; only its
+    /// solutions go through the generic evaluation and the exact check.
+    fn evaluate_leaf_on_machine(
+        &mut self,
+        domains: &[Domain],
+        axes: &[(VarId, Vec<Value>)],
+        on_solution: &mut dyn FnMut(Assignment) -> bool,
+    ) -> Leaf {
+        let Some(machine) = self.machine.take() else {
+            return Leaf::NotEvaluable;
+        };
+        let mut bits_axes: Vec<(usize, Vec<u64>)> = Vec::with_capacity(axes.len());
+        for (v, values) in axes {
+            let Some(format) = domains[v.index()].as_float().map(FloatDomain::format) else {
+                self.machine = Some(machine);
+                return Leaf::NotEvaluable;
+            };
+            let bits = values
+                .iter()
+                .map(|value| match value {
+                    Value::Float(x) => format.to_bits(*x),
+                    Value::Int(_) => 0,
+                })
+                .collect();
+            bits_axes.push((v.index(), bits));
+        }
+        let mut index = vec![0usize; axes.len()];
+        let mut outcome = Leaf::Covered;
+        'points: loop {
+            for (&(register, ref bits), &i) in bits_axes.iter().zip(&index) {
+                self.registers[register] = bits[i];
+            }
+            if machine.satisfied(&mut self.registers) {
+                let mut point: Vec<Option<Value>> = (0..domains.len())
+                    .map(|i| {
+                        let v = VarId::from_index(i);
+                        (!self.network.is_defined(v))
+                            .then(|| domains[i].as_point())
+                            .flatten()
+                    })
+                    .collect();
+                for ((v, values), &i) in axes.iter().zip(&index) {
+                    point[v.index()] = Some(values[i]);
+                }
+                let satisfied = self.network.evaluate(&mut point) == Some(true);
+                if satisfied {
+                    let values: Vec<Value> = point.iter().map(|v| v.expect("evaluated")).collect();
+                    if self.network.check(&values) == Ok(true)
+                        && !on_solution(Assignment { values })
+                    {
+                        outcome = Leaf::Stopped(StopReason::SolutionLimit);
+                        break 'points;
+                    }
+                }
+            }
+            let mut carried = true;
+            for (i, (_, bits)) in index.iter_mut().zip(&bits_axes) {
+                *i += 1;
+                if *i < bits.len() {
+                    carried = false;
+                    break;
+                }
+                *i = 0;
+            }
+            if carried {
+                break;
+            }
+        }
+        self.machine = Some(machine);
+        outcome
     }
 
     fn stop_reason(&self) -> Option<StopReason> {
@@ -420,6 +770,109 @@ fn split_keys(lo: i64, hi: i64, split: Split) -> Vec<(i64, i64)> {
                 }
             }
             distinct
+        }
+    }
+}
+
+fn domain_contains(domain: &Domain, value: Value) -> bool {
+    match (domain, value) {
+        (Domain::Float(d), Value::Float(x)) => d.contains(x),
+        (Domain::Int(d), Value::Int(i)) => d.contains(i),
+        _ => false,
+    }
+}
+
+/// Projections per propagation of a dive: a dive needs the large cuts a fixed input
+/// makes, not the creep after them (fewer projections narrow less, soundly).
+const DIVE_PROPAGATION_BUDGET: u64 = 2_000;
+
+/// The domain holding only `value` (of `like`'s kind and format).
+fn point_domain(like: &Domain, value: Value) -> Domain {
+    match (like, value) {
+        (Domain::Float(d), Value::Float(x)) => Domain::Float(FloatDomain::point(d.format(), x)),
+        (_, Value::Int(i)) => Domain::Int(IntDomain::new(i, i)),
+        (Domain::Int(_), Value::Float(_)) => like.clone(),
+    }
+}
+
+/// Every value of a small domain, in order (NaN last).
+fn domain_values(domain: &Domain) -> Vec<Value> {
+    match domain {
+        Domain::Float(d) => {
+            let mut values: Vec<Value> = d
+                .range()
+                .map(|(lo, hi)| {
+                    (lo.0..=hi.0)
+                        .map(|k| Value::Float(FloatValue::Num(Fp(k))))
+                        .collect()
+                })
+                .unwrap_or_default();
+            if d.may_be_nan() {
+                values.push(Value::Float(FloatValue::NaN));
+            }
+            values
+        }
+        Domain::Int(d) => d
+            .range()
+            .map(|(lo, hi)| (lo..=hi).map(Value::Int).collect())
+            .unwrap_or_default(),
+    }
+}
+
+/// A zero, one of the smallest subnormals or the smallest normal, either sign: where
+/// underflow and halving lose everything.
+fn tiny_key(rng: &mut ChaCha8Rng, format: Format) -> i64 {
+    let magnitude = match rng.gen_range(0..6) {
+        0 => format.pos_zero(),
+        1..=4 => Fp(format.pos_zero().0 + rng.gen_range(1..=3)),
+        _ => format.min_normal(),
+    };
+    format.with_sign(magnitude, rng.gen_bool(0.5)).0
+}
+
+/// A random value of a domain: NaN rarely (when possible), an end of the range one time
+/// in eight (extremes are where bounds are met), a tiny value one time in eight of the
+/// rest ([`tiny_key`]), otherwise half the time uniform over the floats of the range
+/// (every binade alike) and half the time the float nearest a uniform real of a finite
+/// range (where most of the range's width is).
+fn random_value(rng: &mut ChaCha8Rng, domain: &Domain) -> Option<Value> {
+    match domain {
+        Domain::Float(d) => {
+            let Some((lo, hi)) = d.range() else {
+                return d.may_be_nan().then_some(Value::Float(FloatValue::NaN));
+            };
+            if d.may_be_nan() && rng.gen_ratio(1, 64) {
+                return Some(Value::Float(FloatValue::NaN));
+            }
+            let format = d.format();
+            let (low, high) = (format.to_f64(lo), format.to_f64(hi));
+            let tiny = tiny_key(rng, format);
+            let key = if rng.gen_ratio(1, 8) {
+                if rng.gen_bool(0.5) {
+                    lo.0
+                } else {
+                    hi.0
+                }
+            } else if rng.gen_ratio(1, 8) && (lo.0..=hi.0).contains(&tiny) {
+                tiny
+            } else if rng.gen_bool(0.5) && low.is_finite() && high.is_finite() {
+                let real = low + rng.gen::<f64>() * (high - low);
+                match format.from_f64(real) {
+                    FloatValue::Num(x) => x.0.clamp(lo.0, hi.0),
+                    FloatValue::NaN => lo.0,
+                }
+            } else {
+                rng.gen_range(lo.0..=hi.0)
+            };
+            Some(Value::Float(FloatValue::Num(Fp(key))))
+        }
+        Domain::Int(d) => {
+            let (lo, hi) = d.range()?;
+            let (lo, hi) = (
+                lo.clamp(i64::MIN as i128, i64::MAX as i128) as i64,
+                hi.clamp(i64::MIN as i128, i64::MAX as i128) as i64,
+            );
+            Some(Value::Int(i128::from(rng.gen_range(lo..=hi))))
         }
     }
 }

@@ -200,6 +200,37 @@ fn f64_arithmetic_and_conversions_match_the_machine() {
             same_f32(x as f32, Arith::IEEE.convert(Format::F64, Format::F32, a)),
             "fptrunc {x:e}"
         );
+        // Conversions on the machine are the reference conversions, in every mode.
+        for mode in common::MODES {
+            assert_eq!(
+                mode.convert_on_machine(Format::F64, Format::F32, a),
+                mode.convert(Format::F64, Format::F32, a),
+                "fptrunc {mode:?} {x:e}"
+            );
+            assert_eq!(
+                mode.convert_on_machine(Format::F32, Format::F64, p),
+                mode.convert(Format::F32, Format::F64, p),
+                "fpext {mode:?} {x:e}"
+            );
+        }
+        // The machine paths of from_f64/to_f64 round as the rational reference does.
+        if x.is_finite() && x != 0.0 {
+            let exact = rug::Rational::from_f64(x).unwrap();
+            for format in [Format::F32, Format::F64] {
+                let FloatValue::Num(rounded) = format.from_f64(x) else {
+                    panic!("NaN from {x:e}");
+                };
+                assert_eq!(
+                    rounded,
+                    format.round(&exact, Rounding::NearestEven),
+                    "{x:e}"
+                );
+                if format.is_finite(rounded) && !format.is_zero(rounded) {
+                    let back = format.to_rational(rounded).unwrap().to_f64();
+                    assert_eq!(format.to_f64(rounded).to_bits(), back.to_bits(), "{x:e}");
+                }
+            }
+        }
         let narrow = random_f32(&mut rng);
         assert!(
             same(

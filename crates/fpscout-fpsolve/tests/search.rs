@@ -89,6 +89,16 @@ fn complete_search_matches_brute_force_mini8() {
             consistency: Consistency::ThreeB { slices: 4 },
             ..SearchConfig::default()
         },
+        // Split down to points, and decide whole boxes point by point.
+        SearchConfig {
+            leaf_points: 0,
+            probes_per_node: 0,
+            ..SearchConfig::default()
+        },
+        SearchConfig {
+            leaf_points: 1 << 20,
+            ..SearchConfig::default()
+        },
     ];
     let (mut infeasible, mut enumerated) = (0, 0);
     for round in 0..240 {
@@ -271,4 +281,104 @@ fn integer_conversions_search_matches_brute_force() {
             .collect();
         assert_eq!(got, expected, "i in [{lo}, {hi}], square > {threshold:?}");
     }
+}
+
+/// Forward evaluation of a point decides exactly what brute force decides, on every point
+/// of random minifloat networks in every FTZ/DAZ mode.
+#[test]
+fn evaluation_agrees_with_brute_force_mini8() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut decided = 0;
+    for round in 0..200 {
+        let case = random_case(&mut rng, MODES[round % 4]);
+        let domains = case.net.domains().to_vec();
+        let (dx, dy) = (
+            domains[case.x.index()].as_float().unwrap().clone(),
+            domains[case.y.index()].as_float().unwrap().clone(),
+        );
+        for vx in values(&dx) {
+            for vy in values(&dy) {
+                // Inputs and constants get values; what operations define is computed.
+                let mut point: Vec<Option<Value>> = (0..domains.len())
+                    .map(|i| {
+                        let v = VarId::from_index(i);
+                        if case.net.is_defined(v) {
+                            None
+                        } else {
+                            domains[i].as_point()
+                        }
+                    })
+                    .collect();
+                point[case.x.index()] = Some(Value::Float(vx));
+                point[case.y.index()] = Some(Value::Float(vy));
+                let satisfied = case.net.evaluate(&mut point);
+                assert_eq!(
+                    satisfied,
+                    Some(case.solutions.contains(&(vx, vy))),
+                    "round {round}: ({vx:?}, {vy:?})"
+                );
+                decided += 1;
+            }
+        }
+    }
+    assert!(decided > 10_000, "{decided} points");
+}
+
+/// Sampling answers only checked solutions, never Infeasible (it is incomplete), and
+/// finds a solution of most networks that have some.
+#[test]
+fn sampling_finds_checked_solutions_and_proves_nothing() {
+    let mut rng = ChaCha8Rng::seed_from_u64(13);
+    let (mut with_solutions, mut found) = (0, 0);
+    for round in 0..200 {
+        let case = random_case(&mut rng, MODES[round % 4]);
+        let config = SearchConfig {
+            strategy: Strategy::Sample { seed: round as u64 },
+            node_budget: 300,
+            ..SearchConfig::default()
+        };
+        let report = solve(&case.net, &config);
+        assert!(!report.complete);
+        match &report.answer {
+            Answer::Solution(s) => {
+                assert!(case
+                    .solutions
+                    .contains(&(float(s.get(case.x)), float(s.get(case.y)))));
+                found += 1;
+            }
+            Answer::Unknown(StopReason::IncompleteStrategy) => {}
+            other => panic!("round {round}: sampling answered {other:?}"),
+        }
+        with_solutions += usize::from(!case.solutions.is_empty());
+    }
+    assert!(
+        found * 10 >= with_solutions * 8,
+        "found {found} of {with_solutions}"
+    );
+}
+
+/// A dive fixes one input, propagates, then draws the next from what is left: it meets
+/// `x ⊕ y = 3 + 2^-22` over binary32 in [1, 2], where a uniform pair has a chance of
+/// about 2^-23.
+#[test]
+fn sampling_dives_meet_thin_solution_sets() {
+    let mut net = Network::new(Arith::IEEE);
+    let x = net.float_var_in("x", FloatDomain::between(Format::F32, 1.0, 2.0));
+    let y = net.float_var_in("y", FloatDomain::between(Format::F32, 1.0, 2.0));
+    let target = net.float_const_f64(Format::F32, 3.0 + 2f64.powi(-22));
+    let sum = net.fadd(x, y).unwrap();
+    net.require(FcmpPredicate::Oeq, sum, target, true).unwrap();
+    let config = SearchConfig {
+        strategy: Strategy::Sample { seed: 5 },
+        node_budget: 400,
+        ..SearchConfig::default()
+    };
+    let Answer::Solution(s) = solve(&net, &config).answer else {
+        panic!("no solution in 400 nodes");
+    };
+    let (FloatValue::Num(a), FloatValue::Num(b)) = (float(s.get(x)), float(s.get(y))) else {
+        panic!("NaN input");
+    };
+    let (a, b) = (Format::F32.to_f64(a) as f32, Format::F32.to_f64(b) as f32);
+    assert_eq!(f64::from(a + b), 3.0 + 2f64.powi(-22));
 }

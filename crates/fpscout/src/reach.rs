@@ -383,9 +383,13 @@ const SOLVER_SHARE: f64 = 0.9;
 /// Search nodes of the 3-point probe tried before the complete search.
 const PROBE_NODES: u64 = 2_000;
 
+/// Random points of a target path's propagated box evaluated before the complete search.
+const SAMPLED_POINTS: u64 = 200_000;
+
 /// Solves one target network: a quick 3-point probe first (it often lands on a
-/// witness where bisection would still be narrowing), then the complete search whose
-/// exhaustion is a proof.
+/// witness where bisection would still be narrowing), random points of the box next
+/// (witnesses spread over the box, which depth-first search visits one corner at a
+/// time), then the complete search whose exhaustion is a proof.
 fn solve_path(net: &Network, node_budget: u64, deadline: Option<Instant>) -> Report {
     let probe = SearchConfig {
         strategy: Strategy::ThreePointProbe,
@@ -397,13 +401,32 @@ fn solve_path(net: &Network, node_budget: u64, deadline: Option<Instant>) -> Rep
     if matches!(probed.answer, Answer::Solution(_) | Answer::Infeasible) {
         return probed;
     }
+    // Half of the path's time at most: the complete search is what can also refute.
+    // Sampling a one-input box costs evaluations only, so it is over quickly there.
+    let sampling_deadline = deadline.map(|d| {
+        let now = Instant::now();
+        now + d.saturating_duration_since(now) / 2
+    });
+    let sampling = SearchConfig {
+        strategy: Strategy::Sample { seed: 1 },
+        node_budget: SAMPLED_POINTS.min(node_budget),
+        deadline: sampling_deadline,
+        ..SearchConfig::default()
+    };
+    let sampled = solve(net, &sampling);
+    if matches!(sampled.answer, Answer::Solution(_)) {
+        return Report {
+            nodes: sampled.nodes + probed.nodes,
+            ..sampled
+        };
+    }
     let complete = SearchConfig {
         node_budget,
         deadline,
         ..SearchConfig::default()
     };
     let mut solved = solve(net, &complete);
-    solved.nodes += probed.nodes;
+    solved.nodes += probed.nodes + sampled.nodes;
     solved
 }
 
@@ -417,18 +440,6 @@ const EXHAUSTIVE_LIMIT: u64 = 1 << 24;
 
 /// Inputs interpreted per batch of an enumeration (the deadline is looked at between).
 const EXHAUSTIVE_BATCH: usize = 1 << 14;
-
-/// The number of inputs in the box the target network propagates to.
-fn box_size(domain: &FloatPath, net: &Network) -> u64 {
-    let mut net = net.clone();
-    if net.propagate(BOX_PROPAGATION_BUDGET) == fpscout_fpsolve::Propagation::Infeasible {
-        return 0;
-    }
-    domain.inputs().iter().fold(1u64, |total, input| {
-        let size = net.float_domain(input.var).map_or(u64::MAX, |d| d.size());
-        total.saturating_mul(size)
-    })
-}
 
 /// How the enumeration of a path's box ended.
 enum Exhaustion {
@@ -724,14 +735,9 @@ fn explore_paths(
                 let now = Instant::now();
                 now + d.saturating_duration_since(now) / 2
             });
-            // A box small enough to enumerate gets a tenth of the nodes: enumeration
-            // settles it either way, where the search may creep.
-            let nodes_for_path = if box_size(domain, &net) <= EXHAUSTIVE_LIMIT {
-                cfg.node_budget / 10
-            } else {
-                cfg.node_budget
-            };
-            let solved = solve_path(&net, nodes_for_path, solve_deadline);
+            // The search evaluates small boxes point by point itself; the interpreter's
+            // enumeration below is for what it leaves open.
+            let solved = solve_path(&net, cfg.node_budget, solve_deadline);
             *nodes += solved.nodes;
             match solved.answer {
                 Answer::Infeasible => {}
