@@ -16,7 +16,7 @@ use fpscout_fpsolve::{
     solve, Answer, FcmpPredicate, FloatDomain, FloatValue, Format, Network, Report, Rounding,
     SearchConfig, Strategy, Value, VarId,
 };
-use fpscout_ir::{FloatTy, ProgramEnd, ScalarTy, Type};
+use fpscout_ir::{EndFn, ExternalKind, FloatTy, InstKind, ProgramEnd, ScalarTy, SourceLoc, Type};
 use fpscout_native::{NativeOutcome, RunOptions};
 use fpscout_smt::ParamSpec;
 use fpscout_walk::concrete::eval::EvalEnd;
@@ -31,7 +31,8 @@ use std::time::{Duration, Instant};
 /// What counts as reaching.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Target {
-    /// A path ending in a failed assertion (`assert`, `reach_error()`, `__VERIFIER_error()`).
+    /// A path ending in a failed assertion (`assert`, `reach_error()`, `__VERIFIER_error()`),
+    /// or in whatever end (`abort()`, `exit`) the program's own error function calls.
     FailedAssertion,
     /// The function's float result in `[lo, hi]`.
     ResultInside(f64, f64),
@@ -188,6 +189,100 @@ pub struct ReachReport {
     pub method: &'static str,
 }
 
+/// Functions whose calls are the error an SV-COMP program asks about.
+const ERROR_FUNCTIONS: [&str; 2] = ["reach_error", "__VERIFIER_error"];
+
+/// Which program ends reach the error. A failed assertion always does. SV-COMP files
+/// define `reach_error` as `{ abort(); }` as often as with `__assert_fail`, and the
+/// program's definition wins over the harness's: an `abort()` or `exit()` called from
+/// the program's own error function reaches the error too, while one elsewhere (the
+/// usual `assume_abort_if_not`) only ends the run. The interpreter tells them apart by
+/// the call's source position; the executable shows only the kind of end, so a native
+/// abort counts where the interpreter saw this input abort in the error function.
+#[derive(Debug, Default)]
+struct ErrorEnds {
+    /// Positions of the end calls (not `__assert_fail`) inside the error functions.
+    located: Vec<(ProgramEndKind, SourceLoc)>,
+    /// Kinds of end called there without a source position (IR without debug info).
+    unlocated: Vec<ProgramEndKind>,
+}
+
+/// A program end without its details (status, message).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ProgramEndKind {
+    Exit,
+    Abort,
+}
+
+impl ProgramEndKind {
+    fn of(end: &ProgramEnd) -> Option<ProgramEndKind> {
+        match end {
+            ProgramEnd::Exit { .. } => Some(ProgramEndKind::Exit),
+            ProgramEnd::Abort => Some(ProgramEndKind::Abort),
+            ProgramEnd::AssertFail { .. } => None,
+        }
+    }
+}
+
+/// Whether an interpreted end reached the error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum EndVerdict {
+    Error,
+    NotError,
+    /// An end of a kind the error function calls, at no known position.
+    Unplaced,
+}
+
+impl ErrorEnds {
+    fn of(module: &fpscout_ir::Module) -> ErrorEnds {
+        let mut ends = ErrorEnds::default();
+        let error_functions = module
+            .functions
+            .iter()
+            .filter(|f| ERROR_FUNCTIONS.contains(&f.name.as_str()));
+        for inst in error_functions.flat_map(|f| f.blocks.iter().flat_map(|b| &b.insts)) {
+            let InstKind::External(call) = &inst.kind else {
+                continue;
+            };
+            let kind = match call.kind {
+                ExternalKind::End(EndFn::Abort) => ProgramEndKind::Abort,
+                ExternalKind::End(EndFn::Exit) => ProgramEndKind::Exit,
+                _ => continue,
+            };
+            match &call.loc {
+                Some(loc) => ends.located.push((kind, loc.clone())),
+                None => ends.unlocated.push(kind),
+            }
+        }
+        ends
+    }
+
+    fn verdict(&self, end: &ProgramEnd, loc: Option<&SourceLoc>) -> EndVerdict {
+        let Some(kind) = ProgramEndKind::of(end) else {
+            return EndVerdict::Error;
+        };
+        let placed =
+            loc.is_some_and(|loc| self.located.iter().any(|(k, l)| *k == kind && l == loc));
+        if placed {
+            EndVerdict::Error
+        } else if self.unlocated.contains(&kind) && loc.is_none() {
+            EndVerdict::Unplaced
+        } else {
+            EndVerdict::NotError
+        }
+    }
+
+    /// Whether the executable's end may be the error (the interpreter decides).
+    fn may_be_error(&self, end: &ProgramEnd) -> bool {
+        match ProgramEndKind::of(end) {
+            None => true,
+            Some(kind) => {
+                self.located.iter().any(|(k, _)| *k == kind) || self.unlocated.contains(&kind)
+            }
+        }
+    }
+}
+
 /// What the executable and the interpreter must both show for a witness.
 struct Replayer<'a> {
     session: &'a Session,
@@ -196,13 +291,14 @@ struct Replayer<'a> {
     func: fpscout_ir::FuncId,
     mode: FpMode,
     ret: Type,
+    error_ends: ErrorEnds,
 }
 
 impl Replayer<'_> {
     fn hits_native(&self, outcome: &NativeOutcome) -> Option<Witness> {
         match (self.cfg.target, outcome) {
             (Target::FailedAssertion, NativeOutcome::Ended { end, .. }) => {
-                matches!(end, ProgramEnd::AssertFail { .. }).then(|| Witness {
+                self.error_ends.may_be_error(end).then(|| Witness {
                     inputs: Vec::new(),
                     native: end.to_string(),
                     result: None,
@@ -243,8 +339,19 @@ impl Replayer<'_> {
             .exe
             .run(&[to_native(f, inputs)], &self.run_options())
             .map_err(|e| InputError(e.to_string()))?;
+        // An abort or exit is the error only where the interpreter placed it, so the
+        // executable must end the same way (a failed assertion names itself).
+        let same_end = |o: &NativeOutcome| match (o, &interpreted) {
+            (NativeOutcome::Ended { end, .. }, EvalEnd::Ended { end: seen, .. })
+                if ProgramEndKind::of(end).is_some() =>
+            {
+                end == seen
+            }
+            _ => true,
+        };
         Ok(outs
             .first()
+            .filter(|o| same_end(o))
             .and_then(|o| self.hits_native(o))
             .map(|w| Witness {
                 inputs: inputs.to_vec(),
@@ -255,8 +362,8 @@ impl Replayer<'_> {
     /// Whether an interpreted run ended at the target.
     fn interpreted_hits(&self, end: &EvalEnd) -> bool {
         match (self.cfg.target, end) {
-            (Target::FailedAssertion, EvalEnd::Ended { end, .. }) => {
-                matches!(end, ProgramEnd::AssertFail { .. })
+            (Target::FailedAssertion, EvalEnd::Ended { end, loc }) => {
+                self.error_ends.verdict(end, loc.as_ref()) == EndVerdict::Error
             }
             (target, EvalEnd::Returned(Some(r))) => self
                 .ret
@@ -559,6 +666,7 @@ pub fn run_reach(
         func,
         mode: session.fp_mode(cfg.build, cfg.ftz_daz),
         ret: f.ret,
+        error_ends: ErrorEnds::of(module),
     };
     let mut report = ReachReport {
         function: f.display_name.clone(),
@@ -688,14 +796,16 @@ fn explore_paths(
             return;
         }
         let networks = match (&end, cfg.target, ret_ty) {
-            (
-                PathEnd::Ended {
-                    end: ProgramEnd::AssertFail { .. },
-                    ..
-                },
-                Target::FailedAssertion,
-                _,
-            ) => Ok(vec![domain.network().clone()]),
+            (PathEnd::Ended { end, loc }, Target::FailedAssertion, _) => {
+                match replayer.error_ends.verdict(end, loc.as_ref()) {
+                    EndVerdict::Error => Ok(vec![domain.network().clone()]),
+                    EndVerdict::NotError => return,
+                    EndVerdict::Unplaced => Err(format!(
+                        "the program {end} where its error function does too, without \
+                         debug locations to tell whether this is the error"
+                    )),
+                }
+            }
             (PathEnd::Returned(Some(Val::Scalar(r))), Target::ResultInside(..), Some(ty))
             | (PathEnd::Returned(Some(Val::Scalar(r))), Target::ResultOutside(..), Some(ty)) => {
                 target_networks(domain, cfg.target, ty, r)

@@ -354,3 +354,36 @@ fn text_report_states_the_bound_and_bad_input_exits_2() {
         assert!(err.contains("error"), "{err}");
     }
 }
+
+#[test]
+fn the_programs_own_error_function_is_the_target_whether_it_aborts_or_fails_an_assertion() {
+    // Only 0x1.8f9c1ap-6 in [0.01, 0.1] makes x*41 round to 1; inputs outside the range
+    // abort too, in assume_abort_if_not, which is not the error.
+    for (name, native_end) in [
+        ("recip41_abort.c", "aborts"),
+        ("recip41_assert_fail.c", "fails assertion `0`"),
+    ] {
+        let path = file("svcomp", name);
+        let (answer, witness, code) = reach(&[&path]);
+        assert_eq!(answer["answer"], "reachable", "{name}: {answer}");
+        assert_eq!(code, Some(1));
+        let witness = witness.expect("a witness");
+        assert_eq!(run_args(&witness), "[0x1.8f9c1ap-6]", "{name}");
+        assert_eq!(witness["native"], native_end, "{name}");
+        assert_eq!(replay(&path, "main", &witness)["native_end"], native_end);
+    }
+    // No float makes x*55 round to 1: the branch to the error is refuted (pruned, or
+    // walked and found infeasible), and assume_abort_if_not's abort is no witness.
+    for name in ["recip55_abort.c", "recip55_assert_fail.c"] {
+        let path = file("svcomp", name);
+        let (answer, witness, code) = reach(&[&path]);
+        assert_eq!(answer["answer"], "unreachable", "{name}: {answer}");
+        assert_eq!(code, Some(0));
+        assert!(witness.is_none());
+        let paths = &answer["paths"];
+        let refuted =
+            paths["pruned"].as_u64().unwrap_or(0) + paths["infeasible"].as_u64().unwrap_or(0);
+        assert!(refuted >= 1, "{name}: {answer}");
+        assert_eq!(paths["infeasible"], paths["target"], "{name}: {answer}");
+    }
+}
