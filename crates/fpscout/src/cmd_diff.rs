@@ -211,7 +211,7 @@ pub fn run(mut args: DiffArgs, started: Instant) -> Result<ExitCode, InputError>
     let (report, cfg) = analyse(&args, &session, &function, fp, started, true)?;
     args.outputs
         .write(&fpscout::finding::from_diff(&report), || {
-            ReproBuilds::of_session(&session, &sources, args.ftz_daz, fpcore.translation_dir())
+            ReproBuilds::of_session(&session, &sources, args.ftz_daz, &fpcore.temporary_dirs())
         })?;
     let mut out = std::io::stdout().lock();
     if args.json {
@@ -409,7 +409,7 @@ fn whole_file(
         let _ = out.flush();
     }
     args.outputs.write(&all_findings, || {
-        ReproBuilds::of_session(session, sources, args.ftz_daz, fpcore.translation_dir())
+        ReproBuilds::of_session(session, sources, args.ftz_daz, &fpcore.temporary_dirs())
     })?;
     if args.json {
         let total = json!({"type": "total", "data": {

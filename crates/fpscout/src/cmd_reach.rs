@@ -2,7 +2,10 @@
 
 use crate::{parse_pairs, parse_ranges, BuildChoice, Linking};
 use fpscout::args::{inputs_json, inputs_text, run_args};
-use fpscout::reach::{run_reach, PathCounts, ReachAnswer, ReachConfig, ReachReport, Target};
+use fpscout::reach::{
+    run_reach, PathCounts, PathSolver, ReachAnswer, ReachConfig, ReachReport, Target,
+};
+use fpscout::repro::ReproBuilds;
 use fpscout::session::{FtzDazChoice, Session};
 use fpscout::sources::CompileArgs;
 use fpscout::InputError;
@@ -62,6 +65,10 @@ pub struct ReachArgs {
     /// baseline; it can find witnesses, never prove unreachability)
     #[arg(long)]
     random_only: bool,
+    /// What solves each path reaching the target: fpscout's float solver, or Z3's
+    /// floating-point theory (QF_FP) on the same path constraints (the baseline)
+    #[arg(long, value_enum, default_value = "float")]
+    solver: SolverChoice,
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Compiler flags of P' (default: "-O3 -ffast-math")
@@ -76,9 +83,17 @@ pub struct ReachArgs {
     compile: CompileArgs,
     #[command(flatten)]
     linking: Linking,
+    #[command(flatten)]
+    outputs: crate::outputs::FindingOutputs,
     /// JSON Lines: a {"type":"witness"} record when reachable, then {"type":"answer"}
     #[arg(long)]
     json: bool,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum SolverChoice {
+    Float,
+    Z3fp,
 }
 
 fn parse_interval(text: &str, flag: &str) -> Result<(f64, f64), InputError> {
@@ -128,6 +143,10 @@ impl ReachArgs {
         cfg.ftz_daz = self.ftz_daz;
         cfg.hang_limit_ms = self.hang_limit_ms;
         cfg.random_only = self.random_only;
+        cfg.solver = match self.solver {
+            SolverChoice::Float => PathSolver::FloatSolver,
+            SolverChoice::Z3fp => PathSolver::Z3FloatTheory,
+        };
         cfg.seed = self.seed;
         cfg.started = Some(started);
         Ok(cfg)
@@ -145,6 +164,7 @@ pub fn run(mut args: ReachArgs, started: Instant) -> Result<ExitCode, InputError
     };
     // Checked before compiling: a typo should not cost a build.
     args.config("", started)?;
+    args.outputs.prepare()?;
     let (sources, fpcore) = args
         .compile
         .apply_translating(&args.source_files, &mut flags)?;
@@ -186,6 +206,10 @@ pub fn run(mut args: ReachArgs, started: Instant) -> Result<ExitCode, InputError
         );
     };
     let report = run_reach(&session, &cfg, &mut progress)?;
+    args.outputs
+        .write(&fpscout::finding::from_reach(&report), || {
+            ReproBuilds::of_session(&session, &sources, args.ftz_daz, &fpcore.temporary_dirs())
+        })?;
     let mut out = std::io::stdout().lock();
     if args.json {
         print_json(&mut out, &report);

@@ -1,5 +1,4 @@
-//! What `diff` and `exceptions` share around a search: the progress display and the
-//! findings written as SARIF (`--sarif`) and reproducers (`--emit-repro`).
+//! What `diff`, `exceptions` and `reach` share around a search: the progress display and the findings written as SARIF (`--sarif`) and reproducers (`--emit-repro`).
 
 use fpscout::finding::Finding;
 use fpscout::repro::ReproBuilds;

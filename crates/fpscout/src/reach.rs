@@ -18,7 +18,7 @@ use fpscout_fpsolve::{
 };
 use fpscout_ir::{EndFn, ExternalKind, FloatTy, InstKind, ProgramEnd, ScalarTy, SourceLoc, Type};
 use fpscout_native::{NativeOutcome, RunOptions};
-use fpscout_smt::ParamSpec;
+use fpscout_smt::{FpTheoryAnswer, ParamSpec};
 use fpscout_walk::concrete::eval::EvalEnd;
 use fpscout_walk::concrete::{ArgBits, FpMode};
 use fpscout_walk::floatpath::{format_of, FloatPath, PathScalar};
@@ -83,6 +83,8 @@ pub struct ReachConfig {
     pub hang_limit_ms: u64,
     /// Random generate-and-test on the executable only (the baseline), same budget.
     pub random_only: bool,
+    /// What solves each target path's constraints.
+    pub solver: PathSolver,
     pub seed: u64,
     /// When the time budget counts from (compiling is part of the run).
     pub started: Option<Instant>,
@@ -104,10 +106,21 @@ impl ReachConfig {
             ftz_daz: FtzDazChoice::Auto,
             hang_limit_ms: 2000,
             random_only: false,
+            solver: PathSolver::FloatSolver,
             seed: 1,
             started: None,
         }
     }
+}
+
+/// What solves the constraints of a path reaching the target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PathSolver {
+    /// fpscout-fpsolve (propagation and search), then enumeration of small boxes.
+    FloatSolver,
+    /// Z3's floating-point theory on the same network (the benchmark's baseline): no
+    /// enumeration, no random testing after.
+    Z3FloatTheory,
 }
 
 /// The verdict.
@@ -146,6 +159,9 @@ pub struct Witness {
     pub native: String,
     /// The returned bits (output targets).
     pub result: Option<u64>,
+    /// How the run ended the program (assertion targets), and where.
+    pub end: Option<ProgramEnd>,
+    pub loc: Option<SourceLoc>,
 }
 
 /// Totals of the exploration.
@@ -170,6 +186,9 @@ pub struct PathCounts {
 #[derive(Clone, Debug)]
 pub struct ReachReport {
     pub function: String,
+    /// The function's linker symbol.
+    pub symbol: String,
+    pub ret: Type,
     pub build: fpscout_toolchain::BuildKind,
     pub target: Target,
     pub answer: ReachAnswer,
@@ -291,6 +310,8 @@ struct Replayer<'a> {
     func: fpscout_ir::FuncId,
     mode: FpMode,
     ret: Type,
+    /// The function's definition: where an output target's finding is.
+    location: Option<SourceLoc>,
     error_ends: ErrorEnds,
 }
 
@@ -302,6 +323,8 @@ impl Replayer<'_> {
                     inputs: Vec::new(),
                     native: end.to_string(),
                     result: None,
+                    end: Some(end.clone()),
+                    loc: None,
                 })
             }
             (
@@ -315,6 +338,8 @@ impl Replayer<'_> {
                     inputs: Vec::new(),
                     native: format!("returns {}", crate::args::decimal(*r, ty)),
                     result: Some(*r),
+                    end: None,
+                    loc: None,
                 })
             }
             _ => None,
@@ -355,6 +380,10 @@ impl Replayer<'_> {
             .and_then(|o| self.hits_native(o))
             .map(|w| Witness {
                 inputs: inputs.to_vec(),
+                loc: match &interpreted {
+                    EvalEnd::Ended { loc, .. } => loc.clone(),
+                    _ => self.location.clone(),
+                },
                 ..w
             }))
     }
@@ -666,10 +695,13 @@ pub fn run_reach(
         func,
         mode: session.fp_mode(cfg.build, cfg.ftz_daz),
         ret: f.ret,
+        location: f.loc.clone(),
         error_ends: ErrorEnds::of(module),
     };
     let mut report = ReachReport {
         function: f.display_name.clone(),
+        symbol: f.name.clone(),
+        ret: f.ret,
         build: cfg.build,
         target: cfg.target,
         answer: ReachAnswer::Unknown {
@@ -684,10 +716,10 @@ pub fn run_reach(
         exhausted_inputs: 0,
         reasons: Vec::new(),
         wall_s: 0.0,
-        method: if cfg.random_only {
-            "random"
-        } else {
-            "float solver"
+        method: match (cfg.random_only, cfg.solver) {
+            (true, _) => "random",
+            (false, PathSolver::FloatSolver) => "float solver",
+            (false, PathSolver::Z3FloatTheory) => "z3 qf_fp",
         },
     };
     if cfg.random_only {
@@ -707,7 +739,14 @@ pub fn run_reach(
         )?;
         // Unsettled: the time left goes to random testing on the executable, which can
         // still find a witness (the answer is then reachable; it never proves anything).
-        if let ReachAnswer::Unknown { reason } = report.answer.clone() {
+        // Not for the Z3 baseline, whose column must be Z3's own answer.
+        let unsettled = match &report.answer {
+            ReachAnswer::Unknown { reason } if cfg.solver == PathSolver::FloatSolver => {
+                Some(reason.clone())
+            }
+            _ => None,
+        };
+        if let Some(reason) = unsettled {
             random_search(&replayer, &space, cfg, deadline, &mut report)?;
             match &mut report.answer {
                 ReachAnswer::Reachable => report.method = "float solver, then random",
@@ -741,8 +780,10 @@ fn explore_paths(
         deadline,
         ..WalkConfig::default()
     };
-    let mut walker = Walker::new(module, FloatPath::new(replayer.mode), config)
-        .map_err(|e| InputError(e.to_string()))?;
+    let mut domain = FloatPath::new(replayer.mode);
+    // The baseline's answers are Z3's own: no branch is refuted by our propagation.
+    domain.propagate_branches = cfg.solver == PathSolver::FloatSolver;
+    let mut walker = Walker::new(module, domain, config).map_err(|e| InputError(e.to_string()))?;
     let mut args = Vec::new();
     for spec in &space.specs {
         args.push(match spec {
@@ -834,6 +875,34 @@ fn explore_paths(
                 let now = Instant::now();
                 now + d.saturating_duration_since(now) / 2
             });
+            if cfg.solver == PathSolver::Z3FloatTheory {
+                let inputs: Vec<VarId> = domain.inputs().iter().map(|i| i.var).collect();
+                let limit = solve_deadline.map_or(Duration::from_secs(3600), |d| {
+                    d.saturating_duration_since(Instant::now())
+                });
+                match fpscout_smt::solve_fp_theory(&net, &inputs, limit, solve_deadline) {
+                    FpTheoryAnswer::Infeasible => {}
+                    FpTheoryAnswer::Solution(bits) => match replayer.confirm(&space.assemble(&bits)) {
+                        Ok(Some(w)) => {
+                            *witness = Some(w);
+                            return;
+                        }
+                        Ok(None) => {
+                            refuted = false;
+                            note(reasons, "a Z3 QF_FP model did not replay on the interpreter and the executable".into());
+                        }
+                        Err(e) => {
+                            error = Some(e);
+                            return;
+                        }
+                    },
+                    FpTheoryAnswer::Unknown(why) => {
+                        refuted = false;
+                        note(reasons, why);
+                    }
+                }
+                continue;
+            }
             // A box small enough to enumerate gets a tenth of the nodes: enumeration
             // settles it either way, where the search may creep.
             let nodes_for_path = if box_size(domain, &net) <= EXHAUSTIVE_LIMIT {

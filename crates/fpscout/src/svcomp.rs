@@ -53,10 +53,15 @@ pub struct CallInputs {
 #[derive(Debug)]
 pub struct Harness {
     pub inputs: CallInputs,
-    _dir: tempfile::TempDir,
+    dir: tempfile::TempDir,
 }
 
 impl Harness {
+    /// The directory holding the support file and the prelude.
+    pub fn dir(&self) -> &Path {
+        self.dir.path()
+    }
+
     /// What the user should know about the harness's inputs.
     pub fn note(&self) -> String {
         let mut arrays = Vec::new();
@@ -239,7 +244,7 @@ pub fn harness(files: &mut Vec<SourceFile>) -> Result<Option<Harness>, InputErro
         files[k].flags.push(prelude.display().to_string());
     }
     files.push(SourceFile::new(support));
-    Ok(Some(Harness { inputs, _dir: dir }))
+    Ok(Some(Harness { inputs, dir }))
 }
 
 fn is_c(path: &Path) -> bool {

@@ -387,3 +387,39 @@ fn the_programs_own_error_function_is_the_target_whether_it_aborts_or_fails_an_a
         assert_eq!(paths["infeasible"], paths["target"], "{name}: {answer}");
     }
 }
+
+#[test]
+fn z3_qf_fp_baseline_agrees_with_the_float_solver_and_its_witnesses_replay() {
+    for (name, expected) in [
+        ("recip41_model_miss.c", "reachable"),
+        ("recip55_no_float.c", "unreachable"),
+        ("fpse_g2_i.c", "reachable"),
+        ("fpse_foo.c", "unreachable"),
+    ] {
+        let path = file("../bench/reach", name);
+        let (ours, _, _) = reach(&[&path]);
+        let (z3, witness, code) = reach(&[&path, "--solver", "z3fp", "--time-budget", "60"]);
+        assert_eq!(ours["answer"], expected, "{name}: {ours}");
+        assert_eq!(z3["answer"], expected, "{name}: {z3}");
+        assert_eq!(z3["method"], "z3 qf_fp");
+        // Z3 decided every branch: none was pruned by the float solver's propagation.
+        assert_eq!(z3["paths"]["pruned"], 0, "{name}: {z3}");
+        match witness {
+            Some(w) => {
+                assert_eq!(code, Some(1));
+                let native = replay(&path, "main", &w)["native_end"].clone();
+                assert!(
+                    native
+                        .as_str()
+                        .is_some_and(|e| e.starts_with("fails assertion")),
+                    "{name}: {native}"
+                );
+            }
+            None => {
+                assert_eq!(code, Some(0));
+                assert!(z3["paths"]["target"].as_u64() >= Some(1), "{name}: {z3}");
+                assert_eq!(z3["paths"]["infeasible"], z3["paths"]["target"]);
+            }
+        }
+    }
+}
