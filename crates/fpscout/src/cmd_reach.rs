@@ -85,6 +85,10 @@ pub struct ReachArgs {
     linking: Linking,
     #[command(flatten)]
     outputs: crate::outputs::FindingOutputs,
+    /// For an SV-COMP program: write a reachable answer's witness as a Test-Comp test
+    /// case (test-format 1.1 XML: the nondet values in call order) to FILE
+    #[arg(long, value_name = "FILE")]
+    witness: Option<PathBuf>,
     /// JSON Lines: a {"type":"witness"} record when reachable, then {"type":"answer"}
     #[arg(long)]
     json: bool,
@@ -169,6 +173,15 @@ pub fn run(mut args: ReachArgs, started: Instant) -> Result<ExitCode, InputError
         .compile
         .apply_translating(&args.source_files, &mut flags)?;
     crate::harness_defaults(&fpcore, &mut args.function, &mut args.array_lens);
+    let harnessed = fpcore.harness.is_some()
+        && args.function.as_deref() == Some(fpscout::svcomp::HARNESS_FUNCTION);
+    if args.witness.is_some() && !harnessed {
+        return Err(InputError(
+            "--witness writes a Test-Comp test case: it needs an SV-COMP program (main reading \
+             __VERIFIER_nondet_*), analysed as a whole"
+                .into(),
+        ));
+    }
     let function =
         match &args.function {
             Some(name) => match fpcore.resolve(name)? {
@@ -210,6 +223,19 @@ pub fn run(mut args: ReachArgs, started: Instant) -> Result<ExitCode, InputError
         .write(&fpscout::finding::from_reach(&report), || {
             ReproBuilds::of_session(&session, &sources, args.ftz_daz, &fpcore.temporary_dirs())
         })?;
+    if let Some(path) = &args.witness {
+        match &report.witness {
+            Some(w) => {
+                let xml = fpscout::svcomp::testcase_xml(&report.params, &w.inputs)?;
+                std::fs::write(path, xml)
+                    .map_err(|e| InputError(format!("cannot write {}: {e}", path.display())))?;
+            }
+            None => eprintln!(
+                "fpscout: note: no test case written to {}: the answer is not reachable",
+                path.display()
+            ),
+        }
+    }
     let mut out = std::io::stdout().lock();
     if args.json {
         print_json(&mut out, &report);

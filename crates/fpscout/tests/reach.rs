@@ -423,3 +423,79 @@ fn z3_qf_fp_baseline_agrees_with_the_float_solver_and_its_witnesses_replay() {
         }
     }
 }
+
+/// The values of a Test-Comp test case, in order, after checking its form.
+fn testcase_inputs(xml: &str) -> Vec<String> {
+    assert!(
+        xml.contains("<!DOCTYPE testcase PUBLIC \"+//IDN sosy-lab.org//DTD test-format testcase 1.1//EN\" \"https://sosy-lab.org/test-format/testcase-1.1.dtd\">"),
+        "{xml}"
+    );
+    let doc = roxmltree::Document::parse_with_options(
+        xml,
+        roxmltree::ParsingOptions {
+            allow_dtd: true,
+            ..roxmltree::ParsingOptions::default()
+        },
+    )
+    .expect("the test case parses");
+    let root = doc.root_element();
+    assert_eq!(root.tag_name().name(), "testcase");
+    assert_eq!(root.attribute("coversError"), Some("true"));
+    root.children()
+        .filter(|n| n.is_element())
+        .map(|n| {
+            assert_eq!(n.tag_name().name(), "input");
+            n.text().unwrap_or_default().to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn a_reachable_answer_writes_a_test_comp_test_case_whose_inputs_reach_the_error() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (path, inputs) in [
+        (file("svcomp", "recip41_abort.c"), 1),
+        (file("../bench/reach", "avg_sum_overflow.c"), 2),
+    ] {
+        let testcase = dir.path().join("testcase.xml");
+        let (answer, _, code) = reach(&[&path, "--witness", testcase.to_str().unwrap()]);
+        assert_eq!(answer["answer"], "reachable", "{answer}");
+        assert_eq!(code, Some(1));
+        let values = testcase_inputs(&std::fs::read_to_string(&testcase).expect("written"));
+        assert_eq!(values.len(), inputs, "{values:?}");
+        // Fed in order to the nondet calls (the harness's array), they reach the error.
+        let (records, _) = fpscout_json(&[
+            "run",
+            &path,
+            "-f",
+            "main",
+            "--args",
+            &format!("[{}]", values.join(",")),
+        ]);
+        let native = records[0]["data"]["native_end"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert!(
+            native == "aborts" || native.starts_with("fails assertion"),
+            "{path}: {native}"
+        );
+    }
+    // Not an SV-COMP program: refused before any work, exit 2.
+    let out = common::cli::run(&[
+        "reach",
+        &file("reach", "fpse.c"),
+        "-f",
+        "foo",
+        "--output-range",
+        "1:1",
+        "--witness",
+        dir.path().join("no.xml").to_str().unwrap(),
+    ]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("needs an SV-COMP program"),
+        "{}",
+        out.stderr
+    );
+}
