@@ -5,6 +5,7 @@
 pub mod collect;
 pub mod exact;
 pub mod fallback;
+pub mod fp_theory;
 pub mod isolate;
 pub mod numeral;
 pub mod queries;
@@ -17,6 +18,7 @@ pub use collect::{
 };
 pub use exact::{exact_value, exact_value_within, ExactArg};
 pub use fallback::{fallback_solve, FallbackInput, FallbackOptions, FallbackPool};
+pub use fp_theory::{solve_fp_theory, FpTheoryAnswer};
 pub use queries::QuerySet;
 pub use roots::{Poly, RootError, RootInterval};
 pub use symbolic::{Dependent, ExceptionCondition, Sym, SymReal, VarDecl};

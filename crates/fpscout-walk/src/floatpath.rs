@@ -162,6 +162,10 @@ pub struct FloatPath {
     pub forks: u64,
     /// Branch directions propagation refuted (pruned without walking them).
     pub pruned: u64,
+    /// Whether branches are decided by propagation (on by default). Off, every symbolic
+    /// branch forks and its constraint is only recorded, so that another solver (the
+    /// Z3 baseline of `reach`) does all the deciding on the paths' networks.
+    pub propagate_branches: bool,
 }
 
 impl FloatPath {
@@ -176,6 +180,7 @@ impl FloatPath {
             inputs: Vec::new(),
             forks: 0,
             pruned: 0,
+            propagate_branches: true,
         }
     }
 
@@ -633,6 +638,10 @@ impl Domain for FloatPath {
             let bits = self.concrete_bits(cond).unwrap_or(0);
             return Ok(Decision::Known(bits & 1 != 0));
         };
+        if !self.propagate_branches {
+            self.forks += 1;
+            return Ok(Decision::Both);
+        }
         if !self.possible(c)? {
             self.pruned += 1;
             return Ok(Decision::Known(false));
@@ -651,6 +660,7 @@ impl Domain for FloatPath {
         };
         let c = if taken { c } else { c.negated() };
         require(&mut self.network, c)?;
-        Ok(self.network.propagate(BRANCH_PROPAGATION_BUDGET) != Propagation::Infeasible)
+        Ok(!self.propagate_branches
+            || self.network.propagate(BRANCH_PROPAGATION_BUDGET) != Propagation::Infeasible)
     }
 }

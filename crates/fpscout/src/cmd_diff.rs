@@ -236,7 +236,7 @@ pub fn run(mut args: DiffArgs, started: Instant) -> Result<ExitCode, InputError>
     }
     drop(out);
     sink.finish(
-        || ReproBuilds::of_session(&session, &sources, args.ftz_daz, fpcore.translation_dir()),
+        || ReproBuilds::of_session(&session, &sources, args.ftz_daz, &fpcore.temporary_dirs()),
         args.json,
         report.summary.diff_confirmed > 0,
     )
@@ -443,7 +443,7 @@ fn whole_file(
     }
     drop(out);
     sink.finish(
-        || ReproBuilds::of_session(session, sources, args.ftz_daz, fpcore.translation_dir()),
+        || ReproBuilds::of_session(session, sources, args.ftz_daz, &fpcore.temporary_dirs()),
         args.json,
         findings > 0,
     )

@@ -211,7 +211,7 @@ pub fn run(mut args: ExceptionsArgs, started: Instant) -> Result<ExitCode, Input
         args.shard.refuse_single("--function")?;
         let session = open(Some(function))?;
         let builds =
-            || ReproBuilds::of_session(&session, &sources, args.ftz_daz, fpcore.translation_dir());
+            || ReproBuilds::of_session(&session, &sources, args.ftz_daz, &fpcore.temporary_dirs());
         return one_function(&args, &session, function, started, builds);
     }
     let session = open(None)?;
@@ -266,7 +266,7 @@ pub fn run(mut args: ExceptionsArgs, started: Instant) -> Result<ExitCode, Input
         .collect();
     // The workers' findings are reproduced as this session builds the program.
     let builds =
-        || ReproBuilds::of_session(&session, &sources, args.ftz_daz, fpcore.translation_dir());
+        || ReproBuilds::of_session(&session, &sources, args.ftz_daz, &fpcore.temporary_dirs());
     whole_library(&args, &names, shard, &unsupported, builds)
 }
 

@@ -2,7 +2,11 @@
 
 use crate::{parse_pairs, parse_ranges, BuildChoice, Linking};
 use fpscout::args::{inputs_json, inputs_text, run_args};
-use fpscout::reach::{run_reach, PathCounts, ReachAnswer, ReachConfig, ReachReport, Target};
+use fpscout::finding::Mode;
+use fpscout::reach::{
+    run_reach, PathCounts, PathSolver, ReachAnswer, ReachConfig, ReachReport, Target,
+};
+use fpscout::repro::ReproBuilds;
 use fpscout::session::{FtzDazChoice, Session};
 use fpscout::sources::CompileArgs;
 use fpscout::InputError;
@@ -62,6 +66,10 @@ pub struct ReachArgs {
     /// baseline; it can find witnesses, never prove unreachability)
     #[arg(long)]
     random_only: bool,
+    /// What solves each path reaching the target: fpscout's float solver, or Z3's
+    /// floating-point theory (QF_FP) on the same path constraints (the baseline)
+    #[arg(long, value_enum, default_value = "float")]
+    solver: SolverChoice,
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Compiler flags of P' (default: "-O3 -ffast-math")
@@ -76,9 +84,21 @@ pub struct ReachArgs {
     compile: CompileArgs,
     #[command(flatten)]
     linking: Linking,
+    #[command(flatten)]
+    outputs: crate::outputs::FindingOutputs,
+    /// For an SV-COMP program: write a reachable answer's witness as a Test-Comp test
+    /// case (test-format 1.1 XML: the nondet values in call order) to FILE
+    #[arg(long, value_name = "FILE")]
+    witness: Option<PathBuf>,
     /// JSON Lines: a {"type":"witness"} record when reachable, then {"type":"answer"}
     #[arg(long)]
     json: bool,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum SolverChoice {
+    Float,
+    Z3fp,
 }
 
 fn parse_interval(text: &str, flag: &str) -> Result<(f64, f64), InputError> {
@@ -128,6 +148,10 @@ impl ReachArgs {
         cfg.ftz_daz = self.ftz_daz;
         cfg.hang_limit_ms = self.hang_limit_ms;
         cfg.random_only = self.random_only;
+        cfg.solver = match self.solver {
+            SolverChoice::Float => PathSolver::FloatSolver,
+            SolverChoice::Z3fp => PathSolver::Z3FloatTheory,
+        };
         cfg.seed = self.seed;
         cfg.started = Some(started);
         Ok(cfg)
@@ -145,10 +169,20 @@ pub fn run(mut args: ReachArgs, started: Instant) -> Result<ExitCode, InputError
     };
     // Checked before compiling: a typo should not cost a build.
     args.config("", started)?;
+    args.outputs.prepare()?;
     let (sources, fpcore) = args
         .compile
         .apply_translating(&args.source_files, &mut flags)?;
     crate::harness_defaults(&fpcore, &mut args.function, &mut args.array_lens);
+    let harnessed = fpcore.harness.is_some()
+        && args.function.as_deref() == Some(fpscout::svcomp::HARNESS_FUNCTION);
+    if args.witness.is_some() && !harnessed {
+        return Err(InputError(
+            "--witness writes a Test-Comp test case: it needs an SV-COMP program (main reading \
+             __VERIFIER_nondet_*), analysed as a whole"
+                .into(),
+        ));
+    }
     let function =
         match &args.function {
             Some(name) => match fpcore.resolve(name)? {
@@ -186,11 +220,41 @@ pub fn run(mut args: ReachArgs, started: Instant) -> Result<ExitCode, InputError
         );
     };
     let report = run_reach(&session, &cfg, &mut progress)?;
+    let mut sink = args
+        .outputs
+        .start(Mode::Reach, std::slice::from_ref(&function), None)?;
+    sink.found(&fpscout::finding::from_reach(&report))?;
+    sink.covered(&function, None)?;
+    if let Some(path) = &args.witness {
+        match &report.witness {
+            Some(w) => {
+                let xml = fpscout::svcomp::testcase_xml(&report.params, &w.inputs)?;
+                std::fs::write(path, xml)
+                    .map_err(|e| InputError(format!("cannot write {}: {e}", path.display())))?;
+            }
+            None => eprintln!(
+                "fpscout: note: no test case written to {}: the answer is not reachable",
+                path.display()
+            ),
+        }
+    }
     let mut out = std::io::stdout().lock();
     if args.json {
         print_json(&mut out, &report);
     } else {
         print_text(&mut out, &report);
+    }
+    drop(out);
+    let reachable = matches!(report.answer, ReachAnswer::Reachable);
+    let gated = sink.finish(
+        || ReproBuilds::of_session(&session, &sources, args.ftz_daz, &fpcore.temporary_dirs()),
+        args.json,
+        reachable,
+    )?;
+    // With a baseline, a known reachable target passes the gate; without one the answer
+    // decides (unknown is 3, not a pass).
+    if args.outputs.merged.baseline.is_some() {
+        return Ok(gated);
     }
     Ok(ExitCode::from(match report.answer {
         ReachAnswer::Reachable => 1,

@@ -4,6 +4,7 @@
 use crate::diff::{DiffKind, DiffReport};
 use crate::exceptions::ExceptionsReport;
 use crate::observe::{Observation, ResultClass};
+use crate::reach::{ReachReport, Target};
 use fpscout_ir::{ExceptionKind, ExceptionSet, Param, SourceLoc, Type};
 use fpscout_walk::concrete::ArgBits;
 use serde::{Deserialize, Serialize};
@@ -14,6 +15,7 @@ use serde::{Deserialize, Serialize};
 pub enum Mode {
     Exceptions,
     Diff,
+    Reach,
 }
 
 /// What kind of finding it is: one SARIF rule each.
@@ -29,10 +31,13 @@ pub enum Rule {
     FastMathEndDiffers,
     FastMathTerminationDiffers,
     FastMathResultDiffers,
+    AssertionReachable,
+    OutputInRange,
+    OutputOutsideRange,
 }
 
 impl Rule {
-    pub const ALL: [Rule; 10] = [
+    pub const ALL: [Rule; 13] = [
         Rule::Overflow,
         Rule::Underflow,
         Rule::DivideByZero,
@@ -43,6 +48,9 @@ impl Rule {
         Rule::FastMathEndDiffers,
         Rule::FastMathTerminationDiffers,
         Rule::FastMathResultDiffers,
+        Rule::AssertionReachable,
+        Rule::OutputInRange,
+        Rule::OutputOutsideRange,
     ];
 
     /// The stable identifier (SARIF `ruleId`).
@@ -58,6 +66,9 @@ impl Rule {
             Rule::FastMathEndDiffers => "fast-math-end-differs",
             Rule::FastMathTerminationDiffers => "fast-math-termination-differs",
             Rule::FastMathResultDiffers => "fast-math-result-differs",
+            Rule::AssertionReachable => "assertion-reachable",
+            Rule::OutputInRange => "output-in-range",
+            Rule::OutputOutsideRange => "output-outside-range",
         }
     }
 
@@ -74,6 +85,9 @@ impl Rule {
             Rule::FastMathEndDiffers => "One build ends the program (exit, abort, failed assertion) where the other returns or ends it otherwise.",
             Rule::FastMathTerminationDiffers => "One build does not terminate within the time limit where the other returns.",
             Rule::FastMathResultDiffers => "P and P' return finite results more ulps apart than the tolerance.",
+            Rule::AssertionReachable => "An input makes an assertion fail (assert, reach_error, __VERIFIER_error).",
+            Rule::OutputInRange => "An input drives the function's float result into the interval asked about.",
+            Rule::OutputOutsideRange => "An input drives the function's float result outside the interval asked about (CPBPV_FP's suspicious values).",
         }
     }
 
@@ -148,6 +162,83 @@ pub struct Finding {
     pub runs: Vec<BuildRun>,
     /// Mode-specific facts (class of an exception, ulps between builds…).
     pub properties: serde_json::Value,
+    /// What a `reach` witness does, for reproducers to check.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reached: Option<Reached>,
+}
+
+/// What a `reach` witness does on the executable. Bounds are f64 bits (JSON has no
+/// infinities).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Reached {
+    /// The run ends the program by `abort` (a failed assertion aborts too).
+    Aborts,
+    /// The run ends the program with `exit(status)`.
+    Exits { status: i32 },
+    /// The result lies in `[lo, hi]`.
+    ResultInside { lo: u64, hi: u64 },
+    /// The result is ordered and below `lo` or above `hi`.
+    ResultOutside { lo: u64, hi: u64 },
+}
+
+/// The finding of a reachable `reach` answer.
+pub fn from_reach(report: &ReachReport) -> Vec<Finding> {
+    let Some(w) = &report.witness else {
+        return Vec::new();
+    };
+    let (rule, reached) = match (report.target, &w.end) {
+        (Target::FailedAssertion, Some(fpscout_ir::ProgramEnd::Exit { status })) => {
+            (Rule::AssertionReachable, Reached::Exits { status: *status })
+        }
+        (Target::FailedAssertion, _) => (Rule::AssertionReachable, Reached::Aborts),
+        (Target::ResultInside(lo, hi), _) => (
+            Rule::OutputInRange,
+            Reached::ResultInside {
+                lo: lo.to_bits(),
+                hi: hi.to_bits(),
+            },
+        ),
+        (Target::ResultOutside(lo, hi), _) => (
+            Rule::OutputOutsideRange,
+            Reached::ResultOutside {
+                lo: lo.to_bits(),
+                hi: hi.to_bits(),
+            },
+        ),
+    };
+    let returned = w.end.is_none();
+    vec![Finding {
+        mode: Mode::Reach,
+        rule,
+        also: Vec::new(),
+        function: report.function.clone(),
+        symbol: report.symbol.clone(),
+        message: format!(
+            "{} reaches {} in build {}: the executable {}",
+            report.function,
+            report.target.describe(),
+            report.build,
+            w.native
+        ),
+        location: w.loc.clone(),
+        input: w.inputs.clone(),
+        params: report.params.clone(),
+        ret: report.ret,
+        runs: vec![BuildRun {
+            build: report.build.to_string(),
+            outcome: w.native.clone(),
+            returned,
+            result: w.result.filter(|_| returned),
+            flags: ExceptionSet::EMPTY,
+            trace: Vec::new(),
+        }],
+        properties: serde_json::json!({
+            "target": report.target.describe(),
+            "method": report.method,
+            "loop_bound": report.loop_bound,
+        }),
+        reached: Some(reached),
+    }]
 }
 
 fn result_text(o: &Observation, ret: Type) -> String {
@@ -245,6 +336,7 @@ pub fn from_exceptions(report: &ExceptionsReport) -> Vec<Finding> {
                     "inputs_seen": x.inputs_seen,
                     "source": witness.source,
                 }),
+                reached: None,
             })
         })
         .collect()
@@ -308,6 +400,7 @@ pub fn from_diff(report: &DiffReport) -> Vec<Finding> {
                     "model_agrees": x.model_agrees,
                     "fast_math_note": x.fast_math_note,
                 }),
+                reached: None,
             })
         })
         .collect()

@@ -506,6 +506,7 @@ mod tests {
             params: Vec::new(),
             ret: fpscout_ir::Type::Void,
             runs: Vec::new(),
+            reached: None,
             properties: serde_json::Value::Null,
         }
     }

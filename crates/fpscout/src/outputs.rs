@@ -1,6 +1,6 @@
-//! What `diff` and `exceptions` share around a search: the progress display, the
-//! findings written as SARIF (`--sarif`), reproducers (`--emit-repro`), a findings file
-//! (`--jsonl`), HTML (`--html`), and the baseline gate (`--baseline`).
+//! What `diff`, `exceptions`, `reach` and `error` share around a search: the progress
+//! display, the findings written as SARIF (`--sarif`), reproducers (`--emit-repro`), a
+//! findings file (`--jsonl`), HTML (`--html`), and the baseline gate (`--baseline`).
 
 use fpscout::finding::{Finding, Mode};
 use fpscout::ledger::{Baseline, LedgerFile, LedgerWriter, RunHeader, Shard, SourceLines};

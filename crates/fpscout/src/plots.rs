@@ -360,6 +360,7 @@ mod tests {
             }],
             ret: Type::Scalar(ScalarTy::Float(FloatTy::F64)),
             runs: Vec::new(),
+            reached: None,
             properties,
         };
         Merged {

@@ -16,9 +16,9 @@ use fpscout_fpsolve::{
     solve, Answer, FcmpPredicate, FloatDomain, FloatValue, Format, Network, Report, Rounding,
     SearchConfig, Strategy, Value, VarId,
 };
-use fpscout_ir::{FloatTy, ProgramEnd, ScalarTy, Type};
+use fpscout_ir::{EndFn, ExternalKind, FloatTy, InstKind, ProgramEnd, ScalarTy, SourceLoc, Type};
 use fpscout_native::{NativeOutcome, RunOptions};
-use fpscout_smt::ParamSpec;
+use fpscout_smt::{FpTheoryAnswer, ParamSpec};
 use fpscout_walk::concrete::eval::EvalEnd;
 use fpscout_walk::concrete::{ArgBits, FpMode};
 use fpscout_walk::floatpath::{format_of, FloatPath, PathScalar};
@@ -31,7 +31,8 @@ use std::time::{Duration, Instant};
 /// What counts as reaching.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Target {
-    /// A path ending in a failed assertion (`assert`, `reach_error()`, `__VERIFIER_error()`).
+    /// A path ending in a failed assertion (`assert`, `reach_error()`, `__VERIFIER_error()`),
+    /// or in whatever end (`abort()`, `exit`) the program's own error function calls.
     FailedAssertion,
     /// The function's float result in `[lo, hi]`.
     ResultInside(f64, f64),
@@ -82,6 +83,8 @@ pub struct ReachConfig {
     pub hang_limit_ms: u64,
     /// Random generate-and-test on the executable only (the baseline), same budget.
     pub random_only: bool,
+    /// What solves each target path's constraints.
+    pub solver: PathSolver,
     pub seed: u64,
     /// When the time budget counts from (compiling is part of the run).
     pub started: Option<Instant>,
@@ -103,10 +106,21 @@ impl ReachConfig {
             ftz_daz: FtzDazChoice::Auto,
             hang_limit_ms: 2000,
             random_only: false,
+            solver: PathSolver::FloatSolver,
             seed: 1,
             started: None,
         }
     }
+}
+
+/// What solves the constraints of a path reaching the target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PathSolver {
+    /// fpscout-fpsolve (propagation and search), then enumeration of small boxes.
+    FloatSolver,
+    /// Z3's floating-point theory on the same network (the benchmark's baseline): no
+    /// enumeration, no random testing after.
+    Z3FloatTheory,
 }
 
 /// The verdict.
@@ -145,6 +159,9 @@ pub struct Witness {
     pub native: String,
     /// The returned bits (output targets).
     pub result: Option<u64>,
+    /// How the run ended the program (assertion targets), and where.
+    pub end: Option<ProgramEnd>,
+    pub loc: Option<SourceLoc>,
 }
 
 /// Totals of the exploration.
@@ -169,6 +186,9 @@ pub struct PathCounts {
 #[derive(Clone, Debug)]
 pub struct ReachReport {
     pub function: String,
+    /// The function's linker symbol.
+    pub symbol: String,
+    pub ret: Type,
     pub build: fpscout_toolchain::BuildKind,
     pub target: Target,
     pub answer: ReachAnswer,
@@ -188,6 +208,100 @@ pub struct ReachReport {
     pub method: &'static str,
 }
 
+/// Functions whose calls are the error an SV-COMP program asks about.
+const ERROR_FUNCTIONS: [&str; 2] = ["reach_error", "__VERIFIER_error"];
+
+/// Which program ends reach the error. A failed assertion always does. SV-COMP files
+/// define `reach_error` as `{ abort(); }` as often as with `__assert_fail`, and the
+/// program's definition wins over the harness's: an `abort()` or `exit()` called from
+/// the program's own error function reaches the error too, while one elsewhere (the
+/// usual `assume_abort_if_not`) only ends the run. The interpreter tells them apart by
+/// the call's source position; the executable shows only the kind of end, so a native
+/// abort counts where the interpreter saw this input abort in the error function.
+#[derive(Debug, Default)]
+struct ErrorEnds {
+    /// Positions of the end calls (not `__assert_fail`) inside the error functions.
+    located: Vec<(ProgramEndKind, SourceLoc)>,
+    /// Kinds of end called there without a source position (IR without debug info).
+    unlocated: Vec<ProgramEndKind>,
+}
+
+/// A program end without its details (status, message).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ProgramEndKind {
+    Exit,
+    Abort,
+}
+
+impl ProgramEndKind {
+    fn of(end: &ProgramEnd) -> Option<ProgramEndKind> {
+        match end {
+            ProgramEnd::Exit { .. } => Some(ProgramEndKind::Exit),
+            ProgramEnd::Abort => Some(ProgramEndKind::Abort),
+            ProgramEnd::AssertFail { .. } => None,
+        }
+    }
+}
+
+/// Whether an interpreted end reached the error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum EndVerdict {
+    Error,
+    NotError,
+    /// An end of a kind the error function calls, at no known position.
+    Unplaced,
+}
+
+impl ErrorEnds {
+    fn of(module: &fpscout_ir::Module) -> ErrorEnds {
+        let mut ends = ErrorEnds::default();
+        let error_functions = module
+            .functions
+            .iter()
+            .filter(|f| ERROR_FUNCTIONS.contains(&f.name.as_str()));
+        for inst in error_functions.flat_map(|f| f.blocks.iter().flat_map(|b| &b.insts)) {
+            let InstKind::External(call) = &inst.kind else {
+                continue;
+            };
+            let kind = match call.kind {
+                ExternalKind::End(EndFn::Abort) => ProgramEndKind::Abort,
+                ExternalKind::End(EndFn::Exit) => ProgramEndKind::Exit,
+                _ => continue,
+            };
+            match &call.loc {
+                Some(loc) => ends.located.push((kind, loc.clone())),
+                None => ends.unlocated.push(kind),
+            }
+        }
+        ends
+    }
+
+    fn verdict(&self, end: &ProgramEnd, loc: Option<&SourceLoc>) -> EndVerdict {
+        let Some(kind) = ProgramEndKind::of(end) else {
+            return EndVerdict::Error;
+        };
+        let placed =
+            loc.is_some_and(|loc| self.located.iter().any(|(k, l)| *k == kind && l == loc));
+        if placed {
+            EndVerdict::Error
+        } else if self.unlocated.contains(&kind) && loc.is_none() {
+            EndVerdict::Unplaced
+        } else {
+            EndVerdict::NotError
+        }
+    }
+
+    /// Whether the executable's end may be the error (the interpreter decides).
+    fn may_be_error(&self, end: &ProgramEnd) -> bool {
+        match ProgramEndKind::of(end) {
+            None => true,
+            Some(kind) => {
+                self.located.iter().any(|(k, _)| *k == kind) || self.unlocated.contains(&kind)
+            }
+        }
+    }
+}
+
 /// What the executable and the interpreter must both show for a witness.
 struct Replayer<'a> {
     session: &'a Session,
@@ -196,16 +310,21 @@ struct Replayer<'a> {
     func: fpscout_ir::FuncId,
     mode: FpMode,
     ret: Type,
+    /// The function's definition: where an output target's finding is.
+    location: Option<SourceLoc>,
+    error_ends: ErrorEnds,
 }
 
 impl Replayer<'_> {
     fn hits_native(&self, outcome: &NativeOutcome) -> Option<Witness> {
         match (self.cfg.target, outcome) {
             (Target::FailedAssertion, NativeOutcome::Ended { end, .. }) => {
-                matches!(end, ProgramEnd::AssertFail { .. }).then(|| Witness {
+                self.error_ends.may_be_error(end).then(|| Witness {
                     inputs: Vec::new(),
                     native: end.to_string(),
                     result: None,
+                    end: Some(end.clone()),
+                    loc: None,
                 })
             }
             (
@@ -219,6 +338,8 @@ impl Replayer<'_> {
                     inputs: Vec::new(),
                     native: format!("returns {}", crate::args::decimal(*r, ty)),
                     result: Some(*r),
+                    end: None,
+                    loc: None,
                 })
             }
             _ => None,
@@ -243,11 +364,26 @@ impl Replayer<'_> {
             .exe
             .run(&[to_native(f, inputs)], &self.run_options())
             .map_err(|e| InputError(e.to_string()))?;
+        // An abort or exit is the error only where the interpreter placed it, so the
+        // executable must end the same way (a failed assertion names itself).
+        let same_end = |o: &NativeOutcome| match (o, &interpreted) {
+            (NativeOutcome::Ended { end, .. }, EvalEnd::Ended { end: seen, .. })
+                if ProgramEndKind::of(end).is_some() =>
+            {
+                end == seen
+            }
+            _ => true,
+        };
         Ok(outs
             .first()
+            .filter(|o| same_end(o))
             .and_then(|o| self.hits_native(o))
             .map(|w| Witness {
                 inputs: inputs.to_vec(),
+                loc: match &interpreted {
+                    EvalEnd::Ended { loc, .. } => loc.clone(),
+                    _ => self.location.clone(),
+                },
                 ..w
             }))
     }
@@ -255,8 +391,8 @@ impl Replayer<'_> {
     /// Whether an interpreted run ended at the target.
     fn interpreted_hits(&self, end: &EvalEnd) -> bool {
         match (self.cfg.target, end) {
-            (Target::FailedAssertion, EvalEnd::Ended { end, .. }) => {
-                matches!(end, ProgramEnd::AssertFail { .. })
+            (Target::FailedAssertion, EvalEnd::Ended { end, loc }) => {
+                self.error_ends.verdict(end, loc.as_ref()) == EndVerdict::Error
             }
             (target, EvalEnd::Returned(Some(r))) => self
                 .ret
@@ -570,9 +706,13 @@ pub fn run_reach(
         func,
         mode: session.fp_mode(cfg.build, cfg.ftz_daz),
         ret: f.ret,
+        location: f.loc.clone(),
+        error_ends: ErrorEnds::of(module),
     };
     let mut report = ReachReport {
         function: f.display_name.clone(),
+        symbol: f.name.clone(),
+        ret: f.ret,
         build: cfg.build,
         target: cfg.target,
         answer: ReachAnswer::Unknown {
@@ -587,10 +727,10 @@ pub fn run_reach(
         exhausted_inputs: 0,
         reasons: Vec::new(),
         wall_s: 0.0,
-        method: if cfg.random_only {
-            "random"
-        } else {
-            "float solver"
+        method: match (cfg.random_only, cfg.solver) {
+            (true, _) => "random",
+            (false, PathSolver::FloatSolver) => "float solver",
+            (false, PathSolver::Z3FloatTheory) => "z3 qf_fp",
         },
     };
     if cfg.random_only {
@@ -610,7 +750,14 @@ pub fn run_reach(
         )?;
         // Unsettled: the time left goes to random testing on the executable, which can
         // still find a witness (the answer is then reachable; it never proves anything).
-        if let ReachAnswer::Unknown { reason } = report.answer.clone() {
+        // Not for the Z3 baseline, whose column must be Z3's own answer.
+        let unsettled = match &report.answer {
+            ReachAnswer::Unknown { reason } if cfg.solver == PathSolver::FloatSolver => {
+                Some(reason.clone())
+            }
+            _ => None,
+        };
+        if let Some(reason) = unsettled {
             random_search(&replayer, &space, cfg, deadline, &mut report)?;
             match &mut report.answer {
                 ReachAnswer::Reachable => report.method = "float solver, then random",
@@ -644,8 +791,10 @@ fn explore_paths(
         deadline,
         ..WalkConfig::default()
     };
-    let mut walker = Walker::new(module, FloatPath::new(replayer.mode), config)
-        .map_err(|e| InputError(e.to_string()))?;
+    let mut domain = FloatPath::new(replayer.mode);
+    // The baseline's answers are Z3's own: no branch is refuted by our propagation.
+    domain.propagate_branches = cfg.solver == PathSolver::FloatSolver;
+    let mut walker = Walker::new(module, domain, config).map_err(|e| InputError(e.to_string()))?;
     let mut args = Vec::new();
     for spec in &space.specs {
         args.push(match spec {
@@ -699,14 +848,16 @@ fn explore_paths(
             return;
         }
         let networks = match (&end, cfg.target, ret_ty) {
-            (
-                PathEnd::Ended {
-                    end: ProgramEnd::AssertFail { .. },
-                    ..
-                },
-                Target::FailedAssertion,
-                _,
-            ) => Ok(vec![domain.network().clone()]),
+            (PathEnd::Ended { end, loc }, Target::FailedAssertion, _) => {
+                match replayer.error_ends.verdict(end, loc.as_ref()) {
+                    EndVerdict::Error => Ok(vec![domain.network().clone()]),
+                    EndVerdict::NotError => return,
+                    EndVerdict::Unplaced => Err(format!(
+                        "the program {end} where its error function does too, without \
+                         debug locations to tell whether this is the error"
+                    )),
+                }
+            }
             (PathEnd::Returned(Some(Val::Scalar(r))), Target::ResultInside(..), Some(ty))
             | (PathEnd::Returned(Some(Val::Scalar(r))), Target::ResultOutside(..), Some(ty)) => {
                 target_networks(domain, cfg.target, ty, r)
@@ -735,6 +886,34 @@ fn explore_paths(
                 let now = Instant::now();
                 now + d.saturating_duration_since(now) / 2
             });
+            if cfg.solver == PathSolver::Z3FloatTheory {
+                let inputs: Vec<VarId> = domain.inputs().iter().map(|i| i.var).collect();
+                let limit = solve_deadline.map_or(Duration::from_secs(3600), |d| {
+                    d.saturating_duration_since(Instant::now())
+                });
+                match fpscout_smt::solve_fp_theory(&net, &inputs, limit, solve_deadline) {
+                    FpTheoryAnswer::Infeasible => {}
+                    FpTheoryAnswer::Solution(bits) => match replayer.confirm(&space.assemble(&bits)) {
+                        Ok(Some(w)) => {
+                            *witness = Some(w);
+                            return;
+                        }
+                        Ok(None) => {
+                            refuted = false;
+                            note(reasons, "a Z3 QF_FP model did not replay on the interpreter and the executable".into());
+                        }
+                        Err(e) => {
+                            error = Some(e);
+                            return;
+                        }
+                    },
+                    FpTheoryAnswer::Unknown(why) => {
+                        refuted = false;
+                        note(reasons, why);
+                    }
+                }
+                continue;
+            }
             // The search evaluates small boxes point by point itself; the interpreter's
             // enumeration below is for what it leaves open.
             let solved = solve_path(&net, cfg.node_budget, solve_deadline);

@@ -9,7 +9,7 @@
 //! with FTZ/DAZ on (crtfastmath.o) as fpscout's executable did. Sources in directories
 //! that vanish when fpscout exits (FPCore translations) are copied next to the programs.
 
-use crate::finding::{BuildRun, Finding, Mode, Rule};
+use crate::finding::{BuildRun, Finding, Mode, Reached, Rule};
 use crate::session::{FtzDazChoice, Session};
 use crate::InputError;
 use fpscout_ir::{ExceptionSet, FloatTy, Param, ScalarTy, Type};
@@ -29,8 +29,9 @@ pub struct ReproBuilds {
     pub sources: SourceSet,
     pub flags: BuildFlags,
     pub ftz_daz: FtzDazChoice,
-    /// Directories that vanish when fpscout exits (FPCore translations): sources there
-    /// are copied into the reproducer directory.
+    /// Directories that vanish when fpscout exits (FPCore translations, SV-COMP harness
+    /// files): sources there, and files the sources' flags name there (the harness
+    /// prelude), are copied into the reproducer directory.
     pub ephemeral: Vec<PathBuf>,
 }
 
@@ -167,7 +168,7 @@ impl ReproBuilds {
         session: &Session,
         sources: &SourceSet,
         ftz_daz: FtzDazChoice,
-        temporary: Option<&Path>,
+        temporary: &[&Path],
     ) -> ReproBuilds {
         let defines_main = BuildKind::BOTH.iter().any(|b| {
             session
@@ -181,43 +182,53 @@ impl ReproBuilds {
             sources: sources.clone(),
             flags: session.flags.clone(),
             ftz_daz,
-            ephemeral: temporary.map(Path::to_path_buf).into_iter().collect(),
+            ephemeral: temporary.iter().map(|d| d.to_path_buf()).collect(),
         }
     }
 
     /// The paths the commands give for the program's sources: copies under `dir/src`
-    /// for files in ephemeral directories, absolute paths for the others.
-    fn place_sources(&self, dir: &Path) -> Result<Vec<String>, InputError> {
+    /// for files in ephemeral directories, absolute paths for the others; and the flag
+    /// words naming files in ephemeral directories, with the copies that replace them.
+    fn place_sources(&self, dir: &Path) -> Result<PlacedSources, InputError> {
         let ephemeral: Vec<PathBuf> = self
             .ephemeral
             .iter()
             .map(|d| std::fs::canonicalize(d).unwrap_or_else(|_| d.clone()))
             .collect();
-        let mut placed = Vec::new();
-        for (i, file) in self.sources.files.iter().enumerate() {
-            let absolute = std::fs::canonicalize(&file.path).unwrap_or_else(|_| file.path.clone());
-            if !ephemeral.iter().any(|d| absolute.starts_with(d)) {
-                placed.push(absolute.display().to_string());
-                continue;
+        let in_ephemeral = |path: &Path| {
+            let absolute = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+            ephemeral
+                .iter()
+                .any(|d| absolute.starts_with(d))
+                .then_some(absolute)
+        };
+        let mut placed = PlacedSources::default();
+        let mut copies = 0;
+        for file in &self.sources.files {
+            for word in &file.flags {
+                if placed.flag_files.contains_key(word) {
+                    continue;
+                }
+                if let Some(absolute) = in_ephemeral(Path::new(word)).filter(|p| p.is_file()) {
+                    let copy = copy_into(dir, &absolute, copies)?;
+                    copies += 1;
+                    placed.flag_files.insert(word.clone(), copy);
+                }
             }
-            let name = absolute
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_else(|| format!("source{i}.c"));
-            let relative = format!("src/{i}-{name}");
-            let copy = dir.join(&relative);
-            if let Some(parent) = copy.parent() {
-                std::fs::create_dir_all(parent)
-                    .map_err(|e| InputError(format!("cannot create {}: {e}", parent.display())))?;
+        }
+        for file in &self.sources.files {
+            match in_ephemeral(&file.path) {
+                Some(absolute) => {
+                    placed.sources.push(copy_into(dir, &absolute, copies)?);
+                    copies += 1;
+                }
+                None => placed.sources.push(
+                    std::fs::canonicalize(&file.path)
+                        .unwrap_or_else(|_| file.path.clone())
+                        .display()
+                        .to_string(),
+                ),
             }
-            std::fs::copy(&absolute, &copy).map_err(|e| {
-                InputError(format!(
-                    "cannot copy {} to {}: {e}",
-                    absolute.display(),
-                    copy.display()
-                ))
-            })?;
-            placed.push(relative);
         }
         Ok(placed)
     }
@@ -230,7 +241,7 @@ impl ReproBuilds {
     fn commands(
         &self,
         build: BuildKind,
-        sources: &[String],
+        placed: &PlacedSources,
         program: &str,
         exe: &str,
         cxx: bool,
@@ -257,19 +268,24 @@ impl ReproBuilds {
             line.extend(recipe);
             line.push(define);
             line.push(program.to_string());
-            line.extend(sources.iter().cloned());
+            line.extend(placed.sources.iter().cloned());
             runtime(&mut line);
             return vec![line];
         }
         let mut lines = Vec::new();
         let mut objects = Vec::new();
-        for (i, (file, path)) in self.sources.files.iter().zip(sources).enumerate() {
+        for (i, (file, path)) in self.sources.files.iter().zip(&placed.sources).enumerate() {
             let object = format!("{exe}.{i}.o");
             let mut line = vec![clang.clone()];
             if SourceKind::of(&file.path).is_ok_and(|k| k == SourceKind::Cxx) {
                 line.push("--driver-mode=g++".into());
             }
-            line.extend(self.flags.for_file(build, file));
+            line.extend(
+                self.flags
+                    .for_file(build, file)
+                    .into_iter()
+                    .map(|word| placed.flag_files.get(&word).cloned().unwrap_or(word)),
+            );
             line.extend(["-c".into(), path.clone(), "-o".into(), object.clone()]);
             lines.push(line);
             if self.defines_main {
@@ -313,6 +329,37 @@ impl ReproBuilds {
         lines.push(link);
         lines
     }
+}
+
+/// Where a reproducer's commands find the program's files.
+#[derive(Debug, Default)]
+struct PlacedSources {
+    /// Each source's path, in order.
+    sources: Vec<String>,
+    /// Flag words naming files that vanish, and their copies.
+    flag_files: HashMap<String, String>,
+}
+
+/// Copies `absolute` to `dir/src/<index>-<name>`; the path relative to `dir`.
+fn copy_into(dir: &Path, absolute: &Path, index: usize) -> Result<String, InputError> {
+    let name = absolute
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| format!("source{index}.c"));
+    let relative = format!("src/{index}-{name}");
+    let copy = dir.join(&relative);
+    if let Some(parent) = copy.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| InputError(format!("cannot create {}: {e}", parent.display())))?;
+    }
+    std::fs::copy(absolute, &copy).map_err(|e| {
+        InputError(format!(
+            "cannot copy {} to {}: {e}",
+            absolute.display(),
+            copy.display()
+        ))
+    })?;
+    Ok(relative)
 }
 
 /// `name` made a C identifier (C++ display names carry `::`, parentheses, spaces).
@@ -473,8 +520,9 @@ fn program(
     if runs.is_empty() {
         return Err("no build run recorded".into());
     }
+    let ends = matches!(f.reached, Some(Reached::Aborts | Reached::Exits { .. }));
     for (build, run) in runs {
-        if !run.returned {
+        if !run.returned && !ends {
             return Err(format!(
                 "build {} did not return ({}): a reproducer checks a returned call",
                 build.label(),
@@ -514,13 +562,17 @@ fn program(
         crate::args::inputs_text(&f.params, &f.input).replace("*/", "* /")
     );
     for (build, run) in runs {
-        let _ = writeln!(
-            c,
-            " * {}: returns {} raising {}",
-            build.label(),
-            run.outcome,
-            run.flags
-        );
+        if run.returned {
+            let _ = writeln!(
+                c,
+                " * {}: returns {} raising {}",
+                build.label(),
+                run.outcome,
+                run.flags
+            );
+        } else {
+            let _ = writeln!(c, " * {}: {}", build.label(), run.outcome);
+        }
     }
     let _ = writeln!(c, " *\n * Build and run, in this directory:");
     for (build, exe, commands) in lines {
@@ -532,6 +584,9 @@ fn program(
     }
     let _ = writeln!(c, " */");
     c.push_str("#include <fenv.h>\n#include <stdint.h>\n#include <stdio.h>\n#include <string.h>\n");
+    if ends {
+        c.push_str("#include <signal.h>\n#include <sys/wait.h>\n#include <unistd.h>\n");
+    }
     if ftz_daz != FtzDazChoice::Auto {
         c.push_str("#include <xmmintrin.h>\n");
     }
@@ -563,6 +618,7 @@ fn program(
         let (expected, exact) = match f.mode {
             Mode::Diff => (run.flags, 1),
             Mode::Exceptions => (rule_flag(f.rule), 0),
+            Mode::Reach => (ExceptionSet::EMPTY, 0),
         };
         let _ = writeln!(
             c,
@@ -633,6 +689,10 @@ fn program(
         }
     }
     let call = format!("fpscout_target({})", args.join(", "));
+    if let Some(reached @ (Reached::Aborts | Reached::Exits { .. })) = f.reached {
+        c.push_str(&ending_check(&call, reached));
+        return Ok(c);
+    }
     c.push_str("  uint64_t got = 0;\n  feclearexcept(FE_ALL_EXCEPT);\n");
     match (f.ret, result_bits) {
         (Type::Void, _) | (_, None) => {
@@ -667,23 +727,79 @@ fn program(
         }
     }
     c.push_str(
-        "  int ok = 1;\n  if (CHECK_RESULT && got != EXPECTED_RESULT) {\n    \
+        &"  int ok = 1;\n  if (CHECK_RESULT && got != EXPECTED_RESULT) {\n    \
          printf(\"FAIL: %s returned bits 0x%016llx, expected 0x%016llx\\n\", BUILD_NAME,\n           \
          (unsigned long long)got, (unsigned long long)EXPECTED_RESULT);\n    ok = 0;\n  }\n  \
          int flags_ok = FLAGS_EXACT ? raised == (EXPECTED_FLAGS)\n                           : (raised & (EXPECTED_FLAGS)) == (EXPECTED_FLAGS);\n  \
          if (!flags_ok) {\n    printf(\"FAIL: %s raised \", BUILD_NAME);\n    print_flags(raised);\n    \
          printf(\", expected %s\", FLAGS_EXACT ? \"exactly \" : \"at least \");\n    \
          print_flags(EXPECTED_FLAGS);\n    printf(\"\\n\");\n    ok = 0;\n  }\n  \
-         if (ok) {\n    printf(\"PASS: %s raised \", BUILD_NAME);\n    print_flags(raised);\n    printf(\"\\n\");\n  }\n  \
-         return ok ? 0 : 1;\n}\n",
+         {RANGE_CHECK}if (ok) {\n    printf(\"PASS: %s raised \", BUILD_NAME);\n    print_flags(raised);\n    printf(\"\\n\");\n  }\n  \
+         return ok ? 0 : 1;\n}\n"
+        .replace("{RANGE_CHECK}", &range_check(f.reached, f.ret)),
     );
     Ok(c)
+}
+
+/// The check that a `reach` result lands where the target asked (empty otherwise).
+fn range_check(reached: Option<Reached>, ret: Type) -> String {
+    let (lo, hi, inside) = match (reached, ret) {
+        (Some(Reached::ResultInside { lo, hi }), Type::Scalar(ScalarTy::Float(_))) => {
+            (lo, hi, true)
+        }
+        (Some(Reached::ResultOutside { lo, hi }), Type::Scalar(ScalarTy::Float(_))) => {
+            (lo, hi, false)
+        }
+        _ => return String::new(),
+    };
+    let (lo, hi) = (c_float(lo, FloatTy::F64), c_float(hi, FloatTy::F64));
+    let (test, what) = if inside {
+        (
+            format!("(double)result >= {lo} && (double)result <= {hi}"),
+            format!("in [{lo}, {hi}]"),
+        )
+    } else {
+        (
+            format!("(double)result < {lo} || (double)result > {hi}"),
+            format!("below {lo} or above {hi}"),
+        )
+    };
+    format!(
+        "if (!({test})) {{\n    printf(\"FAIL: %s result %a is not {what}\\n\", BUILD_NAME, (double)result);\n    ok = 0;\n  }}\n  "
+    )
+}
+
+/// The body of `main` for a witness that ends the program: the call runs in a child
+/// (it does not come back), which reports through a pipe if it returns instead.
+fn ending_check(call: &str, reached: Reached) -> String {
+    let (expected, what) = match reached {
+        Reached::Exits { status } => (
+            format!("WIFEXITED(status) && WEXITSTATUS(status) == {status}"),
+            format!("exit with status {status}"),
+        ),
+        _ => (
+            "WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT".to_string(),
+            "abort (a failed assertion or reach_error)".to_string(),
+        ),
+    };
+    format!(
+        "  int pipefd[2];\n  if (pipe(pipefd) != 0) {{\n    perror(\"pipe\");\n    return 2;\n  }}\n  \
+         fflush(stdout);\n  pid_t child = fork();\n  if (child < 0) {{\n    perror(\"fork\");\n    return 2;\n  }}\n  \
+         if (child == 0) {{\n    close(pipefd[0]);\n    {call};\n    \
+         if (write(pipefd[1], \"r\", 1) != 1)\n      _exit(3);\n    _exit(0);\n  }}\n  \
+         close(pipefd[1]);\n  char mark;\n  int returned = read(pipefd[0], &mark, 1) == 1;\n  \
+         int status = 0;\n  if (waitpid(child, &status, 0) != child) {{\n    perror(\"waitpid\");\n    return 2;\n  }}\n  \
+         if (!returned && {expected}) {{\n    printf(\"PASS: %s: the call ends the program as expected ({what})\\n\", BUILD_NAME);\n    return 0;\n  }}\n  \
+         printf(\"FAIL: %s: expected the call to {what}; it %s\\n\", BUILD_NAME,\n         \
+         returned ? \"returned\" : \"ended the program otherwise\");\n  return 1;\n}}\n"
+    )
 }
 
 fn mode_name(mode: Mode) -> &'static str {
     match mode {
         Mode::Diff => "diff",
         Mode::Exceptions => "exceptions",
+        Mode::Reach => "reach",
     }
 }
 

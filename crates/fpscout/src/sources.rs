@@ -326,6 +326,15 @@ impl FpCoreInputs {
         self.dir.as_ref().map(|d| d.path())
     }
 
+    /// The temporary directories of files the program is built from (C translations,
+    /// SV-COMP harness files), gone when this is dropped.
+    pub fn temporary_dirs(&self) -> Vec<&Path> {
+        self.translation_dir()
+            .into_iter()
+            .chain(self.harness.as_ref().map(|h| h.dir()))
+            .collect()
+    }
+
     /// The FPCore function `name` stands for (its `:name`, its C name or `#index`, the
     /// index of the FPCore in its file from 0), `None` when it
     /// names none and other sources may define it; an unsupported FPCore is an error

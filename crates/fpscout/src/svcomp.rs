@@ -14,7 +14,9 @@
 //! `reach_error` or `__VERIFIER_assume` itself keeps its own.
 
 use crate::InputError;
+use fpscout_ir::{FloatTy, Param, ScalarTy};
 use fpscout_toolchain::SourceFile;
+use fpscout_walk::concrete::ArgBits;
 use std::path::Path;
 
 /// The function a harnessed program is analysed as (`--function main` names it too).
@@ -53,10 +55,15 @@ pub struct CallInputs {
 #[derive(Debug)]
 pub struct Harness {
     pub inputs: CallInputs,
-    _dir: tempfile::TempDir,
+    dir: tempfile::TempDir,
 }
 
 impl Harness {
+    /// The directory holding the support file and the prelude.
+    pub fn dir(&self) -> &Path {
+        self.dir.path()
+    }
+
     /// What the user should know about the harness's inputs.
     pub fn note(&self) -> String {
         let mut arrays = Vec::new();
@@ -88,6 +95,60 @@ impl Harness {
             }
         }
         lens
+    }
+}
+
+/// The Test-Comp test case (test-format 1.1) of a harness witness: the values the
+/// nondet calls return, in call order, as C literals (hex floats: exact). The arrays
+/// say which value each call of one type gets, not how float and double calls
+/// interleave, so a program reading both is refused.
+pub fn testcase_xml(params: &[Param], inputs: &[ArgBits]) -> Result<String, InputError> {
+    let mut values = Vec::new();
+    let mut kinds = Vec::new();
+    for (param, input) in params.iter().zip(inputs) {
+        let (Some(ScalarTy::Float(ty)), ArgBits::Array(elements)) = (param.pointee, input) else {
+            return Err(InputError(format!(
+                "a test case is written for an SV-COMP program's harness ({HARNESS_FUNCTION}); \
+                 parameter {} is no array of nondet values",
+                param.name
+            )));
+        };
+        if !elements.is_empty() {
+            kinds.push(param.name.clone());
+        }
+        values.extend(elements.iter().map(|&bits| c_literal(bits, ty)));
+    }
+    if kinds.len() > 1 {
+        return Err(InputError(
+            "the program reads both floats and doubles: the order of its nondet calls across \
+             the two is not known, so no test case is written"
+                .into(),
+        ));
+    }
+    let mut xml = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n\
+         <!DOCTYPE testcase PUBLIC \"+//IDN sosy-lab.org//DTD test-format testcase 1.1//EN\" \
+         \"https://sosy-lab.org/test-format/testcase-1.1.dtd\">\n<testcase coversError=\"true\">\n",
+    );
+    for v in values {
+        xml.push_str(&format!("  <input>{v}</input>\n"));
+    }
+    xml.push_str("</testcase>\n");
+    Ok(xml)
+}
+
+/// A float as C reads it back exactly (`strtod` takes `nan` and `inf` too).
+fn c_literal(bits: u64, ty: FloatTy) -> String {
+    let value = match ty {
+        FloatTy::F32 => f64::from(f32::from_bits(bits as u32)),
+        FloatTy::F64 => f64::from_bits(bits),
+    };
+    if value.is_nan() {
+        "nan".into()
+    } else if value.is_infinite() {
+        if value < 0.0 { "-inf" } else { "inf" }.into()
+    } else {
+        crate::args::hex_float(bits, ty)
     }
 }
 
@@ -239,7 +300,7 @@ pub fn harness(files: &mut Vec<SourceFile>) -> Result<Option<Harness>, InputErro
         files[k].flags.push(prelude.display().to_string());
     }
     files.push(SourceFile::new(support));
-    Ok(Some(Harness { inputs, _dir: dir }))
+    Ok(Some(Harness { inputs, dir }))
 }
 
 fn is_c(path: &Path) -> bool {

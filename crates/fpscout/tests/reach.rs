@@ -398,3 +398,148 @@ fn one_input_boxes_of_millions_of_floats_are_refuted_by_the_solver() {
         assert_eq!(answer["exhausted_inputs"], 0, "{name}: {answer}");
     }
 }
+
+#[test]
+fn the_programs_own_error_function_is_the_target_whether_it_aborts_or_fails_an_assertion() {
+    // Only 0x1.8f9c1ap-6 in [0.01, 0.1] makes x*41 round to 1; inputs outside the range
+    // abort too, in assume_abort_if_not, which is not the error.
+    for (name, native_end) in [
+        ("recip41_abort.c", "aborts"),
+        ("recip41_assert_fail.c", "fails assertion `0`"),
+    ] {
+        let path = file("svcomp", name);
+        let (answer, witness, code) = reach(&[&path]);
+        assert_eq!(answer["answer"], "reachable", "{name}: {answer}");
+        assert_eq!(code, Some(1));
+        let witness = witness.expect("a witness");
+        assert_eq!(run_args(&witness), "[0x1.8f9c1ap-6]", "{name}");
+        assert_eq!(witness["native"], native_end, "{name}");
+        assert_eq!(replay(&path, "main", &witness)["native_end"], native_end);
+    }
+    // No float makes x*55 round to 1: the branch to the error is refuted (pruned, or
+    // walked and found infeasible), and assume_abort_if_not's abort is no witness.
+    for name in ["recip55_abort.c", "recip55_assert_fail.c"] {
+        let path = file("svcomp", name);
+        let (answer, witness, code) = reach(&[&path]);
+        assert_eq!(answer["answer"], "unreachable", "{name}: {answer}");
+        assert_eq!(code, Some(0));
+        assert!(witness.is_none());
+        let paths = &answer["paths"];
+        let refuted =
+            paths["pruned"].as_u64().unwrap_or(0) + paths["infeasible"].as_u64().unwrap_or(0);
+        assert!(refuted >= 1, "{name}: {answer}");
+        assert_eq!(paths["infeasible"], paths["target"], "{name}: {answer}");
+    }
+}
+
+#[test]
+fn z3_qf_fp_baseline_agrees_with_the_float_solver_and_its_witnesses_replay() {
+    for (name, expected) in [
+        ("recip41_model_miss.c", "reachable"),
+        ("recip55_no_float.c", "unreachable"),
+        ("fpse_g2_i.c", "reachable"),
+        ("fpse_foo.c", "unreachable"),
+    ] {
+        let path = file("../bench/reach", name);
+        let (ours, _, _) = reach(&[&path]);
+        let (z3, witness, code) = reach(&[&path, "--solver", "z3fp", "--time-budget", "60"]);
+        assert_eq!(ours["answer"], expected, "{name}: {ours}");
+        assert_eq!(z3["answer"], expected, "{name}: {z3}");
+        assert_eq!(z3["method"], "z3 qf_fp");
+        // Z3 decided every branch: none was pruned by the float solver's propagation.
+        assert_eq!(z3["paths"]["pruned"], 0, "{name}: {z3}");
+        match witness {
+            Some(w) => {
+                assert_eq!(code, Some(1));
+                let native = replay(&path, "main", &w)["native_end"].clone();
+                assert!(
+                    native
+                        .as_str()
+                        .is_some_and(|e| e.starts_with("fails assertion")),
+                    "{name}: {native}"
+                );
+            }
+            None => {
+                assert_eq!(code, Some(0));
+                assert!(z3["paths"]["target"].as_u64() >= Some(1), "{name}: {z3}");
+                assert_eq!(z3["paths"]["infeasible"], z3["paths"]["target"]);
+            }
+        }
+    }
+}
+
+/// The values of a Test-Comp test case, in order, after checking its form.
+fn testcase_inputs(xml: &str) -> Vec<String> {
+    assert!(
+        xml.contains("<!DOCTYPE testcase PUBLIC \"+//IDN sosy-lab.org//DTD test-format testcase 1.1//EN\" \"https://sosy-lab.org/test-format/testcase-1.1.dtd\">"),
+        "{xml}"
+    );
+    let doc = roxmltree::Document::parse_with_options(
+        xml,
+        roxmltree::ParsingOptions {
+            allow_dtd: true,
+            ..roxmltree::ParsingOptions::default()
+        },
+    )
+    .expect("the test case parses");
+    let root = doc.root_element();
+    assert_eq!(root.tag_name().name(), "testcase");
+    assert_eq!(root.attribute("coversError"), Some("true"));
+    root.children()
+        .filter(|n| n.is_element())
+        .map(|n| {
+            assert_eq!(n.tag_name().name(), "input");
+            n.text().unwrap_or_default().to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn a_reachable_answer_writes_a_test_comp_test_case_whose_inputs_reach_the_error() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (path, inputs) in [
+        (file("svcomp", "recip41_abort.c"), 1),
+        (file("../bench/reach", "avg_sum_overflow.c"), 2),
+    ] {
+        let testcase = dir.path().join("testcase.xml");
+        let (answer, _, code) = reach(&[&path, "--witness", testcase.to_str().unwrap()]);
+        assert_eq!(answer["answer"], "reachable", "{answer}");
+        assert_eq!(code, Some(1));
+        let values = testcase_inputs(&std::fs::read_to_string(&testcase).expect("written"));
+        assert_eq!(values.len(), inputs, "{values:?}");
+        // Fed in order to the nondet calls (the harness's array), they reach the error.
+        let (records, _) = fpscout_json(&[
+            "run",
+            &path,
+            "-f",
+            "main",
+            "--args",
+            &format!("[{}]", values.join(",")),
+        ]);
+        let native = records[0]["data"]["native_end"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert!(
+            native == "aborts" || native.starts_with("fails assertion"),
+            "{path}: {native}"
+        );
+    }
+    // Not an SV-COMP program: refused before any work, exit 2.
+    let out = common::cli::run(&[
+        "reach",
+        &file("reach", "fpse.c"),
+        "-f",
+        "foo",
+        "--output-range",
+        "1:1",
+        "--witness",
+        dir.path().join("no.xml").to_str().unwrap(),
+    ]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("needs an SV-COMP program"),
+        "{}",
+        out.stderr
+    );
+}

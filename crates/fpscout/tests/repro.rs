@@ -1,7 +1,9 @@
 //! Reproducers (`--emit-repro`) compiled and run: every one `diff` writes for the bundled
 //! example, the corpus functions with known differences, an FPCore file (its C
 //! translation gone with fpscout) and a program of two files with flags of their own
-//! prints PASS in both builds, as do `exceptions` ones; a changed expectation prints FAIL.
+//! prints PASS in both builds, as do `exceptions` ones and `reach` ones (an SV-COMP
+//! harness whose witness ends the program, a result outside an interval); a changed
+//! expectation prints FAIL.
 
 mod common;
 
@@ -360,6 +362,7 @@ fn identity_finding(
         ret,
         runs: vec![run("P"), run("P'")],
         properties: serde_json::Value::Null,
+        reached: None,
     }
 }
 
@@ -444,4 +447,93 @@ fn special_inputs_reach_the_function_bit_for_bit() {
         2 * findings.len(),
         "{output}"
     );
+}
+
+#[test]
+fn reach_reproducers_end_the_program_or_land_outside_the_interval_and_fail_off_the_witness() {
+    // x*41 rounds to 1 only at 0x1.8f9c1ap-6; its neighbour below returns normally.
+    for (program, witness, neighbour) in [
+        (
+            "tests/svcomp/recip41_abort.c",
+            "{0x1.8f9c1ap-6f}",
+            "{0x1.8f9c18p-6f}",
+        ),
+        (
+            "tests/svcomp/recip41_assert_fail.c",
+            "{0x1.8f9c1ap-6f}",
+            "{0x1.8f9c18p-6f}",
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = run(&[
+            "reach",
+            repo(program).to_str().unwrap(),
+            "--emit-repro",
+            dir.path().to_str().unwrap(),
+        ]);
+        assert_eq!(out.code, 1, "{program}: {}", out.stderr);
+        let programs = programs(dir.path());
+        assert_eq!(programs, ["fpscout_harness-1-assertion-reachable.c"]);
+        let (code, output) = sh(dir.path(), "sh build.sh");
+        assert_eq!(code, 0, "{output}");
+        assert!(
+            output.contains("PASS: P: the call ends the program as expected (abort"),
+            "{output}"
+        );
+        // The harness files vanished with fpscout: the reproducer has its own copies.
+        assert!(dir.path().join("src/1-fpscout_harness.c").is_file());
+        let path = dir.path().join(&programs[0]);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(witness), "{text}");
+        std::fs::write(&path, text.replace(witness, neighbour)).unwrap();
+        let (code, output) = sh(dir.path(), "sh build.sh");
+        assert_eq!(code, 1, "{output}");
+        assert!(
+            output.contains("FAIL: P: expected the call to abort")
+                && output.contains("it returned"),
+            "{output}"
+        );
+    }
+
+    // The float polynomial's 1e9 lies below the real minimum 1000000000.01.
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(&[
+        "reach",
+        repo("tests/reach/polynomial.c").to_str().unwrap(),
+        "-f",
+        "polynomial",
+        "--range",
+        "a=1e3:1e4",
+        "--range",
+        "b=0:1",
+        "--range",
+        "c=1e3:1e4",
+        "--outside",
+        "1000000000.01:inf",
+        "--emit-repro",
+        dir.path().to_str().unwrap(),
+    ]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let programs = programs(dir.path());
+    assert_eq!(programs, ["polynomial-1-output-outside-range.c"]);
+    let (code, output) = sh(dir.path(), "sh build.sh");
+    assert_eq!(code, 0, "{output}");
+    assert!(output.contains("PASS: P"), "{output}");
+    // Asking for results outside [-inf, 2e9] instead: 1e9 is inside, the check fails.
+    let path = dir.path().join(&programs[0]);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let bound = "(double)result < 0x1.dcd65000147aep+29";
+    assert!(text.contains(bound), "{text}");
+    std::fs::write(
+        &path,
+        text.replace(bound, "(double)result < -__builtin_inf()")
+            .replace(
+                "(double)result > __builtin_inf()",
+                "(double)result > 0x1.dcd65p+30",
+            ),
+    )
+    .unwrap();
+    let (code, output) = sh(dir.path(), "sh build.sh");
+    assert_eq!(code, 1, "{output}");
+    assert!(output.contains("FAIL: P result"), "{output}");
 }

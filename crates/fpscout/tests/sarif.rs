@@ -1,4 +1,4 @@
-//! SARIF output of `exceptions` and `diff` validated against the SARIF 2.1.0 schema, with
+//! SARIF output of `exceptions`, `diff` and `reach` validated against the SARIF 2.1.0 schema, with
 //! its rules, locations, witnesses and code flows, fingerprints that survive an inserted
 //! line, and one log for every function of a whole-file run.
 
@@ -224,4 +224,37 @@ fn whole_file_runs_write_one_log_of_every_function() {
         overflow["locations"][0]["physicalLocation"]["region"]["startLine"],
         2
     );
+}
+
+#[test]
+fn reach_sarif_is_valid_and_points_at_the_error_functions_abort() {
+    let dir = tempfile::tempdir().unwrap();
+    let log_path = dir.path().join("reach.sarif");
+    let program = repo("tests/svcomp/recip41_abort.c");
+    let out = common::cli::run(&[
+        "reach",
+        program.to_str().unwrap(),
+        "--sarif",
+        log_path.to_str().unwrap(),
+    ]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let log = read_log(&log_path);
+    schema_check(&log);
+    let results = log["runs"][0]["results"].as_array().expect("results");
+    assert_eq!(results.len(), 1);
+    let result = &results[0];
+    assert_eq!(result["ruleId"], "assertion-reachable");
+    let rule =
+        &log["runs"][0]["tool"]["driver"]["rules"][result["ruleIndex"].as_u64().unwrap() as usize];
+    assert_eq!(rule["id"], "assertion-reachable");
+    assert_eq!(result["properties"]["mode"], "reach");
+    assert_eq!(result["properties"]["run_args"], "[0x1.8f9c1ap-6]");
+    assert_eq!(result["properties"]["builds"][0]["outcome"], "aborts");
+    // The abort inside reach_error (line 6), not assume_abort_if_not's.
+    let region = &result["locations"][0]["physicalLocation"]["region"];
+    assert_eq!(region["startLine"], 6, "{result:#}");
+    let uri = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(uri.ends_with("recip41_abort.c"), "{uri}");
 }

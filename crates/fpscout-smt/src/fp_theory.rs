@@ -1,0 +1,307 @@
+//! The Z3 QF_FP baseline of `reach`: a float-solver path network as Z3 floating-point terms, solved in a forked child killed at its limit.
+
+use crate::isolate::{run_forked, Outcome};
+use fpscout_fpsolve::{
+    Arith, BinaryOp, Constraint, Domain, FcmpPredicate, FloatDomain, FloatValue, Format, MinMaxOp,
+    Network, VarId,
+};
+use std::time::{Duration, Instant};
+use z3::ast::{Bool, Float};
+use z3::{SatResult, Solver, Sort};
+
+/// What Z3's floating-point theory says about a network.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FpTheoryAnswer {
+    /// The bits of each requested variable in a model.
+    Solution(Vec<u64>),
+    /// Z3 proved the constraints unsatisfiable.
+    Infeasible,
+    /// No answer: Z3 said unknown, the time limit killed it, or the network holds
+    /// something this translation does not model (named).
+    Unknown(String),
+}
+
+/// Solves `net` with Z3's QF_FP theory in a forked child, within `limit` (and the
+/// `deadline`); a solution gives the bits of `wanted`. The network's current domains
+/// are part of the query (narrowed by propagation, which keeps every solution).
+pub fn solve_fp_theory(
+    net: &Network,
+    wanted: &[VarId],
+    limit: Duration,
+    deadline: Option<Instant>,
+) -> FpTheoryAnswer {
+    // Refused before forking: the child would only say the same.
+    if let Err(why) = supported(net) {
+        return FpTheoryAnswer::Unknown(why);
+    }
+    let outcome = run_forked(1, 1, limit, deadline, &|_| solve_here(net, wanted));
+    match outcome.into_iter().next() {
+        Some(Outcome::Done(text)) => parse_answer(&text),
+        Some(Outcome::TimedOut) => FpTheoryAnswer::Unknown(format!(
+            "Z3 QF_FP timed out after {:.1} s",
+            limit.as_secs_f64()
+        )),
+        Some(Outcome::OverBudget { .. }) => {
+            FpTheoryAnswer::Unknown("Z3 QF_FP stopped at the time budget".into())
+        }
+        Some(Outcome::Failed(why)) => FpTheoryAnswer::Unknown(format!("Z3 QF_FP failed: {why}")),
+        None => FpTheoryAnswer::Unknown("Z3 QF_FP did not run".into()),
+    }
+}
+
+/// Why this translation cannot state `net` exactly, if it cannot.
+fn supported(net: &Network) -> Result<(), String> {
+    if net.arith() != Arith::IEEE {
+        return Err("Z3 QF_FP has no flush-to-zero or denormals-are-zero arithmetic".into());
+    }
+    for d in net.domains() {
+        match d {
+            Domain::Float(f) if f.format() == Format::F32 || f.format() == Format::F64 => {}
+            Domain::Float(f) => {
+                return Err(format!(
+                    "a float format with {} exponent bits outside binary32/binary64",
+                    f.format().exponent_bits()
+                ))
+            }
+            Domain::Int(_) => {
+                return Err("integer variables (float-int conversions) are not translated".into())
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs in the child: `sat BITS…`, `unsat`, or `unknown REASON`.
+fn solve_here(net: &Network, wanted: &[VarId]) -> String {
+    let vars: Vec<Float> = net
+        .domains()
+        .iter()
+        .enumerate()
+        .map(|(i, d)| {
+            let format = d.as_float().map_or(Format::F64, FloatDomain::format);
+            Float::new_const(format!("v{i}"), format.exponent_bits(), format.precision())
+        })
+        .collect();
+    let solver = Solver::new();
+    for (v, d) in vars.iter().zip(net.domains()) {
+        if let Some(d) = d.as_float() {
+            solver.assert(in_domain(v, d));
+        }
+    }
+    for c in net.constraints() {
+        match constraint(&vars, net, c) {
+            Ok(b) => solver.assert(b),
+            Err(why) => return format!("unknown {why}"),
+        }
+    }
+    match solver.check() {
+        SatResult::Unsat => "unsat".into(),
+        SatResult::Unknown => format!(
+            "unknown Z3 says unknown: {}",
+            solver.get_reason_unknown().unwrap_or_default()
+        ),
+        SatResult::Sat => {
+            let Some(model) = solver.get_model() else {
+                return "unknown Z3 gave no model".into();
+            };
+            let mut out = String::from("sat");
+            for v in wanted {
+                let var = &vars[v.index()];
+                // fp.to_ieee_bv of a NaN is unspecified: a NaN is given its quiet bits.
+                let is_nan = model.eval(&var.is_nan(), true).and_then(|b| b.as_bool());
+                let format = net
+                    .domains()
+                    .get(v.index())
+                    .and_then(Domain::as_float)
+                    .map_or(Format::F64, FloatDomain::format);
+                let bits = match is_nan {
+                    Some(true) => Some(format.to_bits(FloatValue::NaN)),
+                    Some(false) => model.eval(&var.to_ieee_bv(), true).and_then(|b| b.as_u64()),
+                    None => None,
+                };
+                match bits {
+                    Some(b) => out.push_str(&format!(" {b}")),
+                    None => return "unknown Z3's model has no value for an input".into(),
+                }
+            }
+            out
+        }
+    }
+}
+
+fn parse_answer(text: &str) -> FpTheoryAnswer {
+    let mut words = text.split_whitespace();
+    match words.next() {
+        Some("unsat") => FpTheoryAnswer::Infeasible,
+        Some("sat") => {
+            let bits: Result<Vec<u64>, _> = words.map(str::parse).collect();
+            bits.map_or_else(
+                |_| FpTheoryAnswer::Unknown(format!("unreadable answer from Z3's child: {text}")),
+                FpTheoryAnswer::Solution,
+            )
+        }
+        _ => FpTheoryAnswer::Unknown(text.trim_start_matches("unknown ").to_string()),
+    }
+}
+
+/// The Z3 constant of a float of `format`, exactly.
+fn constant(format: Format, value: FloatValue) -> Float {
+    let bits = format.to_bits(value);
+    if format == Format::F32 {
+        Float::from_f32(f32::from_bits(bits as u32))
+    } else {
+        Float::from_f64(f64::from_bits(bits))
+    }
+}
+
+/// `v` lies in the domain: NaN where allowed, or between its bounds in the order that
+/// puts -0 below +0 (which `fp.leq` does not tell apart).
+fn in_domain(v: &Float, d: &FloatDomain) -> Bool {
+    let format = d.format();
+    let nan = if d.may_be_nan() {
+        v.is_nan()
+    } else {
+        Bool::from_bool(false)
+    };
+    let Some((lo, hi)) = d.range() else {
+        return nan;
+    };
+    let negative_zero = Bool::and(&[v.is_zero(), v.is_negative()]);
+    let positive_zero = Bool::and(&[v.is_zero(), v.is_positive()]);
+    let mut within = vec![
+        v.ge(constant(format, FloatValue::Num(lo))),
+        v.le(constant(format, FloatValue::Num(hi))),
+    ];
+    if format.is_zero(lo) && !format.is_negative(lo) {
+        within.push(negative_zero.not());
+    }
+    if format.is_zero(hi) && format.is_negative(hi) {
+        within.push(positive_zero.not());
+    }
+    Bool::or(&[nan, Bool::and(&within)])
+}
+
+fn either_nan(a: &Float, b: &Float) -> Bool {
+    Bool::or(&[a.is_nan(), b.is_nan()])
+}
+
+/// `fcmp predicate a, b` as LLVM defines it.
+fn compare(predicate: FcmpPredicate, a: &Float, b: &Float) -> Bool {
+    use FcmpPredicate::*;
+    let ordered = |p: FcmpPredicate| match p {
+        Oeq | Ueq => a.eq_fpa(b),
+        Ogt | Ugt => a.gt(b),
+        Oge | Uge => a.ge(b),
+        Olt | Ult => a.lt(b),
+        Ole | Ule => a.le(b),
+        One | Une => Bool::and(&[either_nan(a, b).not(), a.eq_fpa(b).not()]),
+        Ord | Uno => either_nan(a, b).not(),
+    };
+    match predicate {
+        Oeq | Ogt | Oge | Olt | Ole | One | Ord => ordered(predicate),
+        Une => a.eq_fpa(b).not(),
+        Uno => either_nan(a, b),
+        Ueq | Ugt | Uge | Ult | Ule => Bool::or(&[either_nan(a, b), ordered(predicate)]),
+    }
+}
+
+/// One constraint as a Z3 formula; `Err` names what is not translated.
+fn constraint(vars: &[Float], net: &Network, c: &Constraint) -> Result<Bool, String> {
+    let v = |x: VarId| &vars[x.index()];
+    let rne = z3::ast::RoundingMode::round_nearest_ties_to_even();
+    Ok(match *c {
+        Constraint::Binary { op, a, b, result } => {
+            let (a, b) = (v(a), v(b));
+            let computed = match op {
+                BinaryOp::FAdd => a.add_with_rounding_mode(b, &rne),
+                BinaryOp::FSub => a.sub_with_rounding_mode(b, &rne),
+                BinaryOp::FMul => a.mul_with_rounding_mode(b, &rne),
+                BinaryOp::FDiv => a.div_with_rounding_mode(b, &rne),
+            };
+            v(result).eq(computed)
+        }
+        Constraint::Sqrt { a, result } => v(result).eq(v(a).sqrt_with_rounding_mode(&rne)),
+        Constraint::FNeg { a, result } => v(result).eq(v(a).unary_neg()),
+        Constraint::FAbs { a, result } => v(result).eq(v(a).unary_abs()),
+        Constraint::Copy { a, result } => v(result).eq(v(a)),
+        // x86 minss/maxss: the second operand unless the strict comparison holds.
+        Constraint::MinMax { op, a, b, result } => {
+            let (a, b) = (v(a), v(b));
+            let first = match op {
+                MinMaxOp::Min => a.lt(b),
+                MinMaxOp::Max => a.gt(b),
+            };
+            v(result).eq(first.ite(a, b))
+        }
+        Constraint::Compare { predicate, a, b } => compare(predicate, v(a), v(b)),
+        Constraint::FloatConvert { a, result } => {
+            let target = match net.float_domain(result).map(FloatDomain::format) {
+                Ok(f) if f == Format::F32 => Sort::float32(),
+                Ok(_) => Sort::double(),
+                Err(e) => return Err(e.to_string()),
+            };
+            v(result).eq(v(a).to_fp_with_rounding_mode(&rne, &target))
+        }
+        Constraint::IntToFloat { .. } | Constraint::FloatToInt { .. } => {
+            return Err("float-int conversions are not translated".into())
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f32_between(net: &mut Network, name: &str, lo: f64, hi: f64) -> VarId {
+        net.float_var_in(name, FloatDomain::between(Format::F32, lo, hi))
+    }
+
+    #[test]
+    fn the_only_float_with_x_times_41_equal_to_1_is_found_and_55_has_none() {
+        let _turn = crate::z3_turn();
+        for (factor, expected) in [(41.0, Some(0x3cc7_ce0du32)), (55.0, None)] {
+            let mut net = Network::new(Arith::IEEE);
+            let x = f32_between(&mut net, "x", 0.01, 0.1);
+            let k = net.float_const_f64(Format::F32, factor);
+            let one = net.float_const_f64(Format::F32, 1.0);
+            let product = net.fmul(x, k).expect("fmul");
+            net.require(FcmpPredicate::Oeq, product, one, true)
+                .expect("compare");
+            let answer = solve_fp_theory(&net, &[x], Duration::from_secs(20), None);
+            match expected {
+                Some(bits) => {
+                    assert_eq!(answer, FpTheoryAnswer::Solution(vec![u64::from(bits)]));
+                    assert_eq!(f32::from_bits(bits) * 41.0, 1.0);
+                }
+                None => assert_eq!(answer, FpTheoryAnswer::Infeasible),
+            }
+        }
+    }
+
+    #[test]
+    fn signed_zeros_nan_and_min_follow_the_network() {
+        let _turn = crate::z3_turn();
+        // r = minss(x, 0): with x only -0 or +0, r is 0 (the second operand) whichever;
+        // asking r to be -0 is infeasible.
+        let mut net = Network::new(Arith::IEEE);
+        let x = f32_between(&mut net, "x", -0.0, 0.0);
+        let zero = net.float_const_f64(Format::F32, 0.0);
+        let r = net.min_max(MinMaxOp::Min, x, zero).expect("min");
+        let neg_zero = FloatValue::Num(Format::F32.neg_zero());
+        net.restrict(r, Domain::Float(FloatDomain::point(Format::F32, neg_zero)))
+            .expect("restrict");
+        assert_eq!(
+            solve_fp_theory(&net, &[x], Duration::from_secs(20), None),
+            FpTheoryAnswer::Infeasible
+        );
+        // A NaN input is the only way for x != x to hold.
+        let mut net = Network::new(Arith::IEEE);
+        let x = net.float_var("x", Format::F64);
+        net.require(FcmpPredicate::Une, x, x, true)
+            .expect("compare");
+        match solve_fp_theory(&net, &[x], Duration::from_secs(20), None) {
+            FpTheoryAnswer::Solution(bits) => assert!(f64::from_bits(bits[0]).is_nan()),
+            other => panic!("{other:?}"),
+        }
+    }
+}
