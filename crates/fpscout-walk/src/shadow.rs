@@ -28,9 +28,14 @@ use std::collections::HashSet;
 /// much higher precision than binary64; 256 bits leaves room for long cancellations).
 pub const DEFAULT_PRECISION: u32 = 256;
 
-/// Exponent recorded for a zero result: below every subnormal's, so a sum that cancels
-/// completely counts as the deepest cancellation.
-pub const ZERO_EXPONENT: i32 = -1100;
+/// Exponent recorded for zero: one below the smallest subnormal's, so a sum that
+/// cancels completely counts as the deepest cancellation the format can show.
+pub fn zero_exponent(ty: FloatTy) -> i32 {
+    match ty {
+        FloatTy::F64 => -1075,
+        FloatTy::F32 => -150,
+    }
+}
 
 /// One lane's value: the float bits (or integer bits) and, for floats, the shadow value.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,8 +51,9 @@ pub struct ShadowScalar {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AddSubRecord {
     pub site: OpSite,
+    pub ty: FloatTy,
     /// `ilogb` of each operand as added (`fsub`: the subtrahend negated has the same
-    /// exponent), [`ZERO_EXPONENT`] for zero, `None` for NaN or an infinity.
+    /// exponent), [`zero_exponent`] for zero, `None` for NaN or an infinity.
     pub exp_a: Option<i32>,
     pub exp_b: Option<i32>,
     pub exp_result: Option<i32>,
@@ -58,7 +64,9 @@ impl AddSubRecord {
     /// when above 32), 0 when an operand is zero or not finite.
     pub fn precision_loss(&self) -> i32 {
         match (self.exp_a, self.exp_b) {
-            (Some(a), Some(b)) if a != ZERO_EXPONENT && b != ZERO_EXPONENT => (a - b).abs(),
+            (Some(a), Some(b)) if a != zero_exponent(self.ty) && b != zero_exponent(self.ty) => {
+                (a - b).abs()
+            }
             _ => 0,
         }
     }
@@ -67,7 +75,7 @@ impl AddSubRecord {
     /// when above 40), 0 when something is not finite or both operands are zero.
     pub fn cancellation(&self) -> i32 {
         match (self.exp_a, self.exp_b, self.exp_result) {
-            (Some(a), Some(b), Some(r)) if a.max(b) != ZERO_EXPONENT => a.max(b) - r,
+            (Some(a), Some(b), Some(r)) if a.max(b) != zero_exponent(self.ty) => a.max(b) - r,
             _ => 0,
         }
     }
@@ -89,7 +97,7 @@ pub fn float_exponent(ty: FloatTy, bits: u64) -> Option<i32> {
         return None;
     }
     if x == 0.0 {
-        return Some(ZERO_EXPONENT);
+        return Some(zero_exponent(ty));
     }
     let (mant_bits, exp_bits, bias) = match ty {
         FloatTy::F64 => (52, (bits >> 52) & 0x7ff, 1023),
@@ -278,6 +286,7 @@ impl Domain for Shadow {
         if self.record_add_sub && matches!(op, FBinOp::FAdd | FBinOp::FSub) {
             self.add_sub.push(AddSubRecord {
                 site,
+                ty,
                 exp_a: float_exponent(ty, a.bits),
                 exp_b: float_exponent(ty, b.bits),
                 exp_result: float_exponent(ty, out.bits),

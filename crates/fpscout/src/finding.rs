@@ -2,6 +2,7 @@
 //! traces — which the printers that serve every mode (SARIF, reproducers) read.
 
 use crate::diff::{DiffKind, DiffReport};
+use crate::error::ErrorReport;
 use crate::exceptions::ExceptionsReport;
 use crate::observe::{Observation, ResultClass};
 use fpscout_ir::{ExceptionKind, ExceptionSet, Param, SourceLoc, Type};
@@ -14,6 +15,7 @@ use serde::{Deserialize, Serialize};
 pub enum Mode {
     Exceptions,
     Diff,
+    Error,
 }
 
 /// What kind of finding it is: one SARIF rule each.
@@ -29,10 +31,11 @@ pub enum Rule {
     FastMathEndDiffers,
     FastMathTerminationDiffers,
     FastMathResultDiffers,
+    MaxError,
 }
 
 impl Rule {
-    pub const ALL: [Rule; 10] = [
+    pub const ALL: [Rule; 11] = [
         Rule::Overflow,
         Rule::Underflow,
         Rule::DivideByZero,
@@ -43,6 +46,7 @@ impl Rule {
         Rule::FastMathEndDiffers,
         Rule::FastMathTerminationDiffers,
         Rule::FastMathResultDiffers,
+        Rule::MaxError,
     ];
 
     /// The stable identifier (SARIF `ruleId`).
@@ -58,6 +62,7 @@ impl Rule {
             Rule::FastMathEndDiffers => "fast-math-end-differs",
             Rule::FastMathTerminationDiffers => "fast-math-termination-differs",
             Rule::FastMathResultDiffers => "fast-math-result-differs",
+            Rule::MaxError => "max-error",
         }
     }
 
@@ -74,6 +79,7 @@ impl Rule {
             Rule::FastMathEndDiffers => "One build ends the program (exit, abort, failed assertion) where the other returns or ends it otherwise.",
             Rule::FastMathTerminationDiffers => "One build does not terminate within the time limit where the other returns.",
             Rule::FastMathResultDiffers => "P and P' return finite results more ulps apart than the tolerance.",
+            Rule::MaxError => "The most inaccurate result found: its relative error against a high-precision (MPFR) run of the same computation.",
         }
     }
 
@@ -311,4 +317,57 @@ pub fn from_diff(report: &DiffReport) -> Vec<Finding> {
             })
         })
         .collect()
+}
+
+/// The worst input of an error run, when there is one with a nonzero error.
+pub fn from_error(report: &ErrorReport) -> Vec<Finding> {
+    let Some((input, m)) = &report.worst else {
+        return Vec::new();
+    };
+    if m.rel_error <= 0.0 {
+        return Vec::new();
+    }
+    let native = report.native.as_ref();
+    let result = native.and_then(|n| n.bits);
+    let location = report.diagnosis.first().and_then(|d| d.location.clone());
+    vec![Finding {
+        mode: Mode::Error,
+        rule: Rule::MaxError,
+        also: Vec::new(),
+        function: report.function.clone(),
+        symbol: report.symbol.clone(),
+        message: format!(
+            "relative error {:.3e} ({:.1} bits, {:.3e} ulps) at {}: computed {}, exact {:e}{}",
+            m.rel_error,
+            m.bits,
+            m.ulps,
+            m.place,
+            crate::args::decimal(m.float_bits, m.ty),
+            m.exact,
+            location
+                .as_ref()
+                .map(|l| format!("; accuracy lost most at {l}"))
+                .unwrap_or_default()
+        ),
+        location,
+        input: input.clone(),
+        params: report.params.clone(),
+        ret: report.ret,
+        runs: vec![BuildRun {
+            build: report.build.label().to_string(),
+            outcome: crate::args::decimal(m.float_bits, m.ty),
+            returned: native.is_some_and(|n| n.bits.is_some()),
+            result: result.filter(|_| m.place == crate::error::OutputPlace::Returned),
+            flags: ExceptionSet::EMPTY,
+            trace: Vec::new(),
+        }],
+        properties: serde_json::json!({
+            "max_rel_error": m.rel_error,
+            "ulps": m.ulps,
+            "bits": m.bits,
+            "output": m.place.to_string(),
+            "exact": m.exact,
+            "native_confirmed": native.is_some_and(|n| n.confirmed),
+        }),
+    }]
 }

@@ -1,6 +1,7 @@
 //! The `fpscout` command line: argument parsing, dispatch, printing and exit codes.
 
 mod cmd_diff;
+mod cmd_error;
 mod cmd_exceptions;
 mod cmd_reach;
 mod outputs;
@@ -54,6 +55,12 @@ enum Command {
     /// loop bound, or unknown with the reason. Exit code 1 reachable, 0 unreachable,
     /// 3 unknown.
     Reach(cmd_reach::ReachArgs),
+    /// Find inputs that make a function's result as inaccurate as possible (FPGen):
+    /// every candidate is measured against an MPFR shadow run of the same code; random
+    /// inputs, FPGen's operand groups driven towards cancellation and precision loss,
+    /// and a local search on exponents and signs. Reports the worst input confirmed on
+    /// the executable and which operations lost the accuracy.
+    Error(cmd_error::ErrorArgs),
     /// Evaluate one input on P (-O0) and P' (optimised): results, exception traces, and a
     /// native replay of each build to confirm them.
     Run {
@@ -229,6 +236,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
         Command::Exceptions(args) => cmd_exceptions::run(args, started),
         Command::Diff(args) => cmd_diff::run(args, started),
         Command::Reach(args) => cmd_reach::run(args, started),
+        Command::Error(args) => cmd_error::run(args, started),
         Command::Run {
             source_files,
             function,

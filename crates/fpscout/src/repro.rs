@@ -563,6 +563,8 @@ fn program(
         let (expected, exact) = match f.mode {
             Mode::Diff => (run.flags, 1),
             Mode::Exceptions => (rule_flag(f.rule), 0),
+            // An error finding checks the result bits; any flags may come with them.
+            Mode::Error => (ExceptionSet::EMPTY, 0),
         };
         let _ = writeln!(
             c,
@@ -684,6 +686,7 @@ fn mode_name(mode: Mode) -> &'static str {
     match mode {
         Mode::Diff => "diff",
         Mode::Exceptions => "exceptions",
+        Mode::Error => "error",
     }
 }
 
