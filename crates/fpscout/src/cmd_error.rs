@@ -120,6 +120,15 @@ pub fn run(mut args: ErrorArgs, started: Instant) -> Result<ExitCode, InputError
         .compile
         .apply_translating(&args.source_files, &mut flags)?;
     crate::harness_defaults(&fpcore, &mut args.function, &mut args.array_lens);
+    if let Some(harness) = &fpcore.harness {
+        let ranges = harness.default_ranges(&args.ranges);
+        args.ranges.extend(ranges);
+        // The results array is written by the harness, not an input: searching its
+        // initial contents would only waste evaluations.
+        if harness.inputs.results && !args.ranges.iter().any(|r| r.starts_with("results=")) {
+            args.ranges.push("results=0:0".into());
+        }
+    }
     let function = match &args.function {
         Some(name) => match fpcore.resolve(name)? {
             Some(f) => f.c_name.clone(),

@@ -561,6 +561,8 @@ pub fn run_error(
             f.display_name, f.ret
         )));
     }
+    // Compiled before the search, so that confirming the worst input fits the budget.
+    let exe = session.native(cfg.build, func, &space.lens)?;
     let mode = session.fp_mode(cfg.build, cfg.ftz_daz);
     let config = WalkConfig {
         deadline,
@@ -625,9 +627,7 @@ pub fn run_error(
         // The diagnosis may run past the search's deadline: it is a few reruns.
         ev.runner.set_deadline(None);
         let (diagnosis, divergences) = diagnose(&mut ev, module, &input, cfg);
-        report.native = Some(confirm_natively(
-            session, cfg, func, &ev.space, &input, &measure,
-        )?);
+        report.native = Some(confirm_natively(&exe, module, cfg, func, &input, &measure)?);
         report.diagnosis = diagnosis;
         report.divergences = divergences;
         report.worst = Some((input, measure));
@@ -800,16 +800,14 @@ fn diagnose(
 
 /// Replays the worst input on the executable and compares the measured output's bits.
 fn confirm_natively(
-    session: &Session,
+    exe: &fpscout_native::NativeBuild,
+    module: &Module,
     cfg: &ErrorConfig,
     func: fpscout_ir::FuncId,
-    space: &InputSpace,
     input: &[ArgBits],
     measure: &ErrorMeasure,
 ) -> Result<NativeCheck, InputError> {
-    let module = session.module(cfg.build)?;
     let f = module.function(func);
-    let exe = session.native(cfg.build, func, &space.lens)?;
     let options = RunOptions {
         ftz_daz: native_ftz(cfg.ftz_daz),
         per_vector_timeout: Duration::from_millis(cfg.hang_limit_ms.max(1)),
