@@ -203,8 +203,9 @@ fn print_text(out: &mut impl Write, report: &ErrorReport, cfg: &ErrorConfig) {
     let Some((input, m)) = &report.worst else {
         let _ = writeln!(
             out,
-            "  no input could be measured ({} runs trapped, ran out of budget or had a NaN exact value)",
-            report.unmeasured
+            "  no input could be measured ({} runs; the first: {})",
+            report.unmeasured,
+            report.first_failure.as_deref().unwrap_or("?")
         );
         return;
     };
@@ -322,6 +323,7 @@ fn print_json(out: &mut impl Write, report: &ErrorReport) {
         "precision": report.precision,
         "evaluations": report.evaluations,
         "unmeasured": report.unmeasured,
+        "first_failure": report.first_failure,
         "wall_seconds": report.wall_s,
     }});
     let _ = writeln!(out, "{record}");

@@ -219,6 +219,8 @@ pub struct ErrorReport {
     pub evaluations: u64,
     /// Inputs whose run could not be measured (trap, budget, NaN shadow).
     pub unmeasured: u64,
+    /// Why the first unmeasured run could not be measured.
+    pub first_failure: Option<String>,
     /// The strategy that found the worst input.
     pub found_by: &'static str,
     pub method: &'static str,
@@ -245,6 +247,7 @@ struct Evaluator<'m> {
     deadline: Option<Instant>,
     evaluations: u64,
     unmeasured: u64,
+    first_failure: Option<String>,
     best: Option<(Vec<u64>, ErrorMeasure, &'static str)>,
     progress: &'m mut dyn FnMut(&ErrorProgress),
     last_progress: Option<Instant>,
@@ -303,12 +306,20 @@ impl Evaluator<'_> {
         self.evaluations += 1;
         let args = self.space.assemble(floats);
         let measured = match self.runner.eval(&args) {
-            Ok(e) => self.measure_run(&e),
-            Err(_) => None,
+            Ok(e) => self.measure_run(&e).ok_or_else(|| match e.end {
+                ShadowEnd::Failed(why) => why,
+                ShadowEnd::Ended { end, .. } => format!("the program ended ({end})"),
+                ShadowEnd::Returned(_) => "no float result with an exact value (NaN)".into(),
+            }),
+            Err(e) => Err(e.to_string()),
         };
-        let Some(m) = measured else {
-            self.unmeasured += 1;
-            return None;
+        let m = match measured {
+            Ok(m) => m,
+            Err(why) => {
+                self.unmeasured += 1;
+                self.first_failure.get_or_insert(why);
+                return None;
+            }
         };
         if self.best.as_ref().is_none_or(|(_, b, _)| m.beats(b)) {
             self.best = Some((floats.to_vec(), m.clone(), strategy));
@@ -590,6 +601,7 @@ pub fn run_error(
         deadline,
         evaluations: 0,
         unmeasured: 0,
+        first_failure: None,
         best: None,
         progress,
         last_progress: None,
@@ -617,6 +629,7 @@ pub fn run_error(
         native: None,
         evaluations: ev.evaluations,
         unmeasured: ev.unmeasured,
+        first_failure: ev.first_failure.clone(),
         found_by: "",
         method: if cfg.random_only { "random" } else { "search" },
         precision: cfg.precision,

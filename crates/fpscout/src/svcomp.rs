@@ -94,7 +94,8 @@ impl Harness {
         if self.inputs.results {
             return format!(
                 "fpscout.h harness: main runs as {HARNESS_FUNCTION}, inputs read from {}, \
-                 checked results written to results[{}]",
+                 checked results written to results[{}] (counts that are not literals \
+                 count 1: give --array-len doubles=N)",
                 arrays.join(" and "),
                 self.inputs.result_slots.max(1)
             );
