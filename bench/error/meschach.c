@@ -10,6 +10,9 @@
 #include "matrix.h"
 #include "matrix2.h"
 
+/* Defined in vecop.c, declared in no header. */
+VEC *v_conv(VEC *x1, VEC *x2, VEC *out);
+
 static unsigned char arena[1 << 16];
 static size_t arena_used;
 

@@ -57,6 +57,9 @@ pub struct AddSubRecord {
     pub exp_a: Option<i32>,
     pub exp_b: Option<i32>,
     pub exp_result: Option<i32>,
+    /// The sign of the exact (shadow) result: `None` for zero or NaN. Where it changes
+    /// between two inputs, the exact result crossed zero and every bit cancels there.
+    pub exact_positive: Option<bool>,
 }
 
 impl AddSubRecord {
@@ -284,12 +287,14 @@ impl Domain for Shadow {
         };
         let out = self.result(ty, site, bits, high);
         if self.record_add_sub && matches!(op, FBinOp::FAdd | FBinOp::FSub) {
+            let exact = out.high.as_ref().filter(|h| !h.is_zero() && !h.is_nan());
             self.add_sub.push(AddSubRecord {
                 site,
                 ty,
                 exp_a: float_exponent(ty, a.bits),
                 exp_b: float_exponent(ty, b.bits),
                 exp_result: float_exponent(ty, out.bits),
+                exact_positive: exact.map(|h| h.is_sign_positive()),
             });
         }
         Ok(out)

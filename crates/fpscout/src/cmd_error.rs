@@ -148,15 +148,12 @@ pub fn run(mut args: ErrorArgs, started: Instant) -> Result<ExitCode, InputError
         &[cfg.build],
         Some(&function),
     )?;
-    let mut last: Option<Instant> = None;
+    let mut pace = crate::outputs::ProgressPace::new(started);
     let json = args.json;
     let mut progress = |p: &ErrorProgress| {
-        if started.elapsed().as_secs_f64() < 2.0
-            || last.is_some_and(|t| t.elapsed().as_secs_f64() < 1.0)
-        {
+        if !pace.due() {
             return;
         }
-        last = Some(Instant::now());
         if json {
             let record = json!({"type": "progress", "data": {
                 "evaluations": p.evaluations, "best_rel_error": p.best_rel_error,
@@ -283,6 +280,17 @@ fn print_text(out: &mut impl Write, report: &ErrorReport, cfg: &ErrorConfig) {
     }
 }
 
+/// A number as JSON, infinities and NaN as the strings "inf", "-inf", "nan" (JSON has no
+/// such numbers, and null would read as "not measured").
+fn number(x: f64) -> serde_json::Value {
+    match x {
+        x if x.is_finite() => json!(x),
+        x if x.is_nan() => json!("nan"),
+        x if x > 0.0 => json!("inf"),
+        _ => json!("-inf"),
+    }
+}
+
 fn print_json(out: &mut impl Write, report: &ErrorReport) {
     let worst = report.worst.as_ref();
     let diagnosis: Vec<serde_json::Value> = report
@@ -295,20 +303,20 @@ fn print_json(out: &mut impl Write, report: &ErrorReport) {
                 "cancellation_bits": d.cancellation,
                 "precision_loss_bits": d.precision_loss,
                 "occurrences": d.occurrences,
-                "error_left": d.error_left,
+                "error_left": number(d.error_left),
             })
         })
         .collect();
     let record = json!({"type": "error", "data": {
         "function": report.function,
         "build": report.build.to_string(),
-        "max_rel_error": worst.map(|(_, m)| m.rel_error),
-        "ulps": worst.map(|(_, m)| m.ulps),
-        "bits": worst.map(|(_, m)| m.bits),
+        "max_rel_error": worst.map(|(_, m)| number(m.rel_error)),
+        "ulps": worst.map(|(_, m)| number(m.ulps)),
+        "bits": worst.map(|(_, m)| number(m.bits)),
         "output": worst.map(|(_, m)| m.place.to_string()),
         "computed": worst.map(|(_, m)| fpscout::args::hex_float(m.float_bits, m.ty)),
         "computed_bits": worst.map(|(_, m)| format!("{:#x}", m.float_bits)),
-        "exact": worst.map(|(_, m)| m.exact),
+        "exact": worst.map(|(_, m)| number(m.exact)),
         "inputs": worst.map(|(i, _)| inputs_json(&report.params, i)),
         "run_args": worst.map(|(i, _)| run_args(&report.params, i)),
         "diagnosis": diagnosis,

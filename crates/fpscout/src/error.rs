@@ -16,7 +16,9 @@
 //! precision-losing operation computed exactly and ranks them by the error left.
 
 use crate::run::to_native;
-use crate::search::{after, is_finite_bits, random_input, InputOptions, InputSpace};
+use crate::search::{
+    after, is_finite_bits, random_input, searched_function, InputOptions, InputSpace,
+};
 use crate::session::{native_ftz, FtzDazChoice, Session};
 use crate::InputError;
 use fpscout_ir::{FloatTy, FpOpId, Module, Param, ScalarTy, SourceLoc, Type};
@@ -104,9 +106,13 @@ pub struct ErrorMeasure {
     pub rel_error: f64,
     /// |r − r₀| in units of the last place of r₀ in r's format.
     pub ulps: f64,
-    /// log2(1 + ulps): bits of the result that are wrong.
+    /// log2(1 + ulps): bits of the result that are wrong (more than the format has when
+    /// the exact value is far below the smallest normal).
     pub bits: f64,
     pub place: OutputPlace,
+    /// Position of the output among the run's outputs (return value, or array elements
+    /// in parameter order).
+    pub output_index: usize,
     pub ty: FloatTy,
     /// The float result's bits.
     pub float_bits: u64,
@@ -248,6 +254,9 @@ struct Evaluator<'m> {
     evaluations: u64,
     unmeasured: u64,
     first_failure: Option<String>,
+    /// Signs of the exact values of the last run: its outputs, then its add/subs.
+    last_output_signs: Vec<Option<bool>>,
+    last_add_sub_signs: Vec<Option<bool>>,
     best: Option<(Vec<u64>, ErrorMeasure, &'static str)>,
     progress: &'m mut dyn FnMut(&ErrorProgress),
     last_progress: Option<Instant>,
@@ -260,8 +269,26 @@ impl Evaluator<'_> {
 
     /// The worst output of one shadowed run.
     fn measure_run(&self, e: &ShadowEvaluation) -> Option<ErrorMeasure> {
+        self.outputs_of(e, &mut Vec::new())
+    }
+
+    /// The worst output of one shadowed run; `signs` receives the sign of every
+    /// output's exact value (`None`: zero, NaN or no shadow).
+    fn outputs_of(
+        &self,
+        e: &ShadowEvaluation,
+        signs: &mut Vec<Option<bool>>,
+    ) -> Option<ErrorMeasure> {
+        signs.clear();
         let mut worst: Option<ErrorMeasure> = None;
         let mut consider = |ty: FloatTy, s: &ShadowScalar, place: OutputPlace| {
+            signs.push(
+                s.high
+                    .as_ref()
+                    .filter(|h| !h.is_zero() && !h.is_nan())
+                    .map(|h| h.is_sign_positive()),
+            );
+            let output_index = signs.len() - 1;
             let Some(high) = &s.high else { return };
             let Some((rel, ulps, bits)) = error_of(ty, s.bits, high) else {
                 return;
@@ -271,6 +298,7 @@ impl Evaluator<'_> {
                 ulps,
                 bits,
                 place,
+                output_index,
                 ty,
                 float_bits: s.bits,
                 exact: high.to_f64(),
@@ -305,14 +333,25 @@ impl Evaluator<'_> {
     fn eval(&mut self, floats: &[u64], strategy: &'static str) -> Option<ErrorMeasure> {
         self.evaluations += 1;
         let args = self.space.assemble(floats);
+        let mut signs = std::mem::take(&mut self.last_output_signs);
         let measured = match self.runner.eval(&args) {
-            Ok(e) => self.measure_run(&e).ok_or_else(|| match e.end {
-                ShadowEnd::Failed(why) => why,
-                ShadowEnd::Ended { end, .. } => format!("the program ended ({end})"),
-                ShadowEnd::Returned(_) => "no float result with an exact value (NaN)".into(),
-            }),
-            Err(e) => Err(e.to_string()),
+            Ok(e) => {
+                self.last_add_sub_signs.clear();
+                self.last_add_sub_signs
+                    .extend(e.add_sub.iter().map(|r| r.exact_positive));
+                self.outputs_of(&e, &mut signs).ok_or_else(|| match e.end {
+                    ShadowEnd::Failed(why) => why,
+                    ShadowEnd::Ended { end, .. } => format!("the program ended ({end})"),
+                    ShadowEnd::Returned(_) => "no float result with an exact value (NaN)".into(),
+                })
+            }
+            Err(e) => {
+                signs.clear();
+                self.last_add_sub_signs.clear();
+                Err(e.to_string())
+            }
         };
+        self.last_output_signs = signs;
         let m = match measured {
             Ok(m) => m,
             Err(why) => {
@@ -394,9 +433,12 @@ fn from_order_key(key: i128, ty: FloatTy) -> u64 {
     }
 }
 
-/// Sign of the shadow value at the measured output (for bisection).
-fn output_sign(m: &ErrorMeasure) -> Option<bool> {
-    (m.exact != 0.0 && !m.exact.is_nan()).then_some(m.exact > 0.0)
+/// What a bisection drives through zero: an output, or the k-th add/sub executed
+/// (FPGen's cancellation target at that operation).
+#[derive(Clone, Copy, Debug)]
+enum ZeroTarget {
+    Output(usize),
+    AddSub(usize),
 }
 
 /// Moves the searched inputs can make, aimed at FPGen's targets.
@@ -426,20 +468,26 @@ impl Moves<'_, '_> {
         self.ev.fit(i, if negative { -mag } else { mag })
     }
 
-    /// Bisection on input `i` (others as in `base`) for where the exact output changes
-    /// sign: next to the crossing every leading bit of the result cancels.
-    fn bisect_sign(&mut self, base: &[u64], i: usize) {
+    /// Bisection on input `i` (others as in `base`) for where the exact value of
+    /// `target` changes sign: next to the crossing every leading bit cancels.
+    fn bisect_sign(&mut self, base: &[u64], i: usize, target: ZeroTarget) {
         let ty = self.ev.ty(i);
         let (lo, hi) = self.ev.bounds[i];
         let mut x = base.to_vec();
         let (Some(lo_bits), Some(hi_bits)) = (self.ev.fit(i, lo), self.ev.fit(i, hi)) else {
             return;
         };
-        // Start from the current value and whichever end gives the other sign.
         let sign_at = |ev: &mut Evaluator, bits: u64, x: &mut Vec<u64>| {
             x[i] = bits;
-            ev.eval(x, "bisection").as_ref().and_then(output_sign)
+            ev.eval(x, "bisection");
+            let signs = match target {
+                ZeroTarget::Output(_) => &ev.last_output_signs,
+                ZeroTarget::AddSub(_) => &ev.last_add_sub_signs,
+            };
+            let (ZeroTarget::Output(k) | ZeroTarget::AddSub(k)) = target;
+            signs.get(k).copied().flatten()
         };
+        // Start from the current value and whichever end gives the other sign.
         let s_mid = sign_at(self.ev, base[i], &mut x);
         let s_lo = sign_at(self.ev, lo_bits, &mut x);
         let s_hi = sign_at(self.ev, hi_bits, &mut x);
@@ -449,21 +497,17 @@ impl Moves<'_, '_> {
             (Some(l), _, Some(h)) if l != h => (lo_bits, hi_bits),
             _ => return,
         };
-        let Some(mut sa) = sign_at(self.ev, a, &mut x) else {
-            return;
-        };
         let (mut ka, mut kb) = (order_key(a, ty), order_key(b, ty));
         if ka > kb {
             std::mem::swap(&mut ka, &mut kb);
             std::mem::swap(&mut a, &mut b);
-            sa = match sign_at(self.ev, a, &mut x) {
-                Some(s) => s,
-                None => return,
-            };
         }
+        let Some(sa) = sign_at(self.ev, a, &mut x) else {
+            return;
+        };
         while kb - ka > 1 && !self.ev.expired() {
-            // Midpoint in value for wide intervals of one sign, in order keys otherwise
-            // (halving the keys walks down the exponents: tiny values first).
+            // Midpoint of the order keys: between values of both signs it walks down
+            // the exponents (tiny values first), within one sign it halves ulps.
             let km = ka + (kb - ka) / 2;
             let m = from_order_key(km, ty);
             match sign_at(self.ev, m, &mut x) {
@@ -477,6 +521,20 @@ impl Moves<'_, '_> {
                     return;
                 }
             }
+        }
+    }
+
+    /// A zero target for a bisection: the worst output of the best input, another
+    /// output, or an add/sub of its run.
+    fn zero_target(&mut self) -> ZeroTarget {
+        let outputs = self.ev.last_output_signs.len();
+        let add_subs = self.ev.last_add_sub_signs.len();
+        let worst = self.ev.best.as_ref().map_or(0, |(_, m, _)| m.output_index);
+        match self.rng.gen_range(0..4) {
+            0 | 1 => ZeroTarget::Output(worst),
+            2 if outputs > 1 => ZeroTarget::Output(self.rng.gen_range(0..outputs)),
+            _ if add_subs > 0 => ZeroTarget::AddSub(self.rng.gen_range(0..add_subs)),
+            _ => ZeroTarget::Output(worst),
         }
     }
 
@@ -549,18 +607,14 @@ pub fn run_error(
 ) -> Result<ErrorReport, InputError> {
     let started = cfg.started.unwrap_or_else(Instant::now);
     let deadline = after(started, cfg.time_budget_s);
-    let module = session.module(cfg.build)?;
-    let func = session.function(cfg.build, &cfg.function)?;
+    let options = InputOptions {
+        ranges: &cfg.ranges,
+        ints: &cfg.ints,
+        array_lens: &cfg.array_lens,
+    };
+    let (module, func, space) =
+        searched_function(session, cfg.build, &cfg.function, &options, "error")?;
     let f = module.function(func);
-    let space = InputSpace::of(
-        f,
-        &InputOptions {
-            ranges: &cfg.ranges,
-            ints: &cfg.ints,
-            array_lens: &cfg.array_lens,
-        },
-        "error",
-    )?;
     let returns_float = f.ret.float_ty();
     let has_float_arrays = f
         .params
@@ -602,6 +656,8 @@ pub fn run_error(
         evaluations: 0,
         unmeasured: 0,
         first_failure: None,
+        last_output_signs: Vec::new(),
+        last_add_sub_signs: Vec::new(),
         best: None,
         progress,
         last_progress: None,
@@ -704,7 +760,8 @@ fn group_round(m: &mut Moves, base: &[u64], size: usize) -> bool {
         match m.rng.gen_range(0..4) {
             0 => {
                 let i = searched[m.rng.gen_range(0..searched.len())];
-                m.bisect_sign(&current, i);
+                let target = m.zero_target();
+                m.bisect_sign(&current, i, target);
             }
             1 => {
                 // A searched input cancelling a kept one (or another searched one).

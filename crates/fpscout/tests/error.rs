@@ -28,6 +28,14 @@ fn error_record(args: &[&str]) -> Value {
         .clone()
 }
 
+/// A number of the report (infinities are written as strings).
+fn number(v: &Value) -> f64 {
+    match v {
+        Value::String(s) => s.parse().unwrap_or_else(|_| panic!("not a number: {v}")),
+        _ => v.as_f64().unwrap_or_else(|| panic!("not a number: {v}")),
+    }
+}
+
 /// The P record of `fpscout run` on the reported worst input.
 fn replay(path: &str, function: &str, report: &Value) -> Value {
     let args = report["run_args"].as_str().expect("run_args");
@@ -92,7 +100,7 @@ fn recursive_summation_reaches_relative_error_one_and_replays_natively() {
         "--sarif",
         &sarif_arg,
     ]);
-    let rel = report["max_rel_error"].as_f64().unwrap();
+    let rel = number(&report["max_rel_error"]);
     assert!(rel >= 1.0, "{report}");
     assert!(report["evaluations"].as_u64().unwrap() > 100);
     assert_eq!(report["output"], "the returned value");
@@ -124,8 +132,9 @@ fn the_random_baseline_stays_far_below_the_search_on_summation() {
         "n=8",
         "--range",
         "x=-100:100",
+        // Compiling is inside the budget, and a shared machine may be loaded.
         "--time-budget",
-        "6",
+        "20",
     ];
     let mut random_args = common.to_vec();
     random_args.push("--random-only");
@@ -135,7 +144,7 @@ fn the_random_baseline_stays_far_below_the_search_on_summation() {
     let searched = error_record(&common);
     assert_eq!(searched["method"], "search");
     assert!(
-        searched["max_rel_error"].as_f64().unwrap() > random["max_rel_error"].as_f64().unwrap(),
+        number(&searched["max_rel_error"]) > number(&random["max_rel_error"]),
         "search {searched} vs random {random}"
     );
 }
@@ -152,9 +161,9 @@ fn the_diagnosis_names_the_cancelling_line() {
         "--range",
         "b=-100:100",
         "--time-budget",
-        "6",
+        "10",
     ]);
-    let rel = report["max_rel_error"].as_f64().unwrap();
+    let rel = number(&report["max_rel_error"]);
     assert!(rel > 1e-6, "{report}");
     let first = &report["diagnosis"][0];
     // `double d = s - big;` is line 12: computing it exactly removes the error, while
@@ -164,7 +173,7 @@ fn the_diagnosis_names_the_cancelling_line() {
         "{report}"
     );
     assert_eq!(first["opcode"], "fsub");
-    assert!(first["error_left"].as_f64().unwrap() < rel);
+    assert!(number(&first["error_left"]) < rel);
     assert!(first["cancellation_bits"].as_i64().unwrap() > 40);
 }
 
@@ -186,11 +195,11 @@ fn array_results_are_measured_per_element_and_confirmed_natively() {
         "--range",
         "a=-100:100",
         "--time-budget",
-        "6",
+        "10",
     ]);
     let output = report["output"].as_str().unwrap();
     assert!(output.starts_with("y["), "{report}");
-    assert!(report["max_rel_error"].as_f64().unwrap() > 1e-6, "{report}");
+    assert!(number(&report["max_rel_error"]) > 1e-6, "{report}");
     assert_eq!(report["native"]["confirmed"], true, "{report}");
     let index: usize = output[2..output.len() - 1].parse().unwrap();
     let run = replay(&path, "axpy", &report);
@@ -210,7 +219,7 @@ fn a_harness_written_with_the_header_checks_a_struct_routine() {
     assert_eq!(report["native"]["confirmed"], true, "{report}");
     // The dot product of 4 + 4 inputs in [-100, 100] (the header call's literal bounds
     // became the range) made to cancel: no correct digit left.
-    assert!(report["max_rel_error"].as_f64().unwrap() >= 1.0, "{report}");
+    assert!(number(&report["max_rel_error"]) >= 1.0, "{report}");
     let inputs = &report["inputs"];
     assert_eq!(inputs[0]["name"], "doubles");
     for v in inputs[0]["values"].as_array().unwrap() {
