@@ -228,10 +228,14 @@ fn a_harness_written_with_the_header_checks_a_struct_routine() {
     }
     // The results array is written by the harness: its initial contents are not searched.
     assert_eq!(inputs[1]["values"][0]["decimal"], "0.0");
-    assert!(report["diagnosis"][0]["location"]
-        .as_str()
-        .unwrap()
-        .contains("dot_harness.c:12:"));
+    // The accumulation `s += a->ve[i] * b->ve[i]` (line 12) is where the bits cancel.
+    let diagnosis = report["diagnosis"].as_array().unwrap();
+    assert!(
+        diagnosis.iter().any(|d| d["location"]
+            .as_str()
+            .is_some_and(|l| l.contains("dot_harness.c:12:"))),
+        "{report}"
+    );
 }
 
 #[test]
