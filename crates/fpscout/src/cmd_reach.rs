@@ -203,14 +203,11 @@ pub fn run(mut args: ReachArgs, started: Instant) -> Result<ExitCode, InputError
         Some(&function),
     )?;
     // Progress on stderr at most once a second, only for runs long enough to need it.
-    let mut last: Option<Instant> = None;
+    let mut pace = crate::outputs::ProgressPace::new(started);
     let mut progress = |counts: &PathCounts| {
-        if started.elapsed().as_secs_f64() < 2.0
-            || last.is_some_and(|t| t.elapsed().as_secs_f64() < 1.0)
-        {
+        if !pace.due() {
             return;
         }
-        last = Some(Instant::now());
         eprintln!(
             "fpscout: reach: {} paths, {} ending at the target ({} infeasible), {:.0} s",
             counts.explored,

@@ -2,6 +2,7 @@
 //! traces — which the printers that serve every mode (SARIF, reproducers) read.
 
 use crate::diff::{DiffKind, DiffReport};
+use crate::error::ErrorReport;
 use crate::exceptions::ExceptionsReport;
 use crate::observe::{Observation, ResultClass};
 use crate::reach::{ReachReport, Target};
@@ -16,6 +17,7 @@ pub enum Mode {
     Exceptions,
     Diff,
     Reach,
+    Error,
 }
 
 /// What kind of finding it is: one SARIF rule each.
@@ -34,10 +36,11 @@ pub enum Rule {
     AssertionReachable,
     OutputInRange,
     OutputOutsideRange,
+    MaxError,
 }
 
 impl Rule {
-    pub const ALL: [Rule; 13] = [
+    pub const ALL: [Rule; 14] = [
         Rule::Overflow,
         Rule::Underflow,
         Rule::DivideByZero,
@@ -51,6 +54,7 @@ impl Rule {
         Rule::AssertionReachable,
         Rule::OutputInRange,
         Rule::OutputOutsideRange,
+        Rule::MaxError,
     ];
 
     /// The stable identifier (SARIF `ruleId`).
@@ -69,6 +73,7 @@ impl Rule {
             Rule::AssertionReachable => "assertion-reachable",
             Rule::OutputInRange => "output-in-range",
             Rule::OutputOutsideRange => "output-outside-range",
+            Rule::MaxError => "max-error",
         }
     }
 
@@ -88,6 +93,7 @@ impl Rule {
             Rule::AssertionReachable => "An input makes an assertion fail (assert, reach_error, __VERIFIER_error).",
             Rule::OutputInRange => "An input drives the function's float result into the interval asked about.",
             Rule::OutputOutsideRange => "An input drives the function's float result outside the interval asked about (CPBPV_FP's suspicious values).",
+            Rule::MaxError => "The most inaccurate result found: its relative error against a high-precision (MPFR) run of the same computation.",
         }
     }
 
@@ -404,4 +410,58 @@ pub fn from_diff(report: &DiffReport) -> Vec<Finding> {
             })
         })
         .collect()
+}
+
+/// The worst input of an error run, when there is one with a nonzero error.
+pub fn from_error(report: &ErrorReport) -> Vec<Finding> {
+    let Some((input, m)) = &report.worst else {
+        return Vec::new();
+    };
+    if m.rel_error <= 0.0 {
+        return Vec::new();
+    }
+    let native = report.native.as_ref();
+    let result = native.and_then(|n| n.bits);
+    let location = report.diagnosis.first().and_then(|d| d.location.clone());
+    vec![Finding {
+        mode: Mode::Error,
+        rule: Rule::MaxError,
+        also: Vec::new(),
+        function: report.function.clone(),
+        symbol: report.symbol.clone(),
+        message: format!(
+            "relative error {:.3e} ({:.1} bits, {:.3e} ulps) at {}: computed {}, exact {:e}{}",
+            m.rel_error,
+            m.bits,
+            m.ulps,
+            m.place,
+            crate::args::decimal(m.float_bits, m.ty),
+            m.exact,
+            location
+                .as_ref()
+                .map(|l| format!("; accuracy lost most at {l}"))
+                .unwrap_or_default()
+        ),
+        location,
+        input: input.clone(),
+        params: report.params.clone(),
+        ret: report.ret,
+        runs: vec![BuildRun {
+            build: report.build.label().to_string(),
+            outcome: crate::args::decimal(m.float_bits, m.ty),
+            returned: native.is_some_and(|n| n.bits.is_some()),
+            result: result.filter(|_| m.place == crate::error::OutputPlace::Returned),
+            flags: ExceptionSet::EMPTY,
+            trace: Vec::new(),
+        }],
+        reached: None,
+        properties: serde_json::json!({
+            "max_rel_error": m.rel_error,
+            "ulps": m.ulps,
+            "bits": m.bits,
+            "output": m.place.to_string(),
+            "exact": m.exact,
+            "native_confirmed": native.is_some_and(|n| n.confirmed),
+        }),
+    }]
 }

@@ -4,6 +4,7 @@
 pub mod args;
 pub mod concrete;
 pub mod diff;
+pub mod error;
 pub mod exceptions;
 pub mod finding;
 pub mod html;

@@ -1,6 +1,7 @@
 //! The `fpscout` command line: argument parsing, dispatch, printing and exit codes.
 
 mod cmd_diff;
+mod cmd_error;
 mod cmd_exceptions;
 mod cmd_reach;
 mod cmd_report;
@@ -61,6 +62,12 @@ enum Command {
     /// damaged or a run did not finish (the rest is still reported), else 1 for
     /// findings (only new ones with --baseline), else 0.
     Report(cmd_report::ReportArgs),
+    /// Find inputs that make a function's result as inaccurate as possible (FPGen):
+    /// every candidate is measured against an MPFR shadow run of the same code; random
+    /// inputs, FPGen's operand groups driven towards cancellation and precision loss,
+    /// and a local search on exponents and signs. Reports the worst input confirmed on
+    /// the executable and which operations lost the accuracy.
+    Error(cmd_error::ErrorArgs),
     /// Evaluate one input on P (-O0) and P' (optimised): results, exception traces, and a
     /// native replay of each build to confirm them.
     Run {
@@ -237,6 +244,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
         Command::Diff(args) => cmd_diff::run(args, started),
         Command::Reach(args) => cmd_reach::run(args, started),
         Command::Report(args) => cmd_report::run(args),
+        Command::Error(args) => cmd_error::run(args, started),
         Command::Run {
             source_files,
             function,

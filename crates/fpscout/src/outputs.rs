@@ -312,6 +312,33 @@ pub(crate) fn print_baseline(report: &Report, json: bool) {
     }
 }
 
+/// Paces progress lines on stderr: none in a run's first 2 s (short runs need none),
+/// then at most one a second.
+pub(crate) struct ProgressPace {
+    started: Instant,
+    last: Option<Instant>,
+}
+
+impl ProgressPace {
+    pub(crate) fn new(started: Instant) -> ProgressPace {
+        ProgressPace {
+            started,
+            last: None,
+        }
+    }
+
+    /// Whether a line is due now (it then counts as printed).
+    pub(crate) fn due(&mut self) -> bool {
+        if self.started.elapsed().as_secs_f64() < 2.0
+            || self.last.is_some_and(|t| t.elapsed().as_secs_f64() < 1.0)
+        {
+            return false;
+        }
+        self.last = Some(Instant::now());
+        true
+    }
+}
+
 /// Progress of one search: a bar on stderr (drawn only on a terminal) and, for scripts
 /// reading `--json`, a `{"type":"progress"}` record on stderr at most once a second.
 pub(crate) struct Progress {

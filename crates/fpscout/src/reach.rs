@@ -9,7 +9,7 @@
 //! every target path refuted.
 
 use crate::run::to_native;
-use crate::search::{after, InputOptions, InputSpace};
+use crate::search::{after, searched_function, InputOptions, InputSpace};
 use crate::session::{native_ftz, FtzDazChoice, Session};
 use crate::InputError;
 use fpscout_fpsolve::{
@@ -681,18 +681,14 @@ pub fn run_reach(
 ) -> Result<ReachReport, InputError> {
     let started = cfg.started.unwrap_or_else(Instant::now);
     let deadline = after(started, cfg.time_budget_s);
-    let module = session.module(cfg.build)?;
-    let func = session.function(cfg.build, &cfg.function)?;
+    let options = InputOptions {
+        ranges: &cfg.ranges,
+        ints: &cfg.ints,
+        array_lens: &cfg.array_lens,
+    };
+    let (module, func, space) =
+        searched_function(session, cfg.build, &cfg.function, &options, "reach")?;
     let f = module.function(func);
-    let space = InputSpace::of(
-        f,
-        &InputOptions {
-            ranges: &cfg.ranges,
-            ints: &cfg.ints,
-            array_lens: &cfg.array_lens,
-        },
-        "reach",
-    )?;
     if cfg.target != Target::FailedAssertion && f.ret.float_ty().is_none() {
         return Err(InputError(format!(
             "--output-range/--outside need a float result; {} returns {}",

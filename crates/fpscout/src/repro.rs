@@ -619,6 +619,8 @@ fn program(
             Mode::Diff => (run.flags, 1),
             Mode::Exceptions => (rule_flag(f.rule), 0),
             Mode::Reach => (ExceptionSet::EMPTY, 0),
+            // An error finding checks the result bits; any flags may come with them.
+            Mode::Error => (ExceptionSet::EMPTY, 0),
         };
         let _ = writeln!(
             c,
@@ -800,6 +802,7 @@ fn mode_name(mode: Mode) -> &'static str {
         Mode::Diff => "diff",
         Mode::Exceptions => "exceptions",
         Mode::Reach => "reach",
+        Mode::Error => "error",
     }
 }
 

@@ -89,6 +89,21 @@ impl InputSpace {
     }
 }
 
+/// The function `name` of one build of a session, with its input space (`mode` names
+/// the command in errors).
+pub fn searched_function<'s>(
+    session: &'s crate::session::Session,
+    build: fpscout_toolchain::BuildKind,
+    name: &str,
+    cfg: &InputOptions,
+    mode: &str,
+) -> Result<(&'s fpscout_ir::Module, fpscout_ir::FuncId, InputSpace), InputError> {
+    let module = session.module(build)?;
+    let func = session.function(build, name)?;
+    let space = InputSpace::of(module.function(func), cfg, mode)?;
+    Ok((module, func, space))
+}
+
 /// Inputs per native batch at most (progress is reported, and the deadline looked at,
 /// between batches).
 pub const NATIVE_BATCH: usize = 4096;

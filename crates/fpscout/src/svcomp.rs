@@ -1,4 +1,4 @@
-//! SV-COMP-style programs (`main` reading `__VERIFIER_nondet_float()`…) as a function of two input arrays.
+//! SV-COMP-style programs (`main` reading `__VERIFIER_nondet_float()`…) and `fpscout.h` harnesses as a function of input arrays.
 //!
 //! Verification benchmarks take their inputs from calls, not parameters: each call to
 //! `__VERIFIER_nondet_float()` (or the bare `nondet_float()` older files call without
@@ -12,6 +12,12 @@
 //! the SV-COMP functions, so implicit declarations compile and source locations stay the
 //! user's. The support file's definitions are weak: a program that defines
 //! `reach_error` or `__VERIFIER_assume` itself keeps its own.
+//!
+//! Harnesses written with `include/fpscout.h` (`fpscout_double`, `fpscout_array`,
+//! `fpscout_result`, `fpscout_result_array`) are the same kind of program: their inputs
+//! are the `doubles` array, and their checked results go to a third parameter,
+//! `double *results`, which `fpscout error` measures. The header is written next to the
+//! prelude and found through `-I`, so `#include "fpscout.h"` needs no flag.
 
 use crate::InputError;
 use fpscout_ir::{FloatTy, Param, ScalarTy};
@@ -21,6 +27,18 @@ use std::path::Path;
 
 /// The function a harnessed program is analysed as (`--function main` names it too).
 pub const HARNESS_FUNCTION: &str = "fpscout_harness";
+
+/// The header of `fpscout.h` harnesses (the repository's `include/fpscout.h`).
+pub const HEADER: &str = include_str!("../../../include/fpscout.h");
+
+/// Input and result functions of `fpscout.h`.
+const HARNESS_DOUBLE: &str = "fpscout_double";
+const HARNESS_ARRAY: &str = "fpscout_array";
+const HARNESS_RESULT: &str = "fpscout_result";
+const HARNESS_RESULT_ARRAY: &str = "fpscout_result_array";
+
+/// Result slots of a harness whose result count is not a literal.
+const DEFAULT_RESULTS: usize = 64;
 
 /// The call-input functions whose presence makes a C file an SV-COMP-style program.
 const FLOAT_INPUTS: [&str; 2] = ["__VERIFIER_nondet_float", "nondet_float"];
@@ -42,12 +60,19 @@ void __VERIFIER_error(void);
 
 /// The inputs harnessed from calls: which arrays the harness takes, and how many call
 /// sites read each (the arrays' default lengths; a call in a loop reads more).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct CallInputs {
     pub floats: bool,
     pub doubles: bool,
     pub float_calls: usize,
     pub double_calls: usize,
+    /// The program declares results with `fpscout_result*` (a `results` array).
+    pub results: bool,
+    /// Result slots: one per `fpscout_result` call site plus literal array counts.
+    pub result_slots: usize,
+    /// The bounds every `fpscout_double`/`fpscout_array` call gives, when all give the
+    /// same literals.
+    pub double_range: Option<(f64, f64)>,
 }
 
 /// The support files of a harnessed program. They live in a directory owned by this
@@ -73,6 +98,15 @@ impl Harness {
         if self.inputs.doubles {
             arrays.push(format!("doubles[{}]", self.inputs.double_calls.max(1)));
         }
+        if self.inputs.results {
+            return format!(
+                "fpscout.h harness: main runs as {HARNESS_FUNCTION}, inputs read from {}, \
+                 checked results written to results[{}] (counts that are not literals \
+                 count 1: give --array-len doubles=N)",
+                arrays.join(" and "),
+                self.inputs.result_slots.max(1)
+            );
+        }
         format!(
             "SV-COMP program: main runs as {HARNESS_FUNCTION}, each nondet call reading the \
              next element of {}, one per call site; a call in a loop reads more (--array-len \
@@ -89,12 +123,23 @@ impl Harness {
         for (used, name, calls) in [
             (self.inputs.floats, "floats", self.inputs.float_calls),
             (self.inputs.doubles, "doubles", self.inputs.double_calls),
+            (self.inputs.results, "results", self.inputs.result_slots),
         ] {
             if used && !sized(name) {
                 lens.push(format!("{name}={}", calls.max(1)));
             }
         }
         lens
+    }
+
+    /// `--range` entries for the harness arrays the user did not restrict: the bounds
+    /// every `fpscout.h` input call gives.
+    pub fn default_ranges(&self, given: &[String]) -> Vec<String> {
+        let restricted = given.iter().any(|g| g.split('=').next() == Some("doubles"));
+        match self.inputs.double_range {
+            Some((lo, hi)) if !restricted => vec![format!("doubles={lo:?}:{hi:?}")],
+            _ => Vec::new(),
+        }
     }
 }
 
@@ -157,15 +202,104 @@ fn c_literal(bits: u64, ty: FloatTy) -> String {
 pub fn call_inputs(text: &str) -> Option<CallInputs> {
     let calls = |names: &[&str]| names.iter().map(|n| call_sites(text, n)).sum::<usize>();
     let (float_calls, double_calls) = (calls(&FLOAT_INPUTS), calls(&DOUBLE_INPUTS));
+    let harness = harness_calls(text);
     let inputs = CallInputs {
         floats: FLOAT_INPUTS.iter().any(|n| mentions_call(text, n)),
-        doubles: DOUBLE_INPUTS.iter().any(|n| mentions_call(text, n)),
+        doubles: DOUBLE_INPUTS.iter().any(|n| mentions_call(text, n)) || harness.inputs,
         float_calls,
-        double_calls,
+        double_calls: double_calls + harness.input_count,
+        results: harness.results,
+        result_slots: harness.result_slots,
+        double_range: harness.range,
     };
     let has_main =
         identifier_positions(text, "main").any(|end| text[end..].trim_start().starts_with('('));
     ((inputs.floats || inputs.doubles) && has_main).then_some(inputs)
+}
+
+/// What the `fpscout.h` calls of a file say.
+struct HarnessCalls {
+    inputs: bool,
+    input_count: usize,
+    results: bool,
+    result_slots: usize,
+    range: Option<(f64, f64)>,
+}
+
+/// The `fpscout.h` calls of `text`: inputs read (literal counts), result slots, and
+/// the bounds when every input call gives the same literal ones.
+fn harness_calls(text: &str) -> HarnessCalls {
+    let doubles = call_arguments(text, HARNESS_DOUBLE);
+    let arrays = call_arguments(text, HARNESS_ARRAY);
+    let results = call_arguments(text, HARNESS_RESULT);
+    let result_arrays = call_arguments(text, HARNESS_RESULT_ARRAY);
+    let count =
+        |args: &[String], k: usize| args.get(k).and_then(|a| a.trim().parse::<usize>().ok());
+    let input_count = doubles.len()
+        + arrays
+            .iter()
+            .map(|a| count(a, 1).unwrap_or(1))
+            .sum::<usize>();
+    let result_slots = results.len()
+        + result_arrays
+            .iter()
+            .map(|a| count(a, 1).unwrap_or(DEFAULT_RESULTS))
+            .sum::<usize>();
+    let bounds = |args: &[String]| -> Option<(f64, f64)> {
+        let n = args.len();
+        let lo = args.get(n.checked_sub(2)?)?.trim().parse::<f64>().ok()?;
+        let hi = args.get(n - 1)?.trim().parse::<f64>().ok()?;
+        (lo <= hi).then_some((lo, hi))
+    };
+    let all: Vec<Option<(f64, f64)>> = doubles.iter().chain(&arrays).map(|a| bounds(a)).collect();
+    let range = match all.first() {
+        Some(Some(first)) if all.iter().all(|b| b.as_ref() == Some(first)) => Some(*first),
+        _ => None,
+    };
+    HarnessCalls {
+        inputs: !doubles.is_empty() || !arrays.is_empty(),
+        input_count,
+        results: !results.is_empty() || !result_arrays.is_empty(),
+        result_slots,
+        range,
+    }
+}
+
+/// The argument texts of each call of `name` (declarations, with a type before the
+/// name, are not calls).
+fn call_arguments(text: &str, name: &str) -> Vec<Vec<String>> {
+    identifier_positions(text, name)
+        .filter_map(|end| {
+            let start = end - name.len();
+            let before = text[..start]
+                .trim_end()
+                .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '*'))
+                .next()
+                .unwrap_or("");
+            if matches!(before, "void" | "double") {
+                return None;
+            }
+            let rest = text[end..].trim_start().strip_prefix('(')?;
+            let mut depth = 0usize;
+            let mut args = vec![String::new()];
+            for c in rest.chars() {
+                match c {
+                    '(' => depth += 1,
+                    ')' if depth == 0 => return Some(args),
+                    ')' => depth -= 1,
+                    ',' if depth == 0 => {
+                        args.push(String::new());
+                        continue;
+                    }
+                    _ => {}
+                }
+                if let Some(last) = args.last_mut() {
+                    last.push(c);
+                }
+            }
+            None
+        })
+        .collect()
 }
 
 /// Whether `name` occurs as an identifier followed by `(` (a call or a declaration).
@@ -218,6 +352,35 @@ fn support_source(inputs: CallInputs) -> String {
         params.push("const double *doubles");
         setup.push_str("  fpscout_doubles = doubles;\n  fpscout_next_double = 0;\n");
     }
+    if inputs.results {
+        params.push("double *results");
+        setup.push_str("  fpscout_results = results;\n  fpscout_next_result = 0;\n");
+    }
+    let harness_functions = format!(
+        "
+static double *fpscout_results;
+static int fpscout_next_result;
+
+__attribute__((weak)) double fpscout_double(const char *name, double lo, double hi) {{
+  double x = fpscout_doubles[fpscout_next_double++];
+  (void)name;
+  return x < lo ? lo : x > hi ? hi : x;
+}}
+__attribute__((weak)) void fpscout_array(double *ptr, int n, const char *name, double lo, double hi) {{
+  for (int i = 0; i < n; i++)
+    ptr[i] = fpscout_double(name, lo, hi);
+}}
+__attribute__((weak)) void fpscout_result(double value) {{
+  if (fpscout_next_result < {slots})
+    fpscout_results[fpscout_next_result++] = value;
+}}
+__attribute__((weak)) void fpscout_result_array(const double *ptr, int n) {{
+  for (int i = 0; i < n; i++)
+    fpscout_result(ptr[i]);
+}}
+",
+        slots = inputs.result_slots.max(1)
+    );
     format!(
         "/* fpscout: SV-COMP harness (see crates/fpscout/src/svcomp.rs) */
 #include <assert.h>
@@ -246,7 +409,7 @@ __attribute__((weak)) void reach_error(void) {{
 __attribute__((weak)) void __VERIFIER_error(void) {{
   __assert_fail(\"__VERIFIER_error()\", __FILE__, __LINE__, __func__);
 }}
-
+{harness_functions}
 int main();
 
 int {HARNESS_FUNCTION}({params}) {{
@@ -260,12 +423,8 @@ int {HARNESS_FUNCTION}({params}) {{
 /// Harnesses the SV-COMP-style C files of `files`: each gets the prelude, and one
 /// support file joins the program. `Ok(None)` when no file is one.
 pub fn harness(files: &mut Vec<SourceFile>) -> Result<Option<Harness>, InputError> {
-    let mut inputs = CallInputs {
-        floats: false,
-        doubles: false,
-        float_calls: 0,
-        double_calls: 0,
-    };
+    let mut inputs = CallInputs::default();
+    let mut ranges: Vec<Option<(f64, f64)>> = Vec::new();
     let mut harnessed = Vec::new();
     for (k, file) in files.iter().enumerate() {
         if !is_c(&file.path) {
@@ -280,12 +439,19 @@ pub fn harness(files: &mut Vec<SourceFile>) -> Result<Option<Harness>, InputErro
             inputs.doubles |= found.doubles;
             inputs.float_calls += found.float_calls;
             inputs.double_calls += found.double_calls;
+            inputs.results |= found.results;
+            inputs.result_slots += found.result_slots;
+            ranges.push(found.double_range);
             harnessed.push(k);
         }
     }
     if harnessed.is_empty() {
         return Ok(None);
     }
+    inputs.double_range = match ranges.first() {
+        Some(Some(first)) if ranges.iter().all(|r| r.as_ref() == Some(first)) => Some(*first),
+        _ => None,
+    };
     let dir = tempfile::Builder::new()
         .prefix("fpscout-svcomp-")
         .tempdir()
@@ -293,11 +459,13 @@ pub fn harness(files: &mut Vec<SourceFile>) -> Result<Option<Harness>, InputErro
     let prelude = dir.path().join("fpscout_svcomp.h");
     let support = dir.path().join("fpscout_harness.c");
     std::fs::write(&prelude, PRELUDE)
+        .and_then(|()| std::fs::write(dir.path().join("fpscout.h"), HEADER))
         .and_then(|()| std::fs::write(&support, support_source(inputs)))
         .map_err(|e| InputError(format!("cannot write the SV-COMP harness: {e}")))?;
     for k in harnessed {
         files[k].flags.push("-include".into());
         files[k].flags.push(prelude.display().to_string());
+        files[k].flags.push(format!("-I{}", dir.path().display()));
     }
     files.push(SourceFile::new(support));
     Ok(Some(Harness { inputs, dir }))
@@ -318,9 +486,8 @@ mod tests {
             call_inputs(old),
             Some(CallInputs {
                 floats: true,
-                doubles: false,
                 float_calls: 1,
-                double_calls: 0,
+                ..CallInputs::default()
             })
         );
         let both = "extern double __VERIFIER_nondet_double(void);\nextern float __VERIFIER_nondet_float();\nint main(void) {\n double d = __VERIFIER_nondet_double(); float f = __VERIFIER_nondet_float(), g = __VERIFIER_nondet_float( ); return d < f + g; }";
@@ -331,6 +498,7 @@ mod tests {
                 doubles: true,
                 float_calls: 2,
                 double_calls: 1,
+                ..CallInputs::default()
             })
         );
         // No main: a library function that happens to call nondet is not a program.
@@ -350,9 +518,8 @@ mod tests {
     fn the_harness_takes_only_the_arrays_the_program_reads() {
         let floats = support_source(CallInputs {
             floats: true,
-            doubles: false,
             float_calls: 1,
-            double_calls: 0,
+            ..CallInputs::default()
         });
         assert!(floats.contains("int fpscout_harness(const float *floats) {"));
         let both = support_source(CallInputs {
@@ -360,7 +527,26 @@ mod tests {
             doubles: true,
             float_calls: 1,
             double_calls: 1,
+            ..CallInputs::default()
         });
         assert!(both.contains("int fpscout_harness(const float *floats, const double *doubles) {"));
+    }
+
+    #[test]
+    fn reads_inputs_results_and_bounds_of_fpscout_h_harnesses() {
+        let text = "#include \"fpscout.h\"\nint main(void) {\n  double x[32]; double a = fpscout_double(\"a\", -100, 100);\n  fpscout_array(x, 32, \"x\", -100, 100);\n  fpscout_result(norm(x, 32) + a);\n  fpscout_result_array(x, 4);\n  return 0;\n}\n";
+        let found = call_inputs(text).expect("a harness");
+        assert!(found.doubles && found.results && !found.floats);
+        assert_eq!(found.double_calls, 33);
+        assert_eq!(found.result_slots, 5);
+        assert_eq!(found.double_range, Some((-100.0, 100.0)));
+        let mixed = text.replace("\"a\", -100, 100", "\"a\", 0, 1");
+        assert_eq!(call_inputs(&mixed).and_then(|c| c.double_range), None);
+        // Declarations are not calls.
+        let declared = harness_calls("double fpscout_double(const char *name, double lo, double hi);\nvoid fpscout_result(double value);");
+        assert!(declared.input_count == 0 && !declared.results);
+        let source = support_source(found);
+        assert!(source.contains("int fpscout_harness(const double *doubles, double *results) {"));
+        assert!(source.contains("if (fpscout_next_result < 5)"));
     }
 }

@@ -1,0 +1,934 @@
+//! The `error` mode (FPGen): inputs that make a routine's result as inaccurate as possible against an MPFR shadow run, confirmed on the executable, with where the accuracy was lost.
+//!
+//! Every candidate input is measured by the shadow domain (fpscout-walk's `Shadow`): the
+//! relative error |r − r₀| / max(|r₀|, smallest normal) of the float result r against its
+//! high-precision shadow r₀, the maximum over the elements of float arrays for routines
+//! that return nothing. The search follows FPGen: random inputs give a base; the inputs
+//! are split into two operand groups, one kept from the best input, a subset of the other
+//! searched (halved when a round finds nothing, reshuffled every round). Where FPGen asks
+//! a symbolic executor to cover cancellation and precision-loss branches after each
+//! add/sub, the searched group here is driven by concrete moves aimed at the same
+//! targets: bisection of one input for a sign change of the result (the exact result
+//! crosses zero, every leading bit cancels), pairs of inputs made to cancel, extreme
+//! exponents (large, tiny). A guided local search (exponent and sign mutations of the
+//! best inputs, hill climbing, restarts) shares the best input. The worst input is
+//! replayed on the executable; the diagnosis reruns it with each cancelling or
+//! precision-losing operation computed exactly and ranks them by the error left.
+
+use crate::run::to_native;
+use crate::search::{
+    after, is_finite_bits, random_input, searched_function, InputOptions, InputSpace,
+};
+use crate::session::{native_ftz, FtzDazChoice, Session};
+use crate::InputError;
+use fpscout_ir::{FloatTy, FpOpId, Module, Param, ScalarTy, SourceLoc, Type};
+use fpscout_native::{NativeOutcome, RunOptions};
+use fpscout_walk::concrete::ArgBits;
+use fpscout_walk::shadow::{
+    float_value, AddSubRecord, ShadowEnd, ShadowEvaluation, ShadowRunner, ShadowScalar,
+};
+use fpscout_walk::WalkConfig;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rug::Float;
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+/// Options of one `error` run.
+#[derive(Clone, Debug)]
+pub struct ErrorConfig {
+    pub function: String,
+    pub build: fpscout_toolchain::BuildKind,
+    pub ranges: HashMap<String, (f64, f64)>,
+    pub ints: HashMap<String, i64>,
+    pub array_lens: HashMap<String, usize>,
+    pub time_budget_s: f64,
+    pub seed: u64,
+    /// Bits of the shadow values.
+    pub precision: u32,
+    /// FPGen's precision-loss target: |exp(a) − exp(b)| above this.
+    pub precision_loss_threshold: i32,
+    /// FPGen's cancellation target: max(exp(a), exp(b)) − exp(result) above this.
+    pub cancellation_threshold: i32,
+    pub ftz_daz: FtzDazChoice,
+    pub hang_limit_ms: u64,
+    /// Random inputs only, for the whole budget (the baseline).
+    pub random_only: bool,
+    /// When the time budget counts from (compiling is part of the run).
+    pub started: Option<Instant>,
+}
+
+impl ErrorConfig {
+    pub fn new(function: &str) -> ErrorConfig {
+        ErrorConfig {
+            function: function.to_string(),
+            build: fpscout_toolchain::BuildKind::P,
+            ranges: HashMap::new(),
+            ints: HashMap::new(),
+            array_lens: HashMap::new(),
+            time_budget_s: 60.0,
+            seed: 1,
+            precision: fpscout_walk::shadow::DEFAULT_PRECISION,
+            precision_loss_threshold: 32,
+            cancellation_threshold: 40,
+            ftz_daz: FtzDazChoice::Auto,
+            hang_limit_ms: 2000,
+            random_only: false,
+            started: None,
+        }
+    }
+}
+
+/// Which value of a run the error is measured on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OutputPlace {
+    Returned,
+    /// Element `index` of the array passed as parameter `param`.
+    Element {
+        param: String,
+        index: usize,
+    },
+}
+
+impl std::fmt::Display for OutputPlace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OutputPlace::Returned => write!(f, "the returned value"),
+            OutputPlace::Element { param, index } => write!(f, "{param}[{index}]"),
+        }
+    }
+}
+
+/// The error of one output against its shadow.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ErrorMeasure {
+    /// |r − r₀| / max(|r₀|, smallest normal); infinite when r is not finite and r₀ is.
+    pub rel_error: f64,
+    /// |r − r₀| in units of the last place of r₀ in r's format.
+    pub ulps: f64,
+    /// log2(1 + ulps): bits of the result that are wrong (more than the format has when
+    /// the exact value is far below the smallest normal).
+    pub bits: f64,
+    pub place: OutputPlace,
+    /// Position of the output among the run's outputs (return value, or array elements
+    /// in parameter order).
+    pub output_index: usize,
+    pub ty: FloatTy,
+    /// The float result's bits.
+    pub float_bits: u64,
+    /// The shadow value, rounded to binary64 for display.
+    pub exact: f64,
+}
+
+impl ErrorMeasure {
+    /// Whether this error is larger than `other`'s (relative error first, then ulps).
+    fn beats(&self, other: &ErrorMeasure) -> bool {
+        (self.rel_error, self.ulps) > (other.rel_error, other.ulps)
+    }
+}
+
+/// The error of a float result `bits` of type `ty` against its shadow value `high`;
+/// `None` when the shadow is NaN (no exact value to compare with).
+pub fn error_of(ty: FloatTy, bits: u64, high: &Float) -> Option<(f64, f64, f64)> {
+    if high.is_nan() {
+        return None;
+    }
+    let r = float_value(ty, bits);
+    let (precision, min_exp) = match ty {
+        FloatTy::F64 => (53, -1022),
+        FloatTy::F32 => (24, -126),
+    };
+    if !r.is_finite() || high.is_infinite() {
+        let same = r.is_infinite() && high.is_infinite() && (r > 0.0) == high.is_sign_positive();
+        return Some(if same {
+            (0.0, 0.0, 0.0)
+        } else {
+            (f64::INFINITY, f64::INFINITY, f64::from(precision + 11))
+        });
+    }
+    let prec = high.prec().max(64);
+    let diff = Float::with_val(prec, Float::with_val(prec, r) - high).abs();
+    let smallest_normal = Float::with_val(prec, 1) << min_exp;
+    let magnitude = Float::with_val(prec, high.abs_ref());
+    let denom = if magnitude > smallest_normal {
+        magnitude
+    } else {
+        smallest_normal
+    };
+    let rel = Float::with_val(prec, &diff / &denom).to_f64();
+    // ulp of r₀ in r's format: 2^(ilogb(r₀) − (p − 1)), subnormal spacing below.
+    let ilogb = if high.is_zero() {
+        min_exp
+    } else {
+        high.get_exp().map_or(min_exp, |e| (e - 1).max(min_exp))
+    };
+    let ulp = Float::with_val(prec, 1) << (ilogb - (precision - 1));
+    let ulps = Float::with_val(prec, &diff / &ulp).to_f64();
+    Some((rel, ulps, (1.0 + ulps).log2()))
+}
+
+/// An operation that lost accuracy on the worst input, and what it contributed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpLoss {
+    pub op: FpOpId,
+    pub opcode: String,
+    pub location: Option<SourceLoc>,
+    /// Deepest cancellation seen at this operation (leading bits cancelled).
+    pub cancellation: i32,
+    /// Largest exponent gap of its operands seen (bits of the smaller operand lost).
+    pub precision_loss: i32,
+    /// Executions of the operation meeting a target.
+    pub occurrences: usize,
+    /// The relative error of the result when this one operation is computed exactly.
+    pub error_left: f64,
+}
+
+impl OpLoss {
+    /// "cancellation", "precision loss" or both, as met at this operation.
+    pub fn kinds(&self, cfg: &ErrorConfig) -> String {
+        let mut k = Vec::new();
+        if self.cancellation > cfg.cancellation_threshold {
+            k.push(format!("cancellation of {} bits", self.cancellation));
+        }
+        if self.precision_loss > cfg.precision_loss_threshold {
+            k.push(format!("precision loss of {} bits", self.precision_loss));
+        }
+        k.join(", ")
+    }
+}
+
+/// What the executable returned on the worst input.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NativeCheck {
+    /// The executable's result bits at the measured output equal the interpreter's.
+    pub confirmed: bool,
+    /// The executable's bits at the measured output.
+    pub bits: Option<u64>,
+    pub detail: String,
+}
+
+/// The report of one `error` run.
+#[derive(Clone, Debug)]
+pub struct ErrorReport {
+    pub function: String,
+    pub symbol: String,
+    pub build: fpscout_toolchain::BuildKind,
+    pub params: Vec<Param>,
+    pub ret: Type,
+    /// The worst input and its error (`None` when no input could be measured).
+    pub worst: Option<(Vec<ArgBits>, ErrorMeasure)>,
+    /// Ranked: the operation whose exact computation leaves the least error first.
+    pub diagnosis: Vec<OpLoss>,
+    /// Comparisons the shadow would have decided otherwise on the worst input.
+    pub divergences: Vec<Option<SourceLoc>>,
+    pub native: Option<NativeCheck>,
+    pub evaluations: u64,
+    /// Inputs whose run could not be measured (trap, budget, NaN shadow).
+    pub unmeasured: u64,
+    /// Why the first unmeasured run could not be measured.
+    pub first_failure: Option<String>,
+    /// The strategy that found the worst input.
+    pub found_by: &'static str,
+    pub method: &'static str,
+    pub precision: u32,
+    pub wall_s: f64,
+}
+
+/// Progress: evaluations so far and the best error.
+#[derive(Clone, Copy, Debug)]
+pub struct ErrorProgress {
+    pub evaluations: u64,
+    pub best_rel_error: f64,
+    pub best_bits: f64,
+}
+
+/// The shadow runner of the function, its outputs and the best input found.
+struct Evaluator<'m> {
+    runner: ShadowRunner<'m>,
+    space: InputSpace,
+    params: Vec<Param>,
+    returns_float: Option<FloatTy>,
+    /// Per input (flattened float) index, its range: (lo, hi) finite.
+    bounds: Vec<(f64, f64)>,
+    deadline: Option<Instant>,
+    evaluations: u64,
+    unmeasured: u64,
+    first_failure: Option<String>,
+    /// Signs of the exact values of the last run: its outputs, then its add/subs.
+    last_output_signs: Vec<Option<bool>>,
+    last_add_sub_signs: Vec<Option<bool>>,
+    best: Option<(Vec<u64>, ErrorMeasure, &'static str)>,
+    progress: &'m mut dyn FnMut(&ErrorProgress),
+    last_progress: Option<Instant>,
+}
+
+impl Evaluator<'_> {
+    fn expired(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// The worst output of one shadowed run.
+    fn measure_run(&self, e: &ShadowEvaluation) -> Option<ErrorMeasure> {
+        self.outputs_of(e, &mut Vec::new())
+    }
+
+    /// The worst output of one shadowed run; `signs` receives the sign of every
+    /// output's exact value (`None`: zero, NaN or no shadow).
+    fn outputs_of(
+        &self,
+        e: &ShadowEvaluation,
+        signs: &mut Vec<Option<bool>>,
+    ) -> Option<ErrorMeasure> {
+        signs.clear();
+        let mut worst: Option<ErrorMeasure> = None;
+        let mut consider = |ty: FloatTy, s: &ShadowScalar, place: OutputPlace| {
+            signs.push(
+                s.high
+                    .as_ref()
+                    .filter(|h| !h.is_zero() && !h.is_nan())
+                    .map(|h| h.is_sign_positive()),
+            );
+            let output_index = signs.len() - 1;
+            let Some(high) = &s.high else { return };
+            let Some((rel, ulps, bits)) = error_of(ty, s.bits, high) else {
+                return;
+            };
+            let m = ErrorMeasure {
+                rel_error: rel,
+                ulps,
+                bits,
+                place,
+                output_index,
+                ty,
+                float_bits: s.bits,
+                exact: high.to_f64(),
+            };
+            if worst.as_ref().is_none_or(|w| m.beats(w)) {
+                worst = Some(m);
+            }
+        };
+        match (&e.end, self.returns_float) {
+            (ShadowEnd::Returned(Some(s)), Some(ty)) => consider(ty, s, OutputPlace::Returned),
+            (ShadowEnd::Returned(_), None) => {
+                let arrays = self.params.iter().filter(|p| p.ty == Type::PTR);
+                for (p, values) in arrays.zip(&e.arrays) {
+                    let Some(ScalarTy::Float(ty)) = p.pointee else {
+                        continue;
+                    };
+                    for (index, s) in values.iter().enumerate() {
+                        let place = OutputPlace::Element {
+                            param: p.name.clone(),
+                            index,
+                        };
+                        consider(ty, s, place);
+                    }
+                }
+            }
+            _ => {}
+        }
+        worst
+    }
+
+    /// Measures one input (flattened float bits); keeps it when it is the worst so far.
+    fn eval(&mut self, floats: &[u64], strategy: &'static str) -> Option<ErrorMeasure> {
+        self.evaluations += 1;
+        let args = self.space.assemble(floats);
+        let mut signs = std::mem::take(&mut self.last_output_signs);
+        let measured = match self.runner.eval(&args) {
+            Ok(e) => {
+                self.last_add_sub_signs.clear();
+                self.last_add_sub_signs
+                    .extend(e.add_sub.iter().map(|r| r.exact_positive));
+                self.outputs_of(&e, &mut signs).ok_or_else(|| match e.end {
+                    ShadowEnd::Failed(why) => why,
+                    ShadowEnd::Ended { end, .. } => format!("the program ended ({end})"),
+                    ShadowEnd::Returned(_) => "no float result with an exact value (NaN)".into(),
+                })
+            }
+            Err(e) => {
+                signs.clear();
+                self.last_add_sub_signs.clear();
+                Err(e.to_string())
+            }
+        };
+        self.last_output_signs = signs;
+        let m = match measured {
+            Ok(m) => m,
+            Err(why) => {
+                self.unmeasured += 1;
+                self.first_failure.get_or_insert(why);
+                return None;
+            }
+        };
+        if self.best.as_ref().is_none_or(|(_, b, _)| m.beats(b)) {
+            self.best = Some((floats.to_vec(), m.clone(), strategy));
+        }
+        if self
+            .last_progress
+            .is_none_or(|t| t.elapsed() >= Duration::from_millis(500))
+        {
+            self.last_progress = Some(Instant::now());
+            let (rel, bits) = self
+                .best
+                .as_ref()
+                .map_or((0.0, 0.0), |(_, b, _)| (b.rel_error, b.bits));
+            (self.progress)(&ErrorProgress {
+                evaluations: self.evaluations,
+                best_rel_error: rel,
+                best_bits: bits,
+            });
+        }
+        Some(m)
+    }
+
+    fn best_floats(&self) -> Option<Vec<u64>> {
+        self.best.as_ref().map(|(f, _, _)| f.clone())
+    }
+
+    fn best_error(&self) -> f64 {
+        self.best.as_ref().map_or(-1.0, |(_, m, _)| m.rel_error)
+    }
+
+    fn ty(&self, i: usize) -> FloatTy {
+        self.space.tys[i]
+    }
+
+    /// `x` as bits of input `i`'s type, clamped into its range (`None` if not finite).
+    fn fit(&self, i: usize, x: f64) -> Option<u64> {
+        let (lo, hi) = self.bounds[i];
+        let x = x.clamp(lo, hi);
+        let bits = match self.ty(i) {
+            FloatTy::F64 => x.to_bits(),
+            FloatTy::F32 => u64::from((x as f32).to_bits()),
+        };
+        is_finite_bits(bits, self.ty(i)).then_some(bits)
+    }
+
+    fn value(&self, i: usize, bits: u64) -> f64 {
+        float_value(self.ty(i), bits)
+    }
+}
+
+/// Floats of a format in order: a signed integer key monotone in the value (wide
+/// enough that differences of keys never overflow).
+fn order_key(bits: u64, ty: FloatTy) -> i128 {
+    let (sign, mag) = match ty {
+        FloatTy::F64 => (bits >> 63, i128::from(bits & !(1 << 63))),
+        FloatTy::F32 => ((bits >> 31) & 1, i128::from(bits & 0x7fff_ffff)),
+    };
+    if sign == 1 {
+        -mag
+    } else {
+        mag
+    }
+}
+
+fn from_order_key(key: i128, ty: FloatTy) -> u64 {
+    let mag = key.unsigned_abs() as u64;
+    match (ty, key < 0) {
+        (FloatTy::F64, false) => mag,
+        (FloatTy::F64, true) => mag | (1 << 63),
+        (FloatTy::F32, false) => mag,
+        (FloatTy::F32, true) => mag | (1 << 31),
+    }
+}
+
+/// What a bisection drives through zero: an output, or the k-th add/sub executed
+/// (FPGen's cancellation target at that operation).
+#[derive(Clone, Copy, Debug)]
+enum ZeroTarget {
+    Output(usize),
+    AddSub(usize),
+}
+
+/// Moves the searched inputs can make, aimed at FPGen's targets.
+struct Moves<'a, 'm> {
+    ev: &'a mut Evaluator<'m>,
+    rng: rand_chacha::ChaCha8Rng,
+}
+
+impl Moves<'_, '_> {
+    /// A value of input `i` with a random sign and an exponent anywhere from the
+    /// range's largest magnitude down to the subnormals (FPGen's large and tiny values).
+    fn extreme(&mut self, i: usize) -> Option<u64> {
+        let (lo, hi) = self.ev.bounds[i];
+        let top = lo.abs().max(hi.abs());
+        let negative = if lo < 0.0 && hi > 0.0 {
+            self.rng.gen_bool(0.5)
+        } else {
+            hi <= 0.0
+        };
+        let depth = match self.rng.gen_range(0..4) {
+            0 => 0,
+            1 => self.rng.gen_range(0..64),
+            2 => self.rng.gen_range(0..300),
+            _ => self.rng.gen_range(0..1100),
+        };
+        let mag = top * 2f64.powi(-depth) * self.rng.gen_range(0.5..1.0);
+        self.ev.fit(i, if negative { -mag } else { mag })
+    }
+
+    /// Bisection on input `i` (others as in `base`) for where the exact value of
+    /// `target` changes sign: next to the crossing every leading bit cancels.
+    fn bisect_sign(&mut self, base: &[u64], i: usize, target: ZeroTarget) {
+        let ty = self.ev.ty(i);
+        let (lo, hi) = self.ev.bounds[i];
+        let mut x = base.to_vec();
+        let (Some(lo_bits), Some(hi_bits)) = (self.ev.fit(i, lo), self.ev.fit(i, hi)) else {
+            return;
+        };
+        let sign_at = |ev: &mut Evaluator, bits: u64, x: &mut Vec<u64>| {
+            x[i] = bits;
+            ev.eval(x, "bisection");
+            let signs = match target {
+                ZeroTarget::Output(_) => &ev.last_output_signs,
+                ZeroTarget::AddSub(_) => &ev.last_add_sub_signs,
+            };
+            let (ZeroTarget::Output(k) | ZeroTarget::AddSub(k)) = target;
+            signs.get(k).copied().flatten()
+        };
+        // Start from the current value and whichever end gives the other sign.
+        let s_mid = sign_at(self.ev, base[i], &mut x);
+        let s_lo = sign_at(self.ev, lo_bits, &mut x);
+        let s_hi = sign_at(self.ev, hi_bits, &mut x);
+        let (mut a, mut b) = match (s_lo, s_mid, s_hi) {
+            (Some(l), Some(m), _) if l != m => (lo_bits, base[i]),
+            (_, Some(m), Some(h)) if m != h => (base[i], hi_bits),
+            (Some(l), _, Some(h)) if l != h => (lo_bits, hi_bits),
+            _ => return,
+        };
+        let (mut ka, mut kb) = (order_key(a, ty), order_key(b, ty));
+        if ka > kb {
+            std::mem::swap(&mut ka, &mut kb);
+            std::mem::swap(&mut a, &mut b);
+        }
+        let Some(sa) = sign_at(self.ev, a, &mut x) else {
+            return;
+        };
+        while kb - ka > 1 && !self.ev.expired() {
+            // Midpoint of the order keys: between values of both signs it walks down
+            // the exponents (tiny values first), within one sign it halves ulps.
+            let km = ka + (kb - ka) / 2;
+            let m = from_order_key(km, ty);
+            match sign_at(self.ev, m, &mut x) {
+                Some(s) if s == sa => ka = km,
+                Some(_) => kb = km,
+                None => {
+                    // Exactly zero or NaN: both neighbours are worth a look.
+                    for k in [km - 1, km + 1] {
+                        sign_at(self.ev, from_order_key(k, ty), &mut x);
+                    }
+                    return;
+                }
+            }
+        }
+    }
+
+    /// A zero target for a bisection: the worst output of the best input, another
+    /// output, or an add/sub of its run.
+    fn zero_target(&mut self) -> ZeroTarget {
+        let outputs = self.ev.last_output_signs.len();
+        let add_subs = self.ev.last_add_sub_signs.len();
+        let worst = self.ev.best.as_ref().map_or(0, |(_, m, _)| m.output_index);
+        match self.rng.gen_range(0..4) {
+            0 | 1 => ZeroTarget::Output(worst),
+            2 if outputs > 1 => ZeroTarget::Output(self.rng.gen_range(0..outputs)),
+            _ if add_subs > 0 => ZeroTarget::AddSub(self.rng.gen_range(0..add_subs)),
+            _ => ZeroTarget::Output(worst),
+        }
+    }
+
+    /// Input `j` set to cancel input `i` (the negated value, or a value one ulp away).
+    fn cancel_pair(&mut self, base: &[u64], i: usize, j: usize) {
+        let mut x = base.to_vec();
+        let v = -self.ev.value(i, base[i]);
+        let Some(bits) = self.ev.fit(j, v) else {
+            return;
+        };
+        for delta in [0i128, 1, -1] {
+            x[j] = from_order_key(order_key(bits, self.ev.ty(j)) + delta, self.ev.ty(j));
+            if is_finite_bits(x[j], self.ev.ty(j)) {
+                self.ev.eval(&x, "cancelling pair");
+            }
+        }
+    }
+
+    /// One mutation of `x` for the local search.
+    fn mutate(&mut self, x: &mut [u64]) {
+        let n = x.len();
+        let count = 1 + usize::from(self.rng.gen_bool(0.3)) + usize::from(self.rng.gen_bool(0.1));
+        for _ in 0..count {
+            let i = self.rng.gen_range(0..n);
+            let ty = self.ev.ty(i);
+            let v = self.ev.value(i, x[i]);
+            let next = match self.rng.gen_range(0..6) {
+                0 => self.ev.fit(i, -v),
+                1 => self.ev.fit(i, v * 2f64.powi(self.rng.gen_range(-8..=8))),
+                2 => self
+                    .ev
+                    .fit(i, v * 2f64.powi(self.rng.gen_range(-200..=200))),
+                3 => self.extreme(i),
+                4 => {
+                    let step = 1i128 << self.rng.gen_range(0..40);
+                    let k = order_key(x[i], ty) + if self.rng.gen_bool(0.5) { step } else { -step };
+                    let b = from_order_key(k, ty);
+                    let in_range = {
+                        let val = self.ev.value(i, b);
+                        let (lo, hi) = self.ev.bounds[i];
+                        val >= lo && val <= hi
+                    };
+                    (is_finite_bits(b, ty) && in_range).then_some(b)
+                }
+                _ => {
+                    let j = self.rng.gen_range(0..n);
+                    self.ev.fit(i, -self.ev.value(j, x[j]))
+                }
+            };
+            if let Some(b) = next {
+                x[i] = b;
+            }
+        }
+    }
+}
+
+/// Evaluations of a searched-group round before it counts as a timeout (FPGen halves
+/// its symbolic set when a solver call times out).
+const GROUP_ROUND_EVALS: u64 = 400;
+/// Evaluations of one local-search climb before a restart.
+const CLIMB_EVALS: u64 = 600;
+/// Share of the search budget for the random inputs that give the base.
+const RANDOM_SHARE: f64 = 0.05;
+
+/// Runs `error` on one function of a session.
+pub fn run_error(
+    session: &Session,
+    cfg: &ErrorConfig,
+    progress: &mut dyn FnMut(&ErrorProgress),
+) -> Result<ErrorReport, InputError> {
+    let started = cfg.started.unwrap_or_else(Instant::now);
+    let deadline = after(started, cfg.time_budget_s);
+    let options = InputOptions {
+        ranges: &cfg.ranges,
+        ints: &cfg.ints,
+        array_lens: &cfg.array_lens,
+    };
+    let (module, func, space) =
+        searched_function(session, cfg.build, &cfg.function, &options, "error")?;
+    let f = module.function(func);
+    let returns_float = f.ret.float_ty();
+    let has_float_arrays = f
+        .params
+        .iter()
+        .any(|p| p.ty == Type::PTR && matches!(p.pointee, Some(ScalarTy::Float(_))));
+    if returns_float.is_none() && !has_float_arrays {
+        return Err(InputError(format!(
+            "{} returns {} and takes no float array: error has no float result to measure",
+            f.display_name, f.ret
+        )));
+    }
+    // Compiled before the search, so that confirming the worst input fits the budget.
+    let exe = session.native(cfg.build, func, &space.lens)?;
+    let mode = session.fp_mode(cfg.build, cfg.ftz_daz);
+    let config = WalkConfig {
+        deadline,
+        ..WalkConfig::default()
+    };
+    let runner = ShadowRunner::new(module, func, mode, cfg.precision, config)
+        .map_err(|e| InputError(e.to_string()))?;
+    let bounds = space
+        .ranges
+        .iter()
+        .zip(&space.tys)
+        .map(|(r, ty)| {
+            r.unwrap_or(match ty {
+                FloatTy::F64 => (-f64::MAX, f64::MAX),
+                FloatTy::F32 => (-f64::from(f32::MAX), f64::from(f32::MAX)),
+            })
+        })
+        .collect();
+    let mut ev = Evaluator {
+        runner,
+        space,
+        params: f.params.clone(),
+        returns_float,
+        bounds,
+        deadline,
+        evaluations: 0,
+        unmeasured: 0,
+        first_failure: None,
+        last_output_signs: Vec::new(),
+        last_add_sub_signs: Vec::new(),
+        best: None,
+        progress,
+        last_progress: None,
+    };
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(cfg.seed);
+    let search_started = Instant::now();
+    let left = deadline.map(|d| d.saturating_duration_since(search_started));
+    if cfg.random_only {
+        random_phase(&mut ev, &mut rng, None);
+    } else {
+        let random_until = left.map(|l| search_started + l.mul_f64(RANDOM_SHARE));
+        random_phase(&mut ev, &mut rng, random_until);
+        let mut moves = Moves { ev: &mut ev, rng };
+        fpgen_and_local_search(&mut moves);
+    }
+    let mut report = ErrorReport {
+        function: f.display_name.clone(),
+        symbol: f.name.clone(),
+        build: cfg.build,
+        params: f.params.clone(),
+        ret: f.ret,
+        worst: None,
+        diagnosis: Vec::new(),
+        divergences: Vec::new(),
+        native: None,
+        evaluations: ev.evaluations,
+        unmeasured: ev.unmeasured,
+        first_failure: ev.first_failure.clone(),
+        found_by: "",
+        method: if cfg.random_only { "random" } else { "search" },
+        precision: cfg.precision,
+        wall_s: 0.0,
+    };
+    if let Some((floats, measure, found_by)) = ev.best.clone() {
+        let input = ev.space.assemble(&floats);
+        // The diagnosis may run past the search's deadline: it is a few reruns.
+        ev.runner.set_deadline(None);
+        let (diagnosis, divergences) = diagnose(&mut ev, module, &input, cfg);
+        report.native = Some(confirm_natively(&exe, module, cfg, func, &input, &measure)?);
+        report.diagnosis = diagnosis;
+        report.divergences = divergences;
+        report.worst = Some((input, measure));
+        report.found_by = found_by;
+    }
+    report.wall_s = started.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+/// Random inputs (uniform in each range) until `until`, or the whole budget.
+fn random_phase(ev: &mut Evaluator, rng: &mut impl Rng, until: Option<Instant>) {
+    let mut done = 0u64;
+    loop {
+        let stop = ev.expired() || until.is_some_and(|u| Instant::now() >= u);
+        // At least a few inputs, so that a base exists even on a tight budget.
+        if stop && (done >= 16 || ev.expired()) {
+            break;
+        }
+        let x = random_input(rng, &ev.space.inputs, &ev.space.ranges);
+        ev.eval(&x, "random");
+        done += 1;
+    }
+}
+
+/// FPGen's operand groups alternated with the local search until the deadline.
+fn fpgen_and_local_search(m: &mut Moves) {
+    let n = m.ev.space.inputs.len();
+    let mut group = (n / 4).max(1);
+    while !m.ev.expired() {
+        let Some(base) = m.ev.best_floats() else {
+            // Nothing measurable yet: keep trying random inputs.
+            let x = random_input(&mut m.rng, &m.ev.space.inputs, &m.ev.space.ranges);
+            m.ev.eval(&x, "random");
+            continue;
+        };
+        let improved = group_round(m, &base, group);
+        group = if improved {
+            group
+        } else if group > 1 {
+            group / 2
+        } else {
+            (n / 4).max(1)
+        };
+        local_climb(m);
+    }
+}
+
+/// One round on a searched group: half the inputs kept from the base, `size` of the
+/// others searched. Whether it improved the best error.
+fn group_round(m: &mut Moves, base: &[u64], size: usize) -> bool {
+    let before = m.ev.best_error();
+    let start = m.ev.evaluations;
+    let n = base.len();
+    let mut order: Vec<usize> = (0..n).collect();
+    order.shuffle(&mut m.rng);
+    let free = &order[n / 2..];
+    let searched: Vec<usize> = free.iter().copied().take(size.max(1)).collect();
+    let kept = &order[..n / 2];
+    while m.ev.evaluations - start < GROUP_ROUND_EVALS && !m.ev.expired() {
+        let current = m.ev.best_floats().unwrap_or_else(|| base.to_vec());
+        match m.rng.gen_range(0..4) {
+            0 => {
+                let i = searched[m.rng.gen_range(0..searched.len())];
+                let target = m.zero_target();
+                m.bisect_sign(&current, i, target);
+            }
+            1 => {
+                // A searched input cancelling a kept one (or another searched one).
+                let j = searched[m.rng.gen_range(0..searched.len())];
+                let i = if !kept.is_empty() && m.rng.gen_bool(0.5) {
+                    kept[m.rng.gen_range(0..kept.len())]
+                } else {
+                    searched[m.rng.gen_range(0..searched.len())]
+                };
+                if i != j {
+                    m.cancel_pair(&current, i, j);
+                }
+            }
+            _ => {
+                let mut x = current.clone();
+                for &i in &searched {
+                    if m.rng.gen_bool(0.5) {
+                        if let Some(b) = m.extreme(i) {
+                            x[i] = b;
+                        }
+                    }
+                }
+                m.ev.eval(&x, "operand groups");
+            }
+        }
+    }
+    m.ev.best_error() > before
+}
+
+/// Hill climbing from the best input by mutations; a climb that stalls ends.
+fn local_climb(m: &mut Moves) {
+    let Some(mut x) = m.ev.best_floats() else {
+        return;
+    };
+    let mut current = m.ev.best_error();
+    let start = m.ev.evaluations;
+    while m.ev.evaluations - start < CLIMB_EVALS && !m.ev.expired() {
+        let mut y = x.clone();
+        m.mutate(&mut y);
+        if let Some(e) = m.ev.eval(&y, "local search") {
+            if e.rel_error >= current {
+                current = e.rel_error;
+                x = y;
+            }
+        }
+    }
+}
+
+/// The add/sub operations meeting a target on the worst input, each rerun computed
+/// exactly, ranked by the error left; and the comparisons that diverged.
+fn diagnose(
+    ev: &mut Evaluator,
+    module: &Module,
+    input: &[ArgBits],
+    cfg: &ErrorConfig,
+) -> (Vec<OpLoss>, Vec<Option<SourceLoc>>) {
+    let Ok(run) = ev.runner.eval(input) else {
+        return (Vec::new(), Vec::new());
+    };
+    let mut per_op: Vec<(FpOpId, i32, i32, usize)> = Vec::new();
+    let meets = |r: &AddSubRecord| {
+        r.cancellation() > cfg.cancellation_threshold
+            || r.precision_loss() > cfg.precision_loss_threshold
+    };
+    for r in run.add_sub.iter().filter(|r| meets(r)) {
+        match per_op.iter_mut().find(|(op, ..)| *op == r.site.op) {
+            Some(entry) => {
+                entry.1 = entry.1.max(r.cancellation());
+                entry.2 = entry.2.max(r.precision_loss());
+                entry.3 += 1;
+            }
+            None => per_op.push((r.site.op, r.cancellation(), r.precision_loss(), 1)),
+        }
+    }
+    let mut losses = Vec::new();
+    for (op, cancellation, precision_loss, occurrences) in per_op {
+        ev.runner.domain().exact_ops.insert(op);
+        let left = ev
+            .runner
+            .eval(input)
+            .ok()
+            .and_then(|e| ev.measure_run(&e))
+            .map_or(f64::NAN, |m| m.rel_error);
+        ev.runner.domain().exact_ops.clear();
+        let info = module.op(op);
+        losses.push(OpLoss {
+            op,
+            opcode: info.opcode.clone(),
+            location: info.loc.clone(),
+            cancellation,
+            precision_loss,
+            occurrences,
+            error_left: left,
+        });
+    }
+    losses.sort_by(|a, b| a.error_left.total_cmp(&b.error_left));
+    let mut divergences: Vec<Option<SourceLoc>> = Vec::new();
+    for d in &run.divergences {
+        let loc = module.op(d.site.op).loc.clone();
+        if !divergences.contains(&loc) {
+            divergences.push(loc);
+        }
+    }
+    (losses, divergences)
+}
+
+/// Replays the worst input on the executable and compares the measured output's bits.
+fn confirm_natively(
+    exe: &fpscout_native::NativeBuild,
+    module: &Module,
+    cfg: &ErrorConfig,
+    func: fpscout_ir::FuncId,
+    input: &[ArgBits],
+    measure: &ErrorMeasure,
+) -> Result<NativeCheck, InputError> {
+    let f = module.function(func);
+    let options = RunOptions {
+        ftz_daz: native_ftz(cfg.ftz_daz),
+        per_vector_timeout: Duration::from_millis(cfg.hang_limit_ms.max(1)),
+    };
+    let outcomes = exe
+        .run(&[to_native(f, input)], &options)
+        .map_err(|e| InputError(e.to_string()))?;
+    let Some(outcome) = outcomes.first() else {
+        return Ok(NativeCheck {
+            confirmed: false,
+            bits: None,
+            detail: "the executable gave no outcome".into(),
+        });
+    };
+    let bits = match (outcome, &measure.place) {
+        (NativeOutcome::Returned { result, .. }, OutputPlace::Returned) => *result,
+        (NativeOutcome::Returned { arrays, .. }, OutputPlace::Element { param, index }) => {
+            let array_index = f
+                .params
+                .iter()
+                .filter(|p| p.ty == Type::PTR)
+                .position(|p| &p.name == param);
+            array_index
+                .and_then(|k| arrays.get(k))
+                .and_then(|a| a.get(*index))
+                .copied()
+        }
+        (other, _) => {
+            return Ok(NativeCheck {
+                confirmed: false,
+                bits: None,
+                detail: format!("the executable did not return: {other:?}"),
+            })
+        }
+    };
+    let confirmed = bits == Some(measure.float_bits);
+    Ok(NativeCheck {
+        confirmed,
+        bits,
+        detail: match bits {
+            Some(b) if confirmed => format!(
+                "returned {} ({}), as interpreted",
+                crate::args::decimal(b, measure.ty),
+                crate::args::hex_float(b, measure.ty)
+            ),
+            Some(b) => format!(
+                "returned {} where the interpreter computed {}",
+                crate::args::decimal(b, measure.ty),
+                crate::args::decimal(measure.float_bits, measure.ty)
+            ),
+            None => "no value at the measured output".into(),
+        },
+    })
+}

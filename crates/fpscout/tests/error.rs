@@ -1,0 +1,249 @@
+//! `fpscout error` (FPGen): the shadow measure on FPGen's hand-made summation input, and end-to-end runs of the binary whose worst inputs are replayed natively through `fpscout run`.
+
+mod common;
+
+use common::cli::{json_run, repo, run};
+use fpscout::error::error_of;
+use fpscout::session::Session;
+use fpscout_toolchain::{BuildFlags, BuildKind};
+use fpscout_walk::concrete::{ArgBits, FpMode};
+use fpscout_walk::shadow::{ShadowEnd, ShadowRunner, DEFAULT_PRECISION};
+use fpscout_walk::WalkConfig;
+use serde_json::Value;
+
+fn fixture(name: &str) -> String {
+    repo(&format!("tests/error/{name}")).display().to_string()
+}
+
+/// The `{"type":"error"}` record of `fpscout error ARGS --json`.
+fn error_record(args: &[&str]) -> Value {
+    let mut all = vec!["error"];
+    all.extend_from_slice(args);
+    let (records, code) = json_run(&all);
+    assert_eq!(code, Some(0));
+    records
+        .iter()
+        .find(|r| r["type"] == "error")
+        .unwrap_or_else(|| panic!("no error record: {records:?}"))["data"]
+        .clone()
+}
+
+/// A number of the report (infinities are written as strings).
+fn number(v: &Value) -> f64 {
+    match v {
+        Value::String(s) => s.parse().unwrap_or_else(|_| panic!("not a number: {v}")),
+        _ => v.as_f64().unwrap_or_else(|| panic!("not a number: {v}")),
+    }
+}
+
+/// The P record of `fpscout run` on the reported worst input.
+fn replay(path: &str, function: &str, report: &Value) -> Value {
+    let args = report["run_args"].as_str().expect("run_args");
+    let (records, _) = json_run(&["run", path, "-f", function, "--args", args]);
+    records[0]["data"].clone()
+}
+
+#[test]
+fn fpgen_summation_input_large_tiny_cancelling_has_relative_error_one() {
+    let path = repo("tests/error/sum.c");
+    let session = Session::open(&path, BuildFlags::default()).expect("session");
+    let module = session.module(BuildKind::P).unwrap();
+    let func = session.function(BuildKind::P, "sum").unwrap();
+    let mut runner = ShadowRunner::new(
+        module,
+        func,
+        FpMode::IEEE,
+        DEFAULT_PRECISION,
+        WalkConfig::default(),
+    )
+    .unwrap();
+    // A large value, a tiny one it absorbs, then the large value cancelled.
+    let input = [100.0f64, 1e-20, -100.0];
+    let args = vec![
+        ArgBits::Array(input.iter().map(|x| x.to_bits()).collect()),
+        ArgBits::Scalar(3),
+    ];
+    let e = runner.eval(&args).unwrap();
+    let ShadowEnd::Returned(Some(result)) = &e.end else {
+        panic!("sum did not return: {:?}", e.end)
+    };
+    assert_eq!(f64::from_bits(result.bits), 0.0);
+    let high = result.high.as_ref().unwrap();
+    assert_eq!(high.to_f64(), 1e-20);
+    let (rel, ulps, bits) = error_of(fpscout_ir::FloatTy::F64, result.bits, high).unwrap();
+    assert_eq!(rel, 1.0);
+    assert!(ulps > 1e15 && bits > 50.0, "{ulps} ulps, {bits} bits");
+    // The last addition cancels completely; the first lost the tiny addend.
+    let last = e.add_sub.last().unwrap();
+    assert!(last.cancellation() > 40);
+    assert!(e.add_sub.iter().any(|r| r.precision_loss() > 32));
+}
+
+#[test]
+fn recursive_summation_reaches_relative_error_one_and_replays_natively() {
+    let path = fixture("sum.c");
+    let dir = tempfile::tempdir().unwrap();
+    let sarif = dir.path().join("error.sarif");
+    let sarif_arg = sarif.display().to_string();
+    let report = error_record(&[
+        &path,
+        "-f",
+        "sum",
+        "--array-len",
+        "x=8",
+        "--int",
+        "n=8",
+        "--range",
+        "x=-100:100",
+        "--time-budget",
+        "10",
+        "--sarif",
+        &sarif_arg,
+    ]);
+    let rel = number(&report["max_rel_error"]);
+    assert!(rel >= 1.0, "{report}");
+    assert!(report["evaluations"].as_u64().unwrap() > 100);
+    assert_eq!(report["output"], "the returned value");
+    assert_eq!(report["native"]["confirmed"], true, "{report}");
+    // Every input inside the range.
+    for v in report["inputs"][0]["values"].as_array().unwrap() {
+        let x: f64 = v["decimal"].as_str().unwrap().parse().unwrap();
+        assert!((-100.0..=100.0).contains(&x), "{x}");
+    }
+    let run = replay(&path, "sum", &report);
+    assert_eq!(run["native_result"], report["computed"], "{run}");
+    assert_eq!(run["result"], report["computed"]);
+    let log: Value = serde_json::from_str(&std::fs::read_to_string(&sarif).unwrap()).unwrap();
+    let results = log["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), 1);
+    assert_eq!(results[0]["ruleId"], "max-error");
+}
+
+#[test]
+fn the_random_baseline_stays_far_below_the_search_on_summation() {
+    let path = fixture("sum.c");
+    let common = [
+        path.as_str(),
+        "-f",
+        "sum",
+        "--array-len",
+        "x=8",
+        "--int",
+        "n=8",
+        "--range",
+        "x=-100:100",
+        // Compiling is inside the budget, and a shared machine may be loaded.
+        "--time-budget",
+        "20",
+    ];
+    let mut random_args = common.to_vec();
+    random_args.push("--random-only");
+    let random = error_record(&random_args);
+    assert_eq!(random["method"], "random");
+    assert_eq!(random["found_by"], "random");
+    let searched = error_record(&common);
+    assert_eq!(searched["method"], "search");
+    assert!(
+        number(&searched["max_rel_error"]) > number(&random["max_rel_error"]),
+        "search {searched} vs random {random}"
+    );
+}
+
+#[test]
+fn the_diagnosis_names_the_cancelling_line() {
+    let path = fixture("sum.c");
+    let report = error_record(&[
+        &path,
+        "-f",
+        "cancel",
+        "--range",
+        "a=-100:100",
+        "--range",
+        "b=-100:100",
+        "--time-budget",
+        "10",
+    ]);
+    let rel = number(&report["max_rel_error"]);
+    assert!(rel > 1e-6, "{report}");
+    let first = &report["diagnosis"][0];
+    // `double d = s - big;` is line 12: computing it exactly removes the error, while
+    // computing the addition on line 11 exactly changes nothing (it rounds the same).
+    assert!(
+        first["location"].as_str().unwrap().contains("sum.c:12:"),
+        "{report}"
+    );
+    assert_eq!(first["opcode"], "fsub");
+    assert!(number(&first["error_left"]) < rel);
+    assert!(first["cancellation_bits"].as_i64().unwrap() > 40);
+}
+
+#[test]
+fn array_results_are_measured_per_element_and_confirmed_natively() {
+    let path = fixture("sum.c");
+    let report = error_record(&[
+        &path,
+        "-f",
+        "axpy",
+        "--array-len",
+        "y=4",
+        "--array-len",
+        "x=4",
+        "--range",
+        "y=-100:100",
+        "--range",
+        "x=-100:100",
+        "--range",
+        "a=-100:100",
+        "--time-budget",
+        "10",
+    ]);
+    let output = report["output"].as_str().unwrap();
+    assert!(output.starts_with("y["), "{report}");
+    assert!(number(&report["max_rel_error"]) > 1e-6, "{report}");
+    assert_eq!(report["native"]["confirmed"], true, "{report}");
+    let index: usize = output[2..output.len() - 1].parse().unwrap();
+    let run = replay(&path, "axpy", &report);
+    assert_eq!(run["arrays"][0][index], report["computed"], "{run}");
+}
+
+#[test]
+fn a_harness_written_with_the_header_checks_a_struct_routine() {
+    let path = fixture("dot_harness.c");
+    let out = run(&["error", &path, "--time-budget", "10", "--json"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stderr.contains("fpscout.h harness"), "{}", out.stderr);
+    let records = common::cli::records(&out.stdout);
+    let report = &records[0]["data"];
+    assert_eq!(report["function"], "fpscout_harness");
+    assert_eq!(report["output"], "results[0]");
+    assert_eq!(report["native"]["confirmed"], true, "{report}");
+    // The dot product of 4 + 4 inputs in [-100, 100] (the header call's literal bounds
+    // became the range) made to cancel: no correct digit left.
+    assert!(number(&report["max_rel_error"]) >= 1.0, "{report}");
+    let inputs = &report["inputs"];
+    assert_eq!(inputs[0]["name"], "doubles");
+    for v in inputs[0]["values"].as_array().unwrap() {
+        let x: f64 = v["decimal"].as_str().unwrap().parse().unwrap();
+        assert!((-100.0..=100.0).contains(&x), "{x}");
+    }
+    // The results array is written by the harness: its initial contents are not searched.
+    assert_eq!(inputs[1]["values"][0]["decimal"], "0.0");
+    // The accumulation `s += a->ve[i] * b->ve[i]` (line 12) is where the bits cancel.
+    let diagnosis = report["diagnosis"].as_array().unwrap();
+    assert!(
+        diagnosis.iter().any(|d| d["location"]
+            .as_str()
+            .is_some_and(|l| l.contains("dot_harness.c:12:"))),
+        "{report}"
+    );
+}
+
+#[test]
+fn bad_options_are_input_errors() {
+    let path = fixture("sum.c");
+    let out = run(&["error", &path, "-f", "cancel", "--precision", "1"]);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("--precision"), "{}", out.stderr);
+    let out = run(&["error", &path, "-f", "no_such_function"]);
+    assert_eq!(out.code, 2);
+}
