@@ -521,7 +521,7 @@ fn the_sweep_finds_a_signature_only_two_floats_have() {
 fn the_automatic_solve_budget_ends_when_models_stop_giving_new_candidates() {
     // 200 unrolled iterations give thousands of alike queries, most of which time out:
     // once models stop giving new candidates, the automatic budget is not spent to the end.
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus/pid.c");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/budget/pid.c");
     let mut cfg = quick("pid");
     for name in ["m", "c"] {
         cfg.ranges.insert(name.into(), (-10.0, 10.0));
