@@ -232,7 +232,23 @@ pub struct ErrorReport {
     pub method: &'static str,
     pub precision: u32,
     pub wall_s: f64,
+    /// The relative error along each input through the worst input (the report's plots).
+    pub sweeps: Vec<ErrorSweep>,
 }
+
+/// The relative error along one input, the others held at the worst input.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ErrorSweep {
+    pub input: String,
+    /// (the input's value, relative error), in increasing value.
+    pub points: Vec<(f64, f64)>,
+}
+
+/// Points per sweep: evenly spaced in float order over the input's range (so log-like
+/// across exponents), plus the worst input itself.
+const SWEEP_POINTS: usize = 40;
+/// Inputs swept at most, the first ones in parameter order.
+const SWEPT_INPUTS: usize = 8;
 
 /// Progress: evaluations so far and the best error.
 #[derive(Clone, Copy, Debug)]
@@ -690,6 +706,7 @@ pub fn run_error(
         method: if cfg.random_only { "random" } else { "search" },
         precision: cfg.precision,
         wall_s: 0.0,
+        sweeps: Vec::new(),
     };
     if let Some((floats, measure, found_by)) = ev.best.clone() {
         let input = ev.space.assemble(&floats);
@@ -701,9 +718,52 @@ pub fn run_error(
         report.divergences = divergences;
         report.worst = Some((input, measure));
         report.found_by = found_by;
+        // A tenth of the budget at most (at least a second): heavy subjects evaluate in
+        // tens of milliseconds, and the sweeps only draw the report's plots.
+        let sweep_until =
+            Instant::now() + Duration::from_secs_f64((cfg.time_budget_s / 10.0).max(1.0));
+        report.sweeps = sweeps(&mut ev, &floats, sweep_until);
     }
     report.wall_s = started.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// The relative error along each of the first inputs through `worst`, until `until`.
+fn sweeps(ev: &mut Evaluator, worst: &[u64], until: Instant) -> Vec<ErrorSweep> {
+    let mut out = Vec::new();
+    for i in 0..worst.len().min(SWEPT_INPUTS) {
+        let ty = ev.ty(i);
+        let (lo, hi) = ev.bounds[i];
+        let (Some(lo), Some(hi)) = (ev.fit(i, lo), ev.fit(i, hi)) else {
+            continue;
+        };
+        let (klo, khi) = (order_key(lo, ty), order_key(hi, ty));
+        let mut keys: Vec<i128> = (0..=SWEEP_POINTS as i128)
+            .map(|k| klo + (khi - klo) * k / SWEEP_POINTS as i128)
+            .collect();
+        keys.push(order_key(worst[i], ty));
+        keys.sort_unstable();
+        keys.dedup();
+        let mut points = Vec::new();
+        let mut x = worst.to_vec();
+        for key in keys {
+            if Instant::now() >= until {
+                break;
+            }
+            x[i] = from_order_key(key, ty);
+            let args = ev.space.assemble(&x);
+            if let Some(m) = ev.runner.eval(&args).ok().and_then(|e| ev.measure_run(&e)) {
+                points.push((ev.value(i, x[i]), m.rel_error));
+            }
+        }
+        if !points.is_empty() {
+            out.push(ErrorSweep {
+                input: ev.space.inputs[i].0.clone(),
+                points,
+            });
+        }
+    }
+    out
 }
 
 /// Random inputs (uniform in each range) until `until`, or the whole budget.

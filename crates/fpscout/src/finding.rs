@@ -462,6 +462,10 @@ pub fn from_error(report: &ErrorReport) -> Vec<Finding> {
             "output": m.place.to_string(),
             "exact": m.exact,
             "native_confirmed": native.is_some_and(|n| n.confirmed),
+            "sweeps": report.sweeps.iter().map(|s| serde_json::json!({
+                "parameter": s.input,
+                "points": s.points.iter().map(|(x, e)| [*x, *e]).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
         }),
     }]
 }

@@ -85,6 +85,10 @@ fn recursive_summation_reaches_relative_error_one_and_replays_natively() {
     let dir = tempfile::tempdir().unwrap();
     let sarif = dir.path().join("error.sarif");
     let sarif_arg = sarif.display().to_string();
+    let jsonl = dir.path().join("error.jsonl");
+    let jsonl_arg = jsonl.display().to_string();
+    let html = dir.path().join("html");
+    let html_arg = html.display().to_string();
     let report = error_record(&[
         &path,
         "-f",
@@ -99,6 +103,10 @@ fn recursive_summation_reaches_relative_error_one_and_replays_natively() {
         "10",
         "--sarif",
         &sarif_arg,
+        "--jsonl",
+        &jsonl_arg,
+        "--html",
+        &html_arg,
     ]);
     let rel = number(&report["max_rel_error"]);
     assert!(rel >= 1.0, "{report}");
@@ -117,6 +125,40 @@ fn recursive_summation_reaches_relative_error_one_and_replays_natively() {
     let results = log["runs"][0]["results"].as_array().unwrap();
     assert_eq!(results.len(), 1);
     assert_eq!(results[0]["ruleId"], "max-error");
+    // The finding carries the error along each input through the worst input, and the
+    // sweep of each input passes through the worst input with the worst error.
+    let finding = std::fs::read_to_string(&jsonl)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|r| r["type"] == "finding")
+        .expect("a finding record");
+    let sweeps = finding["data"]["finding"]["properties"]["sweeps"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{finding}"))
+        .clone();
+    assert_eq!(sweeps.len(), 8, "{sweeps:?}");
+    let worst: Vec<f64> = report["inputs"][0]["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["decimal"].as_str().unwrap().parse().unwrap())
+        .collect();
+    for (sweep, at) in sweeps.iter().zip(&worst) {
+        let points = sweep["points"].as_array().unwrap();
+        assert!(points.len() > 10, "{sweep}");
+        let through = points
+            .iter()
+            .find(|p| p[0].as_f64() == Some(*at))
+            .unwrap_or_else(|| panic!("{at} not in {sweep}"));
+        assert_eq!(number(&through[1]), rel, "{sweep}");
+    }
+    // The HTML report plots them.
+    let pages: String = std::fs::read_dir(&html)
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    assert!(pages.contains("relative error along"), "no error plot");
 }
 
 #[test]
