@@ -293,8 +293,10 @@ fn some_exceptions_are_found_only_by_the_fallback_solver() {
         let x = r
             .findings
             .iter()
-            .find(|x| x.kind == t.kind && x.location == t.location)
-            .expect("the target's finding");
+            // As the report matches them: the IR names the file as compiled, the
+            // executable's DWARF may join it to the compile directory.
+            .find(|x| x.kind == t.kind && same_place(&x.location, &t.location))
+            .unwrap_or_else(|| panic!("the finding of {t:?} among {:#?}", r.findings));
         assert!(x.witnesses.iter().any(|w| w.source == Source::Fallback));
     }
 }
@@ -320,4 +322,16 @@ fn integer_parameters_not_fixed_are_sampled() {
     fixed.ints.insert("k".into(), 1);
     let r = exceptions(&src, &fixed);
     assert!(find(&r, 1, "fmul", ExceptionKind::Overflow).is_none());
+}
+
+/// The same file (last path component), line and column.
+fn same_place(a: &Option<fpscout_ir::SourceLoc>, b: &Option<fpscout_ir::SourceLoc>) -> bool {
+    let key = |l: &fpscout_ir::SourceLoc| {
+        (
+            l.file.rsplit('/').next().unwrap_or_default().to_string(),
+            l.line,
+            l.col,
+        )
+    };
+    matches!((a, b), (Some(a), Some(b)) if key(a) == key(b))
 }
