@@ -247,7 +247,7 @@ impl IntDomain {
 }
 
 /// Range of an integer type of `bits` (1..=64) width.
-pub(crate) fn integer_type_range(bits: u32, signed: bool) -> (i128, i128) {
+pub fn integer_type_range(bits: u32, signed: bool) -> (i128, i128) {
     let bits = bits.clamp(1, 64);
     if signed {
         (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)

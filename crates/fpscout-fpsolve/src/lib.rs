@@ -13,7 +13,7 @@ pub mod search;
 
 pub use arith::{Arith, BinaryOp};
 pub use compare::FcmpPredicate;
-pub use domain::{FloatDomain, IntDomain, NanState};
+pub use domain::{integer_type_range, FloatDomain, IntDomain, NanState};
 pub use error::{FormatError, NetworkError};
 pub use format::{FloatValue, Format, Fp, Rounding};
 pub use network::{Constraint, Domain, Network, Propagation, Value, VarId};

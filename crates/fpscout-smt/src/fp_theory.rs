@@ -6,8 +6,18 @@ use fpscout_fpsolve::{
     Network, VarId,
 };
 use std::time::{Duration, Instant};
-use z3::ast::{Bool, Float};
+use z3::ast::{Ast, Bool, Float, RoundingMode, BV};
 use z3::{SatResult, Solver, Sort};
+
+/// Width of the bit-vectors standing for the network's integer variables: mathematical
+/// integers within i128 (their domains), with room so that no sign is lost.
+const INT_WIDTH: u32 = 130;
+
+/// A network variable as a Z3 term.
+enum Term {
+    Float(Float),
+    Int(BV),
+}
 
 /// What Z3's floating-point theory says about a network.
 #[derive(Clone, Debug, PartialEq)]
@@ -63,9 +73,7 @@ fn supported(net: &Network) -> Result<(), String> {
                     f.format().exponent_bits()
                 ))
             }
-            Domain::Int(_) => {
-                return Err("integer variables (float-int conversions) are not translated".into())
-            }
+            Domain::Int(_) => {}
         }
     }
     Ok(())
@@ -73,19 +81,25 @@ fn supported(net: &Network) -> Result<(), String> {
 
 /// Runs in the child: `sat BITS…`, `unsat`, or `unknown REASON`.
 fn solve_here(net: &Network, wanted: &[VarId]) -> String {
-    let vars: Vec<Float> = net
+    let vars: Vec<Term> = net
         .domains()
         .iter()
         .enumerate()
-        .map(|(i, d)| {
-            let format = d.as_float().map_or(Format::F64, FloatDomain::format);
-            Float::new_const(format!("v{i}"), format.exponent_bits(), format.precision())
+        .map(|(i, d)| match d {
+            Domain::Float(f) => Term::Float(Float::new_const(
+                format!("v{i}"),
+                f.format().exponent_bits(),
+                f.format().precision(),
+            )),
+            Domain::Int(_) => Term::Int(BV::new_const(format!("v{i}"), INT_WIDTH)),
         })
         .collect();
     let solver = Solver::new();
     for (v, d) in vars.iter().zip(net.domains()) {
-        if let Some(d) = d.as_float() {
-            solver.assert(in_domain(v, d));
+        match (v, d) {
+            (Term::Float(v), Domain::Float(d)) => solver.assert(in_domain(v, d)),
+            (Term::Int(v), Domain::Int(d)) => solver.assert(int_in_domain(v, d.range())),
+            _ => return "unknown a variable whose term and domain disagree".into(),
         }
     }
     for c in net.constraints() {
@@ -106,7 +120,20 @@ fn solve_here(net: &Network, wanted: &[VarId]) -> String {
             };
             let mut out = String::from("sat");
             for v in wanted {
-                let var = &vars[v.index()];
+                let var = match &vars[v.index()] {
+                    Term::Float(f) => f,
+                    // Two's complement, as the executable receives an integer argument.
+                    Term::Int(i) => match model
+                        .eval(&i.to_int(true), true)
+                        .and_then(|n| int_value(&n.to_string()))
+                    {
+                        Some(value) => {
+                            out.push_str(&format!(" {}", value as u64));
+                            continue;
+                        }
+                        None => return "unknown Z3's model has no value for an input".into(),
+                    },
+                };
                 // fp.to_ieee_bv of a NaN is unspecified: a NaN is given its quiet bits.
                 let is_nan = model.eval(&var.is_nan(), true).and_then(|b| b.as_bool());
                 let format = net
@@ -181,6 +208,34 @@ fn in_domain(v: &Float, d: &FloatDomain) -> Bool {
     Bool::or(&[nan, Bool::and(&within)])
 }
 
+/// `v` (a signed bit-vector) lies in the integer domain `range` (`None`: empty).
+fn int_in_domain(v: &BV, range: Option<(i128, i128)>) -> Bool {
+    match range {
+        Some((lo, hi)) => Bool::and(&[v.bvsge(int_constant(lo)), v.bvsle(int_constant(hi))]),
+        None => Bool::from_bool(false),
+    }
+}
+
+fn int_constant(value: i128) -> BV {
+    match BV::from_str(INT_WIDTH, &value.to_string()) {
+        Some(bv) => bv,
+        // Z3 reads every decimal numeral; the fallback keeps the function total.
+        None => BV::from_i64(
+            value.clamp(i64::MIN.into(), i64::MAX.into()) as i64,
+            INT_WIDTH,
+        ),
+    }
+}
+
+/// A model's integer value as Z3 prints it: `123` or `(- 123)`.
+fn int_value(text: &str) -> Option<i128> {
+    let text = text.trim();
+    match text.strip_prefix("(-").and_then(|t| t.strip_suffix(')')) {
+        Some(magnitude) => magnitude.trim().parse::<i128>().ok().map(|m| -m),
+        None => text.parse().ok(),
+    }
+}
+
 fn either_nan(a: &Float, b: &Float) -> Bool {
     Bool::or(&[a.is_nan(), b.is_nan()])
 }
@@ -206,51 +261,112 @@ fn compare(predicate: FcmpPredicate, a: &Float, b: &Float) -> Bool {
 }
 
 /// One constraint as a Z3 formula; `Err` names what is not translated.
-fn constraint(vars: &[Float], net: &Network, c: &Constraint) -> Result<Bool, String> {
-    let v = |x: VarId| &vars[x.index()];
-    let rne = z3::ast::RoundingMode::round_nearest_ties_to_even();
+fn constraint(vars: &[Term], net: &Network, c: &Constraint) -> Result<Bool, String> {
+    let v = |x: VarId| match &vars[x.index()] {
+        Term::Float(f) => Ok(f),
+        Term::Int(_) => Err(format!(
+            "variable {} is an integer where a float is used",
+            x.index()
+        )),
+    };
+    let int = |x: VarId| match &vars[x.index()] {
+        Term::Int(i) => Ok(i),
+        Term::Float(_) => Err(format!(
+            "variable {} is a float where an integer is used",
+            x.index()
+        )),
+    };
+    let rne = RoundingMode::round_nearest_ties_to_even();
+    let format_sort = |x: VarId| match net.float_domain(x).map(FloatDomain::format) {
+        Ok(f) if f == Format::F32 => Ok(Sort::float32()),
+        Ok(_) => Ok(Sort::double()),
+        Err(e) => Err(e.to_string()),
+    };
     Ok(match *c {
         Constraint::Binary { op, a, b, result } => {
-            let (a, b) = (v(a), v(b));
+            let (a, b) = (v(a)?, v(b)?);
             let computed = match op {
                 BinaryOp::FAdd => a.add_with_rounding_mode(b, &rne),
                 BinaryOp::FSub => a.sub_with_rounding_mode(b, &rne),
                 BinaryOp::FMul => a.mul_with_rounding_mode(b, &rne),
                 BinaryOp::FDiv => a.div_with_rounding_mode(b, &rne),
             };
-            v(result).eq(computed)
+            v(result)?.eq(computed)
         }
-        Constraint::Sqrt { a, result } => v(result).eq(v(a).sqrt_with_rounding_mode(&rne)),
-        Constraint::FNeg { a, result } => v(result).eq(v(a).unary_neg()),
-        Constraint::FAbs { a, result } => v(result).eq(v(a).unary_abs()),
-        Constraint::Copy { a, result } => v(result).eq(v(a)),
+        Constraint::Sqrt { a, result } => v(result)?.eq(v(a)?.sqrt_with_rounding_mode(&rne)),
+        Constraint::FNeg { a, result } => v(result)?.eq(v(a)?.unary_neg()),
+        Constraint::FAbs { a, result } => v(result)?.eq(v(a)?.unary_abs()),
+        Constraint::Copy { a, result } => match (&vars[a.index()], &vars[result.index()]) {
+            (Term::Int(a), Term::Int(r)) => r.eq(a),
+            _ => v(result)?.eq(v(a)?),
+        },
         // x86 minss/maxss: the second operand unless the strict comparison holds.
         Constraint::MinMax { op, a, b, result } => {
-            let (a, b) = (v(a), v(b));
+            let (a, b) = (v(a)?, v(b)?);
             let first = match op {
                 MinMaxOp::Min => a.lt(b),
                 MinMaxOp::Max => a.gt(b),
             };
-            v(result).eq(first.ite(a, b))
+            v(result)?.eq(first.ite(a, b))
         }
-        Constraint::Compare { predicate, a, b } => compare(predicate, v(a), v(b)),
+        Constraint::Compare { predicate, a, b } => compare(predicate, v(a)?, v(b)?),
         Constraint::FloatConvert { a, result } => {
-            let target = match net.float_domain(result).map(FloatDomain::format) {
-                Ok(f) if f == Format::F32 => Sort::float32(),
-                Ok(_) => Sort::double(),
-                Err(e) => return Err(e.to_string()),
-            };
-            v(result).eq(v(a).to_fp_with_rounding_mode(&rne, &target))
+            v(result)?.eq(v(a)?.to_fp_with_rounding_mode(&rne, &format_sort(result)?))
         }
-        Constraint::IntToFloat { .. } | Constraint::FloatToInt { .. } => {
-            return Err("float-int conversions are not translated".into())
+        // sitofp/uitofp of the mathematical integer (the domain says which values): the
+        // integer as a wide signed bit-vector rounds exactly as the instruction rounds it.
+        Constraint::IntToFloat { a, result } => {
+            v(result)?.eq(signed_to_float(int(a)?, &rne, &format_sort(result)?))
+        }
+        // fptosi/fptoui: truncation toward zero, and no value at all for NaN or a result
+        // outside the integer type (as the network has it): the bound keeps Z3's
+        // unspecified conversion of huge values out of play.
+        Constraint::FloatToInt {
+            a,
+            result,
+            bits,
+            signed,
+        } => {
+            let x = v(a)?;
+            let format = net.float_domain(a).map_err(|e| e.to_string())?.format();
+            let wide = 2f64.powi(INT_WIDTH as i32 - 2);
+            let (lo, hi) = fpscout_fpsolve::integer_type_range(bits, signed);
+            let truncated =
+                x.to_sbv_with_rounding_mode(&RoundingMode::round_towards_zero(), INT_WIDTH);
+            Bool::and(&[
+                x.is_nan().not(),
+                x.gt(constant(format, format.from_f64(-wide))),
+                x.lt(constant(format, format.from_f64(wide))),
+                int_in_domain(&truncated, Some((lo, hi))),
+                int(result)?.eq(&truncated),
+            ])
         }
     })
+}
+
+/// `fp.to_fp` of a signed bit-vector (the z3 crate has no wrapper for it).
+fn signed_to_float(bv: &BV, rm: &RoundingMode, sort: &Sort) -> Float {
+    let ctx = bv.get_ctx();
+    // SAFETY: every handle comes from live terms of the thread's context; Z3 returns a
+    // new term (or null on a sort error, which these sorts cannot make).
+    unsafe {
+        let raw = z3_sys::Z3_mk_fpa_to_fp_signed(
+            ctx.get_z3_context(),
+            rm.get_z3_ast(),
+            bv.get_z3_ast(),
+            sort.get_z3_sort(),
+        );
+        match raw {
+            Some(ast) => Float::wrap(ctx, ast),
+            None => Float::nan(sort),
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use fpscout_fpsolve::IntDomain;
 
     fn f32_between(net: &mut Network, name: &str, lo: f64, hi: f64) -> VarId {
         net.float_var_in(name, FloatDomain::between(Format::F32, lo, hi))
@@ -303,5 +419,61 @@ mod tests {
             FpTheoryAnswer::Solution(bits) => assert!(f64::from_bits(bits[0]).is_nan()),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn integer_conversions_round_and_truncate_as_the_machine() {
+        let _turn = crate::z3_turn();
+        // 2^24 + 1 as f32 rounds to even, 2^24: asking for 2^24 + 2 is infeasible, and
+        // the integer found for 2^24 agrees with the machine's conversion.
+        let mut net = Network::new(Arith::IEEE);
+        let n = net.int_var("n", (1 << 24) + 1, (1 << 24) + 1).expect("int");
+        let f = net.int_to_float(n, Format::F32).expect("sitofp");
+        let wanted = net.float_const_f64(Format::F32, 16_777_218.0);
+        net.require(FcmpPredicate::Oeq, f, wanted, true)
+            .expect("compare");
+        assert_eq!(
+            solve_fp_theory(&net, &[n], Duration::from_secs(20), None),
+            FpTheoryAnswer::Infeasible
+        );
+        let mut net = Network::new(Arith::IEEE);
+        let n = net.int_var("n", -(1 << 30), 1 << 30).expect("int");
+        let f = net.int_to_float(n, Format::F32).expect("sitofp");
+        let wanted = net.float_const_f64(Format::F32, -16_777_216.0);
+        net.require(FcmpPredicate::Oeq, f, wanted, true)
+            .expect("compare");
+        match solve_fp_theory(&net, &[n], Duration::from_secs(20), None) {
+            FpTheoryAnswer::Solution(bits) => {
+                let value = bits[0] as i64;
+                assert_eq!(value as f32, -16_777_216.0, "n = {value}");
+            }
+            other => panic!("{other:?}"),
+        }
+        // fptosi truncates toward zero: (int)x == -3 holds exactly for x in (-4, -2].
+        let mut net = Network::new(Arith::IEEE);
+        let x = f32_between(&mut net, "x", -10.0, -3.5);
+        let i = net.float_to_int(x, 32, true).expect("fptosi");
+        net.restrict(i, Domain::Int(IntDomain::new(-3, -3)))
+            .expect("restrict");
+        match solve_fp_theory(&net, &[x], Duration::from_secs(20), None) {
+            FpTheoryAnswer::Solution(bits) => {
+                let x = f32::from_bits(bits[0] as u32);
+                assert!((-3.5..=-3.0).contains(&x) && x as i32 == -3, "x = {x}");
+            }
+            other => panic!("{other:?}"),
+        }
+        // A NaN or a value beyond the integer type converts to nothing.
+        let mut net = Network::new(Arith::IEEE);
+        let x = net.float_var("x", Format::F64);
+        net.float_to_int(x, 8, false).expect("fptoui");
+        net.restrict(
+            x,
+            Domain::Float(FloatDomain::between(Format::F64, 256.0, 1e300)),
+        )
+        .expect("restrict");
+        assert_eq!(
+            solve_fp_theory(&net, &[x], Duration::from_secs(20), None),
+            FpTheoryAnswer::Infeasible
+        );
     }
 }
