@@ -1,9 +1,10 @@
 //! The `fpscout diff` command: one function, or every function of an FPCore file one
 //! after the other, one summary line each and a total.
 
+use crate::cli_inputs::InputArgs;
 use crate::outputs::{FindingOutputs, Progress, ShardArg};
 use crate::print_diff;
-use crate::{parse_pairs, parse_ranges, Linking};
+use crate::Linking;
 use fpscout::diff::{run_diff, DiffConfig, DiffReport};
 use fpscout::finding::Mode;
 use fpscout::ledger::Shard;
@@ -32,15 +33,8 @@ pub struct DiffArgs {
     /// :name or C name); optional for an FPCore file (then each of its functions)
     #[arg(long, short = 'f')]
     pub(crate) function: Option<String>,
-    /// Restrict a float parameter (every element of an array): NAME=LO:HI
-    #[arg(long = "range", value_name = "NAME=LO:HI")]
-    pub(crate) ranges: Vec<String>,
-    /// Value of an integer parameter: NAME=VALUE (default 0)
-    #[arg(long = "int", value_name = "NAME=VALUE", allow_hyphen_values = true)]
-    pub(crate) ints: Vec<String>,
-    /// Length of an array parameter: NAME=N (default 8, or more if the body indexes further)
-    #[arg(long = "array-len", value_name = "NAME=N")]
-    pub(crate) array_lens: Vec<String>,
+    #[command(flatten)]
+    pub(crate) inputs: InputArgs,
     /// Compiler flags of P' (default: "-O3 -ffast-math")
     #[arg(long, allow_hyphen_values = true)]
     pub(crate) opt_flags: Option<String>,
@@ -126,12 +120,13 @@ impl DiffArgs {
         started: Instant,
     ) -> Result<DiffConfig, InputError> {
         let mut cfg = DiffConfig::new(function);
-        cfg.ranges = parse_ranges(&self.ranges)?;
+        let inputs = self.inputs.parse()?;
+        cfg.ranges = inputs.ranges;
         if let Some(f) = fpcore {
             f.ranges_under(&mut cfg.ranges);
         }
-        cfg.ints = parse_pairs(&self.ints, "int")?;
-        cfg.array_lens = parse_pairs(&self.array_lens, "array-len")?;
+        cfg.ints = inputs.ints;
+        cfg.array_lens = inputs.array_lens;
         cfg.collect.loop_bound = self.loop_bound;
         cfg.collect.max_paths = self.max_paths;
         cfg.query_timeout_ms = self.timeout_ms;
@@ -186,7 +181,7 @@ pub fn run(mut args: DiffArgs, started: Instant) -> Result<ExitCode, InputError>
     let (sources, fpcore) = args
         .compile
         .apply_translating(&args.source_files, &mut flags)?;
-    crate::harness_defaults(&fpcore, &mut args.function, &mut args.array_lens);
+    args.inputs.harness_defaults(&fpcore, &mut args.function);
     let shard = args.shard.parse()?;
     let Some(name) = &args.function else {
         if !fpcore.any() {

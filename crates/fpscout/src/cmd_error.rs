@@ -1,7 +1,8 @@
 //! The `fpscout error` command: its arguments, the run, and the report as text or JSON.
 
+use crate::cli_inputs::InputArgs;
 use crate::outputs::FindingOutputs;
-use crate::{parse_pairs, parse_ranges, BuildChoice, Linking, SourceCache};
+use crate::{BuildChoice, Linking, SourceCache};
 use fpscout::args::{inputs_json, inputs_text, run_args};
 use fpscout::error::{run_error, ErrorConfig, ErrorProgress, ErrorReport};
 use fpscout::finding::Mode;
@@ -29,15 +30,8 @@ pub struct ErrorArgs {
     /// Build to measure
     #[arg(long, value_enum, default_value = "p")]
     build: BuildChoice,
-    /// Restrict a float parameter (every element of an array): NAME=LO:HI
-    #[arg(long = "range", value_name = "NAME=LO:HI", allow_hyphen_values = true)]
-    ranges: Vec<String>,
-    /// Value of an integer parameter: NAME=VALUE (default 0)
-    #[arg(long = "int", value_name = "NAME=VALUE", allow_hyphen_values = true)]
-    ints: Vec<String>,
-    /// Length of an array parameter: NAME=N
-    #[arg(long = "array-len", value_name = "NAME=N")]
-    array_lens: Vec<String>,
+    #[command(flatten)]
+    inputs: InputArgs,
     /// Seconds for the whole run (compiling included)
     #[arg(long, default_value_t = 60.0)]
     time_budget: f64,
@@ -93,9 +87,10 @@ impl ErrorArgs {
         }
         let mut cfg = ErrorConfig::new(function);
         cfg.build = self.build.kind();
-        cfg.ranges = parse_ranges(&self.ranges)?;
-        cfg.ints = parse_pairs(&self.ints, "int")?;
-        cfg.array_lens = parse_pairs(&self.array_lens, "array-len")?;
+        let inputs = self.inputs.parse()?;
+        cfg.ranges = inputs.ranges;
+        cfg.ints = inputs.ints;
+        cfg.array_lens = inputs.array_lens;
         cfg.time_budget_s = self.time_budget;
         cfg.seed = self.seed;
         cfg.precision = self.precision;
@@ -120,14 +115,14 @@ pub fn run(mut args: ErrorArgs, started: Instant) -> Result<ExitCode, InputError
     let (sources, fpcore) = args
         .compile
         .apply_translating(&args.source_files, &mut flags)?;
-    crate::harness_defaults(&fpcore, &mut args.function, &mut args.array_lens);
+    args.inputs.harness_defaults(&fpcore, &mut args.function);
     if let Some(harness) = &fpcore.harness {
-        let ranges = harness.default_ranges(&args.ranges);
-        args.ranges.extend(ranges);
+        let ranges = harness.default_ranges(&args.inputs.ranges);
+        args.inputs.ranges.extend(ranges);
         // The results array is written by the harness, not an input: searching its
         // initial contents would only waste evaluations.
-        if harness.inputs.results && !args.ranges.iter().any(|r| r.starts_with("results=")) {
-            args.ranges.push("results=0:0".into());
+        if harness.inputs.results && !args.inputs.ranges.iter().any(|r| r.starts_with("results=")) {
+            args.inputs.ranges.push("results=0:0".into());
         }
     }
     let function = match &args.function {

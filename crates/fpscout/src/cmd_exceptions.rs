@@ -1,9 +1,10 @@
 //! The `fpscout exceptions` command: one function, or every exported function with number
 //! parameters spread over worker processes, one summary line each and a total.
 
+use crate::cli_inputs::InputArgs;
 use crate::outputs::{FindingOutputs, Progress, ShardArg};
 use crate::print_exceptions;
-use crate::{parse_pairs, parse_ranges, BuildChoice, Linking};
+use crate::{BuildChoice, Linking};
 use fpscout::exceptions::{run_exceptions, ExceptionsConfig, Summary};
 use fpscout::finding::Mode;
 use fpscout::ledger::Shard;
@@ -34,15 +35,8 @@ pub struct ExceptionsArgs {
     /// Build to analyse
     #[arg(long, value_enum, default_value = "p")]
     build: BuildChoice,
-    /// Restrict a float parameter (every element of an array): NAME=LO:HI
-    #[arg(long = "range", value_name = "NAME=LO:HI")]
-    ranges: Vec<String>,
-    /// Value of an integer parameter: NAME=VALUE (default 0)
-    #[arg(long = "int", value_name = "NAME=VALUE", allow_hyphen_values = true)]
-    ints: Vec<String>,
-    /// Length of an array parameter: NAME=N (default 8, or more if the body indexes further)
-    #[arg(long = "array-len", value_name = "NAME=N")]
-    array_lens: Vec<String>,
+    #[command(flatten)]
+    inputs: InputArgs,
     /// Compiler flags of P' (default: "-O3 -ffast-math")
     #[arg(long, allow_hyphen_values = true)]
     opt_flags: Option<String>,
@@ -111,12 +105,13 @@ impl ExceptionsArgs {
     fn config(&self, function: &str, started: Instant) -> Result<ExceptionsConfig, InputError> {
         let mut cfg = ExceptionsConfig::new(function);
         cfg.build = self.build.kind();
-        cfg.ranges = parse_ranges(&self.ranges)?;
+        let inputs = self.inputs.parse()?;
+        cfg.ranges = inputs.ranges;
         if let Some(f) = self.fpcore.get(function) {
             f.ranges_under(&mut cfg.ranges);
         }
-        cfg.ints = parse_pairs(&self.ints, "int")?;
-        cfg.array_lens = parse_pairs(&self.array_lens, "array-len")?;
+        cfg.ints = inputs.ints;
+        cfg.array_lens = inputs.array_lens;
         cfg.collect.loop_bound = self.loop_bound;
         cfg.collect.max_paths = self.max_paths;
         cfg.query_timeout_ms = self.timeout_ms;
@@ -176,7 +171,7 @@ pub fn run(mut args: ExceptionsArgs, started: Instant) -> Result<ExitCode, Input
     let (sources, fpcore) = args
         .compile
         .apply_translating(&args.source_files, &mut flags)?;
-    crate::harness_defaults(&fpcore, &mut args.function, &mut args.array_lens);
+    args.inputs.harness_defaults(&fpcore, &mut args.function);
     if let Some(name) = args.function.clone() {
         if let Some(f) = fpcore.resolve(&name)? {
             for note in f.notes() {

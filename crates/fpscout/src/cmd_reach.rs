@@ -1,6 +1,7 @@
 //! The `fpscout reach` command: its arguments, the run, and the report as text or JSON Lines.
 
-use crate::{parse_pairs, parse_ranges, BuildChoice, Linking};
+use crate::cli_inputs::InputArgs;
+use crate::{BuildChoice, Linking};
 use fpscout::args::{inputs_json, inputs_text, run_args};
 use fpscout::finding::Mode;
 use fpscout::reach::{
@@ -29,16 +30,8 @@ pub struct ReachArgs {
     /// Build to analyse
     #[arg(long, value_enum, default_value = "p")]
     build: BuildChoice,
-    /// Restrict a float parameter (every element of an array): NAME=LO:HI; without it
-    /// an input ranges over every float, NaN and infinities included
-    #[arg(long = "range", value_name = "NAME=LO:HI")]
-    ranges: Vec<String>,
-    /// Value of an integer parameter: NAME=VALUE (default 0)
-    #[arg(long = "int", value_name = "NAME=VALUE", allow_hyphen_values = true)]
-    ints: Vec<String>,
-    /// Length of an array parameter: NAME=N (an SV-COMP harness: one per call site)
-    #[arg(long = "array-len", value_name = "NAME=N")]
-    array_lens: Vec<String>,
+    #[command(flatten)]
+    inputs: InputArgs,
     /// Target: the float result in [LO, HI] (default target: a failed assertion)
     #[arg(
         long,
@@ -138,9 +131,10 @@ impl ReachArgs {
         }
         let mut cfg = ReachConfig::new(function, target);
         cfg.build = self.build_kind();
-        cfg.ranges = parse_ranges(&self.ranges)?;
-        cfg.ints = parse_pairs(&self.ints, "int")?;
-        cfg.array_lens = parse_pairs(&self.array_lens, "array-len")?;
+        let inputs = self.inputs.parse()?;
+        cfg.ranges = inputs.ranges;
+        cfg.ints = inputs.ints;
+        cfg.array_lens = inputs.array_lens;
         cfg.loop_bound = self.loop_bound;
         cfg.max_paths = self.max_paths.max(1);
         cfg.node_budget = self.node_budget;
@@ -173,7 +167,7 @@ pub fn run(mut args: ReachArgs, started: Instant) -> Result<ExitCode, InputError
     let (sources, fpcore) = args
         .compile
         .apply_translating(&args.source_files, &mut flags)?;
-    crate::harness_defaults(&fpcore, &mut args.function, &mut args.array_lens);
+    args.inputs.harness_defaults(&fpcore, &mut args.function);
     let harnessed = fpcore.harness.is_some()
         && args.function.as_deref() == Some(fpscout::svcomp::HARNESS_FUNCTION);
     if args.witness.is_some() && !harnessed {

@@ -1,5 +1,6 @@
 //! The `fpscout` command line: argument parsing, dispatch, printing and exit codes.
 
+mod cli_inputs;
 mod cmd_diff;
 mod cmd_error;
 mod cmd_exceptions;
@@ -177,63 +178,6 @@ impl BuildChoice {
             BuildChoice::PPrime => BuildKind::PPrime,
         }
     }
-}
-
-/// For an SV-COMP-style program: `main` (or no function) means its harness, whose arrays
-/// get one element per call site unless `--array-len` sizes them; the user is told.
-pub(crate) fn harness_defaults(
-    inputs: &fpscout::sources::FpCoreInputs,
-    function: &mut Option<String>,
-    array_lens: &mut Vec<String>,
-) {
-    let Some(harness) = &inputs.harness else {
-        return;
-    };
-    if let Some(entry) = inputs.harness_entry(function.as_deref()) {
-        *function = Some(entry);
-    }
-    eprintln!("fpscout: note: {}", harness.note());
-    let lens = harness.default_array_lens(array_lens);
-    array_lens.extend(lens);
-}
-
-pub(crate) fn parse_pairs<T: std::str::FromStr>(
-    items: &[String],
-    what: &str,
-) -> Result<HashMap<String, T>, InputError> {
-    let mut out = HashMap::new();
-    for it in items {
-        let (name, value) = it
-            .split_once('=')
-            .ok_or_else(|| InputError(format!("--{what} expects NAME=VALUE, got '{it}'")))?;
-        let v = value
-            .trim()
-            .parse::<T>()
-            .map_err(|_| InputError(format!("--{what} {it}: '{value}' is not a valid value")))?;
-        out.insert(name.trim().to_string(), v);
-    }
-    Ok(out)
-}
-
-pub(crate) fn parse_ranges(items: &[String]) -> Result<HashMap<String, (f64, f64)>, InputError> {
-    let mut out = HashMap::new();
-    for it in items {
-        let bad = || {
-            InputError(format!(
-                "--range expects NAME=LO:HI with finite LO <= HI, got '{it}'"
-            ))
-        };
-        let (name, r) = it.split_once('=').ok_or_else(bad)?;
-        let (lo, hi) = r.split_once(':').ok_or_else(bad)?;
-        let parse =
-            |s: &str| fpscout::args::parse_float(s, fpscout_ir::FloatTy::F64).map(f64::from_bits);
-        let (lo, hi) = (parse(lo).map_err(|_| bad())?, parse(hi).map_err(|_| bad())?);
-        if !(lo.is_finite() && hi.is_finite() && lo <= hi) {
-            return Err(bad());
-        }
-        out.insert(name.trim().to_string(), (lo, hi));
-    }
-    Ok(out)
 }
 
 fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
