@@ -153,14 +153,14 @@ def fmt(x):
     x = num(x)
     return "-" if x is None else f"{x:.2e}"
 rows = [l.rstrip("\n").split("|") for l in open(f"{out}/selected.txt")]
-print(f"{'subject':<13}{'ours':>10}{'bits':>6}{'FPGen':>10}{'random':>10}{'evals':>10}{'rand.evals':>11}{'time s':>8}  confirmed  found by")
+print(f"{'subject':<13}{'ours':>10}{'bits':>8}{'FPGen':>10}{'random':>10}{'evals':>10}{'rand.evals':>11}{'time s':>8}  confirmed  found by")
 wins = 0
 for name, fpgen, *_ in rows:
     ours, rnd = record(f"{out}/{name}.json"), record(f"{out}/{name}.random.json")
     e = num(ours and ours["max_rel_error"])
     r = num(rnd and rnd["max_rel_error"])
     wins += e is not None and e >= float(fpgen)
-    print(f"{name:<13}{fmt(e):>10}{num((ours or {}).get('bits')) or 0:>6.1f}{float(fpgen):>10.2e}{fmt(r):>10}"
+    print(f"{name:<13}{fmt(e):>10}{num((ours or {}).get('bits')) or 0:>8.1f}{float(fpgen):>10.2e}{fmt(r):>10}"
           f"{(ours or {}).get('evaluations', 0):>10}{(rnd or {}).get('evaluations', 0):>11}"
           f"{(ours or {}).get('wall_seconds', 0):>8.1f}  {str(((ours or {}).get('native') or {}).get('confirmed', '-')):<9}  {(ours or {}).get('found_by', '-')}")
 print(f"\n{wins}/{len(rows)} subjects at or above FPGen's error")

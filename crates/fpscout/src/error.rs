@@ -163,8 +163,10 @@ pub fn error_of(ty: FloatTy, bits: u64, high: &Float) -> Option<(f64, f64, f64)>
         high.get_exp().map_or(min_exp, |e| (e - 1).max(min_exp))
     };
     let ulp = Float::with_val(prec, 1) << (ilogb - (precision - 1));
-    let ulps = Float::with_val(prec, &diff / &ulp).to_f64();
-    Some((rel, ulps, (1.0 + ulps).log2()))
+    let ulps = Float::with_val(prec, &diff / &ulp);
+    // In MPFR: a count of subnormal spacings may pass f64's range, its logarithm not.
+    let bits = Float::with_val(prec, &ulps + 1u32).log2().to_f64();
+    Some((rel, ulps.to_f64(), bits))
 }
 
 /// An operation that lost accuracy on the worst input, and what it contributed.
@@ -991,4 +993,31 @@ fn confirm_natively(
             None => "no value at the measured output".into(),
         },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_in_ulps_and_bits_of_a_tiny_exact_value() {
+        // One ulp of 1.0 is 2^-52: relative error 2^-52, one ulp, one bit.
+        let one = Float::with_val(256, 1);
+        let next = (1.0f64 + f64::EPSILON).to_bits();
+        assert_eq!(
+            error_of(FloatTy::F64, next, &one),
+            Some((f64::EPSILON, 1.0, 1.0))
+        );
+        // An exact 2^-1070 computed as 2^-20: 2^-20 / 2^-1074 subnormal spacings pass
+        // f64's range, the bits do not: log2(2^1054 + 1) is 1054.
+        let tiny = Float::with_val(256, 1) >> 1070;
+        let (rel, ulps, bits) =
+            error_of(FloatTy::F64, 2f64.powi(-20).to_bits(), &tiny).expect("measured");
+        assert_eq!(
+            rel,
+            2f64.powi(-20) / f64::MIN_POSITIVE - 2f64.powi(-1070 + 1022)
+        );
+        assert!(ulps.is_infinite());
+        assert_eq!(bits, 1054.0);
+    }
 }
