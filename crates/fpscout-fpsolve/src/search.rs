@@ -17,6 +17,10 @@ pub enum Split {
     Bisect,
     /// `l | (l, m) | m | (m, r) | r`: the bounds and the middle are tried as points first.
     FiveWay,
+    /// The five parts of [`Split::FiveWay`] explored `r | l | m | (m, r) | (l, m)`: every
+    /// point before any interval, so that depth-first search visits the corners and faces
+    /// of the box first (where extremes sit) instead of sinking into its lowest corner.
+    EndsFirst,
 }
 
 /// The search strategy.
@@ -754,14 +758,24 @@ fn split_keys(lo: i64, hi: i64, split: Split) -> Vec<(i64, i64)> {
     let middle = middle_key(lo, hi);
     match split {
         Split::Bisect => vec![(lo, middle), (middle + 1, hi)],
-        Split::FiveWay => {
-            let parts = [
-                (lo, lo),
-                (lo + 1, middle - 1),
-                (middle, middle),
-                (middle + 1, hi - 1),
-                (hi, hi),
-            ];
+        Split::FiveWay | Split::EndsFirst => {
+            let parts = if split == Split::FiveWay {
+                [
+                    (lo, lo),
+                    (lo + 1, middle - 1),
+                    (middle, middle),
+                    (middle + 1, hi - 1),
+                    (hi, hi),
+                ]
+            } else {
+                [
+                    (hi, hi),
+                    (lo, lo),
+                    (middle, middle),
+                    (middle + 1, hi - 1),
+                    (lo + 1, middle - 1),
+                ]
+            };
             // In ranges of two or three values the middle coincides with an end.
             let mut distinct: Vec<(i64, i64)> = Vec::with_capacity(5);
             for part in parts.into_iter().filter(|&(l, h)| l <= h) {

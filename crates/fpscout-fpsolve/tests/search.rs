@@ -86,6 +86,10 @@ fn complete_search_matches_brute_force_mini8() {
             ..SearchConfig::default()
         },
         SearchConfig {
+            strategy: Strategy::Complete(Split::EndsFirst),
+            ..SearchConfig::default()
+        },
+        SearchConfig {
             consistency: Consistency::ThreeB { slices: 4 },
             ..SearchConfig::default()
         },

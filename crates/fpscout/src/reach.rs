@@ -14,7 +14,7 @@ use crate::session::{native_ftz, FtzDazChoice, Session};
 use crate::InputError;
 use fpscout_fpsolve::{
     solve, Answer, FcmpPredicate, FloatDomain, FloatValue, Format, Network, Report, Rounding,
-    SearchConfig, Strategy, Value, VarId,
+    SearchConfig, Split, StopReason as FpStop, Strategy, Value, VarId,
 };
 use fpscout_ir::{EndFn, ExternalKind, FloatTy, InstKind, ProgramEnd, ScalarTy, SourceLoc, Type};
 use fpscout_native::{NativeOutcome, RunOptions};
@@ -519,14 +519,19 @@ const SOLVER_SHARE: f64 = 0.9;
 /// Search nodes of the 3-point probe tried before the complete search.
 const PROBE_NODES: u64 = 2_000;
 
+/// Nodes of the corners-first search of the first pass.
+const CORNER_NODES: u64 = 4_000;
+
 /// Random points of a target path's propagated box evaluated before the complete search.
 const SAMPLED_POINTS: u64 = 200_000;
 
-/// Solves one target network: a quick 3-point probe first (it often lands on a
-/// witness where bisection would still be narrowing), random points of the box next
-/// (witnesses spread over the box, which depth-first search visits one corner at a
-/// time), then the complete search whose exhaustion is a proof.
-fn solve_path(net: &Network, node_budget: u64, deadline: Option<Instant>) -> Report {
+/// The witness-seeking first pass on one target network: a quick 3-point probe (it
+/// often lands on a witness where bisection would still be narrowing), then random
+/// points of the box (witnesses spread over the box, which depth-first search visits one
+/// corner at a time). Every target path gets this pass before any gets the complete
+/// search, so a witness on a late path is not starved by an early path that only a
+/// long search could refute.
+fn quick_solve(net: &Network, node_budget: u64, deadline: Option<Instant>) -> Report {
     let probe = SearchConfig {
         strategy: Strategy::ThreePointProbe,
         node_budget: PROBE_NODES.min(node_budget),
@@ -537,33 +542,176 @@ fn solve_path(net: &Network, node_budget: u64, deadline: Option<Instant>) -> Rep
     if matches!(probed.answer, Answer::Solution(_) | Answer::Infeasible) {
         return probed;
     }
-    // Half of the path's time at most: the complete search is what can also refute.
-    // Sampling a one-input box costs evaluations only, so it is over quickly there.
-    let sampling_deadline = deadline.map(|d| {
+    // A complete search, cut short, that visits the box's corners and faces first:
+    // maxima sit on bounds (a triangle's sides at their largest).
+    // A third of the slice at most: its nodes cost milliseconds on networks whose
+    // propagation creeps, and the sampling after it finds other witnesses.
+    let corners_deadline = deadline.map(|d| {
         let now = Instant::now();
-        now + d.saturating_duration_since(now) / 2
+        now + d.saturating_duration_since(now) / 3
     });
+    let corners = SearchConfig {
+        strategy: Strategy::Complete(Split::EndsFirst),
+        node_budget: CORNER_NODES.min(node_budget),
+        deadline: corners_deadline,
+        ..SearchConfig::default()
+    };
+    let cornered = solve(net, &corners);
+    if matches!(cornered.answer, Answer::Solution(_) | Answer::Infeasible) {
+        return Report {
+            nodes: cornered.nodes + probed.nodes,
+            ..cornered
+        };
+    }
     let sampling = SearchConfig {
         strategy: Strategy::Sample { seed: 1 },
         node_budget: SAMPLED_POINTS.min(node_budget),
-        deadline: sampling_deadline,
+        deadline,
         ..SearchConfig::default()
     };
     let sampled = solve(net, &sampling);
-    if matches!(sampled.answer, Answer::Solution(_)) {
-        return Report {
-            nodes: sampled.nodes + probed.nodes,
-            ..sampled
-        };
+    Report {
+        nodes: sampled.nodes + cornered.nodes + probed.nodes,
+        ..sampled
     }
+}
+
+/// The complete search on a target network the first pass left open: its exhaustion is
+/// a proof.
+fn complete_solve(net: &Network, node_budget: u64, deadline: Option<Instant>) -> Report {
     let complete = SearchConfig {
         node_budget,
         deadline,
         ..SearchConfig::default()
     };
-    let mut solved = solve(net, &complete);
-    solved.nodes += probed.nodes + sampled.nodes;
-    solved
+    solve(net, &complete)
+}
+
+/// The first pass gives one target network at most this fraction of the time left,
+/// and at most the budget's share for the paths and their searches over this number.
+const QUICK_PASS_SHARE: u32 = 4;
+const FIRST_PASS_SLICES: f64 = 32.0;
+
+/// Share of a network's second-pass slice spent sampling again (a new seed) before the
+/// complete search.
+const SECOND_SAMPLING_SHARE: u32 = 3;
+
+const NO_REPLAY: &str = "a solver solution did not replay on the interpreter and the executable";
+
+/// A target path the first pass left open: its networks still to search, and whether
+/// the ones it settled were all refuted.
+struct OpenPath {
+    /// Each with whether its first-pass sampling was cut short.
+    networks: Vec<(Network, bool)>,
+    refuted_so_far: bool,
+}
+
+/// How the second pass ended on one network.
+enum Settled {
+    Refuted {
+        nodes: u64,
+        enumerated: u64,
+    },
+    Witness {
+        witness: Witness,
+        nodes: u64,
+        by_enumeration: bool,
+    },
+    Open {
+        nodes: u64,
+        reason: String,
+    },
+}
+
+/// Sampling again, the complete search on one open network, then the enumeration of
+/// its box by the interpreter when the search stops unsettled.
+fn settle(
+    replayer: &Replayer,
+    space: &InputSpace,
+    domain: &FloatPath,
+    (net, resample): (&Network, bool),
+    runner: &mut fpscout_walk::concrete::ConcreteRunner,
+    cfg: &ReachConfig,
+    deadline: Option<Instant>,
+) -> Result<Settled, InputError> {
+    let mut sampled_nodes = 0;
+    if resample {
+        let sampling_deadline = deadline.map(|d| {
+            let now = Instant::now();
+            now + d.saturating_duration_since(now) / SECOND_SAMPLING_SHARE
+        });
+        let sampling = SearchConfig {
+            strategy: Strategy::Sample { seed: 2 },
+            node_budget: SAMPLED_POINTS.min(cfg.node_budget),
+            deadline: sampling_deadline,
+            ..SearchConfig::default()
+        };
+        let sampled = solve(net, &sampling);
+        if matches!(sampled.answer, Answer::Solution(_)) {
+            return settle_answer(replayer, space, domain, net, runner, sampled, deadline);
+        }
+        sampled_nodes = sampled.nodes;
+    }
+    let complete = complete_solve(net, cfg.node_budget, deadline);
+    let solved = Report {
+        nodes: complete.nodes + sampled_nodes,
+        ..complete
+    };
+    settle_answer(replayer, space, domain, net, runner, solved, deadline)
+}
+
+/// What a second-pass search's answer settles: a refutation, a witness once replayed,
+/// or (unknown) what enumerating the box adds.
+fn settle_answer(
+    replayer: &Replayer,
+    space: &InputSpace,
+    domain: &FloatPath,
+    net: &Network,
+    runner: &mut fpscout_walk::concrete::ConcreteRunner,
+    solved: Report,
+    deadline: Option<Instant>,
+) -> Result<Settled, InputError> {
+    let nodes = solved.nodes;
+    Ok(match solved.answer {
+        Answer::Infeasible => Settled::Refuted {
+            nodes,
+            enumerated: 0,
+        },
+        Answer::Solution(assignment) => {
+            let inputs = space.assemble(&solution_bits(domain, assignment.values()));
+            match replayer.confirm(&inputs)? {
+                Some(witness) => Settled::Witness {
+                    witness,
+                    nodes,
+                    by_enumeration: false,
+                },
+                None => Settled::Open {
+                    nodes,
+                    reason: NO_REPLAY.into(),
+                },
+            }
+        }
+        // The search evaluates small boxes point by point itself; the interpreter's
+        // enumeration is for what it leaves open.
+        Answer::Unknown(stop) => match exhaust(replayer, space, domain, net, runner, deadline)? {
+            Exhaustion::Refuted(enumerated) => Settled::Refuted { nodes, enumerated },
+            Exhaustion::Witness(witness) => Settled::Witness {
+                witness,
+                nodes,
+                by_enumeration: true,
+            },
+            Exhaustion::TooLarge(n) => Settled::Open {
+                nodes,
+                reason: format!(
+                    "float solver stopped: {stop:?} (the path's box of {n} or more inputs is too large to enumerate)"
+                ),
+            },
+            Exhaustion::Stopped => Settled::Open {
+                nodes,
+                reason: format!("float solver stopped: {stop:?}, and enumerating the path's box too"),
+            },
+        },
+    })
 }
 
 /// Projections spent narrowing a path's box before sizing or enumerating it: propagation
@@ -829,8 +977,12 @@ fn explore_paths(
     let reasons = &mut report.reasons;
     let witness = &mut report.witness;
     let nodes = &mut report.solver_nodes;
-    let exhausted = &mut report.exhausted_inputs;
     let mut found_by_enumeration = false;
+    let mut pending: Vec<OpenPath> = Vec::new();
+    // A first-pass slice is a small share of the whole budget, so that a program with
+    // many target paths reaches its last paths' witnesses in the first pass.
+    let first_pass_cap =
+        Duration::from_secs_f64(cfg.time_budget_s.max(0.0) * SOLVER_SHARE / FIRST_PASS_SLICES);
     let mut runner = crate::concrete::concrete_runner(
         module,
         replayer.func,
@@ -876,6 +1028,7 @@ fn explore_paths(
         };
         counts.target += 1;
         let mut refuted = true;
+        let mut open: Vec<(Network, bool)> = Vec::new();
         for net in networks {
             // Half of what is left at most, so later target paths get their turn.
             let solve_deadline = deadline.map(|d| {
@@ -910,9 +1063,14 @@ fn explore_paths(
                 }
                 continue;
             }
-            // The search evaluates small boxes point by point itself; the interpreter's
-            // enumeration below is for what it leaves open.
-            let solved = solve_path(&net, cfg.node_budget, solve_deadline);
+            // First pass only (witnesses on every path before proofs on any); what it
+            // leaves open waits for the second pass below.
+            let quick_deadline = deadline.map(|d| {
+                let now = Instant::now();
+                let slice = d.saturating_duration_since(now) / QUICK_PASS_SHARE;
+                now + slice.min(first_pass_cap)
+            });
+            let solved = quick_solve(&net, cfg.node_budget, quick_deadline);
             *nodes += solved.nodes;
             match solved.answer {
                 Answer::Infeasible => {}
@@ -925,10 +1083,7 @@ fn explore_paths(
                         }
                         Ok(None) => {
                             refuted = false;
-                            note(
-                                reasons,
-                                "a solver solution did not replay on the interpreter and the executable".into(),
-                            );
+                            note(reasons, NO_REPLAY.into());
                         }
                         Err(e) => {
                             error = Some(e);
@@ -936,37 +1091,17 @@ fn explore_paths(
                         }
                     }
                 }
-                Answer::Unknown(stop) => {
-                    match exhaust(replayer, space, domain, &net, &mut runner, deadline) {
-                        Ok(Exhaustion::Refuted(n)) => *exhausted += n,
-                        Ok(Exhaustion::Witness(w)) => {
-                            *witness = Some(w);
-                            found_by_enumeration = true;
-                            return;
-                        }
-                        Ok(Exhaustion::TooLarge(n)) => {
-                            refuted = false;
-                            note(
-                                reasons,
-                                format!(
-                                    "float solver stopped: {stop:?} (the path's box of {n} or more inputs is too large to enumerate)"
-                                ),
-                            );
-                        }
-                        Ok(Exhaustion::Stopped) => {
-                            refuted = false;
-                            note(
-                                reasons,
-                                format!("float solver stopped: {stop:?}, and enumerating the path's box too"),
-                            );
-                        }
-                        Err(e) => {
-                            error = Some(e);
-                            return;
-                        }
-                    }
-                }
+                // Sampled to its end or not: only a sampling cut short by the slice is
+                // worth another in the second pass.
+                Answer::Unknown(stop) => open.push((net, stop == FpStop::Deadline)),
             }
+        }
+        if !open.is_empty() {
+            pending.push(OpenPath {
+                networks: open,
+                refuted_so_far: refuted,
+            });
+            return;
         }
         if refuted {
             counts.infeasible += 1;
@@ -977,6 +1112,65 @@ fn explore_paths(
     });
     if let Some(e) = error {
         return Err(e);
+    }
+    // Second pass: the complete search (then enumeration) on what the first left open,
+    // the time left shared evenly between the open paths.
+    let open_paths = pending.len();
+    for (k, path) in pending.into_iter().enumerate() {
+        if report.witness.is_some() {
+            break;
+        }
+        let path_deadline = deadline.map(|d| {
+            let now = Instant::now();
+            now + d.saturating_duration_since(now) / (open_paths - k) as u32
+        });
+        let mut refuted = path.refuted_so_far;
+        let count = path.networks.len();
+        for (j, (net, resample)) in path.networks.into_iter().enumerate() {
+            let net_deadline = path_deadline.map(|d| {
+                let now = Instant::now();
+                now + d.saturating_duration_since(now) / (count - j) as u32
+            });
+            let settled = settle(
+                replayer,
+                space,
+                &walker.domain,
+                (&net, resample),
+                &mut runner,
+                cfg,
+                net_deadline,
+            )?;
+            match settled {
+                Settled::Refuted { nodes, enumerated } => {
+                    report.solver_nodes += nodes;
+                    report.exhausted_inputs += enumerated;
+                }
+                Settled::Witness {
+                    witness,
+                    nodes,
+                    by_enumeration,
+                } => {
+                    report.solver_nodes += nodes;
+                    report.witness = Some(witness);
+                    found_by_enumeration = by_enumeration;
+                    break;
+                }
+                Settled::Open { nodes, reason } => {
+                    report.solver_nodes += nodes;
+                    refuted = false;
+                    note(&mut report.reasons, reason);
+                }
+            }
+        }
+        if report.witness.is_some() {
+            break;
+        }
+        if refuted {
+            report.paths.infeasible += 1;
+        } else {
+            report.paths.unknown += 1;
+        }
+        progress(&report.paths);
     }
     report.paths.pruned = walker.domain.pruned;
     if found_by_enumeration {

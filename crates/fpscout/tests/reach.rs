@@ -368,8 +368,10 @@ fn corpus(name: &str) -> String {
 fn witnesses_of_several_inputs_are_found_inside_the_box() {
     // (a + b) + c != a + (b + c) over [1, 2]^3 holds for most triples, none of which the
     // 3-point probe's round numbers are; Heron below -1e-5 needs a flat triangle,
-    // a = b + c in float, which a dive meets (b, c drawn, a propagated onto the plane).
-    for name in ["assoc_add_neq.c", "heron_low.c"] {
+    // a = b + c in float, which a dive meets (b, c drawn, a propagated onto the plane);
+    // Kahan's Heron one spacing above 156.25 needs b = c = 5, the box's face, which the
+    // corners-first search visits before its interior.
+    for name in ["assoc_add_neq.c", "heron_low.c", "heron_kahan_high.c"] {
         let path = corpus(name);
         let (answer, witness, code) = reach(&[&path, "--time-budget", "60"]);
         assert_eq!(answer["answer"], "reachable", "{name}: {answer}");
