@@ -8,21 +8,19 @@
 //! proof over floats. The answer is `unreachable` only when every path was explored and
 //! every target path refuted.
 
+use crate::floatsolve::{float_path_walker, solution_bits, solve_path};
 use crate::run::to_native;
 use crate::search::{after, searched_function, InputOptions, InputSpace};
 use crate::session::{native_ftz, FtzDazChoice, Session};
 use crate::InputError;
-use fpscout_fpsolve::{
-    solve, Answer, FcmpPredicate, FloatDomain, FloatValue, Format, Network, Report, Rounding,
-    SearchConfig, Strategy, Value, VarId,
-};
-use fpscout_ir::{EndFn, ExternalKind, FloatTy, InstKind, ProgramEnd, ScalarTy, SourceLoc, Type};
+use fpscout_fpsolve::{Answer, FcmpPredicate, FloatValue, Format, Network, Rounding, VarId};
+use fpscout_ir::{EndFn, ExternalKind, FloatTy, InstKind, ProgramEnd, SourceLoc, Type};
 use fpscout_native::{NativeOutcome, RunOptions};
-use fpscout_smt::{FpTheoryAnswer, ParamSpec};
+use fpscout_smt::FpTheoryAnswer;
 use fpscout_walk::concrete::eval::EvalEnd;
 use fpscout_walk::concrete::{ArgBits, FpMode};
 use fpscout_walk::floatpath::{format_of, FloatPath, PathScalar};
-use fpscout_walk::{ExploreLimits, PathEnd, StopReason, Val, WalkConfig, Walker};
+use fpscout_walk::{ExploreLimits, PathEnd, StopReason, Val, WalkConfig};
 use rand::SeedableRng;
 use rug::Rational;
 use std::collections::HashMap;
@@ -410,16 +408,6 @@ impl Replayer<'_> {
     }
 }
 
-/// The input domain of one float: its range, or every float (NaN and infinities
-/// included: a refutation then covers every input the program can be given).
-fn input_domain(ty: FloatTy, range: Option<(f64, f64)>) -> FloatDomain {
-    let format = format_of(ty);
-    match range {
-        Some((lo, hi)) => FloatDomain::between(format, lo, hi),
-        None => FloatDomain::full(format),
-    }
-}
-
 /// How a result is compared with a real bound.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Side {
@@ -516,56 +504,6 @@ fn target_networks(
 /// Share of the time budget for walking paths and solving them.
 const SOLVER_SHARE: f64 = 0.9;
 
-/// Search nodes of the 3-point probe tried before the complete search.
-const PROBE_NODES: u64 = 2_000;
-
-/// Random points of a target path's propagated box evaluated before the complete search.
-const SAMPLED_POINTS: u64 = 200_000;
-
-/// Solves one target network: a quick 3-point probe first (it often lands on a
-/// witness where bisection would still be narrowing), random points of the box next
-/// (witnesses spread over the box, which depth-first search visits one corner at a
-/// time), then the complete search whose exhaustion is a proof.
-fn solve_path(net: &Network, node_budget: u64, deadline: Option<Instant>) -> Report {
-    let probe = SearchConfig {
-        strategy: Strategy::ThreePointProbe,
-        node_budget: PROBE_NODES.min(node_budget),
-        deadline,
-        ..SearchConfig::default()
-    };
-    let probed = solve(net, &probe);
-    if matches!(probed.answer, Answer::Solution(_) | Answer::Infeasible) {
-        return probed;
-    }
-    // Half of the path's time at most: the complete search is what can also refute.
-    // Sampling a one-input box costs evaluations only, so it is over quickly there.
-    let sampling_deadline = deadline.map(|d| {
-        let now = Instant::now();
-        now + d.saturating_duration_since(now) / 2
-    });
-    let sampling = SearchConfig {
-        strategy: Strategy::Sample { seed: 1 },
-        node_budget: SAMPLED_POINTS.min(node_budget),
-        deadline: sampling_deadline,
-        ..SearchConfig::default()
-    };
-    let sampled = solve(net, &sampling);
-    if matches!(sampled.answer, Answer::Solution(_)) {
-        return Report {
-            nodes: sampled.nodes + probed.nodes,
-            ..sampled
-        };
-    }
-    let complete = SearchConfig {
-        node_budget,
-        deadline,
-        ..SearchConfig::default()
-    };
-    let mut solved = solve(net, &complete);
-    solved.nodes += probed.nodes + sampled.nodes;
-    solved
-}
-
 /// Projections spent narrowing a path's box before sizing or enumerating it: propagation
 /// that creeps one float per projection has no deadline, so it must stay short (sound at
 /// any budget: an unfinished propagation only leaves the box larger).
@@ -659,18 +597,6 @@ fn exhaust(
         }
     }
     Ok(Exhaustion::Refuted(run))
-}
-
-/// The float bits of each input of the path in a solution.
-fn solution_bits(domain: &FloatPath, values: &[Value]) -> Vec<u64> {
-    domain
-        .inputs()
-        .iter()
-        .map(|input| match values.get(input.var.index()) {
-            Some(Value::Float(v)) => format_of(input.ty).to_bits(*v),
-            _ => 0,
-        })
-        .collect()
 }
 
 /// Runs `reach` on one function of a session.
@@ -787,37 +713,9 @@ fn explore_paths(
         deadline,
         ..WalkConfig::default()
     };
-    let mut domain = FloatPath::new(replayer.mode);
     // The baseline's answers are Z3's own: no branch is refuted by our propagation.
-    domain.propagate_branches = cfg.solver == PathSolver::FloatSolver;
-    let mut walker = Walker::new(module, domain, config).map_err(|e| InputError(e.to_string()))?;
-    let mut args = Vec::new();
-    for spec in &space.specs {
-        args.push(match spec {
-            ParamSpec::Float { name, ty, range } => {
-                Val::Scalar(walker.domain.input(name, *ty, input_domain(*ty, *range)))
-            }
-            ParamSpec::Int { bits } => Val::Scalar(PathScalar::Bits(*bits)),
-            ParamSpec::FloatArray {
-                name,
-                ty,
-                len,
-                range,
-            } => {
-                let cells: Vec<PathScalar> = (0..*len)
-                    .map(|i| {
-                        walker
-                            .domain
-                            .input(&format!("{name}[{i}]"), *ty, input_domain(*ty, *range))
-                    })
-                    .collect();
-                let ptr = walker
-                    .alloc_array(name, ScalarTy::Float(*ty), cells)
-                    .map_err(|e| InputError(e.to_string()))?;
-                Val::Ptr(ptr)
-            }
-        });
-    }
+    let propagate = cfg.solver == PathSolver::FloatSolver;
+    let (mut walker, args) = float_path_walker(module, replayer.mode, space, config, propagate)?;
     let limits = ExploreLimits {
         max_paths: cfg.max_paths,
         loop_bound: cfg.loop_bound,
@@ -917,7 +815,7 @@ fn explore_paths(
             match solved.answer {
                 Answer::Infeasible => {}
                 Answer::Solution(assignment) => {
-                    let inputs = space.assemble(&solution_bits(domain, assignment.values()));
+                    let inputs = space.assemble(&solution_bits(domain.inputs(), assignment.values()));
                     match replayer.confirm(&inputs) {
                         Ok(Some(w)) => {
                             *witness = Some(w);

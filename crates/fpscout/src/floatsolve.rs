@@ -1,0 +1,126 @@
+//! The float solver on one build's paths, shared by `reach` and `exceptions`: a float-path walker over an input space, and the search that settles one path's network.
+
+use crate::search::InputSpace;
+use crate::InputError;
+use fpscout_fpsolve::{solve, Answer, FloatDomain, Network, Report, SearchConfig, Strategy, Value};
+use fpscout_ir::{FloatTy, Module, ScalarTy};
+use fpscout_smt::ParamSpec;
+use fpscout_walk::concrete::FpMode;
+use fpscout_walk::floatpath::{format_of, FloatPath, PathInput, PathScalar};
+use fpscout_walk::{Val, WalkConfig, Walker};
+use std::time::Instant;
+
+/// The input domain of one float: its range, or every float (NaN and infinities
+/// included: a refutation then covers every input the program can be given).
+pub(crate) fn input_domain(ty: FloatTy, range: Option<(f64, f64)>) -> FloatDomain {
+    let format = format_of(ty);
+    match range {
+        Some((lo, hi)) => FloatDomain::between(format, lo, hi),
+        None => FloatDomain::full(format),
+    }
+}
+
+/// A walker of `module` with the float-path domain of a build running in `mode`, and
+/// the arguments of a function over `space`: each float input a network variable over
+/// [`input_domain`], integers as given. `propagate_branches` off leaves every symbolic
+/// branch to whoever solves the paths' networks.
+pub(crate) fn float_path_walker<'m>(
+    module: &'m Module,
+    mode: FpMode,
+    space: &InputSpace,
+    config: WalkConfig,
+    propagate_branches: bool,
+) -> Result<(Walker<'m, FloatPath>, Vec<Val<PathScalar>>), InputError> {
+    let mut domain = FloatPath::new(mode);
+    domain.propagate_branches = propagate_branches;
+    let mut walker = Walker::new(module, domain, config).map_err(|e| InputError(e.to_string()))?;
+    let mut args = Vec::new();
+    for spec in &space.specs {
+        args.push(match spec {
+            ParamSpec::Float { name, ty, range } => {
+                Val::Scalar(walker.domain.input(name, *ty, input_domain(*ty, *range)))
+            }
+            ParamSpec::Int { bits } => Val::Scalar(PathScalar::Bits(*bits)),
+            ParamSpec::FloatArray {
+                name,
+                ty,
+                len,
+                range,
+            } => {
+                let cells: Vec<PathScalar> = (0..*len)
+                    .map(|i| {
+                        walker
+                            .domain
+                            .input(&format!("{name}[{i}]"), *ty, input_domain(*ty, *range))
+                    })
+                    .collect();
+                let ptr = walker
+                    .alloc_array(name, ScalarTy::Float(*ty), cells)
+                    .map_err(|e| InputError(e.to_string()))?;
+                Val::Ptr(ptr)
+            }
+        });
+    }
+    Ok((walker, args))
+}
+
+/// Search nodes of the 3-point probe tried before the complete search.
+const PROBE_NODES: u64 = 2_000;
+
+/// Random points of a target path's propagated box evaluated before the complete search.
+const SAMPLED_POINTS: u64 = 200_000;
+
+/// Solves one target network: a quick 3-point probe first (it often lands on a
+/// witness where bisection would still be narrowing), random points of the box next
+/// (witnesses spread over the box, which depth-first search visits one corner at a
+/// time), then the complete search whose exhaustion is a proof.
+pub(crate) fn solve_path(net: &Network, node_budget: u64, deadline: Option<Instant>) -> Report {
+    let probe = SearchConfig {
+        strategy: Strategy::ThreePointProbe,
+        node_budget: PROBE_NODES.min(node_budget),
+        deadline,
+        ..SearchConfig::default()
+    };
+    let probed = solve(net, &probe);
+    if matches!(probed.answer, Answer::Solution(_) | Answer::Infeasible) {
+        return probed;
+    }
+    // Half of the path's time at most: the complete search is what can also refute.
+    // Sampling a one-input box costs evaluations only, so it is over quickly there.
+    let sampling_deadline = deadline.map(|d| {
+        let now = Instant::now();
+        now + d.saturating_duration_since(now) / 2
+    });
+    let sampling = SearchConfig {
+        strategy: Strategy::Sample { seed: 1 },
+        node_budget: SAMPLED_POINTS.min(node_budget),
+        deadline: sampling_deadline,
+        ..SearchConfig::default()
+    };
+    let sampled = solve(net, &sampling);
+    if matches!(sampled.answer, Answer::Solution(_)) {
+        return Report {
+            nodes: sampled.nodes + probed.nodes,
+            ..sampled
+        };
+    }
+    let complete = SearchConfig {
+        node_budget,
+        deadline,
+        ..SearchConfig::default()
+    };
+    let mut solved = solve(net, &complete);
+    solved.nodes += probed.nodes + sampled.nodes;
+    solved
+}
+
+/// The float bits of each input of the path in a solution.
+pub(crate) fn solution_bits(inputs: &[PathInput], values: &[Value]) -> Vec<u64> {
+    inputs
+        .iter()
+        .map(|input| match values.get(input.var.index()) {
+            Some(Value::Float(v)) => format_of(input.ty).to_bits(*v),
+            _ => 0,
+        })
+        .collect()
+}
