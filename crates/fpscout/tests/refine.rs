@@ -1,5 +1,8 @@
 //! The float solver as the refinement step of `exceptions`: a target only floats reach is witnessed (and replays natively), one no float reaches is proved infeasible, and Z3 alone does neither.
 
+mod common;
+
+use common::cli::{records, run};
 use fpscout::exceptions::{
     run_exceptions, ExceptionsConfig, ExceptionsReport, Refinement, Source, TargetOutcome,
 };
@@ -158,4 +161,78 @@ fn an_overflow_only_the_reals_reach_is_proved_infeasible_over_floats() {
     // The square itself overflows for large x: found before the float solver is asked.
     let square = target(&refined, 4, ExceptionKind::Overflow);
     assert!(square.raised_by.is_some() && square.float_solver.is_none());
+}
+
+#[test]
+fn the_float_solvers_witness_and_proofs_are_in_the_json_lines() {
+    let absorbed = program("absorbed.c").display().to_string();
+    let out = run(&[
+        "exceptions",
+        &absorbed,
+        "-f",
+        "absorbed",
+        "--json",
+        "--random",
+        "0",
+        "--time-budget",
+        "10",
+    ]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let recs = records(&out.stdout);
+    let overflow = recs
+        .iter()
+        .find(|r| r["type"] == "finding" && r["data"]["kind"] == "overflow")
+        .expect("the overflow finding");
+    assert_eq!(overflow["data"]["line"], 5);
+    assert_eq!(overflow["data"]["witnesses"][0]["source"], "float_solver");
+    // Its run_args replay through `fpscout run`, which reports the overflow.
+    let args = overflow["data"]["witnesses"][0]["run_args"]
+        .as_str()
+        .expect("run_args")
+        .to_string();
+    let replay = run(&["run", &absorbed, "-f", "absorbed", "--args", &args]);
+    assert!(replay.stdout.contains("overflow"), "{}", replay.stdout);
+    let summary = &recs.last().expect("summary")["data"];
+    assert_eq!(summary["targets_raised_by"]["float_solver"], 1);
+    let refined = &summary["float_solver"];
+    assert_eq!(refined["witnessed"], 1, "{refined}");
+    assert_eq!(refined["infeasible"], 3, "{refined}");
+    assert_eq!(refined["unknown"], 0, "{refined}");
+    let proofs: Vec<&str> = refined["proofs"]
+        .as_array()
+        .expect("proofs")
+        .iter()
+        .filter_map(|p| p.as_str())
+        .collect();
+    assert!(
+        proofs
+            .iter()
+            .any(|p| p.starts_with("fadd underflow at") && p.contains("absorbed.c:4:")),
+        "{proofs:?}"
+    );
+    // Without the float solver the overflow is not found (no random inputs either).
+    let alone = run(&[
+        "exceptions",
+        &absorbed,
+        "-f",
+        "absorbed",
+        "--json",
+        "--random",
+        "0",
+        "--time-budget",
+        "10",
+        "--no-float-solver",
+    ]);
+    let recs = records(&alone.stdout);
+    assert!(
+        !recs
+            .iter()
+            .any(|r| r["type"] == "finding" && r["data"]["kind"] == "overflow"),
+        "{}",
+        alone.stdout
+    );
+    assert_eq!(
+        recs.last().expect("summary")["data"]["float_solver"]["targets"],
+        0
+    );
 }
