@@ -316,6 +316,8 @@ pub struct RefineCounts {
     pub unknown: usize,
     /// The infeasible targets, as "fmul overflow at f.c:3:12: infeasible over floats (…)".
     pub proofs: Vec<String>,
+    /// The unknown ones, as "fmul underflow at f.c:3:12: REASONS".
+    pub open: Vec<String>,
 }
 
 /// Queries by outcome and solver.
@@ -1053,9 +1055,20 @@ pub fn run_exceptions(
         };
         let counts = &mut summary.float_solver;
         counts.targets += 1;
+        let place = format!(
+            "{} {} at {}",
+            t.operation,
+            t.kind.name(),
+            t.location
+                .as_ref()
+                .map_or("(no source line)".to_string(), |l| l.to_string())
+        );
         match answer {
             Refinement::Witnessed => counts.witnessed += 1,
-            Refinement::Unknown { .. } => counts.unknown += 1,
+            Refinement::Unknown { reason } => {
+                counts.unknown += 1;
+                counts.open.push(format!("{place}: {reason}"));
+            }
             Refinement::Infeasible {
                 paths,
                 executions,
@@ -1069,12 +1082,7 @@ pub fn run_exceptions(
                     String::new()
                 };
                 counts.proofs.push(format!(
-                    "{} {} at {}: infeasible over floats ({paths} paths explored, the operation executed {executions} times on them{bound})",
-                    t.operation,
-                    t.kind.name(),
-                    t.location
-                        .as_ref()
-                        .map_or("(no source line)".to_string(), |l| l.to_string())
+                    "{place}: infeasible over floats (paths explored {paths}, executions of the operation on them {executions}{bound})"
                 ));
             }
         }

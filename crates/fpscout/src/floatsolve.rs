@@ -2,7 +2,9 @@
 
 use crate::search::InputSpace;
 use crate::InputError;
-use fpscout_fpsolve::{solve, Answer, FloatDomain, Network, Report, SearchConfig, Strategy, Value};
+use fpscout_fpsolve::{
+    solve, Answer, FloatDomain, Network, Propagation, Report, SearchConfig, Strategy, Value,
+};
 use fpscout_ir::{FloatTy, Module, ScalarTy};
 use fpscout_smt::ParamSpec;
 use fpscout_walk::concrete::FpMode;
@@ -70,11 +72,26 @@ const PROBE_NODES: u64 = 2_000;
 /// Random points of a target path's propagated box evaluated before the complete search.
 const SAMPLED_POINTS: u64 = 200_000;
 
-/// Solves one target network: a quick 3-point probe first (it often lands on a
-/// witness where bisection would still be narrowing), random points of the box next
-/// (witnesses spread over the box, which depth-first search visits one corner at a
-/// time), then the complete search whose exhaustion is a proof.
+/// Projections of the exact 2B propagation that opens every solve.
+const PROOF_PROPAGATION_BUDGET: u64 = 20_000;
+
+/// Solves one target network: exact 2B propagation first (the search's propagation
+/// wakes constraints only for significant narrowings, and misses refutations such as
+/// `x/2 + y/2` overflowing, where removing the two infinities from x is what matters),
+/// a quick 3-point probe next (it often lands on a witness where bisection would still
+/// be narrowing), random points of the box then (witnesses spread over the box, which
+/// depth-first search visits one corner at a time), and the complete search whose
+/// exhaustion is a proof.
 pub(crate) fn solve_path(net: &Network, node_budget: u64, deadline: Option<Instant>) -> Report {
+    let mut narrowed = net.clone();
+    if narrowed.propagate(PROOF_PROPAGATION_BUDGET) == Propagation::Infeasible {
+        return Report {
+            answer: Answer::Infeasible,
+            nodes: 0,
+            complete: true,
+        };
+    }
+    let net = &narrowed;
     let probe = SearchConfig {
         strategy: Strategy::ThreePointProbe,
         node_budget: PROBE_NODES.min(node_budget),

@@ -163,6 +163,9 @@ pub fn print_text(out: &mut impl Write, report: &ExceptionsReport) {
         for proof in &r.proofs {
             let _ = writeln!(out, "  proved: {proof}");
         }
+        for open in &r.open {
+            let _ = writeln!(out, "  open: {open}");
+        }
     }
     for (reason, n) in &s.failed_candidates {
         let _ = writeln!(out, "candidates that failed: {n} {reason}");
