@@ -822,13 +822,21 @@ pub fn run_exceptions(
             )?;
         }
 
-        // The float solver on the paths to each operation whose target is still missed,
-        // Z3's unsatisfiable ones included: unsat over the reals proves nothing over floats.
+        // The float solver on the paths to each operation whose target is still missed
+        // (not raised there by any input yet, seeds included), Z3's unsatisfiable ones
+        // too: unsat over the reals proves nothing over floats.
+        let raised_at_op = |(op, kind): &(FpOpId, ExceptionKind)| {
+            module
+                .op(*op)
+                .loc
+                .as_ref()
+                .is_some_and(|l| findings.by_key.contains_key(&(Some(LocKey::of(l)), *kind)))
+        };
         let missed: Vec<(FpOpId, ExceptionKind)> = collected
             .queries
             .iter()
             .map(|q| (q.op, q.kind))
-            .filter(|t| !reached.contains(t))
+            .filter(|t| !reached.contains(t) && !raised_at_op(t))
             .collect::<BTreeSet<_>>()
             .into_iter()
             .collect();
