@@ -27,7 +27,7 @@
 
 use crate::floatpath::{Watched, WatchedOp};
 use fpscout_fpsolve::{
-    Domain, FcmpPredicate, FloatDomain, FloatValue, Format, Network, NetworkError, VarId,
+    Domain, FcmpPredicate, FloatDomain, FloatValue, Format, Fp, Network, NetworkError, Value, VarId,
 };
 use fpscout_ir::{ExceptionKind, FBinOp};
 
@@ -47,6 +47,54 @@ pub enum Formulation {
 pub struct RaiseNetwork {
     pub network: Network,
     pub formulation: Formulation,
+    /// For a superset, the exact test of a solution where there is one.
+    pub check: Option<Check>,
+}
+
+/// What decides exactly whether a solution of a superset raises the exception.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Check {
+    /// Underflow without FTZ: the exact value of `a op b` (fmul, fdiv) or of `a` (a
+    /// conversion, `b` none) is tiny after rounding and differs from the result.
+    Underflow {
+        op: Option<FBinOp>,
+        a: VarId,
+        b: Option<VarId>,
+        result: VarId,
+    },
+}
+
+impl RaiseNetwork {
+    /// Whether a solution (one value per variable) raises the exception: `None` when
+    /// there is no exact test, or the values are not numbers where it needs them.
+    pub fn raises(&self, values: &[Value]) -> Option<bool> {
+        let Check::Underflow { op, a, b, result } = self.check?;
+        let n = &self.network;
+        let number = |v: VarId| -> Option<(Format, Fp)> {
+            let format = n.float_domain(v).ok()?.format();
+            match values.get(v.index())? {
+                Value::Float(FloatValue::Num(x)) => Some((format, *x)),
+                _ => None,
+            }
+        };
+        let exact_of = |v: VarId| number(v).and_then(|(f, x)| f.to_rational(x));
+        let x = exact_of(a)?;
+        let exact = match (op, b) {
+            (Some(FBinOp::FMul), Some(b)) => x * exact_of(b)?,
+            (Some(FBinOp::FDiv), Some(b)) => {
+                let y = exact_of(b)?;
+                if y.cmp0() == std::cmp::Ordering::Equal {
+                    return None;
+                }
+                x / y
+            }
+            (None, None) => x,
+            _ => return None,
+        };
+        let (format, r) = number(result)?;
+        let inexact = format.to_rational(r).as_ref() != Some(&exact);
+        Some(inexact && format.is_tiny_after_rounding(&exact))
+    }
 }
 
 /// Why a quiet operation's NaN disjunct is not searched.
@@ -67,8 +115,15 @@ pub fn raise_networks(watched: &Watched, kind: ExceptionKind) -> Result<Vec<Rais
         out.push(RaiseNetwork {
             network,
             formulation,
+            check: None,
         });
         Ok(())
+    };
+    // The exact test of the last network added (FTZ flushes tiny results, exact or not).
+    let checked = |out: &mut Vec<RaiseNetwork>, check: Check| {
+        if let Some(last) = out.last_mut().filter(|_| !ftz) {
+            last.check = Some(check);
+        }
     };
     use ExceptionKind::*;
     use Formulation::*;
@@ -157,6 +212,13 @@ pub fn raise_networks(watched: &Watched, kind: ExceptionKind) -> Result<Vec<Rais
                     operands(n)?;
                     magnitude_up_to_min_normal(n, result, true)
                 })?;
+                let check = Check::Underflow {
+                    op: Some(op),
+                    a,
+                    b: Some(b),
+                    result,
+                };
+                checked(&mut out, check);
             }
             FBinOp::FRem => return Err("frem".into()),
         },
@@ -201,6 +263,13 @@ pub fn raise_networks(watched: &Watched, kind: ExceptionKind) -> Result<Vec<Rais
                         operand(n)?;
                         magnitude_up_to_min_normal(n, result, true)
                     })?;
+                    let check = Check::Underflow {
+                        op: None,
+                        a,
+                        b: None,
+                        result,
+                    };
+                    checked(&mut out, check);
                 }
                 _ => {}
             }
@@ -334,20 +403,24 @@ mod tests {
         out
     }
 
-    /// Whether `network` has a solution with `a` and `b` fixed to the given bits.
-    fn holds_at(network: &Network, a: VarId, b: VarId, x: u64, y: u64) -> bool {
+    /// The solution of `network` with `a` and `b` fixed to the given bits, if any.
+    fn solution_at(network: &Network, a: VarId, b: VarId, x: u64, y: u64) -> Option<Vec<Value>> {
         let mut n = network.clone();
         let point = |bits: u64| FloatDomain::point(Format::F64, Format::F64.from_bits(bits));
         n.restrict(a, Domain::Float(point(x))).expect("restrict");
         n.restrict(b, Domain::Float(point(y))).expect("restrict");
         if n.propagate(100_000) == Propagation::Infeasible {
-            return false;
+            return None;
         }
         match solve(&n, &SearchConfig::default()).answer {
-            Answer::Solution(_) => true,
-            Answer::Infeasible => false,
+            Answer::Solution(s) => Some(s.values().to_vec()),
+            Answer::Infeasible => None,
             Answer::Unknown(why) => panic!("undecided with both operands fixed: {why:?}"),
         }
+    }
+
+    fn holds_at(network: &Network, a: VarId, b: VarId, x: u64, y: u64) -> bool {
+        solution_at(network, a, b, x, y).is_some()
     }
 
     /// For every arithmetic operation, kind, mode and pair of boundary operands: when
@@ -367,7 +440,7 @@ mod tests {
             },
         ];
         let values = operands();
-        let mut checked = 0usize;
+        let (mut checked, mut checks) = (0usize, 0usize);
         for mode in modes {
             let mut concrete = Concrete::new(mode);
             for op in [FBinOp::FAdd, FBinOp::FSub, FBinOp::FMul, FBinOp::FDiv] {
@@ -404,12 +477,19 @@ mod tests {
                                 .fbin(op, FloatTy::F64, &xb, &yb, SITE)
                                 .expect("concrete");
                             let raised = concrete.flags.contains(kind);
-                            let holding: Vec<Formulation> = networks
-                                .iter()
-                                .filter(|n| holds_at(&n.network, a, b, xb, yb))
-                                .map(|n| n.formulation)
-                                .collect();
                             let what = format!("{op:?} {x:e} {y:e} {kind:?} {mode:?}");
+                            let mut holding = Vec::new();
+                            for n in &networks {
+                                let Some(values) = solution_at(&n.network, a, b, xb, yb) else {
+                                    continue;
+                                };
+                                holding.push(n.formulation);
+                                // An exact test agrees with the processor.
+                                if let Some(raises) = n.raises(&values) {
+                                    assert_eq!(raises, raised, "check: {what}");
+                                    checks += 1;
+                                }
+                            }
                             if raised {
                                 assert!(!holding.is_empty(), "raised but in no network: {what}");
                             }
@@ -423,6 +503,8 @@ mod tests {
             }
         }
         assert_eq!(checked, 3 * 4 * 4 * 35 * 35);
+        // Products and quotients of tiny results, exact and inexact, were tested.
+        assert!(checks > 100, "{checks}");
     }
 
     #[test]

@@ -1276,7 +1276,23 @@ fn refine(
                     });
                     let report =
                         crate::floatsolve::solve_path(&raise.network, REFINE_NODES, deadline);
-                    match report.answer {
+                    let mut answer = report.answer;
+                    // A superset's solution its exact test rejects (a tiny product that
+                    // is exact): other random points of its box.
+                    if let Answer::Solution(first) = &answer {
+                        if raise.raises(first.values()) == Some(false) {
+                            let Some(other) = resample(&raise, deadline) else {
+                                refuted = false;
+                                note(
+                                    &mut state.reasons,
+                                    "the solutions found of the superset condition do not raise it (exact, or not tiny after rounding)".into(),
+                                );
+                                continue;
+                            };
+                            answer = Answer::Solution(other);
+                        }
+                    }
+                    match answer {
                         Answer::Infeasible => {}
                         Answer::Solution(assignment) => {
                             refuted = false;
@@ -1329,6 +1345,29 @@ fn refine(
         );
     }
     Ok(refined)
+}
+
+/// Random solutions of a superset network tried for one its exact test accepts.
+const RESAMPLES: u64 = 16;
+
+/// A solution of `raise` that its exact test does not reject, from random points of
+/// its propagated box (seeds other than the search's own).
+fn resample(
+    raise: &fpscout_walk::raising::RaiseNetwork,
+    deadline: Option<Instant>,
+) -> Option<fpscout_fpsolve::Assignment> {
+    (2..2 + RESAMPLES).find_map(|seed| {
+        let config = fpscout_fpsolve::SearchConfig {
+            strategy: fpscout_fpsolve::Strategy::Sample { seed },
+            node_budget: 2_000,
+            deadline,
+            ..fpscout_fpsolve::SearchConfig::default()
+        };
+        match fpscout_fpsolve::solve(&raise.network, &config).answer {
+            Answer::Solution(s) if raise.raises(s.values()) != Some(false) => Some(s),
+            _ => None,
+        }
+    })
 }
 
 /// The plain queries of `collected`: one per distinct formula, the first condition of
