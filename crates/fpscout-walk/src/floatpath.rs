@@ -27,6 +27,12 @@ use std::collections::HashSet;
 /// enough for `reach` to keep its time budget.
 const BRANCH_PROPAGATION_BUDGET: u64 = 20_000;
 
+/// Variables and constraints of the networks recorded with watched executions, at
+/// most, per domain: each execution copies the path's network, so a long path through
+/// a loop would cost time and memory quadratic in its length (an unrolled N-body
+/// simulation reached gigabytes). Executions past it are recorded as unstated.
+pub const WATCHED_CELLS: usize = 2_000_000;
+
 /// A comparison of two float variables that must come out `holds`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Comparison {
@@ -211,6 +217,8 @@ pub struct FloatPath {
     /// Operations whose every execution is recorded (see [`FloatPath::take_watched`]).
     watch: HashSet<FpOpId>,
     watched: Vec<Watched>,
+    /// Network cells recorded so far (see [`WATCHED_CELLS`]).
+    recorded: usize,
 }
 
 impl FloatPath {
@@ -228,6 +236,7 @@ impl FloatPath {
             propagate_branches: true,
             watch: HashSet::new(),
             watched: Vec::new(),
+            recorded: 0,
         }
     }
 
@@ -249,11 +258,16 @@ impl FloatPath {
     }
 
     fn record(&mut self, site: OpSite, op: WatchedOp) {
-        self.watched.push(Watched {
-            site,
-            network: self.network.clone(),
-            op,
-        });
+        self.recorded += self.network.variable_count() + self.network.constraints().len();
+        let (network, op) = if self.recorded > WATCHED_CELLS {
+            let why = format!(
+                "the walk's watched executions outgrew {WATCHED_CELLS} network variables and constraints"
+            );
+            (Network::new(self.network.arith()), WatchedOp::Unstated(why))
+        } else {
+            (self.network.clone(), op)
+        };
+        self.watched.push(Watched { site, network, op });
     }
 
     /// Runs a concrete operation on known bits; a watched one is recorded with the

@@ -1153,8 +1153,8 @@ impl Refined {
         let mut reasons: Vec<String> = self.incomplete.clone();
         if state.candidates > 0 {
             reasons.push(if state.superset_solution {
-                "float-solver solutions did not raise it natively (a solution of the superset \
-                 condition, e.g. tiny but exact for underflow, need not)"
+                "float-solver solutions did not raise it natively (a solution of a superset \
+                 condition without an exact test need not)"
                     .to_string()
             } else {
                 "float-solver solutions did not raise it natively".to_string()
@@ -1247,6 +1247,14 @@ fn refine(
             for &kind in kinds {
                 let state = refined.states.entry((watched.site.op, kind)).or_default();
                 state.executions += 1;
+                if until.is_some_and(|d| Instant::now() >= d) {
+                    state.unknown += 1;
+                    note(
+                        &mut state.reasons,
+                        "the float solver's time ran out before this execution".into(),
+                    );
+                    continue;
+                }
                 if state.candidates >= REFINE_CANDIDATES {
                     // Enough to replay; the rest is not needed unless they all fail.
                     state.unknown += 1;

@@ -72,8 +72,11 @@ const PROBE_NODES: u64 = 2_000;
 /// Random points of a target path's propagated box evaluated before the complete search.
 const SAMPLED_POINTS: u64 = 200_000;
 
-/// Projections of the exact 2B propagation that opens every solve.
-const PROOF_PROPAGATION_BUDGET: u64 = 20_000;
+/// Projections of the exact 2B propagation that opens every solve: refutations like the
+/// one below need a handful, while bounds creeping one float per projection would use
+/// any budget up (on long paths a projection of exact rationals costs up to a
+/// millisecond, and this propagation does not look at the clock).
+const PROOF_PROPAGATION_BUDGET: u64 = 1_000;
 
 /// Solves one target network: exact 2B propagation first (the search's propagation
 /// wakes constraints only for significant narrowings, and misses refutations such as
