@@ -118,13 +118,17 @@ fn an_overflow_only_floats_reach_is_witnessed_by_the_float_solver() {
         traced[0].trace.events
     );
     // The sum's underflow, which Z3's tiny real sums suggested, is impossible over
-    // floats (a sum that small is exact): proved, not left unknown.
+    // floats (a sum that small is exact): proved, not left unknown. The sum runs before
+    // the branch forks: one execution, shared by both paths.
     let sum = target(&refined, 4, ExceptionKind::Underflow);
-    assert!(
-        matches!(
-            sum.float_solver,
-            Some(Refinement::Infeasible { cut: 0, .. })
-        ),
+    assert_eq!(
+        sum.float_solver,
+        Some(Refinement::Infeasible {
+            paths: 2,
+            executions: 1,
+            loop_bound: 8,
+            cut: 0
+        }),
         "{sum:?}"
     );
 }
