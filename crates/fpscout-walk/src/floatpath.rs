@@ -16,15 +16,22 @@ use fpscout_fpsolve::{
     Arith, FcmpPredicate, FloatDomain, Format, MinMaxOp, Network, NetworkError, Propagation, VarId,
 };
 use fpscout_ir::{
-    CastOp, CmpLowering, FBinOp, FBinaryOp, FCmpPred, FUnaryOp, FloatTy, IBinOp, ICmpPred, MathFn,
-    ScalarTy,
+    CastOp, CmpLowering, ExceptionSet, FBinOp, FBinaryOp, FCmpPred, FUnaryOp, FloatTy, FpOpId,
+    IBinOp, ICmpPred, MathFn, ScalarTy,
 };
+use std::collections::HashSet;
 
 /// Projections one feasibility check may run before it counts the branch as possible
 /// (sound: an unfinished propagation never removes a solution). Propagation has no
 /// deadline and creeps one float per projection on some constraints, so this stays small
 /// enough for `reach` to keep its time budget.
 const BRANCH_PROPAGATION_BUDGET: u64 = 20_000;
+
+/// Variables and constraints of the networks recorded with watched executions, at
+/// most, per domain: each execution copies the path's network, so a long path through
+/// a loop would cost time and memory quadratic in its length (an unrolled N-body
+/// simulation reached gigabytes). Executions past it are recorded as unstated.
+pub const WATCHED_CELLS: usize = 2_000_000;
 
 /// A comparison of two float variables that must come out `holds`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -151,6 +158,47 @@ fn solver_error(e: NetworkError) -> WalkError {
     WalkError::unsupported(format!("float solver: {e}"))
 }
 
+/// A watched operation met on a path (see [`FloatPath::watch`]).
+#[derive(Clone, Debug)]
+pub struct Watched {
+    pub site: OpSite,
+    /// The path's network just after the operation: the path condition up to it, the
+    /// operation's own constraint, the variables below.
+    pub network: Network,
+    pub op: WatchedOp,
+}
+
+/// What a watched operation was, in terms of the network's variables (constant operands
+/// are point variables).
+#[derive(Clone, Debug, PartialEq)]
+pub enum WatchedOp {
+    /// Decided whatever the inputs on this path: every operand was known and the concrete
+    /// domain ran it, raising these exceptions (inexact aside); or the operation raises
+    /// nothing on any operand (`fabs`, `sitofp`).
+    Known(ExceptionSet),
+    /// fadd, fsub, fmul or fdiv.
+    Binary {
+        op: FBinOp,
+        a: VarId,
+        b: VarId,
+        result: VarId,
+    },
+    /// sqrt (the instruction or glibc's correctly rounded function).
+    Sqrt { a: VarId, result: VarId },
+    /// SSE min/max (`minsd`/`maxsd`): invalid on any NaN operand.
+    MinMax { a: VarId, b: VarId },
+    /// A comparison; `signalling` when its instruction raises invalid on quiet NaNs too.
+    Compare {
+        a: VarId,
+        b: VarId,
+        signalling: bool,
+    },
+    /// fpext or fptrunc.
+    Convert { a: VarId, result: VarId },
+    /// An operation whose exceptions are not stated as constraints, and why.
+    Unstated(String),
+}
+
 /// The walker domain recording one path's float constraints.
 pub struct FloatPath {
     /// The current path's network (cloned at forks: it is the path condition).
@@ -166,6 +214,11 @@ pub struct FloatPath {
     /// branch forks and its constraint is only recorded, so that another solver (the
     /// Z3 baseline of `reach`) does all the deciding on the paths' networks.
     pub propagate_branches: bool,
+    /// Operations whose every execution is recorded (see [`FloatPath::take_watched`]).
+    watch: HashSet<FpOpId>,
+    watched: Vec<Watched>,
+    /// Network cells recorded so far (see [`WATCHED_CELLS`]).
+    recorded: usize,
 }
 
 impl FloatPath {
@@ -181,7 +234,60 @@ impl FloatPath {
             forks: 0,
             pruned: 0,
             propagate_branches: true,
+            watch: HashSet::new(),
+            watched: Vec::new(),
+            recorded: 0,
         }
+    }
+
+    /// Records every execution of these operations from now on, with the path's network
+    /// at that point, for [`FloatPath::take_watched`].
+    pub fn watch(&mut self, ops: impl IntoIterator<Item = FpOpId>) {
+        self.watch.extend(ops);
+    }
+
+    /// The watched operations executed since the last call. An exploration's operations
+    /// before a fork run once, so each execution is taken once, by the first path through
+    /// it.
+    pub fn take_watched(&mut self) -> Vec<Watched> {
+        std::mem::take(&mut self.watched)
+    }
+
+    fn watching(&self, site: OpSite) -> bool {
+        !self.watch.is_empty() && self.watch.contains(&site.op)
+    }
+
+    fn record(&mut self, site: OpSite, op: WatchedOp) {
+        self.recorded += self.network.variable_count() + self.network.constraints().len();
+        let (network, op) = if self.recorded > WATCHED_CELLS {
+            let why = format!(
+                "the walk's watched executions outgrew {WATCHED_CELLS} network variables and constraints"
+            );
+            (Network::new(self.network.arith()), WatchedOp::Unstated(why))
+        } else {
+            (self.network.clone(), op)
+        };
+        self.watched.push(Watched { site, network, op });
+    }
+
+    /// Runs a concrete operation on known bits; a watched one is recorded with the
+    /// exceptions it raised.
+    fn known_at<T>(
+        &mut self,
+        site: OpSite,
+        op: impl FnOnce(&mut Concrete) -> DResult<T>,
+    ) -> DResult<T> {
+        if !self.watching(site) {
+            return self.known(op);
+        }
+        self.concrete.clear();
+        let out = op(&mut self.concrete);
+        let raised = self.concrete.flags.without_inexact();
+        self.concrete.clear();
+        if out.is_ok() {
+            self.record(site, WatchedOp::Known(raised));
+        }
+        out
     }
 
     /// A new float input named `name` ranging over `domain` (its format must be `ty`'s).
@@ -296,7 +402,7 @@ impl Domain for FloatPath {
     ) -> DResult<PathScalar> {
         if let (PathScalar::Bits(x), PathScalar::Bits(y)) = (a, b) {
             return self
-                .known(|c| c.fbin(op, ty, x, y, site))
+                .known_at(site, |c| c.fbin(op, ty, x, y, site))
                 .map(PathScalar::Bits);
         }
         let (x, y) = (self.float_var(ty, a)?, self.float_var(ty, b)?);
@@ -307,8 +413,20 @@ impl Domain for FloatPath {
             FBinOp::FMul => n.fmul(x, y),
             FBinOp::FDiv => n.fdiv(x, y),
             FBinOp::FRem => return Err(WalkError::unsupported("frem of a float input")),
-        };
-        r.map(PathScalar::Float).map_err(solver_error)
+        }
+        .map_err(solver_error)?;
+        if self.watching(site) {
+            self.record(
+                site,
+                WatchedOp::Binary {
+                    op,
+                    a: x,
+                    b: y,
+                    result: r,
+                },
+            );
+        }
+        Ok(PathScalar::Float(r))
     }
 
     fn fneg(&mut self, ty: FloatTy, a: &PathScalar) -> DResult<PathScalar> {
@@ -335,13 +453,28 @@ impl Domain for FloatPath {
     ) -> DResult<PathScalar> {
         if let (PathScalar::Bits(x), PathScalar::Bits(y)) = (a, b) {
             return self
-                .known(|c| c.fcmp(pred, lowering, ty, x, y, site))
+                .known_at(site, |c| c.fcmp(pred, lowering, ty, x, y, site))
                 .map(PathScalar::Bits);
         }
         let Some(predicate) = predicate_of(pred) else {
+            // `fcmp true`/`false` is no instruction.
+            if self.watching(site) {
+                self.record(site, WatchedOp::Known(ExceptionSet::EMPTY));
+            }
             return Ok(PathScalar::Bits(u64::from(pred == FCmpPred::True)));
         };
         let (x, y) = (self.float_var(ty, a)?, self.float_var(ty, b)?);
+        if self.watching(site) {
+            let signalling = lowering == CmpLowering::Mask && pred.is_relational();
+            self.record(
+                site,
+                WatchedOp::Compare {
+                    a: x,
+                    b: y,
+                    signalling,
+                },
+            );
+        }
         Ok(PathScalar::Condition(
             Comparison {
                 predicate,
@@ -362,7 +495,7 @@ impl Domain for FloatPath {
     ) -> DResult<PathScalar> {
         if let PathScalar::Bits(x) = a {
             return self
-                .known(|c| c.funary(op, ty, x, site))
+                .known_at(site, |c| c.funary(op, ty, x, site))
                 .map(PathScalar::Bits);
         }
         let x = self.float_var(ty, a)?;
@@ -374,8 +507,17 @@ impl Domain for FloatPath {
                     "{other:?} of a float input (the float solver models sqrt and fabs)"
                 )))
             }
-        };
-        r.map(PathScalar::Float).map_err(solver_error)
+        }
+        .map_err(solver_error)?;
+        if self.watching(site) {
+            let watched = match op {
+                FUnaryOp::SqrtInsn => WatchedOp::Sqrt { a: x, result: r },
+                // A bit operation (andpd).
+                _ => WatchedOp::Known(ExceptionSet::EMPTY),
+            };
+            self.record(site, watched);
+        }
+        Ok(PathScalar::Float(r))
     }
 
     fn fbinary(
@@ -388,7 +530,7 @@ impl Domain for FloatPath {
     ) -> DResult<PathScalar> {
         if let (PathScalar::Bits(x), PathScalar::Bits(y)) = (a, b) {
             return self
-                .known(|c| c.fbinary(op, ty, x, y, site))
+                .known_at(site, |c| c.fbinary(op, ty, x, y, site))
                 .map(PathScalar::Bits);
         }
         let which = match op {
@@ -401,10 +543,11 @@ impl Domain for FloatPath {
             }
         };
         let (x, y) = (self.float_var(ty, a)?, self.float_var(ty, b)?);
-        self.network
-            .min_max(which, x, y)
-            .map(PathScalar::Float)
-            .map_err(solver_error)
+        let r = self.network.min_max(which, x, y).map_err(solver_error)?;
+        if self.watching(site) {
+            self.record(site, WatchedOp::MinMax { a: x, b: y });
+        }
+        Ok(PathScalar::Float(r))
     }
 
     fn fma(
@@ -417,7 +560,7 @@ impl Domain for FloatPath {
     ) -> DResult<PathScalar> {
         if let (PathScalar::Bits(x), PathScalar::Bits(y), PathScalar::Bits(z)) = (a, b, c) {
             return self
-                .known(|k| k.fma(ty, x, y, z, site))
+                .known_at(site, |k| k.fma(ty, x, y, z, site))
                 .map(PathScalar::Bits);
         }
         Err(WalkError::unsupported(
@@ -438,17 +581,18 @@ impl Domain for FloatPath {
             .collect::<Option<Vec<u64>>>()
         {
             return self
-                .known(|c| c.math(func, ty, &bits, site))
+                .known_at(site, |c| c.math(func, ty, &bits, site))
                 .map(PathScalar::Bits);
         }
         match (func, args) {
             // glibc's sqrt is correctly rounded: the instruction's constraint.
             (MathFn::Sqrt, [a]) => {
                 let x = self.float_var(ty, a)?;
-                self.network
-                    .sqrt(x)
-                    .map(PathScalar::Float)
-                    .map_err(solver_error)
+                let r = self.network.sqrt(x).map_err(solver_error)?;
+                if self.watching(site) {
+                    self.record(site, WatchedOp::Sqrt { a: x, result: r });
+                }
+                Ok(PathScalar::Float(r))
             }
             _ => Err(WalkError::unsupported(format!(
                 "libm function '{}' ({ty:?}) of a float input (the float solver models sqrt and fabs)",
@@ -467,30 +611,46 @@ impl Domain for FloatPath {
     ) -> DResult<PathScalar> {
         if let PathScalar::Bits(x) = a {
             return self
-                .known(|c| c.fcast(op, from, to, x, site))
+                .known_at(site, |c| c.fcast(op, from, to, x, site))
                 .map(PathScalar::Bits);
         }
-        let r = match (op, from, to, a) {
+        let (r, watched) = match (op, from, to, a) {
             (CastOp::FPExt | CastOp::FPTrunc, ScalarTy::Float(f), ScalarTy::Float(t), _) => {
                 let x = self.float_var(f, a)?;
-                self.network
+                let r = self
+                    .network
                     .float_convert(x, format_of(t))
-                    .map(PathScalar::Float)
+                    .map_err(solver_error)?;
+                (PathScalar::Float(r), WatchedOp::Convert { a: x, result: r })
             }
             (
                 CastOp::SIToFP | CastOp::UIToFP,
-                ScalarTy::Int(_),
+                ScalarTy::Int(w),
                 ScalarTy::Float(t),
                 PathScalar::Int(v, _),
-            ) => self
-                .network
-                .int_to_float(*v, format_of(t))
-                .map(PathScalar::Float),
+            ) => {
+                let r = self
+                    .network
+                    .int_to_float(*v, format_of(t))
+                    .map_err(solver_error)?;
+                // Integers of at most 64 bits are finite in binary32: only inexact.
+                let watched = if w <= 64 {
+                    WatchedOp::Known(ExceptionSet::EMPTY)
+                } else {
+                    WatchedOp::Unstated(format!("{op:?} from i{w}"))
+                };
+                (PathScalar::Float(r), watched)
+            }
             (CastOp::FPToSI | CastOp::FPToUI, ScalarTy::Float(f), ScalarTy::Int(w), _) => {
                 let x = self.float_var(f, a)?;
-                self.network
+                let v = self
+                    .network
                     .float_to_int(x, w, op == CastOp::FPToSI)
-                    .map(|v| PathScalar::Int(v, w))
+                    .map_err(solver_error)?;
+                let why = format!(
+                    "{op:?} to i{w}: its invalid range follows the backend's lowering, not stated as constraints"
+                );
+                (PathScalar::Int(v, w), WatchedOp::Unstated(why))
             }
             _ => {
                 return Err(WalkError::unsupported(format!(
@@ -498,7 +658,10 @@ impl Domain for FloatPath {
                 )))
             }
         };
-        r.map_err(solver_error)
+        if self.watching(site) {
+            self.record(site, watched);
+        }
+        Ok(r)
     }
 
     fn icast(

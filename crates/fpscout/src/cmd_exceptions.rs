@@ -71,6 +71,9 @@ pub struct ExceptionsArgs {
     /// Random inputs only, every one traced, for the whole time budget (the baseline)
     #[arg(long)]
     random_only: bool,
+    /// Do not ask the float solver about the targets Z3 and the fallback solver missed
+    #[arg(long)]
+    no_float_solver: bool,
     /// Witnesses shown per operation and kind
     #[arg(long, default_value_t = 3)]
     witnesses: usize,
@@ -134,6 +137,7 @@ impl ExceptionsArgs {
         cfg.random_inputs = self.random;
         cfg.seed = self.seed;
         cfg.random_only = self.random_only;
+        cfg.float_solver = !self.no_float_solver;
         cfg.ftz_daz = self.ftz_daz;
         cfg.witnesses_per_location = self.witnesses.max(1);
         cfg.started = Some(started);

@@ -14,6 +14,7 @@ use crate::search::{
 };
 use crate::session::{native_ftz, FtzDazChoice, Session};
 use crate::InputError;
+use fpscout_fpsolve::Answer;
 use fpscout_ir::{
     ExceptionKind, ExceptionSet, FloatTy, FpOpId, FuncId, Function, Module, ScalarTy, SourceLoc,
     Type,
@@ -25,11 +26,12 @@ use fpscout_smt::{
 };
 use fpscout_toolchain::BuildKind;
 use fpscout_walk::concrete::{AdaptiveSteps, ArgBits, ConcreteRunner};
-use fpscout_walk::WalkConfig;
+use fpscout_walk::raising::{raise_networks, Formulation};
+use fpscout_walk::{ExploreLimits, PathEnd, StopReason as WalkStop, WalkConfig};
 use rand::{Rng, SeedableRng};
 use rug::Rational;
 use serde::Serialize;
-use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::time::{Duration, Instant};
 
 /// Settings of an exceptions run.
@@ -57,6 +59,9 @@ pub struct ExceptionsConfig {
     pub ftz_daz: FtzDazChoice,
     /// Random inputs only, every one traced: the baseline of the benchmark.
     pub random_only: bool,
+    /// Targets still missed after Z3 and the fallback solver go to the float solver on
+    /// the paths to their operation (a witness, or a proof over floats).
+    pub float_solver: bool,
     /// Witnesses kept per (location, kind).
     pub witnesses_per_location: usize,
     pub time_budget_s: f64,
@@ -85,6 +90,7 @@ impl ExceptionsConfig {
             seed: 1,
             ftz_daz: FtzDazChoice::Auto,
             random_only: false,
+            float_solver: true,
             witnesses_per_location: 3,
             time_budget_s: DEFAULT_TIME_BUDGET_S,
             hang_limit_ms: 200,
@@ -110,6 +116,14 @@ const EXPLORE_SHARE: f64 = 0.15;
 const RANDOM_SHARE: f64 = 0.25;
 const CONFIRM_SHARE: f64 = 0.1;
 const SEARCH_SHARE: f64 = 0.05;
+/// The float solver's share at most past the solvers' own time (taken from the random
+/// inputs' share, of which it leaves half).
+const REFINE_SHARE: f64 = 0.15;
+/// Search nodes of the float solver per network (one disjunct of one operation's
+/// execution on one path).
+const REFINE_NODES: u64 = 50_000;
+/// Float-solver solutions per target replayed at most.
+const REFINE_CANDIDATES: usize = 3;
 /// Neighbours of one candidate replayed traced at most.
 const TRACED_PER_CANDIDATE: usize = 4;
 /// Time the confirmation replays get past the deadline at most, when it has passed.
@@ -134,6 +148,8 @@ pub enum Source {
     Z3,
     /// A model of the fallback solver (or a float near it).
     Fallback,
+    /// A solution of the float solver on a path to the operation (replayed as it is).
+    FloatSolver,
     /// A seed point: special values, the function's constants.
     Seed,
     Random,
@@ -144,6 +160,7 @@ impl Source {
         match self {
             Source::Z3 => "z3",
             Source::Fallback => "fallback",
+            Source::FloatSolver => "float_solver",
             Source::Seed => "seed",
             Source::Random => "random",
         }
@@ -216,6 +233,63 @@ pub struct Verdicts {
     pub z3_unknown: usize,
     pub fallback_sat: usize,
     pub fallback_unknown: usize,
+    /// Executions of the operation on explored paths (one per path prefix reaching it)
+    /// where the float solver found a solution, proved none, or could not tell.
+    pub float_solver_sat: usize,
+    pub float_solver_infeasible: usize,
+    pub float_solver_unknown: usize,
+}
+
+/// What the float solver settled for a target the other solvers' candidates missed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "answer", rename_all = "snake_case")]
+pub enum Refinement {
+    /// One of its solutions raised the target at its operation on the executable.
+    Witnessed,
+    /// No float input raises it: every path was explored, and at every execution of the
+    /// operation on them the raising conditions are infeasible over floats. With `cut`
+    /// paths stopped by the loop bound, the proof holds within that bound; with sampled
+    /// integer parameters, for those values.
+    Infeasible {
+        /// Paths explored, and executions of the operation on them.
+        paths: usize,
+        executions: usize,
+        loop_bound: u32,
+        cut: usize,
+    },
+    Unknown {
+        reason: String,
+    },
+}
+
+impl Refinement {
+    /// The answer of two walks (integer assignments) together.
+    fn and(self, other: Refinement) -> Refinement {
+        use Refinement::*;
+        match (self, other) {
+            (Witnessed, _) | (_, Witnessed) => Witnessed,
+            (Unknown { reason }, _) | (_, Unknown { reason }) => Unknown { reason },
+            (
+                Infeasible {
+                    paths,
+                    executions,
+                    loop_bound,
+                    cut,
+                },
+                Infeasible {
+                    paths: p,
+                    executions: e,
+                    cut: c,
+                    ..
+                },
+            ) => Infeasible {
+                paths: paths + p,
+                executions: executions + e,
+                loop_bound,
+                cut: cut + c,
+            },
+        }
+    }
 }
 
 /// One target: an operation and an exception kind with a condition on some path.
@@ -228,6 +302,22 @@ pub struct TargetOutcome {
     /// Raised at its operation by the executable, on an input of this source (the first
     /// witness of its finding); `None`: not raised.
     pub raised_by: Option<Source>,
+    /// The float solver's answer, for a target it was asked about.
+    pub float_solver: Option<Refinement>,
+}
+
+/// What the float solver did with the targets the other solvers missed.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct RefineCounts {
+    /// Targets asked about.
+    pub targets: usize,
+    pub witnessed: usize,
+    pub infeasible: usize,
+    pub unknown: usize,
+    /// The infeasible targets, as "fmul overflow at f.c:3:12: infeasible over floats (…)".
+    pub proofs: Vec<String>,
+    /// The unknown ones, as "fmul underflow at f.c:3:12: REASONS".
+    pub open: Vec<String>,
 }
 
 /// Queries by outcome and solver.
@@ -251,6 +341,8 @@ pub struct Phases {
     pub compile: f64,
     pub collect: f64,
     pub solve: f64,
+    /// The float solver on the targets still missed, with its candidates' replays.
+    pub refine: f64,
     pub search: f64,
     pub random: f64,
     pub confirm: f64,
@@ -275,6 +367,7 @@ pub struct Summary {
     pub conditions: usize,
     pub unique_conditions: usize,
     pub queries: QueryCounts,
+    pub float_solver: RefineCounts,
     /// Solver candidates whose neighbourhood did not raise their target, by reason.
     pub failed_candidates: BTreeMap<String, usize>,
     pub candidates: usize,
@@ -581,7 +674,8 @@ pub fn run_exceptions(
     let mut failed: HashMap<(FpOpId, ExceptionKind), &'static str> = HashMap::new();
     let mut reached: HashSet<(FpOpId, ExceptionKind)> = HashSet::new();
     let search_deadline = ahead_of(run_deadline, share(RANDOM_SHARE + CONFIRM_SHARE));
-    let mut search = |space: &InputSpace,
+    let mut search = |until: Option<Instant>,
+                      space: &InputSpace,
                       candidates: &[Candidate],
                       findings: &mut Findings,
                       summary: &mut Summary,
@@ -590,14 +684,7 @@ pub fn run_exceptions(
      -> Result<(), InputError> {
         let t = Instant::now();
         let round = search_round(
-            &exe,
-            space,
-            cfg,
-            candidates,
-            findings,
-            search_deadline,
-            summary,
-            progress,
+            &exe, space, cfg, candidates, findings, until, summary, progress,
         )?;
         for (target, reason) in round {
             match reason {
@@ -622,6 +709,7 @@ pub fn run_exceptions(
         verdicts: HashMap::new(),
     };
     let mut seen_targets = HashSet::new();
+    let mut refinements: HashMap<(FpOpId, ExceptionKind), Refinement> = HashMap::new();
     // Each assignment of the sampled integer parameters in turn, with an equal share of
     // the time left for solving.
     for (n, space) in spaces.iter().enumerate().filter(|_| !cfg.random_only) {
@@ -677,6 +765,7 @@ pub fn run_exceptions(
         candidates.splice(0..0, seeds);
         summary.candidates += candidates.len();
         search(
+            search_deadline,
             space,
             &candidates,
             &mut findings,
@@ -723,6 +812,7 @@ pub fn run_exceptions(
             summary.phases.solve += t.elapsed().as_secs_f64();
             summary.candidates += candidates.len();
             search(
+                search_deadline,
                 space,
                 &candidates,
                 &mut findings,
@@ -730,6 +820,67 @@ pub fn run_exceptions(
                 progress,
                 &mut reached,
             )?;
+        }
+
+        // The float solver on the paths to each operation whose target is still missed
+        // (not raised there by any input yet, seeds included), Z3's unsatisfiable ones
+        // too: unsat over the reals proves nothing over floats.
+        let raised_at_op = |(op, kind): &(FpOpId, ExceptionKind)| {
+            module
+                .op(*op)
+                .loc
+                .as_ref()
+                .is_some_and(|l| findings.by_key.contains_key(&(Some(LocKey::of(l)), *kind)))
+        };
+        let missed: Vec<(FpOpId, ExceptionKind)> = collected
+            .queries
+            .iter()
+            .map(|q| (q.op, q.kind))
+            .filter(|t| !reached.contains(t) && !raised_at_op(t))
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        if cfg.float_solver && !missed.is_empty() {
+            let t = Instant::now();
+            let own = Some(t + share(REFINE_SHARE) / left);
+            let refine_until = earliest(
+                own.max(until),
+                ahead_of(run_deadline, share(CONFIRM_SHARE + RANDOM_SHARE / 2.0)),
+            );
+            let refined = refine(
+                module,
+                fid,
+                mode,
+                space,
+                cfg,
+                &missed,
+                refine_until,
+                progress,
+            )?;
+            summary.candidates += refined.candidates.len();
+            search(
+                ahead_of(run_deadline, share(CONFIRM_SHARE)),
+                space,
+                &refined.candidates,
+                &mut findings,
+                &mut summary,
+                progress,
+                &mut reached,
+            )?;
+            for target in &missed {
+                let state = refined.states.get(target).cloned().unwrap_or_default();
+                let v = solving.verdicts.entry(*target).or_default();
+                v.float_solver_sat += state.sat;
+                v.float_solver_infeasible += state.infeasible;
+                v.float_solver_unknown += state.unknown;
+                let answer = refined.answer(&state, reached.contains(target));
+                let merged = match refinements.remove(target) {
+                    Some(before) => before.and(answer),
+                    None => answer,
+                };
+                refinements.insert(*target, merged);
+            }
+            summary.phases.refine += t.elapsed().as_secs_f64();
         }
     }
     let mut verdicts = std::mem::take(&mut solving.verdicts);
@@ -902,9 +1053,48 @@ pub fn run_exceptions(
                 verdicts: verdicts.remove(&(op, kind)).unwrap_or_default(),
                 // The solvers before seeds before random inputs: who answered it.
                 raised_by: finding.and_then(|x| x.witnesses.iter().map(|w| w.source).min()),
+                float_solver: refinements.remove(&(op, kind)),
             }
         })
         .collect();
+    for t in &target_outcomes {
+        let Some(answer) = &t.float_solver else {
+            continue;
+        };
+        let counts = &mut summary.float_solver;
+        counts.targets += 1;
+        let place = format!(
+            "{} {} at {}",
+            t.operation,
+            t.kind.name(),
+            t.location
+                .as_ref()
+                .map_or("(no source line)".to_string(), |l| l.to_string())
+        );
+        match answer {
+            Refinement::Witnessed => counts.witnessed += 1,
+            Refinement::Unknown { reason } => {
+                counts.unknown += 1;
+                counts.open.push(format!("{place}: {reason}"));
+            }
+            Refinement::Infeasible {
+                paths,
+                executions,
+                loop_bound,
+                cut,
+            } => {
+                counts.infeasible += 1;
+                let bound = if *cut > 0 {
+                    format!(", {cut} cut by the loop bound {loop_bound}")
+                } else {
+                    String::new()
+                };
+                counts.proofs.push(format!(
+                    "{place}: infeasible over floats (paths explored {paths}, executions of the operation on them {executions}{bound})"
+                ));
+            }
+        }
+    }
     for t in &target_outcomes {
         if let Some(source) = t.raised_by {
             *summary
@@ -921,6 +1111,270 @@ pub fn run_exceptions(
         params: f.params.clone(),
         ret,
         symbol: f.name.clone(),
+    })
+}
+
+/// What the float solver found for one target on one walk.
+#[derive(Clone, Debug, Default)]
+struct RefineState {
+    /// Executions of the operation (one per path prefix reaching it).
+    executions: usize,
+    /// Executions with a solution, proved infeasible, left open.
+    sat: usize,
+    infeasible: usize,
+    unknown: usize,
+    /// Solutions handed on as candidates.
+    candidates: usize,
+    /// A solution of a superset formulation (it may not raise the exception).
+    superset_solution: bool,
+    /// Why executions stayed open, each once.
+    reasons: Vec<String>,
+}
+
+/// One walk of the float solver over the paths of a build.
+struct Refined {
+    states: HashMap<(FpOpId, ExceptionKind), RefineState>,
+    candidates: Vec<Candidate>,
+    /// Paths explored, and those cut by the loop bound.
+    paths: usize,
+    cut: usize,
+    loop_bound: u32,
+    /// Why the exploration may have missed executions (a failed or stopped path, paths
+    /// left unexplored): then nothing is proved.
+    incomplete: Vec<String>,
+}
+
+impl Refined {
+    /// The answer for one target, given whether a replay raised it.
+    fn answer(&self, state: &RefineState, raised: bool) -> Refinement {
+        if raised {
+            return Refinement::Witnessed;
+        }
+        let mut reasons: Vec<String> = self.incomplete.clone();
+        if state.candidates > 0 {
+            reasons.push(if state.superset_solution {
+                "float-solver solutions did not raise it natively (a solution of a superset \
+                 condition without an exact test need not)"
+                    .to_string()
+            } else {
+                "float-solver solutions did not raise it natively".to_string()
+            });
+        }
+        reasons.extend(state.reasons.iter().cloned());
+        if reasons.is_empty() && state.unknown == 0 && state.sat == 0 {
+            Refinement::Infeasible {
+                paths: self.paths,
+                executions: state.executions,
+                loop_bound: self.loop_bound,
+                cut: self.cut,
+            }
+        } else {
+            if reasons.is_empty() {
+                reasons.push("the float solver left executions open".into());
+            }
+            Refinement::Unknown {
+                reason: reasons.join("; "),
+            }
+        }
+    }
+}
+
+fn note(reasons: &mut Vec<String>, reason: String) {
+    if !reasons.contains(&reason) {
+        reasons.push(reason);
+    }
+}
+
+/// Walks every path of the build with the float-path domain (the executable's FTZ/DAZ
+/// mode, the same input space), and at each execution of a missed target's operation
+/// asks the float solver whether some input raises the target's kind there (see
+/// [`fpscout_walk::raising`]): solutions become candidates; infeasible at every
+/// execution on a completely explored set of paths is a proof over floats.
+#[allow(clippy::too_many_arguments)]
+fn refine(
+    module: &Module,
+    fid: FuncId,
+    mode: fpscout_walk::concrete::FpMode,
+    space: &InputSpace,
+    cfg: &ExceptionsConfig,
+    missed: &[(FpOpId, ExceptionKind)],
+    until: Option<Instant>,
+    progress: Progress,
+) -> Result<Refined, InputError> {
+    let config = WalkConfig {
+        deadline: until,
+        ..WalkConfig::default()
+    };
+    let (mut walker, args) =
+        crate::floatsolve::float_path_walker(module, mode, space, config, true)?;
+    let mut kinds: HashMap<FpOpId, Vec<ExceptionKind>> = HashMap::new();
+    for &(op, kind) in missed {
+        kinds.entry(op).or_default().push(kind);
+    }
+    walker.domain.watch(kinds.keys().copied());
+    let limits = ExploreLimits {
+        max_paths: cfg.collect.max_paths,
+        loop_bound: cfg.collect.loop_bound,
+        deadline: until,
+    };
+    let mut refined = Refined {
+        states: HashMap::new(),
+        candidates: Vec::new(),
+        paths: 0,
+        cut: 0,
+        loop_bound: cfg.collect.loop_bound,
+        incomplete: Vec::new(),
+    };
+    let total = missed.len() as u64;
+    progress("refine", 0, total);
+    let summary = walker.explore(fid, args, limits, |domain, end| {
+        refined.paths += 1;
+        match &end {
+            PathEnd::Stopped(WalkStop::LoopBound { .. }) => refined.cut += 1,
+            PathEnd::Stopped(why) => {
+                note(&mut refined.incomplete, format!("a path stopped: {why}"))
+            }
+            PathEnd::Failed(e) => note(
+                &mut refined.incomplete,
+                format!("a path could not be walked with the float solver: {e}"),
+            ),
+            PathEnd::Returned(_) | PathEnd::Ended { .. } => {}
+        }
+        for watched in domain.take_watched() {
+            let Some(kinds) = kinds.get(&watched.site.op) else {
+                continue;
+            };
+            for &kind in kinds {
+                let state = refined.states.entry((watched.site.op, kind)).or_default();
+                state.executions += 1;
+                if until.is_some_and(|d| Instant::now() >= d) {
+                    state.unknown += 1;
+                    note(
+                        &mut state.reasons,
+                        "the float solver's time ran out before this execution".into(),
+                    );
+                    continue;
+                }
+                if state.candidates >= REFINE_CANDIDATES {
+                    // Enough to replay; the rest is not needed unless they all fail.
+                    state.unknown += 1;
+                    continue;
+                }
+                let networks = match raise_networks(&watched, kind) {
+                    Ok(n) => n,
+                    Err(why) => {
+                        state.unknown += 1;
+                        note(
+                            &mut state.reasons,
+                            format!("not stated as float constraints: {why}"),
+                        );
+                        continue;
+                    }
+                };
+                let (mut refuted, mut solved) = (true, false);
+                for raise in networks {
+                    if state.candidates >= REFINE_CANDIDATES {
+                        refuted = false;
+                        break;
+                    }
+                    // Half of what is left at most, so later executions get their turn.
+                    let deadline = until.map(|d| {
+                        let now = Instant::now();
+                        now + d.saturating_duration_since(now) / 2
+                    });
+                    let report =
+                        crate::floatsolve::solve_path(&raise.network, REFINE_NODES, deadline);
+                    let mut answer = report.answer;
+                    // A superset's solution its exact test rejects (a tiny product that
+                    // is exact): other random points of its box.
+                    if let Answer::Solution(first) = &answer {
+                        if raise.raises(first.values()) == Some(false) {
+                            let Some(other) = resample(&raise, deadline) else {
+                                refuted = false;
+                                note(
+                                    &mut state.reasons,
+                                    "the solutions found of the superset condition do not raise it (exact, or not tiny after rounding)".into(),
+                                );
+                                continue;
+                            };
+                            answer = Answer::Solution(other);
+                        }
+                    }
+                    match answer {
+                        Answer::Infeasible => {}
+                        Answer::Solution(assignment) => {
+                            refuted = false;
+                            match raise.formulation {
+                                Formulation::ProofOnly(why) => {
+                                    note(&mut state.reasons, why.to_string());
+                                }
+                                formulation => {
+                                    solved = true;
+                                    state.candidates += 1;
+                                    state.superset_solution |= formulation == Formulation::Superset;
+                                    let center = crate::floatsolve::solution_bits(
+                                        domain.inputs(),
+                                        assignment.values(),
+                                    );
+                                    refined.candidates.push(Candidate {
+                                        center,
+                                        around: Vec::new(),
+                                        target: Some((watched.site.op, kind)),
+                                        source: Source::FloatSolver,
+                                    });
+                                }
+                            }
+                        }
+                        Answer::Unknown(stop) => {
+                            refuted = false;
+                            note(
+                                &mut state.reasons,
+                                format!("float solver stopped: {stop:?}"),
+                            );
+                        }
+                    }
+                }
+                if refuted {
+                    state.infeasible += 1;
+                } else if solved {
+                    state.sat += 1;
+                } else {
+                    state.unknown += 1;
+                }
+            }
+        }
+        let settled = refined.states.len() as u64;
+        progress("refine", settled.min(total), total);
+    });
+    if let Some(stop) = summary.stopped {
+        note(
+            &mut refined.incomplete,
+            format!("paths left unexplored: {stop}"),
+        );
+    }
+    Ok(refined)
+}
+
+/// Random solutions of a superset network tried for one its exact test accepts.
+const RESAMPLES: u64 = 16;
+
+/// A solution of `raise` that its exact test does not reject, from random points of
+/// its propagated box (seeds other than the search's own).
+fn resample(
+    raise: &fpscout_walk::raising::RaiseNetwork,
+    deadline: Option<Instant>,
+) -> Option<fpscout_fpsolve::Assignment> {
+    (2..2 + RESAMPLES).find_map(|seed| {
+        let config = fpscout_fpsolve::SearchConfig {
+            strategy: fpscout_fpsolve::Strategy::Sample { seed },
+            node_budget: 2_000,
+            deadline,
+            ..fpscout_fpsolve::SearchConfig::default()
+        };
+        match fpscout_fpsolve::solve(&raise.network, &config).answer {
+            Answer::Solution(s) if raise.raises(s.values()) != Some(false) => Some(s),
+            _ => None,
+        }
     })
 }
 
@@ -1206,7 +1660,8 @@ fn search_round(
     let hoods: Vec<Vec<Vec<u64>>> = candidates
         .iter()
         .map(|c| match c.source {
-            Source::Seed => vec![c.center.clone()],
+            // A float-solver solution takes its path exactly; its neighbours need not.
+            Source::Seed | Source::FloatSolver => vec![c.center.clone()],
             _ => neighbours(&c.center, &c.around, &space.tys, cfg.search_budget),
         })
         .collect();

@@ -7,6 +7,7 @@ pub mod diff;
 pub mod error;
 pub mod exceptions;
 pub mod finding;
+mod floatsolve;
 pub mod html;
 pub mod ledger;
 pub mod libraries;

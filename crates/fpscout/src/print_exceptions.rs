@@ -153,6 +153,20 @@ pub fn print_text(out: &mut impl Write, report: &ExceptionsReport) {
         "queries: Z3 {} sat, {} unsat, {} unknown; fallback {} sat, {} unknown; {} skipped (already raised), {} not attempted",
         q.z3_sat, q.z3_unsat, q.z3_unknown, q.fallback_sat, q.fallback_unknown, q.already_witnessed, q.not_attempted
     );
+    let r = &s.float_solver;
+    if r.targets > 0 {
+        let _ = writeln!(
+            out,
+            "float solver on the targets still missed: {} asked, {} witnessed, {} proved infeasible, {} unknown",
+            r.targets, r.witnessed, r.infeasible, r.unknown
+        );
+        for proof in &r.proofs {
+            let _ = writeln!(out, "  proved: {proof}");
+        }
+        for open in &r.open {
+            let _ = writeln!(out, "  open: {open}");
+        }
+    }
     for (reason, n) in &s.failed_candidates {
         let _ = writeln!(out, "candidates that failed: {n} {reason}");
     }
@@ -162,7 +176,7 @@ pub fn print_text(out: &mut impl Write, report: &ExceptionsReport) {
     let p = &s.phases;
     let _ = writeln!(
         out,
-        "time: {:.1} s (compile {:.1}, collect {:.1}, solve {:.1}, search {:.1}, random {:.1}, confirm {:.1}); {} native runs, {} traced",
-        s.wall_seconds, p.compile, p.collect, p.solve, p.search, p.random, p.confirm, s.native_runs, s.traced_runs
+        "time: {:.1} s (compile {:.1}, collect {:.1}, solve {:.1}, search {:.1}, float solver {:.1}, random {:.1}, confirm {:.1}); {} native runs, {} traced",
+        s.wall_seconds, p.compile, p.collect, p.solve, p.search, p.refine, p.random, p.confirm, s.native_runs, s.traced_runs
     );
 }

@@ -8,21 +8,22 @@
 //! proof over floats. The answer is `unreachable` only when every path was explored and
 //! every target path refuted.
 
+use crate::floatsolve::{complete_solve, float_path_walker, quick_solve, solution_bits};
 use crate::run::to_native;
 use crate::search::{after, searched_function, InputOptions, InputSpace};
 use crate::session::{native_ftz, FtzDazChoice, Session};
 use crate::InputError;
 use fpscout_fpsolve::{
-    solve, Answer, FcmpPredicate, FloatDomain, FloatValue, Format, Network, Report, Rounding,
-    SearchConfig, Split, StopReason as FpStop, Strategy, Value, VarId,
+    solve, Answer, FcmpPredicate, FloatValue, Format, Network, Report, Rounding, SearchConfig,
+    StopReason as FpStop, Strategy, VarId,
 };
-use fpscout_ir::{EndFn, ExternalKind, FloatTy, InstKind, ProgramEnd, ScalarTy, SourceLoc, Type};
+use fpscout_ir::{EndFn, ExternalKind, FloatTy, InstKind, ProgramEnd, SourceLoc, Type};
 use fpscout_native::{NativeOutcome, RunOptions};
-use fpscout_smt::{FpTheoryAnswer, ParamSpec};
+use fpscout_smt::FpTheoryAnswer;
 use fpscout_walk::concrete::eval::EvalEnd;
 use fpscout_walk::concrete::{ArgBits, FpMode};
 use fpscout_walk::floatpath::{format_of, FloatPath, PathScalar};
-use fpscout_walk::{ExploreLimits, PathEnd, StopReason, Val, WalkConfig, Walker};
+use fpscout_walk::{ExploreLimits, PathEnd, StopReason, Val, WalkConfig};
 use rand::SeedableRng;
 use rug::Rational;
 use std::collections::HashMap;
@@ -410,16 +411,6 @@ impl Replayer<'_> {
     }
 }
 
-/// The input domain of one float: its range, or every float (NaN and infinities
-/// included: a refutation then covers every input the program can be given).
-fn input_domain(ty: FloatTy, range: Option<(f64, f64)>) -> FloatDomain {
-    let format = format_of(ty);
-    match range {
-        Some((lo, hi)) => FloatDomain::between(format, lo, hi),
-        None => FloatDomain::full(format),
-    }
-}
-
 /// How a result is compared with a real bound.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Side {
@@ -516,77 +507,6 @@ fn target_networks(
 /// Share of the time budget for walking paths and solving them.
 const SOLVER_SHARE: f64 = 0.9;
 
-/// Search nodes of the 3-point probe tried before the complete search.
-const PROBE_NODES: u64 = 2_000;
-
-/// Nodes of the corners-first search of the first pass.
-const CORNER_NODES: u64 = 4_000;
-
-/// Random points of a target path's propagated box evaluated before the complete search.
-const SAMPLED_POINTS: u64 = 200_000;
-
-/// The witness-seeking first pass on one target network: a quick 3-point probe (it
-/// often lands on a witness where bisection would still be narrowing), then random
-/// points of the box (witnesses spread over the box, which depth-first search visits one
-/// corner at a time). Every target path gets this pass before any gets the complete
-/// search, so a witness on a late path is not starved by an early path that only a
-/// long search could refute.
-fn quick_solve(net: &Network, node_budget: u64, deadline: Option<Instant>) -> Report {
-    let probe = SearchConfig {
-        strategy: Strategy::ThreePointProbe,
-        node_budget: PROBE_NODES.min(node_budget),
-        deadline,
-        ..SearchConfig::default()
-    };
-    let probed = solve(net, &probe);
-    if matches!(probed.answer, Answer::Solution(_) | Answer::Infeasible) {
-        return probed;
-    }
-    // A complete search, cut short, that visits the box's corners and faces first:
-    // maxima sit on bounds (a triangle's sides at their largest).
-    // A third of the slice at most: its nodes cost milliseconds on networks whose
-    // propagation creeps, and the sampling after it finds other witnesses.
-    let corners_deadline = deadline.map(|d| {
-        let now = Instant::now();
-        now + d.saturating_duration_since(now) / 3
-    });
-    let corners = SearchConfig {
-        strategy: Strategy::Complete(Split::EndsFirst),
-        node_budget: CORNER_NODES.min(node_budget),
-        deadline: corners_deadline,
-        ..SearchConfig::default()
-    };
-    let cornered = solve(net, &corners);
-    if matches!(cornered.answer, Answer::Solution(_) | Answer::Infeasible) {
-        return Report {
-            nodes: cornered.nodes + probed.nodes,
-            ..cornered
-        };
-    }
-    let sampling = SearchConfig {
-        strategy: Strategy::Sample { seed: 1 },
-        node_budget: SAMPLED_POINTS.min(node_budget),
-        deadline,
-        ..SearchConfig::default()
-    };
-    let sampled = solve(net, &sampling);
-    Report {
-        nodes: sampled.nodes + cornered.nodes + probed.nodes,
-        ..sampled
-    }
-}
-
-/// The complete search on a target network the first pass left open: its exhaustion is
-/// a proof.
-fn complete_solve(net: &Network, node_budget: u64, deadline: Option<Instant>) -> Report {
-    let complete = SearchConfig {
-        node_budget,
-        deadline,
-        ..SearchConfig::default()
-    };
-    solve(net, &complete)
-}
-
 /// The first pass gives one target network at most this fraction of the time left,
 /// and at most the budget's share for the paths and their searches over this number.
 const QUICK_PASS_SHARE: u32 = 4;
@@ -642,7 +562,7 @@ fn settle(
         });
         let sampling = SearchConfig {
             strategy: Strategy::Sample { seed: 2 },
-            node_budget: SAMPLED_POINTS.min(cfg.node_budget),
+            node_budget: crate::floatsolve::SAMPLED_POINTS.min(cfg.node_budget),
             deadline: sampling_deadline,
             ..SearchConfig::default()
         };
@@ -678,7 +598,7 @@ fn settle_answer(
             enumerated: 0,
         },
         Answer::Solution(assignment) => {
-            let inputs = space.assemble(&solution_bits(domain, assignment.values()));
+            let inputs = space.assemble(&solution_bits(domain.inputs(), assignment.values()));
             match replayer.confirm(&inputs)? {
                 Some(witness) => Settled::Witness {
                     witness,
@@ -809,18 +729,6 @@ fn exhaust(
     Ok(Exhaustion::Refuted(run))
 }
 
-/// The float bits of each input of the path in a solution.
-fn solution_bits(domain: &FloatPath, values: &[Value]) -> Vec<u64> {
-    domain
-        .inputs()
-        .iter()
-        .map(|input| match values.get(input.var.index()) {
-            Some(Value::Float(v)) => format_of(input.ty).to_bits(*v),
-            _ => 0,
-        })
-        .collect()
-}
-
 /// Runs `reach` on one function of a session.
 pub fn run_reach(
     session: &Session,
@@ -935,37 +843,9 @@ fn explore_paths(
         deadline,
         ..WalkConfig::default()
     };
-    let mut domain = FloatPath::new(replayer.mode);
     // The baseline's answers are Z3's own: no branch is refuted by our propagation.
-    domain.propagate_branches = cfg.solver == PathSolver::FloatSolver;
-    let mut walker = Walker::new(module, domain, config).map_err(|e| InputError(e.to_string()))?;
-    let mut args = Vec::new();
-    for spec in &space.specs {
-        args.push(match spec {
-            ParamSpec::Float { name, ty, range } => {
-                Val::Scalar(walker.domain.input(name, *ty, input_domain(*ty, *range)))
-            }
-            ParamSpec::Int { bits } => Val::Scalar(PathScalar::Bits(*bits)),
-            ParamSpec::FloatArray {
-                name,
-                ty,
-                len,
-                range,
-            } => {
-                let cells: Vec<PathScalar> = (0..*len)
-                    .map(|i| {
-                        walker
-                            .domain
-                            .input(&format!("{name}[{i}]"), *ty, input_domain(*ty, *range))
-                    })
-                    .collect();
-                let ptr = walker
-                    .alloc_array(name, ScalarTy::Float(*ty), cells)
-                    .map_err(|e| InputError(e.to_string()))?;
-                Val::Ptr(ptr)
-            }
-        });
-    }
+    let propagate = cfg.solver == PathSolver::FloatSolver;
+    let (mut walker, args) = float_path_walker(module, replayer.mode, space, config, propagate)?;
     let limits = ExploreLimits {
         max_paths: cfg.max_paths,
         loop_bound: cfg.loop_bound,
@@ -1075,7 +955,7 @@ fn explore_paths(
             match solved.answer {
                 Answer::Infeasible => {}
                 Answer::Solution(assignment) => {
-                    let inputs = space.assemble(&solution_bits(domain, assignment.values()));
+                    let inputs = space.assemble(&solution_bits(domain.inputs(), assignment.values()));
                     match replayer.confirm(&inputs) {
                         Ok(Some(w)) => {
                             *witness = Some(w);

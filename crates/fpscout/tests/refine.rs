@@ -1,0 +1,242 @@
+//! The float solver as the refinement step of `exceptions`: a target only floats reach is witnessed (and replays natively), one no float reaches is proved infeasible, and Z3 alone does neither.
+
+mod common;
+
+use common::cli::{records, run};
+use fpscout::exceptions::{
+    run_exceptions, ExceptionsConfig, ExceptionsReport, Refinement, Source, TargetOutcome,
+};
+use fpscout::session::Session;
+use fpscout_ir::ExceptionKind;
+use fpscout_toolchain::{BuildFlags, BuildKind};
+use fpscout_walk::concrete::ArgBits;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Solving forks the calling thread (see `fpscout_smt::isolate`): tests take turns.
+static ONE_Z3_USER: Mutex<()> = Mutex::new(());
+
+fn program(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/refine")
+        .join(name)
+}
+
+/// Solvers only: no random inputs, so what is raised is what the solvers found.
+fn solvers_only(function: &str, float_solver: bool) -> ExceptionsConfig {
+    let mut cfg = ExceptionsConfig::new(function);
+    cfg.threads = 2;
+    cfg.random_inputs = 0;
+    cfg.time_budget_s = 20.0;
+    cfg.float_solver = float_solver;
+    cfg
+}
+
+fn exceptions(path: &Path, cfg: &ExceptionsConfig) -> (Session, ExceptionsReport) {
+    let _turn = ONE_Z3_USER.lock().unwrap_or_else(|e| e.into_inner());
+    let session = Session::open(path, BuildFlags::default()).expect("session");
+    let report = run_exceptions(&session, cfg, &mut |_, _, _| {}).expect("exceptions runs");
+    (session, report)
+}
+
+/// The target of `kind` at the operation on `line`.
+fn target(r: &ExceptionsReport, line: u32, kind: ExceptionKind) -> &TargetOutcome {
+    r.targets
+        .iter()
+        .find(|t| t.kind == kind && t.location.as_ref().is_some_and(|l| l.line == line))
+        .unwrap_or_else(|| {
+            panic!(
+                "no {} target on line {line}: {:?}",
+                kind.name(),
+                r.targets
+                    .iter()
+                    .map(|t| (t.kind, t.location.clone()))
+                    .collect::<Vec<_>>()
+            )
+        })
+}
+
+#[test]
+fn an_overflow_only_floats_reach_is_witnessed_by_the_float_solver() {
+    let path = program("absorbed.c");
+    // Z3 (with the fallback solver, the seeds and the neighbourhood search) alone: over
+    // the reals the branch means x = 0, and the product cannot overflow.
+    let (_, alone) = exceptions(&path, &solvers_only("absorbed", false));
+    let t = target(&alone, 5, ExceptionKind::Overflow);
+    assert_eq!(t.raised_by, None, "{t:?}");
+    assert_eq!(t.float_solver, None);
+
+    let (session, refined) = exceptions(&path, &solvers_only("absorbed", true));
+    let t = target(&refined, 5, ExceptionKind::Overflow);
+    assert_eq!(t.raised_by, Some(Source::FloatSolver), "{t:?}");
+    assert_eq!(t.float_solver, Some(Refinement::Witnessed));
+    assert!(t.verdicts.float_solver_sat >= 1, "{:?}", t.verdicts);
+    assert_eq!(
+        refined.summary.targets_raised_by.get("float_solver"),
+        Some(&1)
+    );
+    let finding = refined
+        .findings
+        .iter()
+        .find(|x| {
+            x.kind == ExceptionKind::Overflow && x.location.as_ref().is_some_and(|l| l.line == 5)
+        })
+        .expect("the overflow of x * 1e308 is a finding");
+    let witness = finding
+        .witnesses
+        .iter()
+        .find(|w| w.source == Source::FloatSolver)
+        .expect("a float-solver witness");
+    // The witness takes the branch and overflows: 1.8 <= |x| <= 8, exactly as floats do.
+    let ArgBits::Scalar(bits) = witness.input[0] else {
+        panic!("a scalar input");
+    };
+    let x = f64::from_bits(bits);
+    assert_eq!(x + 1e17, 1e17, "{x:e} takes the branch");
+    assert!((x * 1e308).is_infinite(), "{x:e} overflows");
+    // Replayed on a fresh executable, traced: overflow at line 5, column of the `*`.
+    let fid = session
+        .function(BuildKind::P, "absorbed")
+        .expect("function");
+    let f = session.p().expect("build P").function(fid);
+    let native = session.native(BuildKind::P, fid, &[None]).expect("native");
+    let traced = native
+        .run_traced(
+            &[fpscout::run::to_native(f, &witness.input)],
+            &fpscout_native::RunOptions::default(),
+        )
+        .expect("traced replay");
+    let loc = t.location.clone().expect("a source location");
+    assert!(
+        traced[0].trace.events.iter().any(|e| {
+            e.flags.contains(ExceptionKind::Overflow)
+                && e.loc
+                    .as_ref()
+                    .is_some_and(|l| l.line == loc.line && l.col == loc.col)
+        }),
+        "{:?}",
+        traced[0].trace.events
+    );
+    // The sum's underflow, which Z3's tiny real sums suggested, is impossible over
+    // floats (a sum that small is exact): proved, not left unknown. The sum runs before
+    // the branch forks: one execution, shared by both paths.
+    let sum = target(&refined, 4, ExceptionKind::Underflow);
+    assert_eq!(
+        sum.float_solver,
+        Some(Refinement::Infeasible {
+            paths: 2,
+            executions: 1,
+            loop_bound: 8,
+            cut: 0
+        }),
+        "{sum:?}"
+    );
+}
+
+#[test]
+fn an_overflow_only_the_reals_reach_is_proved_infeasible_over_floats() {
+    let path = program("root_two.c");
+    let (_, alone) = exceptions(&path, &solvers_only("root_two", false));
+    let t = target(&alone, 5, ExceptionKind::Overflow);
+    assert_eq!(t.raised_by, None, "{t:?}");
+    // Over the reals x = sqrt(2) satisfies it: Z3 says sat (or cannot tell), never unsat.
+    assert_eq!(t.verdicts.z3_unsat, 0, "{:?}", t.verdicts);
+
+    let (_, refined) = exceptions(&path, &solvers_only("root_two", true));
+    let t = target(&refined, 5, ExceptionKind::Overflow);
+    assert_eq!(t.raised_by, None);
+    assert_eq!(
+        t.float_solver,
+        Some(Refinement::Infeasible {
+            paths: 2,
+            executions: 1,
+            loop_bound: 8,
+            cut: 0
+        }),
+        "{t:?}"
+    );
+    assert_eq!(t.verdicts.float_solver_infeasible, 1);
+    assert!(refined
+        .summary
+        .float_solver
+        .proofs
+        .iter()
+        .any(|p| p.starts_with("fmul overflow at") && p.contains(":5:")));
+    // The square itself overflows for large x: found before the float solver is asked.
+    let square = target(&refined, 4, ExceptionKind::Overflow);
+    assert!(square.raised_by.is_some() && square.float_solver.is_none());
+}
+
+#[test]
+fn the_float_solvers_witness_and_proofs_are_in_the_json_lines() {
+    let absorbed = program("absorbed.c").display().to_string();
+    let out = run(&[
+        "exceptions",
+        &absorbed,
+        "-f",
+        "absorbed",
+        "--json",
+        "--random",
+        "0",
+        "--time-budget",
+        "10",
+    ]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let recs = records(&out.stdout);
+    let overflow = recs
+        .iter()
+        .find(|r| r["type"] == "finding" && r["data"]["kind"] == "overflow")
+        .expect("the overflow finding");
+    assert_eq!(overflow["data"]["line"], 5);
+    assert_eq!(overflow["data"]["witnesses"][0]["source"], "float_solver");
+    // Its run_args replay through `fpscout run`, which reports the overflow.
+    let args = overflow["data"]["witnesses"][0]["run_args"]
+        .as_str()
+        .expect("run_args")
+        .to_string();
+    let replay = run(&["run", &absorbed, "-f", "absorbed", "--args", &args]);
+    assert!(replay.stdout.contains("overflow"), "{}", replay.stdout);
+    let summary = &recs.last().expect("summary")["data"];
+    assert_eq!(summary["targets_raised_by"]["float_solver"], 1);
+    let refined = &summary["float_solver"];
+    assert_eq!(refined["witnessed"], 1, "{refined}");
+    assert_eq!(refined["infeasible"], 3, "{refined}");
+    assert_eq!(refined["unknown"], 0, "{refined}");
+    let proofs: Vec<&str> = refined["proofs"]
+        .as_array()
+        .expect("proofs")
+        .iter()
+        .filter_map(|p| p.as_str())
+        .collect();
+    assert!(
+        proofs
+            .iter()
+            .any(|p| p.starts_with("fadd underflow at") && p.contains("absorbed.c:4:")),
+        "{proofs:?}"
+    );
+    // Without the float solver the overflow is not found (no random inputs either).
+    let alone = run(&[
+        "exceptions",
+        &absorbed,
+        "-f",
+        "absorbed",
+        "--json",
+        "--random",
+        "0",
+        "--time-budget",
+        "10",
+        "--no-float-solver",
+    ]);
+    let recs = records(&alone.stdout);
+    assert!(
+        !recs
+            .iter()
+            .any(|r| r["type"] == "finding" && r["data"]["kind"] == "overflow"),
+        "{}",
+        alone.stdout
+    );
+    assert_eq!(
+        recs.last().expect("summary")["data"]["float_solver"]["targets"],
+        0
+    );
+}
