@@ -414,7 +414,9 @@ impl Evaluator<'_> {
     /// `x` as bits of input `i`'s type, clamped into its range (`None` if not finite).
     fn fit(&self, i: usize, x: f64) -> Option<u64> {
         let (lo, hi) = self.bounds[i];
-        let x = x.clamp(lo, hi);
+        // A one-point range is a fixed value, its zero's sign included (clamping -0 into
+        // [0, 0] would keep the -0 a move produced).
+        let x = if lo == hi { lo } else { x.clamp(lo, hi) };
         let bits = match self.ty(i) {
             FloatTy::F64 => x.to_bits(),
             FloatTy::F32 => u64::from((x as f32).to_bits()),
