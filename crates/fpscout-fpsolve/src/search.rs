@@ -1,5 +1,6 @@
 //! Search over a network: propagation at every node, domain splitting, answers that are proofs or checked solutions.
 
+use crate::affine::{bound_with, BoundPlan, Bounding};
 use crate::domain::{FloatDomain, IntDomain};
 use crate::format::{middle_key, FloatValue, Format, Fp};
 use crate::machine::MachineProgram;
@@ -74,6 +75,10 @@ pub struct SearchConfig {
     /// Random points of each node's box evaluated before it is split (by [`solve`] only:
     /// [`enumerate`] lists each solution once, from the leaves).
     pub probes_per_node: u32,
+    /// Whether each propagated node is also bounded by affine forms with rounding-error
+    /// terms ([`crate::affine::bound`]): refutes boxes whose comparisons fail only
+    /// through relations between variables, and narrows domains to the forms' ranges.
+    pub affine: bool,
 }
 
 impl Default for SearchConfig {
@@ -89,6 +94,7 @@ impl Default for SearchConfig {
             leaf_points: 1024,
             machine_leaf_points: 1 << 16,
             probes_per_node: 2,
+            affine: true,
         }
     }
 }
@@ -226,6 +232,8 @@ struct Search<'a> {
     machine: Option<MachineProgram>,
     /// Registers of the machine program with the constants' bits in place.
     registers: Vec<u64>,
+    /// The network's structure for the affine bound, when it is enabled.
+    bound_plan: Option<BoundPlan>,
 }
 
 /// What evaluating the points of a node found.
@@ -264,6 +272,7 @@ impl<'a> Search<'a> {
             rng: ChaCha8Rng::seed_from_u64(seed),
             machine: MachineProgram::compile(network),
             registers,
+            bound_plan: config.affine.then(|| BoundPlan::new(network)),
         }
     }
 
@@ -311,6 +320,9 @@ impl<'a> Search<'a> {
                 if !self.shave(&mut domains, slices.max(2)) {
                     continue;
                 }
+            }
+            if !self.bounded(&mut domains) {
+                continue;
             }
             if self.probing {
                 for _ in 0..self.config.probes_per_node {
@@ -370,8 +382,9 @@ impl<'a> Search<'a> {
             self.config.min_reduction,
             None,
         ) == Propagation::Infeasible
+            || !self.bounded(&mut domains)
         {
-            // Propagation is sound: nothing to sample, and nothing to find.
+            // Propagation and bounding are sound: nothing to sample, and nothing to find.
             return None;
         }
         for draw in 0u64.. {
@@ -621,6 +634,26 @@ impl<'a> Search<'a> {
             return Some(StopReason::Cancelled);
         }
         None
+    }
+
+    /// The affine bound of a propagated node (when enabled): false when it refutes the
+    /// node, or when propagating the domains it narrowed empties one.
+    fn bounded(&self, domains: &mut [Domain]) -> bool {
+        let Some(plan) = &self.bound_plan else {
+            return true;
+        };
+        match bound_with(self.network, plan, domains) {
+            Bounding::Refuted => false,
+            Bounding::Unchanged => true,
+            Bounding::Narrowed(changed) => {
+                self.network.propagate_domains(
+                    domains,
+                    self.config.propagation_budget,
+                    self.config.min_reduction,
+                    Some(&changed),
+                ) != Propagation::Infeasible
+            }
+        }
     }
 
     /// 3B shaving on float variables: cuts end slices whose propagation empties a domain.
