@@ -207,18 +207,25 @@ impl BoundPlan {
 /// possible, or out of the model), in [`VarId`] order.
 pub fn affine_forms(network: &Network, domains: &[Domain]) -> Vec<Option<AffineForm>> {
     forms_with(network, &BoundPlan::new(network), domains)
+        .unwrap_or_else(|| vec![None; domains.len()])
 }
 
-fn forms_with(network: &Network, plan: &BoundPlan, domains: &[Domain]) -> Vec<Option<AffineForm>> {
+/// The forms, or `None` when the box holds no point whose evaluation stays in the domains.
+fn forms_with(
+    network: &Network,
+    plan: &BoundPlan,
+    domains: &[Domain],
+) -> Option<Vec<Option<AffineForm>>> {
     let mut builder = Builder {
         network,
         domains,
         arith: network.arith(),
         forms: vec![None; domains.len()],
         next_symbol: 0,
+        empty: false,
     };
     builder.build(plan);
-    builder.forms
+    (!builder.empty).then_some(builder.forms)
 }
 
 /// Refutes the box when a comparison's two sides have an affine difference whose range
@@ -231,7 +238,9 @@ pub fn bound(network: &Network, domains: &mut [Domain]) -> Bounding {
 
 /// [`bound`] with the network's [`BoundPlan`] computed beforehand.
 pub fn bound_with(network: &Network, plan: &BoundPlan, domains: &mut [Domain]) -> Bounding {
-    let forms = forms_with(network, plan, domains);
+    let Some(forms) = forms_with(network, plan, domains) else {
+        return Bounding::Refuted;
+    };
     let arith = network.arith();
     for constraint in network.constraints() {
         let Constraint::Compare { predicate, a, b } = *constraint else {
@@ -288,7 +297,7 @@ pub fn bound_with(network: &Network, plan: &BoundPlan, domains: &mut [Domain]) -
         if kept.is_empty() {
             return Bounding::Refuted;
         }
-        if kept != *domain {
+        if worth_narrowing(domain, &kept) {
             domains[index] = Domain::Float(kept);
             narrowed.push(variable);
         }
@@ -300,6 +309,46 @@ pub fn bound_with(network: &Network, plan: &BoundPlan, domains: &mut [Domain]) -
     } else {
         Bounding::Narrowed(narrowed)
     }
+}
+
+/// Whether narrowing `old` to `new` is worth handing back: it removes at least a quarter
+/// of the floats, or halves the width of the real range (floats crowd near zero, so a
+/// cut to a thousandth of the width may keep most of them); smaller cuts cost the
+/// propagation they wake more than they save.
+pub(crate) fn worth_narrowing(old: &FloatDomain, new: &FloatDomain) -> bool {
+    if new == old {
+        return false;
+    }
+    if u128::from(new.size()) * 4 <= u128::from(old.size()) * 3 {
+        return true;
+    }
+    let format = old.format();
+    let width = |d: &FloatDomain| {
+        d.range()
+            .map_or(0.0, |(lo, hi)| format.to_f64(hi) - format.to_f64(lo))
+    };
+    width(new) <= width(old) / 2.0
+}
+
+/// Numerator plus denominator bits above which a coefficient is shortened.
+const COEFFICIENT_BITS: u32 = 200;
+
+/// A dyadic rational with a 64-bit significand next to `c`: the nearest, or (`upward`)
+/// one at least `c` (for a magnitude that must stay a bound).
+fn dyadic_near(c: &Rational, upward: bool) -> Rational {
+    if c.cmp0() == Ordering::Equal {
+        return Rational::new();
+    }
+    let shift = 64 - floor_log2(&c.clone().abs());
+    let mut scaled = c.clone();
+    shift_rational(&mut scaled, shift);
+    let mut short = if upward {
+        scaled.ceil()
+    } else {
+        scaled.round()
+    };
+    shift_rational(&mut short, -shift);
+    short
 }
 
 /// 2^exponent.
@@ -419,6 +468,9 @@ struct Builder<'a> {
     arith: Arith,
     forms: Vec<Option<AffineForm>>,
     next_symbol: usize,
+    /// Set when an operation's image misses its result's domain: the box has no point
+    /// whose evaluation stays in the domains.
+    empty: bool,
 }
 
 impl Builder<'_> {
@@ -485,6 +537,7 @@ impl Builder<'_> {
                 // An operation whose result cannot be NaN or infinite in this box.
                 Some(result_range) => self
                     .operation(constraint, &result_range)
+                    .map(|form| self.tidied(form))
                     .or_else(|| self.interval_form(result)),
                 None => None,
             };
@@ -530,7 +583,19 @@ impl Builder<'_> {
                 } else if hi.cmp0() != Ordering::Greater {
                     Some(self.operand(a)?.negated())
                 } else {
-                    None
+                    // Both signs: a fresh symbol over [0, largest magnitude of the
+                    // operand's form range], which may be far below the result's domain.
+                    let within = intersect(&(lo, hi), &self.operand(a)?.range());
+                    let top = std::cmp::max(-within.0, within.1);
+                    let (low, high) = intersect(&(Rational::new(), top), result_range);
+                    if low > high {
+                        // No point of the box keeps both in their domains.
+                        self.empty = true;
+                        return None;
+                    }
+                    let centre = Rational::from(&low + &high) / 2u32;
+                    let radius = Rational::from(&high - &low) / 2u32;
+                    Some(AffineForm::symbol(centre, radius, self.fresh()))
                 }
             }
             Constraint::Copy { a, .. } => self.operand(a),
@@ -593,18 +658,53 @@ impl Builder<'_> {
         let mut error = if exact {
             Rational::new()
         } else {
-            let largest = magnitude_max(result_range);
-            let exponent = if largest.cmp0() == Ordering::Equal {
-                format.emin()
-            } else {
-                floor_log2(&largest).max(format.emin())
+            // Half an ulp of the largest result; or of the largest exact value, where a
+            // power of two 2^e at the top counts as below it (2^e itself rounds exactly).
+            let half_ulp = |largest: Rational, power_at_top_is_exact: bool| {
+                if largest.cmp0() == Ordering::Equal {
+                    return power_of_two(format.emin() - format.precision() as i64);
+                }
+                let mut exponent = floor_log2(&largest);
+                if power_at_top_is_exact && largest == power_of_two(exponent) {
+                    exponent -= 1;
+                }
+                power_of_two(exponent.max(format.emin()) - format.precision() as i64)
             };
-            power_of_two(exponent - format.precision() as i64)
+            std::cmp::min(
+                half_ulp(magnitude_max(result_range), false),
+                half_ulp(magnitude_max(exact_range), true),
+            )
         };
         if self.arith.flush_to_zero && may_be_tiny(format, exact_range) {
             error = std::cmp::max(error, power_of_two(format.emin()));
         }
         error
+    }
+
+    /// The form with every coefficient longer than [`COEFFICIENT_BITS`] replaced by a
+    /// nearby short dyadic one, the differences' sum (rounded up) going to a fresh symbol:
+    /// chains of divisions and square roots would otherwise grow the rationals (and their
+    /// gcds) without bound.
+    fn tidied(&mut self, mut form: AffineForm) -> AffineForm {
+        let mut slack = Rational::new();
+        let mut shorten = |c: &mut Rational| {
+            if c.numer().significant_bits() + c.denom().significant_bits() > COEFFICIENT_BITS {
+                let short = dyadic_near(c, false);
+                slack += Rational::from(&*c - &short).abs();
+                *c = short;
+            }
+        };
+        shorten(&mut form.constant);
+        for (_, c) in form.terms.iter_mut() {
+            shorten(c);
+        }
+        if slack.cmp0() == Ordering::Equal {
+            return form;
+        }
+        form.terms.retain(|(_, c)| c.cmp0() != Ordering::Equal);
+        let symbol = self.fresh();
+        form.push_noise(symbol, dyadic_near(&slack, true));
+        form
     }
 
     fn rounded(&mut self, mut form: AffineForm, error: Rational) -> AffineForm {

@@ -8,6 +8,7 @@
 //! the operations increasing in that operand and the reverse for the decreasing ones, and
 //! `a ⊖ b` is ≥ 0 when `b ≤ a` (the exact difference is, and RN(0) = 0).
 
+use crate::affine::worth_narrowing;
 use crate::arith::BinaryOp;
 use crate::compare::FcmpPredicate;
 use crate::network::{Constraint, Domain, Network, VarId};
@@ -207,6 +208,15 @@ pub(crate) fn order_bound(
                 average_facts(network, constraint, domains, &mut facts);
             }
         }
+        // Transitivity (a repeated `a ⊖ b` equals the one a comparison bounded).
+        let known: Vec<(VarId, VarId)> = facts.iter().copied().collect();
+        for &(u, v) in &known {
+            for &(v2, w) in &known {
+                if v == v2 && u != w {
+                    facts.insert((u, w));
+                }
+            }
+        }
         if facts.len() == before {
             break;
         }
@@ -250,7 +260,7 @@ pub(crate) fn order_bound(
         if kept.is_empty() {
             return OrderOutcome::Refuted;
         }
-        if kept != *d {
+        if worth_narrowing(d, &kept) {
             domains[result.index()] = Domain::Float(kept);
             narrowed.push(result);
         }
@@ -284,7 +294,7 @@ pub(crate) fn order_bound(
             if new.is_empty() {
                 return OrderOutcome::Refuted;
             }
-            if new != old {
+            if worth_narrowing(&old, &new) {
                 domains[var.index()] = Domain::Float(new);
                 narrowed.push(var);
             }

@@ -306,6 +306,12 @@ impl<'a> Search<'a> {
                 return Some(reason);
             }
             self.nodes += 1;
+            // A child's box is its parent's propagated box with one input cut: the bound
+            // holds on it before propagation and, being cheap next to it, goes first (to
+            // refute only: its narrowings would wake propagation twice).
+            if changed.is_some() && self.refuted_by_bound(&domains) {
+                continue;
+            }
             let seed = changed.map(|v| vec![v]);
             if self.network.propagate_domains(
                 &mut domains,
@@ -321,7 +327,13 @@ impl<'a> Search<'a> {
                     continue;
                 }
             }
-            if !self.bounded(&mut domains) {
+            // The incomplete probe keeps its points where propagation puts them: only
+            // the bound's refutations, not its narrowings, apply to it.
+            let bounded = match self.config.strategy {
+                Strategy::Complete(_) => self.bounded(&mut domains),
+                _ => !self.refuted_by_bound(&domains),
+            };
+            if !bounded {
                 continue;
             }
             if self.probing {
@@ -382,9 +394,10 @@ impl<'a> Search<'a> {
             self.config.min_reduction,
             None,
         ) == Propagation::Infeasible
-            || !self.bounded(&mut domains)
+            || self.refuted_by_bound(&domains)
         {
             // Propagation and bounding are sound: nothing to sample, and nothing to find.
+            // (The bound's narrowings are left out: they would only move the draws.)
             return None;
         }
         for draw in 0u64.. {
@@ -654,6 +667,15 @@ impl<'a> Search<'a> {
                 ) != Propagation::Infeasible
             }
         }
+    }
+
+    /// Whether the affine bound refutes the box (its narrowings are dropped).
+    fn refuted_by_bound(&self, domains: &[Domain]) -> bool {
+        let Some(plan) = &self.bound_plan else {
+            return false;
+        };
+        let mut scratch = domains.to_vec();
+        bound_with(self.network, plan, &mut scratch) == Bounding::Refuted
     }
 
     /// 3B shaving on float variables: cuts end slices whose propagation empties a domain.

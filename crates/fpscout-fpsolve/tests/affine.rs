@@ -484,9 +484,11 @@ fn ranged(net: &mut Network, format: Format, name: &str, lo: f64, hi: f64) -> Va
     net.float_var_in(name, FloatDomain::between(format, lo, hi))
 }
 
+/// The search with the affine bound, or without it (a budget the unbounded search
+/// exhausts on these programs without an answer).
 fn config(affine: bool) -> SearchConfig {
     SearchConfig {
-        node_budget: 20_000,
+        node_budget: if affine { 20_000 } else { 2_000 },
         affine,
         ..SearchConfig::default()
     }
@@ -580,16 +582,19 @@ fn assoc(bound: f32) -> Network {
 
 #[test]
 fn assoc_add_bound_is_refuted_and_the_tight_bound_is_not() {
-    assert_eq!(
-        solve(&assoc(8e-7), &config(true)).answer,
-        Answer::Infeasible
-    );
+    let report = solve(&assoc(8e-7), &config(true));
+    assert_eq!(report.answer, Answer::Infeasible);
+    assert_eq!(report.nodes, 1);
     assert!(matches!(
         solve(&assoc(8e-7), &config(false)).answer,
         Answer::Unknown(_)
     ));
     // 4e-7 < 2^-21: assoc_add_tight.c's witness exists, the bound must not refute it.
-    let tight = solve(&assoc(4e-7), &config(true));
+    let budget = SearchConfig {
+        node_budget: 2_000,
+        ..config(true)
+    };
+    let tight = solve(&assoc(4e-7), &budget);
     assert!(
         !matches!(tight.answer, Answer::Infeasible),
         "{:?}",
@@ -616,6 +621,128 @@ fn dbl_quadratic_stable_is_refuted() {
     let magnitude = net.fabs(residual).expect("same format");
     let limit = net.float_const_f64(f, 1e-3);
     net.require(FcmpPredicate::Ogt, magnitude, limit, true)
+        .expect("same format");
+    assert_eq!(solve(&net, &config(true)).answer, Answer::Infeasible);
+    assert!(matches!(
+        solve(&net, &config(false)).answer,
+        Answer::Unknown(_)
+    ));
+}
+
+/// `x <= y` (both finite, x >= 0) and `sqrtf(x) > sqrtf(y)` (sqrt_monotone.c).
+#[test]
+fn sqrt_monotone_is_refuted_by_order_facts() {
+    let f = Format::F32;
+    let mut net = Network::new(Arith::IEEE);
+    let x = net.float_var("x", f);
+    let y = net.float_var("y", f);
+    let zero = net.float_const_f64(f, 0.0);
+    let max = net.float_const_f64(f, f64::from(f32::MAX));
+    net.require(FcmpPredicate::Oge, x, zero, true)
+        .expect("same format");
+    net.require(FcmpPredicate::Ole, y, max, true)
+        .expect("same format");
+    net.require(FcmpPredicate::Ole, x, y, true)
+        .expect("same format");
+    let (rx, ry) = (
+        net.sqrt(x).expect("same format"),
+        net.sqrt(y).expect("same format"),
+    );
+    net.require(FcmpPredicate::Ogt, rx, ry, true)
+        .expect("same format");
+    let report = solve(&net, &config(true));
+    assert_eq!(report.answer, Answer::Infeasible);
+    assert_eq!(report.nodes, 1, "refuted at the root box");
+    assert!(matches!(
+        solve(&net, &config(false)).answer,
+        Answer::Unknown(_)
+    ));
+}
+
+/// One path of avg_sum_in_range.c / avg_half_sum_underflow.c: `x < y` (or not, when
+/// `x_below` is false), the average `m`, and `m < lo` (`below`) or `m > hi`.
+fn average_path(halves_first: bool, x_below: bool, below: bool) -> Network {
+    let f = Format::F32;
+    let mut net = Network::new(Arith::IEEE);
+    let x = ranged(&mut net, f, "x", -1e30, 1e30);
+    let y = ranged(&mut net, f, "y", -1e30, 1e30);
+    net.require(FcmpPredicate::Olt, x, y, x_below)
+        .expect("same format");
+    let (lo, hi) = if x_below { (x, y) } else { (y, x) };
+    let two = net.float_const_f64(f, 2.0);
+    let m = if halves_first {
+        let (hx, hy) = (
+            net.fdiv(x, two).expect("same format"),
+            net.fdiv(y, two).expect("same format"),
+        );
+        net.fadd(hx, hy).expect("same format")
+    } else {
+        let s = net.fadd(x, y).expect("same format");
+        net.fdiv(s, two).expect("same format")
+    };
+    if below {
+        net.require(FcmpPredicate::Olt, m, lo, true)
+    } else {
+        net.require(FcmpPredicate::Ogt, m, hi, true)
+    }
+    .expect("same format");
+    net
+}
+
+#[test]
+fn avg_sum_in_range_paths_are_refuted_and_the_underflowing_average_is_not() {
+    for x_below in [true, false] {
+        for below in [true, false] {
+            let report = solve(&average_path(false, x_below, below), &config(true));
+            assert_eq!(report.answer, Answer::Infeasible, "{x_below} {below}");
+            assert_eq!(report.nodes, 1);
+        }
+    }
+    // x/2 + y/2 at x = y = 2^-149 is 0 < lo (avg_half_sum_underflow.c): the midpoint rule
+    // does not apply to it, and its path keeps its solution.
+    let underflow = solve(&average_path(true, false, true), &config(true));
+    assert!(
+        !matches!(underflow.answer, Answer::Infeasible),
+        "{:?}",
+        underflow.answer
+    );
+}
+
+/// heron_kahan_low.c's path with `b >= c`: Kahan's ordering of Heron's product below -1e-5.
+#[test]
+fn heron_kahan_low_is_refuted_by_the_sign_of_ordered_differences() {
+    let f = Format::F32;
+    let mut net = Network::new(Arith::IEEE);
+    let a = ranged(&mut net, f, "a", 5.0, 10.0);
+    let b = ranged(&mut net, f, "b", 0.0, 5.0);
+    let c = ranged(&mut net, f, "c", 0.0, 5.0);
+    net.require(FcmpPredicate::Oge, a, b, true)
+        .expect("same format");
+    net.require(FcmpPredicate::Oge, a, c, true)
+        .expect("same format");
+    let a_b = net.fsub(a, b).expect("same format");
+    net.require(FcmpPredicate::Ole, a_b, c, true)
+        .expect("same format");
+    let a_c = net.fsub(a, c).expect("same format");
+    net.require(FcmpPredicate::Ole, a_c, b, true)
+        .expect("same format");
+    net.require(FcmpPredicate::Olt, b, c, false)
+        .expect("same format");
+    let b_c = net.fadd(b, c).expect("same format");
+    let f1 = net.fadd(a, b_c).expect("same format");
+    let a_b2 = net.fsub(a, b).expect("same format");
+    let f2 = net.fsub(c, a_b2).expect("same format");
+    let f3 = net.fadd(c, a_b2).expect("same format");
+    let b_minus_c = net.fsub(b, c).expect("same format");
+    let f4 = net.fadd(a, b_minus_c).expect("same format");
+    let p12 = net.fmul(f1, f2).expect("same format");
+    let p123 = net.fmul(p12, f3).expect("same format");
+    let p = net.fmul(p123, f4).expect("same format");
+    let sixteen = net.float_const_f64(f, 16.0);
+    let area2 = net.fdiv(p, sixteen).expect("same format");
+    let wide = net.float_convert(area2, Format::F64).expect("float");
+    let limit = net.float_const_f64(Format::F64, -1e-5);
+    net.require(FcmpPredicate::Olt, wide, limit, true)
         .expect("same format");
     assert_eq!(solve(&net, &config(true)).answer, Answer::Infeasible);
     assert!(matches!(
