@@ -875,7 +875,7 @@ impl Builder<'_> {
         // sqrt(x) - α·x is concave: at least its smaller end value, at most its maximum
         // 1/(4α) (at x = 1/(4α²)) or, when that lies outside [l, u], its larger end value.
         let slope = Rational::from(Rational::from(&l_lo + &u_hi).recip_ref());
-        let at = |root: &Rational, x: &Rational| Rational::from(root - Rational::from(&slope * x));
+        let at = |root: &Rational, x: &Rational| root - Rational::from(&slope * x);
         let low = std::cmp::min(at(&l_lo, &l), at(&u_lo, &u));
         let peak_at = Rational::from((Rational::from(&slope * &slope) * 4u32).recip_ref());
         let high = if l <= peak_at && peak_at <= u {

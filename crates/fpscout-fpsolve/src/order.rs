@@ -13,7 +13,6 @@ use crate::arith::BinaryOp;
 use crate::compare::FcmpPredicate;
 use crate::network::{Constraint, Domain, Network, VarId};
 use crate::project::minmax::MinMaxOp;
-use rug::Rational;
 use std::collections::HashSet;
 
 /// What the order facts concluded.
@@ -405,7 +404,7 @@ fn average_facts(
     };
     let halving = match op {
         BinaryOp::FDiv => scale_value == 2,
-        BinaryOp::FMul => scale_value == Rational::from((1, 2)),
+        BinaryOp::FMul => scale_value == (1, 2),
         _ => false,
     };
     if !halving || !nan_free(domains, result) {
