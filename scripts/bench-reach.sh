@@ -4,6 +4,8 @@
 # Usage: scripts/bench-reach.sh [FILTER_REGEX]
 #   TIME_BUDGET=10          seconds per run (each program gets three runs of this budget)
 #   FPSCOUT=path/to/fpscout (default: $CARGO_TARGET_DIR/release/fpscout, built when missing)
+#   BASELINES=0             our column only (the random and Z3 columns print '-'), e.g. to
+#                           compare two fpscout builds under the same load
 #
 # Programs: tests/svcomp/*.c, tests/reach/*.c (with their ranges and targets below), and
 # bench/reach/*.c with its expected.tsv when that corpus is present (BENCH_REACH_DIR
@@ -67,9 +69,13 @@ while IFS='|' read -r name file args expected; do
   [[ "$name" =~ $filter ]] || continue
   # shellcheck disable=SC2086
   read -r ours ours_t < <(run "$file" $args)
-  # shellcheck disable=SC2086
-  read -r rnd rnd_t < <(run "$file" $args --random-only)
-  # shellcheck disable=SC2086
-  read -r z3 z3_t < <(run "$file" $args --solver z3fp)
+  if [ "${BASELINES:-1}" = 0 ]; then
+    rnd=- rnd_t=- z3=- z3_t=-
+  else
+    # shellcheck disable=SC2086
+    read -r rnd rnd_t < <(run "$file" $args --random-only)
+    # shellcheck disable=SC2086
+    read -r z3 z3_t < <(run "$file" $args --solver z3fp)
+  fi
   printf '%-20s %-12s %-30s %8s  %-12s %8s  %-30s %8s\n' "$name" "$expected" "$ours" "$ours_t" "$rnd" "$rnd_t" "$z3" "$z3_t"
 done <<<"$programs"

@@ -1,5 +1,6 @@
 //! fpscout-fpsolve: a float-exact constraint solver (FPSE/FPCS) whose "no" is a proof over floats.
 
+pub mod affine;
 pub mod arith;
 pub mod compare;
 pub mod domain;
@@ -7,6 +8,7 @@ pub mod error;
 pub mod format;
 mod machine;
 pub mod network;
+mod order;
 pub mod project;
 mod real;
 pub mod search;

@@ -1,5 +1,6 @@
 //! Search over a network: propagation at every node, domain splitting, answers that are proofs or checked solutions.
 
+use crate::affine::{bound_with, BoundPlan, Bounding};
 use crate::domain::{FloatDomain, IntDomain};
 use crate::format::{middle_key, FloatValue, Format, Fp};
 use crate::machine::MachineProgram;
@@ -78,6 +79,10 @@ pub struct SearchConfig {
     /// Random points of each node's box evaluated before it is split (by [`solve`] only:
     /// [`enumerate`] lists each solution once, from the leaves).
     pub probes_per_node: u32,
+    /// Whether each propagated node is also bounded by affine forms with rounding-error
+    /// terms ([`crate::affine::bound`]): refutes boxes whose comparisons fail only
+    /// through relations between variables, and narrows domains to the forms' ranges.
+    pub affine: bool,
 }
 
 impl Default for SearchConfig {
@@ -93,6 +98,7 @@ impl Default for SearchConfig {
             leaf_points: 1024,
             machine_leaf_points: 1 << 16,
             probes_per_node: 2,
+            affine: true,
         }
     }
 }
@@ -230,6 +236,8 @@ struct Search<'a> {
     machine: Option<MachineProgram>,
     /// Registers of the machine program with the constants' bits in place.
     registers: Vec<u64>,
+    /// The network's structure for the affine bound, when it is enabled.
+    bound_plan: Option<BoundPlan>,
 }
 
 /// What evaluating the points of a node found.
@@ -268,6 +276,7 @@ impl<'a> Search<'a> {
             rng: ChaCha8Rng::seed_from_u64(seed),
             machine: MachineProgram::compile(network),
             registers,
+            bound_plan: config.affine.then(|| BoundPlan::new(network)),
         }
     }
 
@@ -301,6 +310,12 @@ impl<'a> Search<'a> {
                 return Some(reason);
             }
             self.nodes += 1;
+            // A child's box is its parent's propagated box with one input cut: the bound
+            // holds on it before propagation and, being cheap next to it, goes first (to
+            // refute only: its narrowings would wake propagation twice).
+            if changed.is_some() && self.refuted_by_bound(&domains) {
+                continue;
+            }
             let seed = changed.map(|v| vec![v]);
             if self.network.propagate_domains(
                 &mut domains,
@@ -315,6 +330,15 @@ impl<'a> Search<'a> {
                 if !self.shave(&mut domains, slices.max(2)) {
                     continue;
                 }
+            }
+            // The incomplete probe keeps its points where propagation puts them: only
+            // the bound's refutations, not its narrowings, apply to it.
+            let bounded = match self.config.strategy {
+                Strategy::Complete(_) => self.bounded(&mut domains),
+                _ => !self.refuted_by_bound(&domains),
+            };
+            if !bounded {
+                continue;
             }
             if self.probing {
                 for _ in 0..self.config.probes_per_node {
@@ -374,8 +398,10 @@ impl<'a> Search<'a> {
             self.config.min_reduction,
             None,
         ) == Propagation::Infeasible
+            || self.refuted_by_bound(&domains)
         {
-            // Propagation is sound: nothing to sample, and nothing to find.
+            // Propagation and bounding are sound: nothing to sample, and nothing to find.
+            // (The bound's narrowings are left out: they would only move the draws.)
             return None;
         }
         for draw in 0u64.. {
@@ -625,6 +651,35 @@ impl<'a> Search<'a> {
             return Some(StopReason::Cancelled);
         }
         None
+    }
+
+    /// The affine bound of a propagated node (when enabled): false when it refutes the
+    /// node, or when propagating the domains it narrowed empties one.
+    fn bounded(&self, domains: &mut [Domain]) -> bool {
+        let Some(plan) = &self.bound_plan else {
+            return true;
+        };
+        match bound_with(self.network, plan, domains) {
+            Bounding::Refuted => false,
+            Bounding::Unchanged => true,
+            Bounding::Narrowed(changed) => {
+                self.network.propagate_domains(
+                    domains,
+                    self.config.propagation_budget,
+                    self.config.min_reduction,
+                    Some(&changed),
+                ) != Propagation::Infeasible
+            }
+        }
+    }
+
+    /// Whether the affine bound refutes the box (its narrowings are dropped).
+    fn refuted_by_bound(&self, domains: &[Domain]) -> bool {
+        let Some(plan) = &self.bound_plan else {
+            return false;
+        };
+        let mut scratch = domains.to_vec();
+        bound_with(self.network, plan, &mut scratch) == Bounding::Refuted
     }
 
     /// 3B shaving on float variables: cuts end slices whose propagation empties a domain.

@@ -152,7 +152,8 @@ fn complete_search_matches_brute_force_mini8() {
 
 fn hard_network() -> Network {
     // x ⊕ 1 = x has no solution in [1, 2^52] over f64, but 2B only creeps one float per
-    // projection there and bisection leaves wide ranges: a long search.
+    // projection there and bisection leaves wide ranges: a long search (without the
+    // affine bound, which sees x ⊕ 1 - x within 1 ± 1/2 and refutes the root).
     let mut net = Network::new(Arith::IEEE);
     let x = net.float_var_in("x", FloatDomain::between(Format::F64, 1.0, 2f64.powi(52)));
     let one = net.float_const_f64(Format::F64, 1.0);
@@ -164,9 +165,12 @@ fn hard_network() -> Network {
 #[test]
 fn budgets_deadlines_and_cancellation_are_stop_reasons() {
     let net = hard_network();
+    let bounded = solve(&net, &SearchConfig::default());
+    assert_eq!((bounded.answer, bounded.nodes), (Answer::Infeasible, 1));
     let nodes = SearchConfig {
         node_budget: 50,
         propagation_budget: 200,
+        affine: false,
         ..SearchConfig::default()
     };
     assert_eq!(
@@ -177,6 +181,7 @@ fn budgets_deadlines_and_cancellation_are_stop_reasons() {
         deadline: Some(Instant::now() + Duration::from_millis(50)),
         node_budget: u64::MAX,
         propagation_budget: 200,
+        affine: false,
         ..SearchConfig::default()
     };
     let started = Instant::now();
