@@ -759,8 +759,13 @@ fn random_float(rng: &mut Rng, ty: FloatTy, range: Option<(f64, f64)>) -> u64 {
                         let v = lo + (hi - lo) * rng.unit();
                         ordinal(float_bits(v, ty), ty).clamp(lo_ord, hi_ord)
                     }
-                    // Uniform over the floats (log-uniform in magnitude).
-                    _ => lo_ord + rng.below((hi_ord - lo_ord) as u64 + 1) as i64,
+                    // Uniform over the floats (log-uniform in magnitude). Ordinals of
+                    // opposite signs span more than i64 holds (all of binary64).
+                    _ => {
+                        let span = (i128::from(hi_ord) - i128::from(lo_ord)) as u64;
+                        let offset = rng.below(span.saturating_add(1));
+                        (i128::from(lo_ord) + i128::from(offset)) as i64
+                    }
                 }
             }
         }
@@ -840,6 +845,27 @@ mod tests {
     use super::*;
     use crate::symbolic::omega;
     use rug::{Complete, Integer};
+
+    #[test]
+    fn draws_over_all_of_binary64_stay_in_range() {
+        // The ordinals of -max and +max are 2^64 - 2^53 - 2 apart: more than i64 holds.
+        let mut rng = Rng(7);
+        for ty in [FloatTy::F64, FloatTy::F32] {
+            let max = if ty == FloatTy::F64 {
+                f64::MAX
+            } else {
+                f64::from(f32::MAX)
+            };
+            for _ in 0..4000 {
+                let bits = random_float(&mut rng, ty, Some((-max, max)));
+                let v = match ty {
+                    FloatTy::F64 => f64::from_bits(bits),
+                    FloatTy::F32 => f64::from(f32::from_bits(bits as u32)),
+                };
+                assert!(v.is_finite() && (-max..=max).contains(&v), "{v}");
+            }
+        }
+    }
 
     fn turn() -> std::sync::MutexGuard<'static, ()> {
         crate::z3_turn()
