@@ -341,6 +341,21 @@ mod tests {
     use crate::ledger::Keyed;
     use fpscout_ir::Param;
 
+    #[test]
+    fn json_numbers_read_back_as_the_doubles_written() {
+        // Reports are read back from JSON Lines (plots, baselines): a parse one ulp off
+        // would move a point off the worst input. serde_json rounds correctly only with
+        // its float_roundtrip feature.
+        for text in ["24.532475243090914", "1.0000000000000002", "5e-324", "0.1"] {
+            let parsed: f64 = serde_json::from_str(text).expect("a number");
+            assert_eq!(
+                parsed.to_bits(),
+                text.parse::<f64>().expect("a number").to_bits(),
+                "{text}"
+            );
+        }
+    }
+
     fn merged(properties: serde_json::Value) -> Merged {
         let finding = Finding {
             mode: Mode::Exceptions,
