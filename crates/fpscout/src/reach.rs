@@ -861,8 +861,10 @@ fn explore_paths(
     let mut pending: Vec<OpenPath> = Vec::new();
     // A first-pass slice is a small share of the whole budget, so that a program with
     // many target paths reaches its last paths' witnesses in the first pass.
+    // (An unbounded budget, which only the library can be given, caps nothing.)
     let first_pass_cap =
-        Duration::from_secs_f64(cfg.time_budget_s.max(0.0) * SOLVER_SHARE / FIRST_PASS_SLICES);
+        Duration::try_from_secs_f64(cfg.time_budget_s.max(0.0) * SOLVER_SHARE / FIRST_PASS_SLICES)
+            .unwrap_or(Duration::MAX);
     let mut runner = crate::concrete::concrete_runner(
         module,
         replayer.func,
