@@ -1365,13 +1365,7 @@ fn resample(
     deadline: Option<Instant>,
 ) -> Option<fpscout_fpsolve::Assignment> {
     (2..2 + RESAMPLES).find_map(|seed| {
-        let config = fpscout_fpsolve::SearchConfig {
-            strategy: fpscout_fpsolve::Strategy::Sample { seed },
-            node_budget: 2_000,
-            deadline,
-            ..fpscout_fpsolve::SearchConfig::default()
-        };
-        match fpscout_fpsolve::solve(&raise.network, &config).answer {
+        match crate::floatsolve::sample(&raise.network, seed, 2_000, deadline).answer {
             Answer::Solution(s) if raise.raises(s.values()) != Some(false) => Some(s),
             _ => None,
         }

@@ -73,7 +73,7 @@ const PROBE_NODES: u64 = 2_000;
 const CORNER_NODES: u64 = 4_000;
 
 /// Random points of a target path's propagated box evaluated before the complete search.
-pub(crate) const SAMPLED_POINTS: u64 = 200_000;
+const SAMPLED_POINTS: u64 = 200_000;
 
 /// Projections of the exact 2B propagation that opens every solve: refutations like the
 /// one below need a handful, while bounds creeping one float per projection would use
@@ -146,17 +146,28 @@ pub(crate) fn quick_solve(net: &Network, node_budget: u64, deadline: Option<Inst
             ..cornered
         };
     }
-    let sampling = SearchConfig {
-        strategy: Strategy::Sample { seed: 1 },
-        node_budget: SAMPLED_POINTS.min(node_budget),
-        deadline,
-        ..SearchConfig::default()
-    };
-    let sampled = solve(net, &sampling);
+    let sampled = sample(net, 1, node_budget, deadline);
     Report {
         nodes: sampled.nodes + cornered.nodes + probed.nodes,
         ..sampled
     }
+}
+
+/// Random points of a network's propagated box (`seed` tells draws apart), at most
+/// [`SAMPLED_POINTS`] of them.
+pub(crate) fn sample(
+    net: &Network,
+    seed: u64,
+    node_budget: u64,
+    deadline: Option<Instant>,
+) -> Report {
+    let sampling = SearchConfig {
+        strategy: Strategy::Sample { seed },
+        node_budget: SAMPLED_POINTS.min(node_budget),
+        deadline,
+        ..SearchConfig::default()
+    };
+    solve(net, &sampling)
 }
 
 /// The complete search on a target network the witness pass left open: its exhaustion

@@ -8,14 +8,14 @@
 //! proof over floats. The answer is `unreachable` only when every path was explored and
 //! every target path refuted.
 
-use crate::floatsolve::{complete_solve, float_path_walker, quick_solve, solution_bits};
+use crate::floatsolve::{complete_solve, float_path_walker, quick_solve, sample, solution_bits};
 use crate::run::to_native;
 use crate::search::{after, searched_function, InputOptions, InputSpace};
 use crate::session::{native_ftz, FtzDazChoice, Session};
 use crate::InputError;
 use fpscout_fpsolve::{
-    solve, Answer, FcmpPredicate, FloatValue, Format, Network, Report, Rounding, SearchConfig,
-    StopReason as FpStop, Strategy, VarId,
+    Answer, FcmpPredicate, FloatValue, Format, Network, Report, Rounding, StopReason as FpStop,
+    VarId,
 };
 use fpscout_ir::{EndFn, ExternalKind, FloatTy, InstKind, ProgramEnd, SourceLoc, Type};
 use fpscout_native::{NativeOutcome, RunOptions};
@@ -560,13 +560,7 @@ fn settle(
             let now = Instant::now();
             now + d.saturating_duration_since(now) / SECOND_SAMPLING_SHARE
         });
-        let sampling = SearchConfig {
-            strategy: Strategy::Sample { seed: 2 },
-            node_budget: crate::floatsolve::SAMPLED_POINTS.min(cfg.node_budget),
-            deadline: sampling_deadline,
-            ..SearchConfig::default()
-        };
-        let sampled = solve(net, &sampling);
+        let sampled = sample(net, 2, cfg.node_budget, sampling_deadline);
         if matches!(sampled.answer, Answer::Solution(_)) {
             return settle_answer(replayer, space, domain, net, runner, sampled, deadline);
         }
