@@ -391,3 +391,63 @@ fn sampling_dives_meet_thin_solution_sets() {
     let (a, b) = (Format::F32.to_f64(a) as f32, Format::F32.to_f64(b) as f32);
     assert_eq!(f64::from(a + b), 3.0 + 2f64.powi(-22));
 }
+
+/// CPBPV_FP's Heron in binary32 with a ∈ [5, 10], b, c ∈ [0, 5], a the longest side of a
+/// triangle (checked in float), and its squared area, widened to binary64, above `limit`.
+fn heron_above(limit: f64) -> (Network, [VarId; 3]) {
+    let f = Format::F32;
+    let mut net = Network::new(Arith::IEEE);
+    let a = net.float_var_in("a", FloatDomain::between(f, 5.0, 10.0));
+    let b = net.float_var_in("b", FloatDomain::between(f, 0.0, 5.0));
+    let c = net.float_var_in("c", FloatDomain::between(f, 0.0, 5.0));
+    let same = "same format";
+    net.require(FcmpPredicate::Oge, a, b, true).expect(same);
+    net.require(FcmpPredicate::Oge, a, c, true).expect(same);
+    let b_c = net.fadd(b, c).expect(same);
+    net.require(FcmpPredicate::Ole, a, b_c, true).expect(same);
+    let a_b = net.fadd(a, b).expect(same);
+    let perimeter = net.fadd(a_b, c).expect(same);
+    let two = net.float_const_f64(f, 2.0);
+    let s = net.fdiv(perimeter, two).expect(same);
+    let s_a = net.fsub(s, a).expect(same);
+    let s_b = net.fsub(s, b).expect(same);
+    let s_c = net.fsub(s, c).expect(same);
+    let p1 = net.fmul(s, s_a).expect(same);
+    let p2 = net.fmul(p1, s_b).expect(same);
+    let area2 = net.fmul(p2, s_c).expect(same);
+    let wide = net.float_convert(area2, Format::F64).expect("float");
+    let bound = net.float_const_f64(Format::F64, limit);
+    net.require(FcmpPredicate::Ogt, wide, bound, true)
+        .expect(same);
+    (net, [a, b, c])
+}
+
+#[test]
+fn bisection_refutes_heron_above_its_float_maximum_and_finds_the_witnesses_below_it() {
+    // The float maximum is 156.250107 (bench/reach/heron_high_1e3.c): none above
+    // 156.25 + 1e-3, witnesses above 156.2501. Bisection shrinks boxes in every input
+    // near the real maximum (b = c = 5, a = 5√2) within hundreds of nodes; the 5-way
+    // split's point branches stay wide in the other inputs and need over 10,000.
+    let config = |split| SearchConfig {
+        strategy: Strategy::Complete(split),
+        node_budget: 2_000,
+        ..SearchConfig::default()
+    };
+    let (net, _) = heron_above(156.25 + 1e-3);
+    let bisected = solve(&net, &config(Split::Bisect));
+    assert_eq!(bisected.answer, Answer::Infeasible, "{bisected:?}");
+    assert_eq!(
+        solve(&net, &config(Split::FiveWay)).answer,
+        Answer::Unknown(StopReason::NodeBudget)
+    );
+    let (net, [a, b, c]) = heron_above(156.2501);
+    let Answer::Solution(s) = solve(&net, &config(Split::Bisect)).answer else {
+        panic!("no witness above 156.2501 within the budget");
+    };
+    let input = |v: VarId| f32::from_bits(Format::F32.to_bits(float(s.get(v))) as u32);
+    let (a, b, c) = (input(a), input(b), input(c));
+    assert!(a >= b && a >= c && a <= b + c, "{a} {b} {c}");
+    let s = (a + b + c) / 2.0;
+    let area2 = s * (s - a) * (s - b) * (s - c);
+    assert!(f64::from(area2) > 156.2501, "{a} {b} {c}: {area2}");
+}

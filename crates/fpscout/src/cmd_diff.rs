@@ -89,6 +89,9 @@ pub struct DiffArgs {
     /// Skip the solver (random phase only)
     #[arg(long)]
     pub(crate) random_only: bool,
+    /// Do not ask the float solver about the exceptions no Z3 model raised
+    #[arg(long)]
+    pub(crate) no_float_solver: bool,
     /// Also list differences the native replay did not confirm
     #[arg(long)]
     pub(crate) show_unconfirmed: bool,
@@ -161,6 +164,7 @@ impl DiffArgs {
         cfg.seed = self.seed;
         cfg.ftz_daz = self.ftz_daz;
         cfg.random_only = self.random_only;
+        cfg.float_solver = !self.no_float_solver;
         cfg.started = Some(started);
         Ok(cfg)
     }

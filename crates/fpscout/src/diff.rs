@@ -4,6 +4,7 @@
 //! the native builds), Confirm (every difference replayed natively).
 
 pub use crate::observe::{native_observe, plain_observe, Observation, ResultClass};
+use crate::refine::{refine, unqueried_targets, RefineLimits, RefineState, Refinement};
 use crate::search::{
     after, earliest, is_finite_bits, model_floats, neighbours, replay_batches, InputOptions,
     InputSpace,
@@ -11,7 +12,7 @@ use crate::search::{
 use crate::session::{native_ftz, FtzDazChoice, Session};
 use crate::trace::{compare_traces, interpreter_steps, native_steps};
 use crate::InputError;
-use fpscout_ir::{ExceptionKind, ExceptionSet, FloatTy, FuncId, Function, Type};
+use fpscout_ir::{ExceptionKind, ExceptionSet, FloatTy, FpOpId, FuncId, Function, Type};
 use fpscout_native::{FtzDaz, NativeArg, NativeBuild, NativeOutcome, RunOptions, TracedOutcome};
 use fpscout_smt::numeral::{float_value, round_to_float};
 use fpscout_smt::{
@@ -49,6 +50,9 @@ pub struct DiffConfig {
     pub ftz_daz: FtzDazChoice,
     /// Skip the solver (random phase only: the baseline of the benchmark).
     pub random_only: bool,
+    /// Ask the float solver, on each build's paths, about the exceptions no Z3
+    /// candidate raised (`--no-float-solver` turns it off).
+    pub float_solver: bool,
     /// Wall-clock budget of the solving phase, in seconds; queries left are reported as
     /// not attempted. `None`: [`automatic_solve_budget`].
     pub solve_budget_s: Option<f64>,
@@ -77,6 +81,8 @@ const CONFIRM_SHARE: f64 = 0.1;
 const AUTOMATIC_SOLVE_SHARE: f64 = 0.6;
 /// Share of the time left after solving that the search keeps for the random phase.
 const RANDOM_RESERVE_SHARE: f64 = 0.2;
+/// Share of the time budget for the float solver at most (taken before the search).
+const REFINE_SHARE: f64 = 0.1;
 /// Seconds of solving the automatic budget always gives (its base).
 const AUTOMATIC_SOLVE_BASE_S: f64 = 3.0;
 
@@ -120,6 +126,7 @@ impl DiffConfig {
             seed: 1,
             ftz_daz: FtzDazChoice::Auto,
             random_only: false,
+            float_solver: true,
             solve_budget_s: None,
             explore_budget_s: 4.0,
             random_budget_s: 5.0,
@@ -155,6 +162,14 @@ pub enum DiffKind {
 pub enum Origin {
     /// A solver candidate for an exception condition (or a neighbour of one).
     Solver {
+        build: &'static str,
+        op: u32,
+        kind: &'static str,
+        steps: usize,
+    },
+    /// A float-solver solution for an exception condition no Z3 model met (or a
+    /// neighbour of one).
+    FloatSolver {
         build: &'static str,
         op: u32,
         kind: &'static str,
@@ -237,6 +252,8 @@ pub struct PhaseTimes {
     pub compile: f64,
     pub collect: f64,
     pub solve: f64,
+    /// The float solver on the exceptions no Z3 candidate raised.
+    pub refine: f64,
     pub search: f64,
     pub random: f64,
     pub sweep: f64,
@@ -273,6 +290,12 @@ pub struct Summary {
     /// Queries asking for an exception in one build and none of that kind in the other.
     pub differential_queries: usize,
     pub differential_satisfiable: usize,
+    /// Exceptions (build, operation, kind) with a condition that no Z3 candidate raised,
+    /// handed to the float solver; its solutions (candidates), and the exceptions it
+    /// proved no float input raises in their build within the loop bound.
+    pub float_solver_targets: usize,
+    pub float_solver_candidates: usize,
+    pub float_solver_infeasible: usize,
     /// Distinct float candidates from the solver's models.
     pub unique_inputs: usize,
     pub diff_confirmed: usize,
@@ -629,6 +652,80 @@ pub fn run_diff(
         summary.differential_queries = diff_scripts.len();
         summary.unique_inputs = pool.unique.len();
         summary.phases.solve = t.elapsed().as_secs_f64();
+
+        // Step 1b: the float solver on the exceptions no model raised. A real-valued
+        // model need not round to a float that meets its condition (nor does "unsat"
+        // over the reals mean no float does): each such exception is stated over floats
+        // at every execution of its operation on its build's paths.
+        if cfg.float_solver {
+            let t = Instant::now();
+            let until = earliest(after(t, REFINE_SHARE * cfg.time_budget_s), work_deadline);
+            let limits = RefineLimits {
+                max_paths: cfg.collect.max_paths,
+                loop_bound: cfg.collect.loop_bound,
+            };
+            let by_build = [
+                ("P", &cp, builds.p, mode_p),
+                ("P'", &cq, builds.pp, mode_pp),
+            ];
+            for (k, (build, collected, (module, fid), mode)) in by_build.into_iter().enumerate() {
+                let queried: HashSet<FpOpId> = collected.queries.iter().map(|q| q.op).collect();
+                let missed: Vec<(FpOpId, ExceptionKind)> = collected
+                    .queries
+                    .iter()
+                    .map(|q| (q.op, q.kind))
+                    .chain(unqueried_targets(module, &queried))
+                    .filter(|&(op, kind)| !pool.witnessed.contains(&(build, op.0, kind)))
+                    .collect::<BTreeSet<_>>()
+                    .into_iter()
+                    .collect();
+                if missed.is_empty() {
+                    continue;
+                }
+                // Each build gets half of what is left for it.
+                let build_until = until.map(|d| {
+                    let now = Instant::now();
+                    now + d.saturating_duration_since(now) / (2 - k) as u32
+                });
+                let refined = refine(
+                    (module, fid, mode),
+                    &space,
+                    limits,
+                    &missed,
+                    build_until,
+                    &mut |_, done, total| progress("refine", done, total),
+                )?;
+                // Operations no path of either walk reached are not counted: they are
+                // dead code, or in functions this one does not call.
+                let asked: Vec<&RefineState> = missed
+                    .iter()
+                    .filter_map(|target| refined.states.get(target))
+                    .collect();
+                summary.float_solver_targets += asked.len();
+                summary.float_solver_infeasible += asked
+                    .iter()
+                    .filter(|state| {
+                        matches!(refined.answer(state, false), Refinement::Infeasible { .. })
+                    })
+                    .count();
+                for (center, (op, kind)) in refined.candidates {
+                    if !pool.unique.insert(center.clone()) {
+                        continue;
+                    }
+                    summary.float_solver_candidates += 1;
+                    let origin = Origin::FloatSolver {
+                        build,
+                        op: op.0,
+                        kind: kind.name(),
+                        steps: 0,
+                    };
+                    // Solutions meet their condition over floats: likelier witnesses
+                    // than the models around which the search still has to look.
+                    pool.candidates.insert(0, (center, vec![], origin));
+                }
+            }
+            summary.phases.refine = t.elapsed().as_secs_f64();
+        }
     }
 
     // Step 2: Search around each candidate on the executables themselves: a difference
@@ -810,6 +907,14 @@ pub fn run_diff(
             Origin::Solver {
                 build, op, kind, ..
             } => Origin::Solver {
+                build,
+                op: *op,
+                kind,
+                steps: x.steps,
+            },
+            Origin::FloatSolver {
+                build, op, kind, ..
+            } => Origin::FloatSolver {
                 build,
                 op: *op,
                 kind,

@@ -9,12 +9,13 @@
 //! over all exponents add theirs.
 
 use crate::observe::ResultClass;
+pub use crate::refine::Refinement;
+use crate::refine::{refine, RefineLimits};
 use crate::search::{
     after, earliest, model_floats, neighbours, replay_batches, InputOptions, InputSpace,
 };
 use crate::session::{native_ftz, FtzDazChoice, Session};
 use crate::InputError;
-use fpscout_fpsolve::Answer;
 use fpscout_ir::{
     ExceptionKind, ExceptionSet, FloatTy, FpOpId, FuncId, Function, Module, ScalarTy, SourceLoc,
     Type,
@@ -26,8 +27,7 @@ use fpscout_smt::{
 };
 use fpscout_toolchain::BuildKind;
 use fpscout_walk::concrete::{AdaptiveSteps, ArgBits, ConcreteRunner};
-use fpscout_walk::raising::{raise_networks, Formulation};
-use fpscout_walk::{ExploreLimits, PathEnd, StopReason as WalkStop, WalkConfig};
+use fpscout_walk::WalkConfig;
 use rand::{Rng, SeedableRng};
 use rug::Rational;
 use serde::Serialize;
@@ -119,11 +119,6 @@ const SEARCH_SHARE: f64 = 0.05;
 /// The float solver's share at most past the solvers' own time (taken from the random
 /// inputs' share, of which it leaves half).
 const REFINE_SHARE: f64 = 0.15;
-/// Search nodes of the float solver per network (one disjunct of one operation's
-/// execution on one path).
-const REFINE_NODES: u64 = 50_000;
-/// Float-solver solutions per target replayed at most.
-const REFINE_CANDIDATES: usize = 3;
 /// Neighbours of one candidate replayed traced at most.
 const TRACED_PER_CANDIDATE: usize = 4;
 /// Time the confirmation replays get past the deadline at most, when it has passed.
@@ -238,58 +233,6 @@ pub struct Verdicts {
     pub float_solver_sat: usize,
     pub float_solver_infeasible: usize,
     pub float_solver_unknown: usize,
-}
-
-/// What the float solver settled for a target the other solvers' candidates missed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "answer", rename_all = "snake_case")]
-pub enum Refinement {
-    /// One of its solutions raised the target at its operation on the executable.
-    Witnessed,
-    /// No float input raises it: every path was explored, and at every execution of the
-    /// operation on them the raising conditions are infeasible over floats. With `cut`
-    /// paths stopped by the loop bound, the proof holds within that bound; with sampled
-    /// integer parameters, for those values.
-    Infeasible {
-        /// Paths explored, and executions of the operation on them.
-        paths: usize,
-        executions: usize,
-        loop_bound: u32,
-        cut: usize,
-    },
-    Unknown {
-        reason: String,
-    },
-}
-
-impl Refinement {
-    /// The answer of two walks (integer assignments) together.
-    fn and(self, other: Refinement) -> Refinement {
-        use Refinement::*;
-        match (self, other) {
-            (Witnessed, _) | (_, Witnessed) => Witnessed,
-            (Unknown { reason }, _) | (_, Unknown { reason }) => Unknown { reason },
-            (
-                Infeasible {
-                    paths,
-                    executions,
-                    loop_bound,
-                    cut,
-                },
-                Infeasible {
-                    paths: p,
-                    executions: e,
-                    cut: c,
-                    ..
-                },
-            ) => Infeasible {
-                paths: paths + p,
-                executions: executions + e,
-                loop_bound,
-                cut: cut + c,
-            },
-        }
-    }
 }
 
 /// One target: an operation and an exception kind with a condition on some path.
@@ -847,21 +790,33 @@ pub fn run_exceptions(
                 own.max(until),
                 ahead_of(run_deadline, share(CONFIRM_SHARE + RANDOM_SHARE / 2.0)),
             );
+            let limits = RefineLimits {
+                max_paths: cfg.collect.max_paths,
+                loop_bound: cfg.collect.loop_bound,
+            };
             let refined = refine(
-                module,
-                fid,
-                mode,
+                (module, fid, mode),
                 space,
-                cfg,
+                limits,
                 &missed,
                 refine_until,
                 progress,
             )?;
-            summary.candidates += refined.candidates.len();
+            let candidates: Vec<Candidate> = refined
+                .candidates
+                .iter()
+                .map(|(center, target)| Candidate {
+                    center: center.clone(),
+                    around: Vec::new(),
+                    target: Some(*target),
+                    source: Source::FloatSolver,
+                })
+                .collect();
+            summary.candidates += candidates.len();
             search(
                 ahead_of(run_deadline, share(CONFIRM_SHARE)),
                 space,
-                &refined.candidates,
+                &candidates,
                 &mut findings,
                 &mut summary,
                 progress,
@@ -1111,264 +1066,6 @@ pub fn run_exceptions(
         params: f.params.clone(),
         ret,
         symbol: f.name.clone(),
-    })
-}
-
-/// What the float solver found for one target on one walk.
-#[derive(Clone, Debug, Default)]
-struct RefineState {
-    /// Executions of the operation (one per path prefix reaching it).
-    executions: usize,
-    /// Executions with a solution, proved infeasible, left open.
-    sat: usize,
-    infeasible: usize,
-    unknown: usize,
-    /// Solutions handed on as candidates.
-    candidates: usize,
-    /// A solution of a superset formulation (it may not raise the exception).
-    superset_solution: bool,
-    /// Why executions stayed open, each once.
-    reasons: Vec<String>,
-}
-
-/// One walk of the float solver over the paths of a build.
-struct Refined {
-    states: HashMap<(FpOpId, ExceptionKind), RefineState>,
-    candidates: Vec<Candidate>,
-    /// Paths explored, and those cut by the loop bound.
-    paths: usize,
-    cut: usize,
-    loop_bound: u32,
-    /// Why the exploration may have missed executions (a failed or stopped path, paths
-    /// left unexplored): then nothing is proved.
-    incomplete: Vec<String>,
-}
-
-impl Refined {
-    /// The answer for one target, given whether a replay raised it.
-    fn answer(&self, state: &RefineState, raised: bool) -> Refinement {
-        if raised {
-            return Refinement::Witnessed;
-        }
-        let mut reasons: Vec<String> = self.incomplete.clone();
-        if state.candidates > 0 {
-            reasons.push(if state.superset_solution {
-                "float-solver solutions did not raise it natively (a solution of a superset \
-                 condition without an exact test need not)"
-                    .to_string()
-            } else {
-                "float-solver solutions did not raise it natively".to_string()
-            });
-        }
-        reasons.extend(state.reasons.iter().cloned());
-        if reasons.is_empty() && state.unknown == 0 && state.sat == 0 {
-            Refinement::Infeasible {
-                paths: self.paths,
-                executions: state.executions,
-                loop_bound: self.loop_bound,
-                cut: self.cut,
-            }
-        } else {
-            if reasons.is_empty() {
-                reasons.push("the float solver left executions open".into());
-            }
-            Refinement::Unknown {
-                reason: reasons.join("; "),
-            }
-        }
-    }
-}
-
-fn note(reasons: &mut Vec<String>, reason: String) {
-    if !reasons.contains(&reason) {
-        reasons.push(reason);
-    }
-}
-
-/// Walks every path of the build with the float-path domain (the executable's FTZ/DAZ
-/// mode, the same input space), and at each execution of a missed target's operation
-/// asks the float solver whether some input raises the target's kind there (see
-/// [`fpscout_walk::raising`]): solutions become candidates; infeasible at every
-/// execution on a completely explored set of paths is a proof over floats.
-#[allow(clippy::too_many_arguments)]
-fn refine(
-    module: &Module,
-    fid: FuncId,
-    mode: fpscout_walk::concrete::FpMode,
-    space: &InputSpace,
-    cfg: &ExceptionsConfig,
-    missed: &[(FpOpId, ExceptionKind)],
-    until: Option<Instant>,
-    progress: Progress,
-) -> Result<Refined, InputError> {
-    let config = WalkConfig {
-        deadline: until,
-        ..WalkConfig::default()
-    };
-    let (mut walker, args) =
-        crate::floatsolve::float_path_walker(module, mode, space, config, true)?;
-    let mut kinds: HashMap<FpOpId, Vec<ExceptionKind>> = HashMap::new();
-    for &(op, kind) in missed {
-        kinds.entry(op).or_default().push(kind);
-    }
-    walker.domain.watch(kinds.keys().copied());
-    let limits = ExploreLimits {
-        max_paths: cfg.collect.max_paths,
-        loop_bound: cfg.collect.loop_bound,
-        deadline: until,
-    };
-    let mut refined = Refined {
-        states: HashMap::new(),
-        candidates: Vec::new(),
-        paths: 0,
-        cut: 0,
-        loop_bound: cfg.collect.loop_bound,
-        incomplete: Vec::new(),
-    };
-    let total = missed.len() as u64;
-    progress("refine", 0, total);
-    let summary = walker.explore(fid, args, limits, |domain, end| {
-        refined.paths += 1;
-        match &end {
-            PathEnd::Stopped(WalkStop::LoopBound { .. }) => refined.cut += 1,
-            PathEnd::Stopped(why) => {
-                note(&mut refined.incomplete, format!("a path stopped: {why}"))
-            }
-            PathEnd::Failed(e) => note(
-                &mut refined.incomplete,
-                format!("a path could not be walked with the float solver: {e}"),
-            ),
-            PathEnd::Returned(_) | PathEnd::Ended { .. } => {}
-        }
-        for watched in domain.take_watched() {
-            let Some(kinds) = kinds.get(&watched.site.op) else {
-                continue;
-            };
-            for &kind in kinds {
-                let state = refined.states.entry((watched.site.op, kind)).or_default();
-                state.executions += 1;
-                if until.is_some_and(|d| Instant::now() >= d) {
-                    state.unknown += 1;
-                    note(
-                        &mut state.reasons,
-                        "the float solver's time ran out before this execution".into(),
-                    );
-                    continue;
-                }
-                if state.candidates >= REFINE_CANDIDATES {
-                    // Enough to replay; the rest is not needed unless they all fail.
-                    state.unknown += 1;
-                    continue;
-                }
-                let networks = match raise_networks(&watched, kind) {
-                    Ok(n) => n,
-                    Err(why) => {
-                        state.unknown += 1;
-                        note(
-                            &mut state.reasons,
-                            format!("not stated as float constraints: {why}"),
-                        );
-                        continue;
-                    }
-                };
-                let (mut refuted, mut solved) = (true, false);
-                for raise in networks {
-                    if state.candidates >= REFINE_CANDIDATES {
-                        refuted = false;
-                        break;
-                    }
-                    // Half of what is left at most, so later executions get their turn.
-                    let deadline = until.map(|d| {
-                        let now = Instant::now();
-                        now + d.saturating_duration_since(now) / 2
-                    });
-                    let report =
-                        crate::floatsolve::solve_path(&raise.network, REFINE_NODES, deadline);
-                    let mut answer = report.answer;
-                    // A superset's solution its exact test rejects (a tiny product that
-                    // is exact): other random points of its box.
-                    if let Answer::Solution(first) = &answer {
-                        if raise.raises(first.values()) == Some(false) {
-                            let Some(other) = resample(&raise, deadline) else {
-                                refuted = false;
-                                note(
-                                    &mut state.reasons,
-                                    "the solutions found of the superset condition do not raise it (exact, or not tiny after rounding)".into(),
-                                );
-                                continue;
-                            };
-                            answer = Answer::Solution(other);
-                        }
-                    }
-                    match answer {
-                        Answer::Infeasible => {}
-                        Answer::Solution(assignment) => {
-                            refuted = false;
-                            match raise.formulation {
-                                Formulation::ProofOnly(why) => {
-                                    note(&mut state.reasons, why.to_string());
-                                }
-                                formulation => {
-                                    solved = true;
-                                    state.candidates += 1;
-                                    state.superset_solution |= formulation == Formulation::Superset;
-                                    let center = crate::floatsolve::solution_bits(
-                                        domain.inputs(),
-                                        assignment.values(),
-                                    );
-                                    refined.candidates.push(Candidate {
-                                        center,
-                                        around: Vec::new(),
-                                        target: Some((watched.site.op, kind)),
-                                        source: Source::FloatSolver,
-                                    });
-                                }
-                            }
-                        }
-                        Answer::Unknown(stop) => {
-                            refuted = false;
-                            note(
-                                &mut state.reasons,
-                                format!("float solver stopped: {stop:?}"),
-                            );
-                        }
-                    }
-                }
-                if refuted {
-                    state.infeasible += 1;
-                } else if solved {
-                    state.sat += 1;
-                } else {
-                    state.unknown += 1;
-                }
-            }
-        }
-        let settled = refined.states.len() as u64;
-        progress("refine", settled.min(total), total);
-    });
-    if let Some(stop) = summary.stopped {
-        note(
-            &mut refined.incomplete,
-            format!("paths left unexplored: {stop}"),
-        );
-    }
-    Ok(refined)
-}
-
-/// Random solutions of a superset network tried for one its exact test accepts.
-const RESAMPLES: u64 = 16;
-
-/// A solution of `raise` that its exact test does not reject, from random points of
-/// its propagated box (seeds other than the search's own).
-fn resample(
-    raise: &fpscout_walk::raising::RaiseNetwork,
-    deadline: Option<Instant>,
-) -> Option<fpscout_fpsolve::Assignment> {
-    (2..2 + RESAMPLES).find_map(|seed| {
-        match crate::floatsolve::sample(&raise.network, seed, 2_000, deadline).answer {
-            Answer::Solution(s) if raise.raises(s.values()) != Some(false) => Some(s),
-            _ => None,
-        }
     })
 }
 

@@ -15,6 +15,7 @@ pub mod observe;
 pub mod oracle;
 pub mod plots;
 pub mod reach;
+mod refine;
 pub mod report;
 pub mod repro;
 pub mod run;

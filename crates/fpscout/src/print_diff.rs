@@ -145,6 +145,16 @@ pub fn print_text(out: &mut impl Write, report: &DiffReport, show_unconfirmed: b
                     "solver: {kind} condition of {build} op#{op}, {steps} step(s) from the model"
                 )
             }
+            Origin::FloatSolver {
+                build,
+                op,
+                kind,
+                steps,
+            } => {
+                format!(
+                    "float solver: {kind} condition of {build} op#{op}, {steps} step(s) from its solution"
+                )
+            }
             Origin::Random => "random phase".into(),
             Origin::Sweep => "sweep over the input space".into(),
             Origin::Special => "seed inputs (special values, the function's constants)".into(),
@@ -322,8 +332,8 @@ pub fn print_table(out: &mut impl Write, s: &Summary) {
     let ph = &s.phases;
     let _ = writeln!(
         out,
-        "phases (s): compile {:.2}, collect {:.2}, solve {:.2}, search {:.2} (of which sweep {:.2}), random {:.2} ({} inputs), confirm {:.2}; paths P {} P' {}",
-        ph.compile, ph.collect, ph.solve, ph.search, ph.sweep, ph.random, s.random_inputs, ph.confirm, s.paths_p, s.paths_pprime
+        "phases (s): compile {:.2}, collect {:.2}, solve {:.2}, float solver {:.2}, search {:.2} (of which sweep {:.2}), random {:.2} ({} inputs), confirm {:.2}; paths P {} P' {}",
+        ph.compile, ph.collect, ph.solve, ph.refine, ph.search, ph.sweep, ph.random, s.random_inputs, ph.confirm, s.paths_p, s.paths_pprime
     );
     let _ = writeln!(
         out,
@@ -360,6 +370,13 @@ pub fn print_table(out: &mut impl Write, s: &Summary) {
                 &s.backend_rewrites_pprime,
                 "such differences are left unconfirmed, never reported as findings"
             )
+        );
+    }
+    if s.float_solver_targets > 0 {
+        let _ = writeln!(
+            out,
+            "float solver: {} exception condition(s) no Z3 model raised; {} solution(s) searched around; {} proved raised by no float input within the loop bound",
+            s.float_solver_targets, s.float_solver_candidates, s.float_solver_infeasible
         );
     }
     if s.not_attempted > 0 {

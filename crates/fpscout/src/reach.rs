@@ -516,6 +516,9 @@ const FIRST_PASS_SLICES: f64 = 32.0;
 /// complete search.
 const SECOND_SAMPLING_SHARE: u32 = 3;
 
+/// Nodes of the complete search tried before sampling again in the second pass.
+const SHORT_COMPLETE_NODES: u64 = 5_000;
+
 const NO_REPLAY: &str = "a solver solution did not replay on the interpreter and the executable";
 
 /// A target path the first pass left open: its networks still to search, and whether
@@ -554,7 +557,21 @@ fn settle(
     cfg: &ReachConfig,
     deadline: Option<Instant>,
 ) -> Result<Settled, InputError> {
-    let mut sampled_nodes = 0;
+    // A short complete search first: bisection refutes or solves many networks in
+    // hundreds of nodes, which another round of sampling would only delay.
+    let short_deadline = deadline.map(|d| {
+        let now = Instant::now();
+        now + d.saturating_duration_since(now) / SECOND_SAMPLING_SHARE
+    });
+    let short = complete_solve(
+        net,
+        SHORT_COMPLETE_NODES.min(cfg.node_budget),
+        short_deadline,
+    );
+    if matches!(short.answer, Answer::Solution(_) | Answer::Infeasible) {
+        return settle_answer(replayer, space, domain, net, runner, short, deadline);
+    }
+    let mut spent_nodes = short.nodes;
     if resample {
         let sampling_deadline = deadline.map(|d| {
             let now = Instant::now();
@@ -564,11 +581,11 @@ fn settle(
         if matches!(sampled.answer, Answer::Solution(_)) {
             return settle_answer(replayer, space, domain, net, runner, sampled, deadline);
         }
-        sampled_nodes = sampled.nodes;
+        spent_nodes += sampled.nodes;
     }
     let complete = complete_solve(net, cfg.node_budget, deadline);
     let solved = Report {
-        nodes: complete.nodes + sampled_nodes,
+        nodes: complete.nodes + spent_nodes,
         ..complete
     };
     settle_answer(replayer, space, domain, net, runner, solved, deadline)

@@ -1,8 +1,9 @@
-//! The float solver as the refinement step of `exceptions`: a target only floats reach is witnessed (and replays natively), one no float reaches is proved infeasible, and Z3 alone does neither.
+//! The float solver as the refinement step of `exceptions` and `diff`: a target only floats reach is witnessed (and replays natively), one no float reaches is proved infeasible, a difference behind a branch only floats take is found, and Z3 alone does none of it.
 
 mod common;
 
 use common::cli::{records, run};
+use fpscout::diff::{run_diff, DiffConfig, DiffKind, DiffReport, Origin};
 use fpscout::exceptions::{
     run_exceptions, ExceptionsConfig, ExceptionsReport, Refinement, Source, TargetOutcome,
 };
@@ -239,4 +240,63 @@ fn the_float_solvers_witness_and_proofs_are_in_the_json_lines() {
         recs.last().expect("summary")["data"]["float_solver"]["targets"],
         0
     );
+}
+
+fn diff(path: &Path, float_solver: bool) -> DiffReport {
+    let _turn = ONE_Z3_USER.lock().unwrap_or_else(|e| e.into_inner());
+    let session = Session::open(path, BuildFlags::default()).expect("session");
+    let mut cfg = DiffConfig::new("window");
+    cfg.threads = 2;
+    // The solvers, the seeds and the neighbourhood search only: what they find is theirs.
+    cfg.random_inputs = 0;
+    cfg.time_budget_s = 20.0;
+    cfg.float_solver = float_solver;
+    run_diff(&session, &cfg, &mut |_, _, _| {}).expect("diff runs")
+}
+
+/// The confirmed finding on which P underflows and P' does not.
+fn p_underflow_only(r: &DiffReport) -> Option<&fpscout::diff::Finding> {
+    r.findings.iter().find(|f| {
+        f.confirmed
+            && f.p.flags.contains(ExceptionKind::Underflow)
+            && !f.p_prime.flags.contains(ExceptionKind::Underflow)
+    })
+}
+
+#[test]
+fn a_difference_behind_a_branch_only_floats_take_is_found_from_the_float_solvers_point() {
+    let path = program("window.c");
+    // Z3 prunes the branch (over the reals x = 16, which the window excludes), so no
+    // query names the product, and no seed lies in the window.
+    let alone = diff(&path, false);
+    assert!(p_underflow_only(&alone).is_none(), "{:?}", alone.findings);
+    assert_eq!(alone.summary.float_solver_targets, 0);
+
+    let refined = diff(&path, true);
+    let hit = p_underflow_only(&refined).expect("P's subnormal product, P' (DAZ) zero");
+    assert!(
+        matches!(
+            hit.origin,
+            Origin::FloatSolver {
+                build: "P",
+                kind: "underflow",
+                ..
+            }
+        ),
+        "{:?}",
+        hit.origin
+    );
+    assert!(hit.kinds.contains(&DiffKind::Flags), "{:?}", hit.kinds);
+    assert!(refined.summary.float_solver_candidates >= 1);
+    // The input takes the branch as doubles do: x + 1e17 rounds to 1e17 + 16, 3x is in
+    // the window and is not 48; P returns x * 1e-310, a subnormal, P' zero.
+    let fpscout_walk::concrete::ArgBits::Scalar(bits) = hit.input[0] else {
+        panic!("a scalar input");
+    };
+    let x = f64::from_bits(bits);
+    assert_eq!(x + 1e17, 1e17 + 16.0, "{x:e}");
+    let t = x * 3.0;
+    assert!(t != 48.0 && t > 47.9999999 && t < 48.0000001, "{x:e}");
+    assert_eq!(hit.p.result, Some((x * 1e-310).to_bits()));
+    assert_eq!(hit.p_prime.result, Some(0));
 }

@@ -1,0 +1,359 @@
+//! The float solver as a refinement step of `exceptions` and `diff`: at each execution of an operation whose exception no candidate raised, float constraints for raising it, solved over floats on the path.
+
+use crate::search::InputSpace;
+use crate::InputError;
+use fpscout_fpsolve::Answer;
+use fpscout_ir::{ExceptionKind, FpOpId, FuncId, Module};
+use fpscout_walk::concrete::FpMode;
+use fpscout_walk::raising::{raise_networks, Formulation};
+use fpscout_walk::{ExploreLimits, PathEnd, StopReason as WalkStop, WalkConfig};
+use serde::Serialize;
+use std::collections::{HashMap, HashSet};
+use std::time::Instant;
+
+/// Search nodes of the float solver per network (one disjunct of one operation's
+/// execution on one path).
+const REFINE_NODES: u64 = 50_000;
+/// Float-solver solutions per target handed on at most.
+const REFINE_CANDIDATES: usize = 3;
+
+/// Exceptions of operations no collected path reached (the real-valued exploration
+/// pruned every path to them as infeasible over the reals), by opcode: those floats may
+/// still raise there. Comparisons are left out: a quiet one raises invalid only on a
+/// signalling NaN, which the float solver can use for proofs only.
+pub(crate) fn unqueried_targets(
+    module: &Module,
+    queried: &HashSet<FpOpId>,
+) -> Vec<(FpOpId, ExceptionKind)> {
+    use ExceptionKind::*;
+    let mut out = Vec::new();
+    for (index, info) in module.fp_ops.iter().enumerate() {
+        let op = FpOpId(index as u32);
+        if queried.contains(&op) {
+            continue;
+        }
+        let kinds: &[ExceptionKind] = match info.opcode.as_str() {
+            "fadd" | "fsub" => &[Overflow, Underflow, Invalid],
+            "fmul" => &[Overflow, Underflow, Invalid],
+            "fdiv" => &[Overflow, Underflow, DivByZero, Invalid],
+            "llvm.sqrt" | "sqrt" | "sqrtf" => &[Invalid],
+            "fptrunc" => &[Overflow, Underflow],
+            _ => &[],
+        };
+        out.extend(kinds.iter().map(|&kind| (op, kind)));
+    }
+    out
+}
+
+/// How far the refinement's walk goes: the collection's own limits, so that a proof
+/// covers the paths the other solvers were given.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RefineLimits {
+    pub max_paths: usize,
+    pub loop_bound: u32,
+}
+
+/// What the float solver settled for a target the other solvers' candidates missed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "answer", rename_all = "snake_case")]
+pub enum Refinement {
+    /// One of its solutions raised the target at its operation on the executable.
+    Witnessed,
+    /// No float input raises it: every path was explored, and at every execution of the
+    /// operation on them the raising conditions are infeasible over floats. With `cut`
+    /// paths stopped by the loop bound, the proof holds within that bound; with sampled
+    /// integer parameters, for those values.
+    Infeasible {
+        /// Paths explored, and executions of the operation on them.
+        paths: usize,
+        executions: usize,
+        loop_bound: u32,
+        cut: usize,
+    },
+    Unknown {
+        reason: String,
+    },
+}
+
+impl Refinement {
+    /// The answer of two walks (integer assignments) together.
+    pub(crate) fn and(self, other: Refinement) -> Refinement {
+        use Refinement::*;
+        match (self, other) {
+            (Witnessed, _) | (_, Witnessed) => Witnessed,
+            (Unknown { reason }, _) | (_, Unknown { reason }) => Unknown { reason },
+            (
+                Infeasible {
+                    paths,
+                    executions,
+                    loop_bound,
+                    cut,
+                },
+                Infeasible {
+                    paths: p,
+                    executions: e,
+                    cut: c,
+                    ..
+                },
+            ) => Infeasible {
+                paths: paths + p,
+                executions: executions + e,
+                loop_bound,
+                cut: cut + c,
+            },
+        }
+    }
+}
+
+/// What the float solver found for one target on one walk.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RefineState {
+    /// Executions of the operation (one per path prefix reaching it).
+    pub executions: usize,
+    /// Executions with a solution, proved infeasible, left open.
+    pub sat: usize,
+    pub infeasible: usize,
+    pub unknown: usize,
+    /// Solutions handed on as candidates.
+    candidates: usize,
+    /// A solution of a superset formulation (it may not raise the exception).
+    superset_solution: bool,
+    /// Why executions stayed open, each once.
+    reasons: Vec<String>,
+}
+
+/// One walk of the float solver over the paths of a build.
+pub(crate) struct Refined {
+    pub states: HashMap<(FpOpId, ExceptionKind), RefineState>,
+    /// Float-solver solutions (the inputs' float bits), each with the target it raises.
+    pub candidates: Vec<(Vec<u64>, (FpOpId, ExceptionKind))>,
+    /// Paths explored, and those cut by the loop bound.
+    paths: usize,
+    cut: usize,
+    loop_bound: u32,
+    /// Why the exploration may have missed executions (a failed or stopped path, paths
+    /// left unexplored): then nothing is proved.
+    incomplete: Vec<String>,
+}
+
+impl Refined {
+    /// The answer for one target, given whether a replay raised it.
+    pub fn answer(&self, state: &RefineState, raised: bool) -> Refinement {
+        if raised {
+            return Refinement::Witnessed;
+        }
+        let mut reasons: Vec<String> = self.incomplete.clone();
+        if state.candidates > 0 {
+            reasons.push(if state.superset_solution {
+                "float-solver solutions did not raise it natively (a solution of a superset \
+                 condition without an exact test need not)"
+                    .to_string()
+            } else {
+                "float-solver solutions did not raise it natively".to_string()
+            });
+        }
+        reasons.extend(state.reasons.iter().cloned());
+        if reasons.is_empty() && state.unknown == 0 && state.sat == 0 {
+            Refinement::Infeasible {
+                paths: self.paths,
+                executions: state.executions,
+                loop_bound: self.loop_bound,
+                cut: self.cut,
+            }
+        } else {
+            if reasons.is_empty() {
+                reasons.push("the float solver left executions open".into());
+            }
+            Refinement::Unknown {
+                reason: reasons.join("; "),
+            }
+        }
+    }
+}
+
+fn note(reasons: &mut Vec<String>, reason: String) {
+    if !reasons.contains(&reason) {
+        reasons.push(reason);
+    }
+}
+
+/// Walks every path of the build with the float-path domain (the executable's FTZ/DAZ
+/// mode, the same input space), and at each execution of a missed target's operation
+/// asks the float solver whether some input raises the target's kind there (see
+/// [`fpscout_walk::raising`]): solutions become candidates; infeasible at every
+/// execution on a completely explored set of paths is a proof over floats.
+pub(crate) fn refine(
+    (module, fid, mode): (&Module, FuncId, FpMode),
+    space: &InputSpace,
+    limits: RefineLimits,
+    missed: &[(FpOpId, ExceptionKind)],
+    until: Option<Instant>,
+    progress: &mut dyn FnMut(&str, u64, u64),
+) -> Result<Refined, InputError> {
+    let config = WalkConfig {
+        deadline: until,
+        ..WalkConfig::default()
+    };
+    let (mut walker, args) =
+        crate::floatsolve::float_path_walker(module, mode, space, config, true)?;
+    let mut kinds: HashMap<FpOpId, Vec<ExceptionKind>> = HashMap::new();
+    for &(op, kind) in missed {
+        kinds.entry(op).or_default().push(kind);
+    }
+    walker.domain.watch(kinds.keys().copied());
+    let limits = ExploreLimits {
+        max_paths: limits.max_paths,
+        loop_bound: limits.loop_bound,
+        deadline: until,
+    };
+    let mut refined = Refined {
+        states: HashMap::new(),
+        candidates: Vec::new(),
+        paths: 0,
+        cut: 0,
+        loop_bound: limits.loop_bound,
+        incomplete: Vec::new(),
+    };
+    let total = missed.len() as u64;
+    progress("refine", 0, total);
+    let summary = walker.explore(fid, args, limits, |domain, end| {
+        refined.paths += 1;
+        match &end {
+            PathEnd::Stopped(WalkStop::LoopBound { .. }) => refined.cut += 1,
+            PathEnd::Stopped(why) => {
+                note(&mut refined.incomplete, format!("a path stopped: {why}"))
+            }
+            PathEnd::Failed(e) => note(
+                &mut refined.incomplete,
+                format!("a path could not be walked with the float solver: {e}"),
+            ),
+            PathEnd::Returned(_) | PathEnd::Ended { .. } => {}
+        }
+        for watched in domain.take_watched() {
+            let Some(kinds) = kinds.get(&watched.site.op) else {
+                continue;
+            };
+            for &kind in kinds {
+                let state = refined.states.entry((watched.site.op, kind)).or_default();
+                state.executions += 1;
+                if until.is_some_and(|d| Instant::now() >= d) {
+                    state.unknown += 1;
+                    note(
+                        &mut state.reasons,
+                        "the float solver's time ran out before this execution".into(),
+                    );
+                    continue;
+                }
+                if state.candidates >= REFINE_CANDIDATES {
+                    // Enough to replay; the rest is not needed unless they all fail.
+                    state.unknown += 1;
+                    continue;
+                }
+                let networks = match raise_networks(&watched, kind) {
+                    Ok(n) => n,
+                    Err(why) => {
+                        state.unknown += 1;
+                        note(
+                            &mut state.reasons,
+                            format!("not stated as float constraints: {why}"),
+                        );
+                        continue;
+                    }
+                };
+                let (mut refuted, mut solved) = (true, false);
+                for raise in networks {
+                    if state.candidates >= REFINE_CANDIDATES {
+                        refuted = false;
+                        break;
+                    }
+                    // Half of what is left at most, so later executions get their turn.
+                    let deadline = until.map(|d| {
+                        let now = Instant::now();
+                        now + d.saturating_duration_since(now) / 2
+                    });
+                    let report =
+                        crate::floatsolve::solve_path(&raise.network, REFINE_NODES, deadline);
+                    let mut answer = report.answer;
+                    // A superset's solution its exact test rejects (a tiny product that
+                    // is exact): other random points of its box.
+                    if let Answer::Solution(first) = &answer {
+                        if raise.raises(first.values()) == Some(false) {
+                            let Some(other) = resample(&raise, deadline) else {
+                                refuted = false;
+                                note(
+                                    &mut state.reasons,
+                                    "the solutions found of the superset condition do not raise it (exact, or not tiny after rounding)".into(),
+                                );
+                                continue;
+                            };
+                            answer = Answer::Solution(other);
+                        }
+                    }
+                    match answer {
+                        Answer::Infeasible => {}
+                        Answer::Solution(assignment) => {
+                            refuted = false;
+                            match raise.formulation {
+                                Formulation::ProofOnly(why) => {
+                                    note(&mut state.reasons, why.to_string());
+                                }
+                                formulation => {
+                                    solved = true;
+                                    state.candidates += 1;
+                                    state.superset_solution |= formulation == Formulation::Superset;
+                                    let center = crate::floatsolve::solution_bits(
+                                        domain.inputs(),
+                                        assignment.values(),
+                                    );
+                                    refined
+                                        .candidates
+                                        .push((center, (watched.site.op, kind)));
+                                }
+                            }
+                        }
+                        Answer::Unknown(stop) => {
+                            refuted = false;
+                            note(
+                                &mut state.reasons,
+                                format!("float solver stopped: {stop:?}"),
+                            );
+                        }
+                    }
+                }
+                if refuted {
+                    state.infeasible += 1;
+                } else if solved {
+                    state.sat += 1;
+                } else {
+                    state.unknown += 1;
+                }
+            }
+        }
+        let settled = refined.states.len() as u64;
+        progress("refine", settled.min(total), total);
+    });
+    if let Some(stop) = summary.stopped {
+        note(
+            &mut refined.incomplete,
+            format!("paths left unexplored: {stop}"),
+        );
+    }
+    Ok(refined)
+}
+
+/// Random solutions of a superset network tried for one its exact test accepts.
+const RESAMPLES: u64 = 16;
+
+/// A solution of `raise` that its exact test does not reject, from random points of
+/// its propagated box (seeds other than the search's own).
+fn resample(
+    raise: &fpscout_walk::raising::RaiseNetwork,
+    deadline: Option<Instant>,
+) -> Option<fpscout_fpsolve::Assignment> {
+    (2..2 + RESAMPLES).find_map(|seed| {
+        match crate::floatsolve::sample(&raise.network, seed, 2_000, deadline).answer {
+            Answer::Solution(s) if raise.raises(s.values()) != Some(false) => Some(s),
+            _ => None,
+        }
+    })
+}
