@@ -79,7 +79,7 @@ fn main() {
         .unwrap_or_else(|| "bench/diff".into());
     let only: Vec<String> = std::env::args().skip(2).collect();
     println!(
-        "{:<12} {:<6} {:>14} {:>5} {:>7} {:>7} {:>6} {:>8} {:>6} {:>6} {:>5} {:>7} {:>6} | {:>9} {:>7} {:>5} | {:>6} {:>7}",
+        "{:<12} {:<6} {:>14} {:>5} {:>7} {:>7} {:>6} {:>8} {:>6} {:>6} {:>5} {:>7} {:>6} | {:>9} {:>7} {:>5} | {:>6} {:>9} {:>7}",
         "benchmark",
         "inputs",
         "constr (P,P')",
@@ -97,6 +97,7 @@ fn main() {
         "rnd-sig",
         "rnd-n",
         "solver",
+        "float-sol",
         "RSS MiB"
     );
     for b in BENCHES {
@@ -145,7 +146,7 @@ fn main() {
             let sigs = signatures(&full);
             let solver_only = sigs.difference(&rsig).count();
             println!(
-                "{:<12} {:<6} {:>14} {:>5} {:>7} {:>7} {:>6} {:>8} {:>6} {:>6} {:>5} {:>7} {:>6.2} | {:>9} {:>7} {:>5} | {:>6} {:>7.0}",
+                "{:<12} {:<6} {:>14} {:>5} {:>7} {:>7} {:>6} {:>8} {:>6} {:>6} {:>5} {:>7} {:>6.2} | {:>9} {:>7} {:>5} | {:>6} {:>9} {:>7.0}",
                 b.function,
                 if ranged { "ranges" } else { "any" },
                 format!("{} ({},{})", s.unique_constraints, s.constraints_p, s.constraints_pprime),
@@ -163,6 +164,16 @@ fn main() {
                 rsig.len(),
                 if rn >= 1000 { format!("{}k", rn / 1000) } else { rn.to_string() },
                 solver_only,
+                format!(
+                    "{}/{}/{}",
+                    s.float_solver_targets,
+                    s.float_solver_candidates,
+                    full.findings
+                        .iter()
+                        .filter(|f| f.confirmed
+                            && matches!(f.origin, fpscout::diff::Origin::FloatSolver { .. }))
+                        .count()
+                ),
                 peak_rss_mib()
             );
         }
@@ -175,6 +186,7 @@ fn main() {
          unconf = differences a second native replay did not reproduce; model≠ = confirmed findings the\n\
          interpreter does not reproduce; sigs = distinct (P flags, P' flags, P class, P' class); rnd-* =\n\
          random-only run with the same wall time (rnd-n inputs); solver = signatures the full run found that\n\
-         the random-only run did not; RSS = peak of the process."
+         the random-only run did not; float-sol = exceptions no Z3 model raised handed to the float\n\
+         solver / its solutions / confirmed findings from them; RSS = peak of the process."
     );
 }

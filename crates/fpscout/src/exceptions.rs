@@ -10,7 +10,7 @@
 
 use crate::observe::ResultClass;
 pub use crate::refine::Refinement;
-use crate::refine::{refine, RefineLimits};
+use crate::refine::{refine, unqueried_targets, RefineLimits};
 use crate::search::{
     after, earliest, model_floats, neighbours, replay_batches, InputOptions, InputSpace,
 };
@@ -775,10 +775,15 @@ pub fn run_exceptions(
                 .as_ref()
                 .is_some_and(|l| findings.by_key.contains_key(&(Some(LocKey::of(l)), *kind)))
         };
+        // Operations no query names (every path to them is infeasible over the reals)
+        // are asked too: floats may still take those paths.
+        let queried: HashSet<FpOpId> = collected.queries.iter().map(|q| q.op).collect();
+        let unqueried = unqueried_targets(module, &queried);
         let missed: Vec<(FpOpId, ExceptionKind)> = collected
             .queries
             .iter()
             .map(|q| (q.op, q.kind))
+            .chain(unqueried.iter().copied())
             .filter(|t| !reached.contains(t) && !raised_at_op(t))
             .collect::<BTreeSet<_>>()
             .into_iter()
@@ -823,6 +828,16 @@ pub fn run_exceptions(
                 &mut reached,
             )?;
             for target in &missed {
+                // An operation no query named is a target once a float path reaches it
+                // (else it is dead code, or in a function this one does not call).
+                if !queried.contains(&target.0) {
+                    if !refined.states.contains_key(target) {
+                        continue;
+                    }
+                    if seen_targets.insert(*target) {
+                        targets.push(*target);
+                    }
+                }
                 let state = refined.states.get(target).cloned().unwrap_or_default();
                 let v = solving.verdicts.entry(*target).or_default();
                 v.float_solver_sat += state.sat;
@@ -835,6 +850,7 @@ pub fn run_exceptions(
                 };
                 refinements.insert(*target, merged);
             }
+            summary.targets = targets.len();
             summary.phases.refine += t.elapsed().as_secs_f64();
         }
     }

@@ -300,3 +300,39 @@ fn a_difference_behind_a_branch_only_floats_take_is_found_from_the_float_solvers
     assert_eq!(hit.p.result, Some((x * 1e-310).to_bits()));
     assert_eq!(hit.p_prime.result, Some(0));
 }
+
+/// The finding of an underflow on line 8.
+fn underflow_on_line_8(r: &ExceptionsReport) -> Option<&fpscout::exceptions::ExceptionFinding> {
+    r.findings.iter().find(|x| {
+        x.kind == ExceptionKind::Underflow && x.location.as_ref().is_some_and(|l| l.line == 8)
+    })
+}
+
+#[test]
+fn an_operation_only_floats_reach_is_a_target_of_exceptions_too() {
+    // No query names window.c's product on line 8 (Z3 pruned its branch): without the
+    // float solver it is no target and nothing raises it.
+    let path = program("window.c");
+    let (_, alone) = exceptions(&path, &solvers_only("window", false));
+    assert!(
+        underflow_on_line_8(&alone).is_none(),
+        "{:?}",
+        alone.findings
+    );
+    assert!(alone
+        .targets
+        .iter()
+        .all(|t| t.location.as_ref().is_some_and(|l| l.line != 8)));
+
+    let (_, refined) = exceptions(&path, &solvers_only("window", true));
+    let t = target(&refined, 8, ExceptionKind::Underflow);
+    assert_eq!(t.raised_by, Some(Source::FloatSolver), "{t:?}");
+    assert_eq!(t.float_solver, Some(Refinement::Witnessed));
+    let finding = underflow_on_line_8(&refined).expect("the product's underflow");
+    let ArgBits::Scalar(bits) = finding.witnesses[0].input[0] else {
+        panic!("a scalar input");
+    };
+    let x = f64::from_bits(bits);
+    assert_eq!(x + 1e17, 1e17 + 16.0, "{x:e}");
+    assert!((x * 1e-310).abs() < f64::MIN_POSITIVE, "{x:e}");
+}
