@@ -786,7 +786,11 @@ impl Builder<'_> {
         let (fa, fb) = (self.operand(a)?, self.operand(b)?);
         let (ra, rb) = (self.range(a)?, self.range(b)?);
         let divisor = intersect(&rb, &fb.range());
-        if divisor.0.cmp0() != Ordering::Greater && divisor.1.cmp0() != Ordering::Less {
+        // An empty intersection (a form pinned to 0, as `x - x` is, against a domain
+        // narrowed away from 0) holds no value: no form, rather than a reciprocal of 0.
+        if divisor.0 > divisor.1
+            || (divisor.0.cmp0() != Ordering::Greater && divisor.1.cmp0() != Ordering::Less)
+        {
             return None;
         }
         let (exact_form, exact) = if fb.is_constant() {
