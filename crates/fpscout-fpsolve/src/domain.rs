@@ -225,7 +225,10 @@ impl IntDomain {
 
     pub fn size(&self) -> u64 {
         self.range.map_or(0, |(lo, hi)| {
-            u64::try_from(hi - lo).unwrap_or(u64::MAX - 1) + 1
+            // Saturating: a full 64-bit range has 2^64 values.
+            hi.checked_sub(lo)
+                .and_then(|n| u64::try_from(n).ok())
+                .map_or(u64::MAX, |n| n.saturating_add(1))
         })
     }
 
@@ -253,5 +256,19 @@ pub fn integer_type_range(bits: u32, signed: bool) -> (i128, i128) {
         (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
     } else {
         (0, (1i128 << bits) - 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::IntDomain;
+
+    #[test]
+    fn integer_domain_sizes_saturate_at_the_full_64_bit_range() {
+        // Every u64 (an unsigned long parameter): 2^64 values, once an overflow.
+        assert_eq!(IntDomain::new(0, i128::from(u64::MAX)).size(), u64::MAX);
+        assert_eq!(IntDomain::new(i128::MIN, i128::MAX).size(), u64::MAX);
+        assert_eq!(IntDomain::new(-3, 4).size(), 8);
+        assert_eq!(IntDomain::new(5, 4).size(), 0);
     }
 }

@@ -659,7 +659,10 @@ pub fn run_diff(
         // at every execution of its operation on its build's paths.
         if cfg.float_solver {
             let t = Instant::now();
-            let until = earliest(after(t, REFINE_SHARE * cfg.time_budget_s), work_deadline);
+            // It is solving too: the solve budget again at most (so that `--solve-budget`
+            // bounds it), and a tenth of the run.
+            let share = (REFINE_SHARE * cfg.time_budget_s).min(summary.solve_budget_s);
+            let until = earliest(after(t, share), work_deadline);
             let limits = RefineLimits {
                 max_paths: cfg.collect.max_paths,
                 loop_bound: cfg.collect.loop_bound,
