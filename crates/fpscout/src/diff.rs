@@ -4,7 +4,7 @@
 //! the native builds), Confirm (every difference replayed natively).
 
 pub use crate::observe::{native_observe, plain_observe, Observation, ResultClass};
-use crate::refine::{refine, unqueried_targets, RefineLimits, RefineState, Refinement};
+use crate::refine::{missed_targets, refine, RefineLimits, RefineState, Refinement};
 use crate::search::{
     after, earliest, is_finite_bits, model_floats, neighbours, replay_batches, InputOptions,
     InputSpace,
@@ -12,7 +12,7 @@ use crate::search::{
 use crate::session::{native_ftz, FtzDazChoice, Session};
 use crate::trace::{compare_traces, interpreter_steps, native_steps};
 use crate::InputError;
-use fpscout_ir::{ExceptionKind, ExceptionSet, FloatTy, FpOpId, FuncId, Function, Type};
+use fpscout_ir::{ExceptionKind, ExceptionSet, FloatTy, FuncId, Function, Type};
 use fpscout_native::{FtzDaz, NativeArg, NativeBuild, NativeOutcome, RunOptions, TracedOutcome};
 use fpscout_smt::numeral::{float_value, round_to_float};
 use fpscout_smt::{
@@ -182,6 +182,19 @@ pub enum Origin {
     /// The sweep of a one-parameter function: the first input of a signature in which the
     /// builds differ.
     Sweep,
+}
+
+impl Origin {
+    /// The same origin for a point `steps` neighbours from its candidate (solver
+    /// origins count them; the others are their own points).
+    fn at_steps(&self, steps: usize) -> Origin {
+        let mut origin = self.clone();
+        if let Origin::Solver { steps: s, .. } | Origin::FloatSolver { steps: s, .. } = &mut origin
+        {
+            *s = steps;
+        }
+        origin
+    }
 }
 
 /// A confirmed (or not) difference.
@@ -672,16 +685,9 @@ pub fn run_diff(
                 ("P'", &cq, builds.pp, mode_pp),
             ];
             for (k, (build, collected, (module, fid), mode)) in by_build.into_iter().enumerate() {
-                let queried: HashSet<FpOpId> = collected.queries.iter().map(|q| q.op).collect();
-                let missed: Vec<(FpOpId, ExceptionKind)> = collected
-                    .queries
-                    .iter()
-                    .map(|q| (q.op, q.kind))
-                    .chain(unqueried_targets(module, &queried))
-                    .filter(|&(op, kind)| !pool.witnessed.contains(&(build, op.0, kind)))
-                    .collect::<BTreeSet<_>>()
-                    .into_iter()
-                    .collect();
+                let (_, missed) = missed_targets(module, &collected.queries, |&(op, kind)| {
+                    pool.witnessed.contains(&(build, op.0, kind))
+                });
                 if missed.is_empty() {
                     continue;
                 }
@@ -906,25 +912,7 @@ pub fn run_diff(
             continue;
         }
         found_for[x.n] = true;
-        let origin = match &candidates[x.n].2 {
-            Origin::Solver {
-                build, op, kind, ..
-            } => Origin::Solver {
-                build,
-                op: *op,
-                kind,
-                steps: x.steps,
-            },
-            Origin::FloatSolver {
-                build, op, kind, ..
-            } => Origin::FloatSolver {
-                build,
-                op: *op,
-                kind,
-                steps: x.steps,
-            },
-            o => o.clone(),
-        };
+        let origin = candidates[x.n].2.at_steps(x.steps);
         findings.push(Finding::found(
             x.args.clone(),
             (kinds, ulps),

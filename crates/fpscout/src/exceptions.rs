@@ -10,7 +10,7 @@
 
 use crate::observe::ResultClass;
 pub use crate::refine::Refinement;
-use crate::refine::{refine, unqueried_targets, RefineLimits};
+use crate::refine::{missed_targets, refine, RefineLimits};
 use crate::search::{
     after, earliest, model_floats, neighbours, replay_batches, InputOptions, InputSpace,
 };
@@ -31,7 +31,7 @@ use fpscout_walk::WalkConfig;
 use rand::{Rng, SeedableRng};
 use rug::Rational;
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::time::{Duration, Instant};
 
 /// Settings of an exceptions run.
@@ -777,17 +777,9 @@ pub fn run_exceptions(
         };
         // Operations no query names (every path to them is infeasible over the reals)
         // are asked too: floats may still take those paths.
-        let queried: HashSet<FpOpId> = collected.queries.iter().map(|q| q.op).collect();
-        let unqueried = unqueried_targets(module, &queried);
-        let missed: Vec<(FpOpId, ExceptionKind)> = collected
-            .queries
-            .iter()
-            .map(|q| (q.op, q.kind))
-            .chain(unqueried.iter().copied())
-            .filter(|t| !reached.contains(t) && !raised_at_op(t))
-            .collect::<BTreeSet<_>>()
-            .into_iter()
-            .collect();
+        let (queried, missed) = missed_targets(module, &collected.queries, |t| {
+            reached.contains(t) || raised_at_op(t)
+        });
         if cfg.float_solver && !missed.is_empty() {
             let t = Instant::now();
             let own = Some(t + share(REFINE_SHARE) / left);

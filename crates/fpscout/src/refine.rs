@@ -4,11 +4,12 @@ use crate::search::InputSpace;
 use crate::InputError;
 use fpscout_fpsolve::Answer;
 use fpscout_ir::{ExceptionKind, FpOpId, FuncId, Module};
+use fpscout_smt::Query;
 use fpscout_walk::concrete::FpMode;
 use fpscout_walk::raising::{raise_networks, Formulation};
 use fpscout_walk::{ExploreLimits, PathEnd, StopReason as WalkStop, WalkConfig};
 use serde::Serialize;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::time::Instant;
 
 /// Search nodes of the float solver per network (one disjunct of one operation's
@@ -21,10 +22,7 @@ const REFINE_CANDIDATES: usize = 3;
 /// pruned every path to them as infeasible over the reals), by opcode: those floats may
 /// still raise there. Comparisons are left out: a quiet one raises invalid only on a
 /// signalling NaN, which the float solver can use for proofs only.
-pub(crate) fn unqueried_targets(
-    module: &Module,
-    queried: &HashSet<FpOpId>,
-) -> Vec<(FpOpId, ExceptionKind)> {
+fn unqueried_targets(module: &Module, queried: &HashSet<FpOpId>) -> Vec<(FpOpId, ExceptionKind)> {
     use ExceptionKind::*;
     let mut out = Vec::new();
     for (index, info) in module.fp_ops.iter().enumerate() {
@@ -44,6 +42,27 @@ pub(crate) fn unqueried_targets(
         out.extend(kinds.iter().map(|&kind| (op, kind)));
     }
     out
+}
+
+/// The targets to hand to the float solver: each (operation, kind) of `queries` and of
+/// the operations they do not name ([`unqueried_targets`]) that `raised` does not
+/// already count as raised, once each in order; with the operations the queries name
+/// (an unqueried target is only a target once a float path reaches it).
+pub(crate) fn missed_targets(
+    module: &Module,
+    queries: &[Query],
+    raised: impl Fn(&(FpOpId, ExceptionKind)) -> bool,
+) -> (HashSet<FpOpId>, Vec<(FpOpId, ExceptionKind)>) {
+    let queried: HashSet<FpOpId> = queries.iter().map(|q| q.op).collect();
+    let missed = queries
+        .iter()
+        .map(|q| (q.op, q.kind))
+        .chain(unqueried_targets(module, &queried))
+        .filter(|target| !raised(target))
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    (queried, missed)
 }
 
 /// How far the refinement's walk goes: the collection's own limits, so that a proof
