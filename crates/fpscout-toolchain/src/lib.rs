@@ -564,6 +564,38 @@ impl Toolchain {
             .unwrap_or_else(|| PathBuf::from("objcopy"))
     }
 
+    /// Where clang's own library search finds `file` (`libm.so`, `libfoo.a`), if anywhere.
+    pub fn library_file(&self, file: &str) -> Option<PathBuf> {
+        let out = Command::new(&self.clang)
+            .arg(format!("-print-file-name={file}"))
+            .output()
+            .ok()?;
+        let printed = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+        // Clang prints the bare name back when it finds nothing.
+        (printed.is_absolute() && printed.is_file()).then_some(printed)
+    }
+
+    /// Links every member of the archive or object `input` into the shared object `out`
+    /// (so the interpreter can load what the executables link).
+    pub fn whole_archive_shared(&self, input: &Path, out: &Path) -> Result<()> {
+        let mut cmd = Command::new(&self.clang);
+        cmd.arg("-shared")
+            .arg("-o")
+            .arg(out)
+            .arg("-Wl,--whole-archive")
+            .arg(input)
+            .arg("-Wl,--no-whole-archive")
+            .arg("-lm");
+        let output = run(&mut cmd, "clang (shared object)")?;
+        if !output.status.success() {
+            return Err(ToolchainError::ToolFailed {
+                tool: "clang (shared object)".into(),
+                diagnostics: String::from_utf8_lossy(&output.stderr).into_owned(),
+            });
+        }
+        Ok(())
+    }
+
     /// Runs clang with arbitrary arguments (used for tests and drivers).
     pub fn clang_command(&self, args: &[OsString]) -> Command {
         let mut cmd = Command::new(&self.clang);

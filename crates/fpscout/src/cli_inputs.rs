@@ -1,6 +1,6 @@
 //! The searched-input options every mode shares (`--range`, `--int`, `--array-len`) and their parsing.
 
-use fpscout::InputError;
+use fpscout_report::InputError;
 use std::collections::HashMap;
 
 /// How a function's parameters are searched, as the command line gives it.
@@ -39,7 +39,7 @@ impl InputArgs {
     /// told.
     pub(crate) fn harness_defaults(
         &mut self,
-        inputs: &fpscout::sources::FpCoreInputs,
+        inputs: &fpscout_search::sources::FpCoreInputs,
         function: &mut Option<String>,
     ) {
         let Some(harness) = &inputs.harness else {
@@ -82,8 +82,9 @@ fn parse_ranges(items: &[String]) -> Result<HashMap<String, (f64, f64)>, InputEr
         };
         let (name, r) = it.split_once('=').ok_or_else(bad)?;
         let (lo, hi) = r.split_once(':').ok_or_else(bad)?;
-        let parse =
-            |s: &str| fpscout::args::parse_float(s, fpscout_ir::FloatTy::F64).map(f64::from_bits);
+        let parse = |s: &str| {
+            fpscout_report::args::parse_float(s, fpscout_ir::FloatTy::F64).map(f64::from_bits)
+        };
         let (lo, hi) = (parse(lo).map_err(|_| bad())?, parse(hi).map_err(|_| bad())?);
         if !(lo.is_finite() && hi.is_finite() && lo <= hi) {
             return Err(bad());

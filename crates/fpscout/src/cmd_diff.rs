@@ -5,13 +5,12 @@ use crate::cli_inputs::InputArgs;
 use crate::outputs::{FindingOutputs, Progress, ShardArg};
 use crate::print_diff;
 use crate::Linking;
-use fpscout::diff::{run_diff, DiffConfig, DiffReport};
-use fpscout::finding::Mode;
-use fpscout::ledger::Shard;
-use fpscout::repro::ReproBuilds;
-use fpscout::session::{FtzDazChoice, Session};
-use fpscout::sources::{CompileArgs, FpCoreFunction, FpCoreInputs};
-use fpscout::InputError;
+use fpscout_report::finding::Mode;
+use fpscout_report::ledger::Shard;
+use fpscout_report::InputError;
+use fpscout_search::diff::{run_diff, DiffConfig, DiffReport};
+use fpscout_search::session::{FtzDazChoice, Session};
+use fpscout_search::sources::{CompileArgs, FpCoreFunction, FpCoreInputs};
 use fpscout_toolchain::{BuildFlags, BuildKind, SourceSet};
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -68,7 +67,7 @@ pub struct DiffArgs {
     pub(crate) random_budget: f64,
     /// Seconds the whole run may take: every phase ends by it (the phase budgets are
     /// finer limits inside it) and what was cut short is listed with a reason
-    #[arg(long, default_value_t = fpscout::diff::DEFAULT_TIME_BUDGET_S)]
+    #[arg(long, default_value_t = fpscout_search::diff::DEFAULT_TIME_BUDGET_S)]
     pub(crate) time_budget: f64,
     /// Milliseconds an executable may run on one input before it is killed and the
     /// input counts as not terminating (a build that ends where the other does not is
@@ -222,7 +221,7 @@ pub fn run(mut args: DiffArgs, started: Instant) -> Result<ExitCode, InputError>
     let mut sink = args
         .outputs
         .start(Mode::Diff, std::slice::from_ref(&function), None)?;
-    sink.found(&fpscout::finding::from_diff(&report))?;
+    sink.found(&fpscout_search::findings::from_diff(&report))?;
     sink.covered(&function, None)?;
     let mut out = std::io::stdout().lock();
     if args.json {
@@ -235,7 +234,7 @@ pub fn run(mut args: DiffArgs, started: Instant) -> Result<ExitCode, InputError>
     }
     drop(out);
     sink.finish(
-        || ReproBuilds::of_session(&session, &sources, args.ftz_daz, &fpcore.temporary_dirs()),
+        || session.repro_builds(&sources, args.ftz_daz, &fpcore.temporary_dirs()),
         args.json,
         report.summary.diff_confirmed > 0,
     )
@@ -269,7 +268,7 @@ fn analyse(
                 eprintln!(
                     "fpscout: note: array parameter '{}' has {} elements (set it with --array-len {}=N)",
                     p.name,
-                    fpscout::search::default_array_len(p),
+                    fpscout_search::search::default_array_len(p),
                     p.name
                 );
             }
@@ -282,14 +281,14 @@ fn analyse(
     if args.oracle {
         let one_float = session.p()?.function(fid).params.len() == 1;
         let o = if one_float {
-            fpscout::oracle::enumerate_signatures(
+            fpscout_search::oracle::enumerate_signatures(
                 session,
                 function,
                 args.ftz_daz,
                 &mut |done, total| progress("oracle", done, total),
             )?
         } else {
-            fpscout::oracle::sample_signatures(
+            fpscout_search::oracle::sample_signatures(
                 session,
                 function,
                 args.ftz_daz,
@@ -297,7 +296,7 @@ fn analyse(
                 &mut |done, total| progress("oracle", done, total),
             )?
         };
-        let r = fpscout::oracle::recall(&o, &report.flag_or_class_signatures());
+        let r = fpscout_search::oracle::recall(&o, &report.flag_or_class_signatures());
         report.summary.recall_estimate = Some(r.recall);
         report.summary.recall = Some(r);
     }
@@ -398,7 +397,7 @@ fn whole_file(
                 signatures += s.signatures;
                 with_findings += usize::from(s.diff_confirmed > 0);
                 wall += s.wall_seconds;
-                sink.found(&fpscout::finding::from_diff(&report))?;
+                sink.found(&fpscout_search::findings::from_diff(&report))?;
                 sink.covered(&f.c_name, None)?;
                 if args.json {
                     print_json(&mut out, args, &report, &cfg);
@@ -442,7 +441,7 @@ fn whole_file(
     }
     drop(out);
     sink.finish(
-        || ReproBuilds::of_session(session, sources, args.ftz_daz, &fpcore.temporary_dirs()),
+        || session.repro_builds(sources, args.ftz_daz, &fpcore.temporary_dirs()),
         args.json,
         findings > 0,
     )

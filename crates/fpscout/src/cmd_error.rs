@@ -3,13 +3,12 @@
 use crate::cli_inputs::InputArgs;
 use crate::outputs::FindingOutputs;
 use crate::{BuildChoice, Linking, SourceCache};
-use fpscout::args::{inputs_json, inputs_text, run_args};
-use fpscout::error::{run_error, ErrorConfig, ErrorProgress, ErrorReport};
-use fpscout::finding::Mode;
-use fpscout::repro::ReproBuilds;
-use fpscout::session::{FtzDazChoice, Session};
-use fpscout::sources::CompileArgs;
-use fpscout::InputError;
+use fpscout_report::args::{inputs_json, inputs_text, run_args};
+use fpscout_report::finding::Mode;
+use fpscout_report::InputError;
+use fpscout_search::error::{run_error, ErrorConfig, ErrorProgress, ErrorReport};
+use fpscout_search::session::{FtzDazChoice, Session};
+use fpscout_search::sources::CompileArgs;
 use fpscout_toolchain::BuildFlags;
 use serde_json::json;
 use std::io::Write;
@@ -177,12 +176,12 @@ pub fn run(mut args: ErrorArgs, started: Instant) -> Result<ExitCode, InputError
     let mut sink = args
         .outputs
         .start(Mode::Error, std::slice::from_ref(&cfg.function), None)?;
-    sink.found(&fpscout::finding::from_error(&report))?;
+    sink.found(&fpscout_search::findings::from_error(&report))?;
     sink.covered(&cfg.function, None)?;
     // The worst error is a measurement, not a failure: exit 1 only for a finding new
     // against a --baseline.
     sink.finish(
-        || ReproBuilds::of_session(&session, &sources, args.ftz_daz, &fpcore.temporary_dirs()),
+        || session.repro_builds(&sources, args.ftz_daz, &fpcore.temporary_dirs()),
         args.json,
         false,
     )
@@ -216,8 +215,8 @@ fn print_text(out: &mut impl Write, report: &ErrorReport, cfg: &ErrorConfig) {
     let _ = writeln!(
         out,
         "  computed {} ({}), exact {:e}",
-        fpscout::args::decimal(m.float_bits, m.ty),
-        fpscout::args::hex_float(m.float_bits, m.ty),
+        fpscout_report::args::decimal(m.float_bits, m.ty),
+        fpscout_report::args::hex_float(m.float_bits, m.ty),
         m.exact
     );
     let _ = writeln!(
@@ -316,7 +315,7 @@ fn print_json(out: &mut impl Write, report: &ErrorReport) {
         "ulps": worst.map(|(_, m)| number(m.ulps)),
         "bits": worst.map(|(_, m)| number(m.bits)),
         "output": worst.map(|(_, m)| m.place.to_string()),
-        "computed": worst.map(|(_, m)| fpscout::args::hex_float(m.float_bits, m.ty)),
+        "computed": worst.map(|(_, m)| fpscout_report::args::hex_float(m.float_bits, m.ty)),
         "computed_bits": worst.map(|(_, m)| format!("{:#x}", m.float_bits)),
         "exact": worst.map(|(_, m)| number(m.exact)),
         "inputs": worst.map(|(i, _)| inputs_json(&report.params, i)),

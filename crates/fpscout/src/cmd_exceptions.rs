@@ -5,14 +5,14 @@ use crate::cli_inputs::InputArgs;
 use crate::outputs::{FindingOutputs, Progress, ShardArg};
 use crate::print_exceptions;
 use crate::{BuildChoice, Linking};
-use fpscout::exceptions::{run_exceptions, ExceptionsConfig, Summary};
-use fpscout::finding::Mode;
-use fpscout::ledger::Shard;
-use fpscout::repro::ReproBuilds;
-use fpscout::session::{FtzDazChoice, Session};
-use fpscout::sources::{CompileArgs, FpCoreFunction};
-use fpscout::InputError;
 use fpscout_ir::{Function, ScalarTy, Type};
+use fpscout_report::finding::Mode;
+use fpscout_report::ledger::Shard;
+use fpscout_report::repro::ReproBuilds;
+use fpscout_report::InputError;
+use fpscout_search::exceptions::{run_exceptions, ExceptionsConfig, Summary};
+use fpscout_search::session::{FtzDazChoice, Session};
+use fpscout_search::sources::{CompileArgs, FpCoreFunction};
 use fpscout_toolchain::{BuildFlags, BuildKind, SourceKind};
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
@@ -78,7 +78,7 @@ pub struct ExceptionsArgs {
     #[arg(long, default_value_t = 3)]
     witnesses: usize,
     /// Seconds per function: every phase ends by it
-    #[arg(long, default_value_t = fpscout::exceptions::DEFAULT_TIME_BUDGET_S)]
+    #[arg(long, default_value_t = fpscout_search::exceptions::DEFAULT_TIME_BUDGET_S)]
     time_budget: f64,
     /// Milliseconds the executable may run on one input before it is killed
     #[arg(long, default_value_t = 200)]
@@ -209,8 +209,7 @@ pub fn run(mut args: ExceptionsArgs, started: Instant) -> Result<ExitCode, Input
     if let Some(function) = &args.function {
         args.shard.refuse_single("--function")?;
         let session = open(Some(function))?;
-        let builds =
-            || ReproBuilds::of_session(&session, &sources, args.ftz_daz, &fpcore.temporary_dirs());
+        let builds = || session.repro_builds(&sources, args.ftz_daz, &fpcore.temporary_dirs());
         return one_function(&args, &session, function, started, builds);
     }
     let session = open(None)?;
@@ -264,8 +263,7 @@ pub fn run(mut args: ExceptionsArgs, started: Instant) -> Result<ExitCode, Input
         .map(|u| (u.label(), u.reason.clone()))
         .collect();
     // The workers' findings are reproduced as this session builds the program.
-    let builds =
-        || ReproBuilds::of_session(&session, &sources, args.ftz_daz, &fpcore.temporary_dirs());
+    let builds = || session.repro_builds(&sources, args.ftz_daz, &fpcore.temporary_dirs());
     whole_library(&args, &names, shard, &unsupported, builds)
 }
 
@@ -284,7 +282,7 @@ fn one_function(
     let mut sink = args
         .outputs
         .start(Mode::Exceptions, &[function.to_string()], None)?;
-    sink.found(&fpscout::finding::from_exceptions(&report))?;
+    sink.found(&fpscout_search::findings::from_exceptions(&report))?;
     sink.covered(function, None)?;
     let mut out = std::io::stdout().lock();
     if args.json {
@@ -336,7 +334,7 @@ fn worker_run(
                 }
                 if args.outputs.wanted() {
                     // For the parent's SARIF log and reproducers, not for the user.
-                    for finding in fpscout::finding::from_exceptions(&report) {
+                    for finding in fpscout_search::findings::from_exceptions(&report) {
                         let record = serde_json::json!({"type": FINDING_MODEL, "data": finding});
                         let _ = writeln!(out, "{record}");
                     }

@@ -2,15 +2,14 @@
 
 use crate::cli_inputs::InputArgs;
 use crate::{BuildChoice, Linking};
-use fpscout::args::{inputs_json, inputs_text, run_args};
-use fpscout::finding::Mode;
-use fpscout::reach::{
+use fpscout_report::args::{inputs_json, inputs_text, run_args};
+use fpscout_report::finding::Mode;
+use fpscout_report::InputError;
+use fpscout_search::reach::{
     run_reach, PathCounts, PathSolver, ReachAnswer, ReachConfig, ReachReport, Target,
 };
-use fpscout::repro::ReproBuilds;
-use fpscout::session::{FtzDazChoice, Session};
-use fpscout::sources::CompileArgs;
-use fpscout::InputError;
+use fpscout_search::session::{FtzDazChoice, Session};
+use fpscout_search::sources::CompileArgs;
 use fpscout_toolchain::{BuildFlags, BuildKind};
 use serde_json::json;
 use std::io::Write;
@@ -98,7 +97,7 @@ fn parse_interval(text: &str, flag: &str) -> Result<(f64, f64), InputError> {
     let bad = || InputError(format!("{flag} expects LO:HI with LO <= HI, got '{text}'"));
     let (lo, hi) = text.split_once(':').ok_or_else(bad)?;
     let parse = |s: &str| {
-        fpscout::args::parse_float(s.trim(), fpscout_ir::FloatTy::F64).map(f64::from_bits)
+        fpscout_report::args::parse_float(s.trim(), fpscout_ir::FloatTy::F64).map(f64::from_bits)
     };
     let (lo, hi) = (parse(lo).map_err(|_| bad())?, parse(hi).map_err(|_| bad())?);
     if lo.is_nan() || hi.is_nan() || lo > hi {
@@ -169,7 +168,7 @@ pub fn run(mut args: ReachArgs, started: Instant) -> Result<ExitCode, InputError
         .apply_translating(&args.source_files, &mut flags)?;
     args.inputs.harness_defaults(&fpcore, &mut args.function);
     let harnessed = fpcore.harness.is_some()
-        && args.function.as_deref() == Some(fpscout::svcomp::HARNESS_FUNCTION);
+        && args.function.as_deref() == Some(fpscout_search::svcomp::HARNESS_FUNCTION);
     if args.witness.is_some() && !harnessed {
         return Err(InputError(
             "--witness writes a Test-Comp test case: it needs an SV-COMP program (main reading \
@@ -214,12 +213,12 @@ pub fn run(mut args: ReachArgs, started: Instant) -> Result<ExitCode, InputError
     let mut sink = args
         .outputs
         .start(Mode::Reach, std::slice::from_ref(&function), None)?;
-    sink.found(&fpscout::finding::from_reach(&report))?;
+    sink.found(&fpscout_search::findings::from_reach(&report))?;
     sink.covered(&function, None)?;
     if let Some(path) = &args.witness {
         match &report.witness {
             Some(w) => {
-                let xml = fpscout::svcomp::testcase_xml(&report.params, &w.inputs)?;
+                let xml = fpscout_search::svcomp::testcase_xml(&report.params, &w.inputs)?;
                 std::fs::write(path, xml)
                     .map_err(|e| InputError(format!("cannot write {}: {e}", path.display())))?;
             }
@@ -238,7 +237,7 @@ pub fn run(mut args: ReachArgs, started: Instant) -> Result<ExitCode, InputError
     drop(out);
     let reachable = matches!(report.answer, ReachAnswer::Reachable);
     let gated = sink.finish(
-        || ReproBuilds::of_session(&session, &sources, args.ftz_daz, &fpcore.temporary_dirs()),
+        || session.repro_builds(&sources, args.ftz_daz, &fpcore.temporary_dirs()),
         args.json,
         reachable,
     )?;

@@ -1,9 +1,9 @@
 //! The `fpscout report` command: findings files of any modes, runs and shards merged into one text, JSON Lines, SARIF, HTML report and baseline verdict.
 
 use crate::outputs::MergedOutputs;
-use fpscout::ledger::{LedgerFile, RunHeader};
-use fpscout::report::Report;
-use fpscout::InputError;
+use fpscout_report::ledger::{LedgerFile, RunHeader};
+use fpscout_report::report::Report;
+use fpscout_report::InputError;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -30,7 +30,7 @@ pub fn run(args: ReportArgs) -> Result<ExitCode, InputError> {
         .files
         .iter()
         .map(|path| {
-            fpscout::ledger::read(path).unwrap_or_else(|e| LedgerFile {
+            fpscout_report::ledger::read(path).unwrap_or_else(|e| LedgerFile {
                 path: path.clone(),
                 problems: vec![e.to_string()],
                 ..LedgerFile::default()
@@ -50,7 +50,7 @@ pub fn run(args: ReportArgs) -> Result<ExitCode, InputError> {
         .filter_map(|f| f.header.as_ref()?.mode)
         .collect();
     let header = RunHeader {
-        format: fpscout::ledger::FORMAT,
+        format: fpscout_report::ledger::FORMAT,
         tool_version: env!("CARGO_PKG_VERSION").to_string(),
         mode: modes
             .first()
@@ -75,7 +75,10 @@ pub fn run(args: ReportArgs) -> Result<ExitCode, InputError> {
         eprintln!("fpscout: error: {p}");
     }
     for u in &report.unfinished {
-        eprintln!("fpscout: error: {}", fpscout::report::unfinished_text(u));
+        eprintln!(
+            "fpscout: error: {}",
+            fpscout_report::report::unfinished_text(u)
+        );
     }
     Ok(ExitCode::from(report.exit_code()))
 }

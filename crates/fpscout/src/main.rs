@@ -12,11 +12,11 @@ mod print_exceptions;
 mod print_inputs;
 
 use clap::{Parser, Subcommand};
-use fpscout::libraries::LinkInput;
-use fpscout::run::{run_both, RunBudget, RunRecord};
-use fpscout::session::{FtzDazChoice, Session};
-use fpscout::sources::CompileArgs;
-use fpscout::InputError;
+use fpscout_report::InputError;
+use fpscout_search::libraries::LinkInput;
+use fpscout_search::run::{run_both, RunBudget, RunRecord};
+use fpscout_search::session::{FtzDazChoice, Session};
+use fpscout_search::sources::CompileArgs;
 use fpscout_toolchain::{BuildFlags, BuildKind};
 use fpscout_walk::WalkConfig;
 use std::collections::HashMap;

@@ -2,11 +2,11 @@
 //! display, the findings written as SARIF (`--sarif`), reproducers (`--emit-repro`), a
 //! findings file (`--jsonl`), HTML (`--html`), and the baseline gate (`--baseline`).
 
-use fpscout::finding::{Finding, Mode};
-use fpscout::ledger::{Baseline, LedgerFile, LedgerWriter, RunHeader, Shard, SourceLines};
-use fpscout::report::{Report, Status};
-use fpscout::repro::ReproBuilds;
-use fpscout::InputError;
+use fpscout_report::finding::{Finding, Mode};
+use fpscout_report::ledger::{Baseline, LedgerFile, LedgerWriter, RunHeader, Shard, SourceLines};
+use fpscout_report::report::{Report, Status};
+use fpscout_report::repro::ReproBuilds;
+use fpscout_report::InputError;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -67,14 +67,14 @@ impl MergedOutputs {
                 .iter()
                 .map(|(m, _)| m.keyed.clone())
                 .collect();
-            let log = fpscout::sarif::log_keyed(&keyed, env!("CARGO_PKG_VERSION"));
+            let log = fpscout_report::sarif::log_keyed(&keyed, env!("CARGO_PKG_VERSION"));
             let text = serde_json::to_string_pretty(&log)
                 .map_err(|e| InputError(format!("cannot encode SARIF: {e}")))?;
             std::fs::write(path, text + "\n")
                 .map_err(|e| InputError(format!("cannot write {}: {e}", path.display())))?;
         }
         if let Some(dir) = &self.html {
-            fpscout::html::write(dir, report)?;
+            fpscout_report::html::write(dir, report)?;
             eprintln!(
                 "fpscout: HTML report in {}",
                 dir.join("index.html").display()
@@ -147,7 +147,7 @@ impl FindingOutputs {
         shard: Option<Shard>,
     ) -> Result<FindingSink<'_>, InputError> {
         let header = RunHeader {
-            format: fpscout::ledger::FORMAT,
+            format: fpscout_report::ledger::FORMAT,
             tool_version: env!("CARGO_PKG_VERSION").to_string(),
             mode: Some(mode),
             shard,
@@ -186,7 +186,7 @@ pub(crate) struct FindingSink<'a> {
     ledger: Option<LedgerWriter>,
     header: RunHeader,
     findings: Vec<Finding>,
-    covered: Vec<fpscout::ledger::Covered>,
+    covered: Vec<fpscout_report::ledger::Covered>,
 }
 
 impl FindingSink<'_> {
@@ -209,7 +209,7 @@ impl FindingSink<'_> {
         if let Some(ledger) = &mut self.ledger {
             ledger.covered(function, reason.clone())?;
         }
-        self.covered.push(fpscout::ledger::Covered {
+        self.covered.push(fpscout_report::ledger::Covered {
             function: function.to_string(),
             reason,
         });
@@ -247,7 +247,7 @@ impl FindingSink<'_> {
         let report = Report::new(std::slice::from_ref(&run), baseline.as_ref());
         outputs.merged.write(&report, &self.header)?;
         if let Some(dir) = &outputs.emit_repro {
-            let written = fpscout::repro::write(dir, &self.findings, &builds())?;
+            let written = fpscout_report::repro::write(dir, &self.findings, &builds())?;
             for (function, why) in &written.skipped {
                 eprintln!("fpscout: note: no reproducer for a finding of {function}: {why}");
             }
@@ -303,7 +303,7 @@ pub(crate) fn print_baseline(report: &Report, json: bool) {
         let _ = writeln!(
             out,
             "  {:<6} {} {} {}: {}",
-            fpscout::report::status_name(*s),
+            fpscout_report::report::status_name(*s),
             m.keyed.fingerprint,
             f.function,
             f.rule.id(),

@@ -1,9 +1,9 @@
 //! Printing of `fpscout diff` reports: human text and JSON Lines.
 
-use fpscout::args::{decimal, hex_float};
-use fpscout::diff::{DiffReport, Finding, Observation, Origin, ResultClass, Summary};
-use fpscout::run::{format_value, native_trace_records};
 use fpscout_ir::{FloatTy, Type};
+use fpscout_report::args::{decimal, hex_float};
+use fpscout_search::diff::{DiffReport, Finding, Observation, Origin, ResultClass, Summary};
+use fpscout_search::run::{format_value, native_trace_records};
 use fpscout_walk::concrete::ArgBits;
 use serde_json::{json, Value};
 use std::io::Write;

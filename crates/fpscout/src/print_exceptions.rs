@@ -1,8 +1,8 @@
 //! Printing of `fpscout exceptions` reports: human text and JSON Lines.
 
 use crate::print_inputs::{inputs_json, inputs_text, run_args};
-use fpscout::exceptions::{ExceptionFinding, ExceptionsReport, Summary};
-use fpscout::run::format_value;
+use fpscout_search::exceptions::{ExceptionFinding, ExceptionsReport, Summary};
+use fpscout_search::run::format_value;
 use serde_json::{json, Value};
 use std::io::Write;
 

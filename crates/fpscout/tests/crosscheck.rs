@@ -7,7 +7,7 @@
 //! native crash exactly when the interpreter traps. The executables run traced, and the
 //! interpreter's exception trace (kind and source line, in order) must agree with the
 //! machine's own; the ways they may differ are named and counted
-//! ([`fpscout::trace::TraceMatch`]): reordered or split by the backend, IR operations the
+//! ([`fpscout_search::trace::TraceMatch`]): reordered or split by the backend, IR operations the
 //! machine code does not perform. Any other difference fails.
 //!
 //! The main batch runs with the FTZ/DAZ setting the real executable has (P' links
@@ -27,13 +27,13 @@
 //!   them and fails once one of them agrees. The MachineCombiner's reassociations are
 //!   modelled (the test asserts that every one the corpus has is), so they are compared.
 
-use fpscout::args::{decimal, hex_float};
-use fpscout::concrete::concrete_runner;
-use fpscout::run::{agrees_with_some_choice, exception_records, outcomes_agree, to_native};
-use fpscout::session::{FtzDazChoice, Session};
-use fpscout::trace::{compare_traces, interpreter_steps, native_steps, TraceMatch};
 use fpscout_ir::{ExceptionSet, FloatTy, Function, ScalarTy, Type};
 use fpscout_native::{FtzDaz, NativeArg, NativeBuild, NativeOutcome, NativeTrace, RunOptions};
+use fpscout_report::args::{decimal, hex_float};
+use fpscout_search::concrete::concrete_runner;
+use fpscout_search::run::{agrees_with_some_choice, exception_records, outcomes_agree, to_native};
+use fpscout_search::session::{FtzDazChoice, Session};
+use fpscout_search::trace::{compare_traces, interpreter_steps, native_steps, TraceMatch};
 use fpscout_toolchain::{BuildFlags, BuildKind};
 use fpscout_walk::concrete::{ArgBits, ConcreteRunner, EvalEnd, Evaluation, FpMode};
 use fpscout_walk::WalkConfig;
@@ -984,7 +984,7 @@ fn check_batch(
                 &outcomes[i],
             ));
             text.push_str("\n    native trace:");
-            for r in fpscout::run::native_trace_records(&traces[i]) {
+            for r in fpscout_search::run::native_trace_records(&traces[i]) {
                 text.push_str(&format!(
                     "\n      {} {} ({})",
                     r.kind,

@@ -1,9 +1,9 @@
 //! End-to-end tests of `fpscout diff` on small functions with known P/P' differences,
 //! and on one with none.
 
-use fpscout::diff::{run_diff, DiffConfig, DiffKind, DiffReport, Origin, ResultClass};
-use fpscout::session::{FtzDazChoice, Session};
 use fpscout_ir::ExceptionKind;
+use fpscout_search::diff::{run_diff, DiffConfig, DiffKind, DiffReport, Origin, ResultClass};
+use fpscout_search::session::{FtzDazChoice, Session};
 use fpscout_toolchain::BuildFlags;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -3,8 +3,8 @@
 mod common;
 
 use common::cli::{json_run, repo, run};
-use fpscout::error::error_of;
-use fpscout::session::Session;
+use fpscout_search::error::error_of;
+use fpscout_search::session::Session;
 use fpscout_toolchain::{BuildFlags, BuildKind};
 use fpscout_walk::concrete::{ArgBits, FpMode};
 use fpscout_walk::shadow::{ShadowEnd, ShadowRunner, DEFAULT_PRECISION};

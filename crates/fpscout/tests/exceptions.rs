@@ -2,11 +2,11 @@
 //! function with log/pow/division, one without exceptions; every witness replayed on the
 //! executable raises its exception at its location.
 
-use fpscout::exceptions::{
+use fpscout_ir::ExceptionKind;
+use fpscout_search::exceptions::{
     run_exceptions, Avoidability, ExceptionsConfig, ExceptionsReport, Source,
 };
-use fpscout::session::Session;
-use fpscout_ir::ExceptionKind;
+use fpscout_search::session::Session;
 use fpscout_toolchain::{BuildFlags, BuildKind};
 use fpscout_walk::concrete::ArgBits;
 use std::path::{Path, PathBuf};
@@ -63,7 +63,7 @@ fn exceptions(path: &Path, cfg: &ExceptionsConfig) -> ExceptionsReport {
         let inputs: Vec<_> = x
             .witnesses
             .iter()
-            .map(|w| fpscout::run::to_native(f, &w.input))
+            .map(|w| fpscout_search::run::to_native(f, &w.input))
             .collect();
         let traced = native
             .run_traced(&inputs, &fpscout_native::RunOptions::default())
@@ -90,7 +90,7 @@ fn find<'a>(
     line: u32,
     op: &str,
     kind: ExceptionKind,
-) -> Option<&'a fpscout::exceptions::ExceptionFinding> {
+) -> Option<&'a fpscout_search::exceptions::ExceptionFinding> {
     r.findings.iter().find(|x| {
         x.kind == kind && x.operation == op && x.location.as_ref().is_some_and(|l| l.line == line)
     })

@@ -17,7 +17,7 @@
 mod common;
 
 use common::agreement::{compare_on_inputs, Tally};
-use fpscout::session::Session;
+use fpscout_search::session::Session;
 use fpscout_toolchain::{BuildFlags, BuildKind};
 use fpscout_walk::concrete::ArgBits;
 use rand::{Rng, SeedableRng};

@@ -168,7 +168,7 @@ fn polynomial_goes_below_its_real_minimum() {
     let native = replay(&path, "polynomial", &witness);
     let result = native["native_result"]
         .as_str()
-        .and_then(|r| fpscout::args::parse_float(r, fpscout_ir::FloatTy::F32).ok())
+        .and_then(|r| fpscout_report::args::parse_float(r, fpscout_ir::FloatTy::F32).ok())
         .map(|bits| f32::from_bits(bits as u32))
         .unwrap_or_else(|| panic!("{native}"));
     assert_eq!(result, 1e9f32);
@@ -320,7 +320,7 @@ fn a_small_box_the_search_leaves_open_is_refuted_by_enumeration() {
     let native = replay(&path, "cancel_error", &witness.expect("a witness"));
     let error = native["native_result"]
         .as_str()
-        .and_then(|r| fpscout::args::parse_float(r, fpscout_ir::FloatTy::F32).ok())
+        .and_then(|r| fpscout_report::args::parse_float(r, fpscout_ir::FloatTy::F32).ok())
         .map(|bits| f32::from_bits(bits as u32))
         .unwrap_or_else(|| panic!("{native}"));
     assert!(error >= 1e-8, "{error}");

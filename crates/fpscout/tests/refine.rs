@@ -3,12 +3,12 @@
 mod common;
 
 use common::cli::{records, run};
-use fpscout::diff::{run_diff, DiffConfig, DiffKind, DiffReport, Origin};
-use fpscout::exceptions::{
+use fpscout_ir::ExceptionKind;
+use fpscout_search::diff::{run_diff, DiffConfig, DiffKind, DiffReport, Origin};
+use fpscout_search::exceptions::{
     run_exceptions, ExceptionsConfig, ExceptionsReport, Refinement, Source, TargetOutcome,
 };
-use fpscout::session::Session;
-use fpscout_ir::ExceptionKind;
+use fpscout_search::session::Session;
 use fpscout_toolchain::{BuildFlags, BuildKind};
 use fpscout_walk::concrete::ArgBits;
 use std::path::{Path, PathBuf};
@@ -103,7 +103,7 @@ fn an_overflow_only_floats_reach_is_witnessed_by_the_float_solver() {
     let native = session.native(BuildKind::P, fid, &[None]).expect("native");
     let traced = native
         .run_traced(
-            &[fpscout::run::to_native(f, &witness.input)],
+            &[fpscout_search::run::to_native(f, &witness.input)],
             &fpscout_native::RunOptions::default(),
         )
         .expect("traced replay");
@@ -255,7 +255,7 @@ fn diff(path: &Path, function: &str, float_solver: bool) -> DiffReport {
 }
 
 /// The confirmed finding on which P underflows and P' does not.
-fn p_underflow_only(r: &DiffReport) -> Option<&fpscout::diff::Finding> {
+fn p_underflow_only(r: &DiffReport) -> Option<&fpscout_search::diff::Finding> {
     r.findings.iter().find(|f| {
         f.confirmed
             && f.p.flags.contains(ExceptionKind::Underflow)
@@ -302,7 +302,9 @@ fn a_difference_behind_a_branch_only_floats_take_is_found_from_the_float_solvers
 }
 
 /// The finding of an underflow on line 8.
-fn underflow_on_line_8(r: &ExceptionsReport) -> Option<&fpscout::exceptions::ExceptionFinding> {
+fn underflow_on_line_8(
+    r: &ExceptionsReport,
+) -> Option<&fpscout_search::exceptions::ExceptionFinding> {
     r.findings.iter().find(|x| {
         x.kind == ExceptionKind::Underflow && x.location.as_ref().is_some_and(|l| l.line == 8)
     })

@@ -8,10 +8,10 @@
 mod common;
 
 use common::cli::{records, repo, run, write};
-use fpscout::finding::{BuildRun, Finding, Mode, Rule};
-use fpscout::repro::ReproBuilds;
-use fpscout::session::FtzDazChoice;
 use fpscout_ir::{ExceptionSet, FloatTy, Param, ScalarTy, Type};
+use fpscout_native::FtzDaz;
+use fpscout_report::finding::{BuildRun, Finding, Mode, Rule};
+use fpscout_report::repro::ReproBuilds;
 use fpscout_toolchain::{BuildFlags, SourceSet, Toolchain};
 use fpscout_walk::concrete::ArgBits;
 use std::path::Path;
@@ -429,11 +429,11 @@ fn special_inputs_reach_the_function_bit_for_bit() {
         defines_main: false,
         sources: SourceSet::single(&program),
         flags: BuildFlags::default(),
-        ftz_daz: FtzDazChoice::Auto,
+        ftz_daz: FtzDaz::AsLinked,
         ephemeral: Vec::new(),
     };
     let dir = tempfile::tempdir().unwrap();
-    let written = fpscout::repro::write(dir.path(), &findings, &builds).expect("written");
+    let written = fpscout_report::repro::write(dir.path(), &findings, &builds).expect("written");
     assert_eq!(
         written.programs.len(),
         findings.len(),

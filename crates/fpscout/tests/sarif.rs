@@ -5,10 +5,11 @@
 mod common;
 
 use common::cli::repo;
-use fpscout::diff::{run_diff, DiffConfig};
-use fpscout::exceptions::{run_exceptions, ExceptionsConfig};
-use fpscout::finding::{from_diff, from_exceptions, Finding, Mode};
-use fpscout::session::Session;
+use fpscout_report::finding::{Finding, Mode};
+use fpscout_search::diff::{run_diff, DiffConfig};
+use fpscout_search::exceptions::{run_exceptions, ExceptionsConfig};
+use fpscout_search::findings::{from_diff, from_exceptions};
+use fpscout_search::session::Session;
 use fpscout_toolchain::BuildFlags;
 use serde_json::Value;
 use std::path::Path;
@@ -45,7 +46,7 @@ fn exceptions_findings(source: &Path, function: &str) -> Vec<Finding> {
 fn exceptions_sarif_is_valid_and_points_at_the_operation() {
     let findings = exceptions_findings(&repo("tests/corpus/av1.c"), "av1");
     assert!(findings.iter().all(|f| f.mode == Mode::Exceptions));
-    let log = fpscout::sarif::log(&findings, "test");
+    let log = fpscout_report::sarif::log(&findings, "test");
     schema_check(&log);
     let run = &log["runs"][0];
     let rules: Vec<&str> = run["tool"]["driver"]["rules"]
@@ -97,7 +98,7 @@ fn diff_sarif_is_valid_and_carries_both_builds() {
     let report = run_diff(&session, &cfg, &mut |_, _, _| {}).expect("diff");
     let findings = from_diff(&report);
     assert!(!findings.is_empty());
-    let log = fpscout::sarif::log(&findings, "test");
+    let log = fpscout_report::sarif::log(&findings, "test");
     schema_check(&log);
     let results = log["runs"][0]["results"].as_array().unwrap();
     let flags = results
@@ -118,7 +119,7 @@ fn fingerprints_survive_a_line_inserted_above() {
     let src = dir.path().join("av.c");
     std::fs::write(&src, original).unwrap();
     let prints = |findings: &[Finding]| {
-        let log = fpscout::sarif::log(findings, "test");
+        let log = fpscout_report::sarif::log(findings, "test");
         let mut out: Vec<(String, String)> = log["runs"][0]["results"]
             .as_array()
             .unwrap()

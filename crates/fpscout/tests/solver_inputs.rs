@@ -6,8 +6,8 @@
 mod common;
 
 use common::agreement::{compare_on_inputs, Tally};
-use fpscout::diff::{run_diff, DiffConfig};
-use fpscout::session::Session;
+use fpscout_search::diff::{run_diff, DiffConfig};
+use fpscout_search::session::Session;
 use fpscout_toolchain::{BuildFlags, BuildKind};
 use std::path::Path;
 

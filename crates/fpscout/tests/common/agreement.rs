@@ -2,12 +2,12 @@
 //! disagreements the tests accept sorted into named categories (shared by the random
 //! program and solver input checks).
 
-use fpscout::concrete::concrete_runner;
-use fpscout::run::{agrees_with_some_choice, fast_math_note, outcomes_agree, to_native};
-use fpscout::session::{FtzDazChoice, Session};
-use fpscout::trace::{compare_traces, interpreter_steps, native_steps, TraceStep};
 use fpscout_ir::ExceptionSet;
 use fpscout_native::{NativeOutcome, NativeTrace, RunOptions};
+use fpscout_search::concrete::concrete_runner;
+use fpscout_search::run::{agrees_with_some_choice, fast_math_note, outcomes_agree, to_native};
+use fpscout_search::session::{FtzDazChoice, Session};
+use fpscout_search::trace::{compare_traces, interpreter_steps, native_steps, TraceStep};
 use fpscout_toolchain::BuildKind;
 use fpscout_walk::concrete::{ArgBits, EvalEnd};
 use fpscout_walk::WalkConfig;

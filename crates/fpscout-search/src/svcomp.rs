@@ -193,7 +193,7 @@ fn c_literal(bits: u64, ty: FloatTy) -> String {
     } else if value.is_infinite() {
         if value < 0.0 { "-inf" } else { "inf" }.into()
     } else {
-        crate::args::hex_float(bits, ty)
+        fpscout_report::args::hex_float(bits, ty)
     }
 }
 

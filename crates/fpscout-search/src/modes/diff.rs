@@ -1424,8 +1424,8 @@ fn worst_with_exact(
         let rounded = round_to_float(&q, ft);
         format!(
             "{} (nearest float {})",
-            crate::args::decimal(rounded, ft),
-            crate::args::hex_float(rounded, ft)
+            fpscout_report::args::decimal(rounded, ft),
+            fpscout_report::args::hex_float(rounded, ft)
         )
     });
     Worst {

@@ -10,9 +10,9 @@
 //! that vanish when fpscout exits (FPCore translations) are copied next to the programs.
 
 use crate::finding::{BuildRun, Finding, Mode, Reached, Rule};
-use crate::session::{FtzDazChoice, Session};
 use crate::InputError;
 use fpscout_ir::{ExceptionSet, FloatTy, Param, ScalarTy, Type};
+use fpscout_native::FtzDaz;
 use fpscout_toolchain::{BuildFlags, BuildKind, SourceKind, SourceSet};
 use fpscout_walk::concrete::ArgBits;
 use std::collections::HashMap;
@@ -28,7 +28,7 @@ pub struct ReproBuilds {
     pub defines_main: bool,
     pub sources: SourceSet,
     pub flags: BuildFlags,
-    pub ftz_daz: FtzDazChoice,
+    pub ftz_daz: FtzDaz,
     /// Directories that vanish when fpscout exits (FPCore translations, SV-COMP harness
     /// files): sources there, and files the sources' flags name there (the harness
     /// prelude), are copied into the reproducer directory.
@@ -162,30 +162,6 @@ pub fn write(
 }
 
 impl ReproBuilds {
-    /// How `session` built the program made of `sources` (as the user gave them, before
-    /// any cut to one function); sources under `temporary` are copied.
-    pub fn of_session(
-        session: &Session,
-        sources: &SourceSet,
-        ftz_daz: FtzDazChoice,
-        temporary: &[&Path],
-    ) -> ReproBuilds {
-        let defines_main = BuildKind::BOTH.iter().any(|b| {
-            session
-                .module(*b)
-                .is_ok_and(|m| m.find_function("main").is_some())
-        });
-        ReproBuilds {
-            clang: session.toolchain.clang.clone(),
-            objcopy: session.toolchain.objcopy(),
-            defines_main,
-            sources: sources.clone(),
-            flags: session.flags.clone(),
-            ftz_daz,
-            ephemeral: temporary.iter().map(|d| d.to_path_buf()).collect(),
-        }
-    }
-
     /// The paths the commands give for the program's sources: copies under `dir/src`
     /// for files in ephemeral directories, absolute paths for the others; and the flag
     /// words naming files in ephemeral directories, with the copies that replace them.
@@ -515,7 +491,7 @@ fn program(
     f: &Finding,
     runs: &[(BuildKind, &BuildRun)],
     lines: &[(BuildKind, String, Vec<Vec<String>>)],
-    ftz_daz: FtzDazChoice,
+    ftz_daz: FtzDaz,
 ) -> Result<String, String> {
     if runs.is_empty() {
         return Err("no build run recorded".into());
@@ -587,7 +563,7 @@ fn program(
     if ends {
         c.push_str("#include <signal.h>\n#include <sys/wait.h>\n#include <unistd.h>\n");
     }
-    if ftz_daz != FtzDazChoice::Auto {
+    if ftz_daz != FtzDaz::AsLinked {
         c.push_str("#include <xmmintrin.h>\n");
     }
     let _ = writeln!(
@@ -680,15 +656,11 @@ fn program(
          if (!any) printf(\"none\");\n}\n\nint main(void) {\n",
     );
     match ftz_daz {
-        FtzDazChoice::Auto => c.push_str(
+        FtzDaz::AsLinked => c.push_str(
             "  /* FTZ/DAZ as linked: a build linked with -ffast-math starts with both on. */\n",
         ),
-        FtzDazChoice::On => {
-            c.push_str("  _mm_setcsr(_mm_getcsr() | 0x8040u); /* --ftz-daz on */\n")
-        }
-        FtzDazChoice::Off => {
-            c.push_str("  _mm_setcsr(_mm_getcsr() & ~0x8040u); /* --ftz-daz off */\n")
-        }
+        FtzDaz::On => c.push_str("  _mm_setcsr(_mm_getcsr() | 0x8040u); /* --ftz-daz on */\n"),
+        FtzDaz::Off => c.push_str("  _mm_setcsr(_mm_getcsr() & ~0x8040u); /* --ftz-daz off */\n"),
     }
     let call = format!("fpscout_target({})", args.join(", "));
     if let Some(reached @ (Reached::Aborts | Reached::Exits { .. })) = f.reached {

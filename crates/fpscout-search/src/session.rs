@@ -284,6 +284,32 @@ fn with_link_hint(message: String) -> String {
     )
 }
 
+impl Session {
+    /// How this session built the program made of `sources` (as the user gave them,
+    /// before any cut to one function), for reproducers; sources under `temporary` are
+    /// copied.
+    pub fn repro_builds(
+        &self,
+        sources: &SourceSet,
+        ftz_daz: FtzDazChoice,
+        temporary: &[&Path],
+    ) -> fpscout_report::repro::ReproBuilds {
+        let defines_main = BuildKind::BOTH.iter().any(|b| {
+            self.module(*b)
+                .is_ok_and(|m| m.find_function("main").is_some())
+        });
+        fpscout_report::repro::ReproBuilds {
+            clang: self.toolchain.clang.clone(),
+            objcopy: self.toolchain.objcopy(),
+            defines_main,
+            sources: sources.clone(),
+            flags: self.flags.clone(),
+            ftz_daz: native_ftz(ftz_daz),
+            ephemeral: temporary.iter().map(|d| d.to_path_buf()).collect(),
+        }
+    }
+}
+
 pub fn native_ftz(choice: FtzDazChoice) -> fpscout_native::FtzDaz {
     match choice {
         FtzDazChoice::Auto => fpscout_native::FtzDaz::AsLinked,

@@ -1,12 +1,12 @@
 //! `fpscout run`: evaluate one input on P and P' with the interpreter, replay it natively,
 //! and say whether the two agree.
 
-use crate::args::{decimal, hex_float, parse_args};
 use crate::session::{native_ftz, FtzDazChoice, Session};
 use crate::trace::{compare_traces, interpreter_steps, native_steps, TraceMatch};
 use crate::InputError;
 use fpscout_ir::{ExceptionSet, FloatTy, Module, ProgramEnd, ScalarTy, SourceLoc, Type};
 use fpscout_native::{NativeArg, NativeOutcome, NativeTrace, RunOptions};
+use fpscout_report::args::{decimal, hex_float, parse_args};
 use fpscout_toolchain::BuildKind;
 use fpscout_walk::concrete::{ArgBits, ConcreteRunner, EvalEnd, Evaluation, FpMode};
 use fpscout_walk::WalkConfig;

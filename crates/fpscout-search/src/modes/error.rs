@@ -984,13 +984,13 @@ fn confirm_natively(
         detail: match bits {
             Some(b) if confirmed => format!(
                 "returned {} ({}), as interpreted",
-                crate::args::decimal(b, measure.ty),
-                crate::args::hex_float(b, measure.ty)
+                fpscout_report::args::decimal(b, measure.ty),
+                fpscout_report::args::hex_float(b, measure.ty)
             ),
             Some(b) => format!(
                 "returned {} where the interpreter computed {}",
-                crate::args::decimal(b, measure.ty),
-                crate::args::decimal(measure.float_bits, measure.ty)
+                fpscout_report::args::decimal(b, measure.ty),
+                fpscout_report::args::decimal(measure.float_bits, measure.ty)
             ),
             None => "no value at the measured output".into(),
         },

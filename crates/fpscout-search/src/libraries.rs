@@ -4,7 +4,6 @@
 use crate::InputError;
 use fpscout_toolchain::Toolchain;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// What the user asked to link, in order: `-LDIR`, `-lNAME`, or the path of a `.so`,
 /// `.a` or `.o` file.
@@ -90,14 +89,8 @@ fn find_library(tc: &Toolchain, dirs: &[PathBuf], name: &str) -> Option<PathBuf>
         if let Some(found) = dirs.iter().map(|d| d.join(&file)).find(|p| p.is_file()) {
             return Some(found);
         }
-        let out = Command::new(&tc.clang)
-            .arg(format!("-print-file-name={file}"))
-            .output()
-            .ok()?;
-        let printed = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
-        // Clang prints the bare name back when it finds nothing.
-        if printed.is_absolute() && printed.is_file() {
-            return Some(printed);
+        if let Some(found) = tc.library_file(&file) {
+            return Some(found);
         }
     }
     None
@@ -111,23 +104,12 @@ fn shared_from(
     index: usize,
 ) -> Result<PathBuf, InputError> {
     let out = work_dir.join(format!("linked-{index}.so"));
-    let result = Command::new(&tc.clang)
-        .arg("-shared")
-        .arg("-o")
-        .arg(&out)
-        .arg("-Wl,--whole-archive")
-        .arg(input)
-        .arg("-Wl,--no-whole-archive")
-        .arg("-lm")
-        .output()
-        .map_err(|e| InputError(format!("cannot run clang: {e}")))?;
-    if !result.status.success() {
-        return Err(InputError(format!(
+    tc.whole_archive_shared(input, &out).map_err(|e| {
+        InputError(format!(
             "{}: cannot load it into fpscout (its code must be position-independent: \
-             compile it with -fPIC): {}",
+             compile it with -fPIC): {e}",
             input.display(),
-            String::from_utf8_lossy(&result.stderr).trim()
-        )));
-    }
+        ))
+    })?;
     Ok(out)
 }

@@ -337,7 +337,7 @@ impl Replayer<'_> {
                 let ty = self.ret.float_ty()?;
                 target.result_hits(*r, ty).then(|| Witness {
                     inputs: Vec::new(),
-                    native: format!("returns {}", crate::args::decimal(*r, ty)),
+                    native: format!("returns {}", fpscout_report::args::decimal(*r, ty)),
                     result: Some(*r),
                     end: None,
                     loc: None,
