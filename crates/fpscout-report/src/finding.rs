@@ -150,11 +150,110 @@ pub struct Finding {
     pub ret: Type,
     /// What each build did on the witness.
     pub runs: Vec<BuildRun>,
-    /// Mode-specific facts (class of an exception, ulps between builds…).
-    pub properties: serde_json::Value,
+    /// Mode-specific facts (class of an exception, ulps between builds…), under the
+    /// JSON key `properties` that SARIF results also use.
+    #[serde(rename = "properties", default)]
+    pub detail: Detail,
     /// What a `reach` witness does, for reproducers to check.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reached: Option<Reached>,
+}
+
+/// The facts one mode adds to a finding. In JSON it is a plain object (or `null`):
+/// which mode wrote it is the finding's `mode`, and each variant's fields are disjoint
+/// enough to be told apart, so old findings files read back unchanged.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Detail {
+    Exceptions(ExceptionsDetail),
+    Diff(DiffDetail),
+    Error(ErrorDetail),
+    Reach(ReachDetail),
+    #[default]
+    None,
+}
+
+/// An exception at one operation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExceptionsDetail {
+    /// The operation as the IR names it (`fmul`, `llvm.exp.f64`…).
+    pub operation: String,
+    /// Whether rewriting could avoid it: `potentially_avoidable`, `inherent`, `unknown`,
+    /// `not_applicable`.
+    pub class: String,
+    /// Distinct inputs seen raising it.
+    pub inputs_seen: usize,
+    /// What produced the witness: `z3`, `fallback`, `float_solver`, `seed`, `random`.
+    pub source: String,
+}
+
+/// A difference between P and P'.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DiffDetail {
+    /// Ulps between the two results, when both are numbers.
+    pub ulps: Option<u64>,
+    /// The difference is only flush-to-zero / denormals-are-zero at work.
+    pub ftz_only: bool,
+    /// The interpreter's model of both builds agrees with the executables.
+    pub model_agrees: bool,
+    /// A fast-math assumption (`nnan`, `ninf`) the input breaks, where P' has one.
+    pub fast_math_note: Option<String>,
+}
+
+/// The worst input of an `error` run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ErrorDetail {
+    #[serde(deserialize_with = "nan_if_null")]
+    pub max_rel_error: f64,
+    #[serde(deserialize_with = "nan_if_null")]
+    pub ulps: f64,
+    #[serde(deserialize_with = "nan_if_null")]
+    pub bits: f64,
+    /// Which value was measured: the result, or an element of an array parameter.
+    pub output: String,
+    /// The exact (MPFR) value.
+    #[serde(deserialize_with = "nan_if_null")]
+    pub exact: f64,
+    pub native_confirmed: bool,
+    /// Each parameter swept through the worst input.
+    pub sweeps: Vec<ErrorSweep>,
+}
+
+/// Relative errors along one parameter, the others fixed at the worst input.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ErrorSweep {
+    pub parameter: String,
+    /// `[x, relative error]` pairs (JSON has no NaN or infinity: those are `null`).
+    #[serde(deserialize_with = "points_nan_if_null")]
+    pub points: Vec<[f64; 2]>,
+}
+
+/// A `reach` witness.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReachDetail {
+    /// The target as asked (`a failed assertion`, `a result in [lo, hi]`…).
+    pub target: String,
+    /// What found the witness.
+    pub method: String,
+    pub loop_bound: u32,
+}
+
+/// serde_json writes a NaN or an infinity as `null`; it reads back as NaN.
+fn nan_if_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
+}
+
+fn points_nan_if_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<[f64; 2]>, D::Error> {
+    let points = Vec::<[Option<f64>; 2]>::deserialize(d)?;
+    Ok(points
+        .into_iter()
+        .map(|[x, e]| [x.unwrap_or(f64::NAN), e.unwrap_or(f64::NAN)])
+        .collect())
 }
 
 /// What a `reach` witness does on the executable. Bounds are f64 bits (JSON has no
@@ -169,4 +268,97 @@ pub enum Reached {
     ResultInside { lo: u64, hi: u64 },
     /// The result is ordered and below `lo` or above `hi`.
     ResultOutside { lo: u64, hi: u64 },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip(detail: &Detail) -> Detail {
+        let text = serde_json::to_string(detail).expect("a detail serializes");
+        serde_json::from_str(&text).expect("a detail reads back")
+    }
+
+    #[test]
+    fn every_detail_reads_back_as_the_variant_it_was() {
+        let details = [
+            Detail::Exceptions(ExceptionsDetail {
+                operation: "fmul".into(),
+                class: "inherent".into(),
+                inputs_seen: 3,
+                source: "z3".into(),
+            }),
+            Detail::Diff(DiffDetail {
+                ulps: Some(4),
+                ftz_only: false,
+                model_agrees: true,
+                fast_math_note: None,
+            }),
+            Detail::Reach(ReachDetail {
+                target: "a failed assertion".into(),
+                method: "float solver".into(),
+                loop_bound: 8,
+            }),
+            Detail::Error(ErrorDetail {
+                max_rel_error: 0.25,
+                ulps: 2.0,
+                bits: 1.5,
+                output: "the result".into(),
+                exact: 3.0,
+                native_confirmed: true,
+                sweeps: vec![ErrorSweep {
+                    parameter: "x".into(),
+                    points: vec![[1.0, 0.5], [2.0, 1e-16]],
+                }],
+            }),
+            Detail::None,
+        ];
+        for d in &details {
+            assert_eq!(&round_trip(d), d);
+        }
+    }
+
+    #[test]
+    fn a_non_finite_error_value_is_null_in_json_and_nan_read_back() {
+        let detail = Detail::Error(ErrorDetail {
+            max_rel_error: f64::INFINITY,
+            ulps: f64::NAN,
+            bits: 64.0,
+            output: "the result".into(),
+            exact: 0.0,
+            native_confirmed: false,
+            sweeps: vec![ErrorSweep {
+                parameter: "x".into(),
+                points: vec![[f64::NEG_INFINITY, 1.0]],
+            }],
+        });
+        let text = serde_json::to_string(&detail).expect("serializes");
+        assert!(text.contains("\"max_rel_error\":null"), "{text}");
+        let Detail::Error(back) = serde_json::from_str(&text).expect("reads back") else {
+            panic!("not read back as an error detail: {text}");
+        };
+        assert!(back.max_rel_error.is_nan() && back.ulps.is_nan());
+        assert_eq!(back.bits, 64.0);
+        assert!(back.sweeps[0].points[0][0].is_nan());
+        assert_eq!(back.sweeps[0].points[0][1], 1.0);
+    }
+
+    #[test]
+    fn findings_of_an_earlier_version_read_back_typed() {
+        // As fpscout wrote an exceptions finding's properties before they were typed.
+        let old = r#"{"operation":"fdiv","class":"potentially_avoidable","inputs_seen":12,"source":"float_solver"}"#;
+        let detail: Detail = serde_json::from_str(old).expect("reads");
+        let Detail::Exceptions(x) = detail else {
+            panic!("{detail:?}")
+        };
+        assert_eq!(
+            (
+                x.operation.as_str(),
+                x.class.as_str(),
+                x.inputs_seen,
+                x.source.as_str()
+            ),
+            ("fdiv", "potentially_avoidable", 12, "float_solver")
+        );
+    }
 }

@@ -507,7 +507,7 @@ mod tests {
             ret: fpscout_ir::Type::Void,
             runs: Vec::new(),
             reached: None,
-            properties: serde_json::Value::Null,
+            detail: crate::finding::Detail::None,
         }
     }
 

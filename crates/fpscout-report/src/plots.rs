@@ -1,6 +1,6 @@
 //! SVG plots of a function's findings, drawn with plotters: where in the input space each exception lives, P versus P' result classes, and the relative error along parameter sweeps.
 
-use crate::finding::{BuildRun, Finding, Mode};
+use crate::finding::{BuildRun, Detail, Finding, Mode};
 use crate::ledger::Merged;
 use fpscout_ir::{FloatTy, ScalarTy, Type};
 use fpscout_walk::concrete::ArgBits;
@@ -276,21 +276,21 @@ fn diff_classes(findings: &[&Finding]) -> Option<Plot> {
     })
 }
 
-/// The error mode's hook: a finding whose `properties.sweeps` holds
-/// `[{"parameter": NAME, "points": [[x, relative_error], ...]}]` (each parameter swept
-/// through the worst input) gets a plot of log10 relative error against x per sweep.
+/// The error mode's hook: a finding with sweeps (each parameter swept through the worst
+/// input) gets a plot of log10 relative error against x per sweep.
 fn error_sweeps(f: &Finding) -> Vec<Plot> {
-    let Some(sweeps) = f.properties.get("sweeps").and_then(|s| s.as_array()) else {
+    let Detail::Error(detail) = &f.detail else {
         return Vec::new();
     };
-    sweeps
+    detail
+        .sweeps
         .iter()
         .filter_map(|sweep| {
-            let name = sweep["parameter"].as_str()?;
-            let points: Vec<(f64, f64)> = sweep["points"]
-                .as_array()?
+            let name = sweep.parameter.as_str();
+            let points: Vec<(f64, f64)> = sweep
+                .points
                 .iter()
-                .filter_map(|p| Some((p.get(0)?.as_f64()?, p.get(1)?.as_f64()?)))
+                .map(|[x, e]| (*x, *e))
                 .filter(|(x, e)| x.is_finite() && e.is_finite())
                 .map(|(x, e)| (signed_log(x), e.abs().max(1e-20).log10()))
                 .collect();
@@ -356,7 +356,7 @@ mod tests {
         }
     }
 
-    fn merged(properties: serde_json::Value) -> Merged {
+    fn merged(detail: Detail) -> Merged {
         let finding = Finding {
             mode: Mode::Exceptions,
             rule: Rule::Overflow,
@@ -376,7 +376,7 @@ mod tests {
             ret: Type::Scalar(ScalarTy::Float(FloatTy::F64)),
             runs: Vec::new(),
             reached: None,
-            properties,
+            detail,
         };
         Merged {
             keyed: Keyed {
@@ -390,12 +390,21 @@ mod tests {
 
     #[test]
     fn a_finding_with_sweeps_gets_an_error_plot_and_one_without_does_not() {
-        let plain = merged(serde_json::json!({}));
+        let plain = merged(Detail::None);
         let ids: Vec<String> = for_function(&[&plain]).into_iter().map(|p| p.id).collect();
         assert_eq!(ids, ["exceptions-x"]);
-        let swept = merged(serde_json::json!({"sweeps": [
-            {"parameter": "x", "points": [[1.0, 1e-16], [1e10, 1e-3], [1e20, 0.5]]}
-        ]}));
+        let swept = merged(Detail::Error(crate::finding::ErrorDetail {
+            max_rel_error: 0.5,
+            ulps: 1e15,
+            bits: 52.0,
+            output: "the result".into(),
+            exact: 1.0,
+            native_confirmed: true,
+            sweeps: vec![crate::finding::ErrorSweep {
+                parameter: "x".into(),
+                points: vec![[1.0, 1e-16], [1e10, 1e-3], [1e20, 0.5]],
+            }],
+        }));
         let plots = for_function(&[&swept]);
         let error = plots
             .iter()

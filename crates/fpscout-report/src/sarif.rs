@@ -131,7 +131,8 @@ fn result(f: &Finding, fingerprint: &str, rule_index: usize) -> Value {
         "builds": f.runs,
         "also": f.also.iter().map(|r| r.id()).collect::<Vec<_>>(),
     });
-    if let (Value::Object(into), Value::Object(extra)) = (&mut properties, &f.properties) {
+    let detail = serde_json::to_value(&f.detail).unwrap_or(Value::Null);
+    if let (Value::Object(into), Value::Object(extra)) = (&mut properties, &detail) {
         for (k, v) in extra {
             into.insert(k.clone(), v.clone());
         }

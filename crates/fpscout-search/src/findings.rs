@@ -6,7 +6,10 @@ use crate::exceptions::ExceptionsReport;
 use crate::observe::{Observation, ResultClass};
 use crate::reach::{ReachReport, Target};
 use fpscout_ir::{ExceptionSet, SourceLoc, Type};
-use fpscout_report::finding::{BuildRun, Finding, Mode, Reached, Rule, Step};
+use fpscout_report::finding::{
+    BuildRun, Detail, DiffDetail, ErrorDetail, ErrorSweep, ExceptionsDetail, Finding, Mode,
+    ReachDetail, Reached, Rule, Step,
+};
 
 /// The finding of a reachable `reach` answer.
 pub fn from_reach(report: &ReachReport) -> Vec<Finding> {
@@ -59,10 +62,10 @@ pub fn from_reach(report: &ReachReport) -> Vec<Finding> {
             flags: ExceptionSet::EMPTY,
             trace: Vec::new(),
         }],
-        properties: serde_json::json!({
-            "target": report.target.describe(),
-            "method": report.method,
-            "loop_bound": report.loop_bound,
+        detail: Detail::Reach(ReachDetail {
+            target: report.target.describe(),
+            method: report.method.to_string(),
+            loop_bound: report.loop_bound,
         }),
         reached: Some(reached),
     }]
@@ -157,11 +160,11 @@ pub fn from_exceptions(report: &ExceptionsReport) -> Vec<Finding> {
                     }),
                     trace: steps_of(&x.trace),
                 }],
-                properties: serde_json::json!({
-                    "operation": x.operation,
-                    "class": x.class,
-                    "inputs_seen": x.inputs_seen,
-                    "source": witness.source,
+                detail: Detail::Exceptions(ExceptionsDetail {
+                    operation: x.operation.clone(),
+                    class: snake_case_name(&x.class),
+                    inputs_seen: x.inputs_seen,
+                    source: snake_case_name(&witness.source),
                 }),
                 reached: None,
             })
@@ -221,11 +224,11 @@ pub fn from_diff(report: &DiffReport) -> Vec<Finding> {
                     build_run("P", &x.p, report.ret),
                     build_run("P'", &x.p_prime, report.ret),
                 ],
-                properties: serde_json::json!({
-                    "ulps": x.ulps,
-                    "ftz_only": x.ftz_only,
-                    "model_agrees": x.model_agrees,
-                    "fast_math_note": x.fast_math_note,
+                detail: Detail::Diff(DiffDetail {
+                    ulps: x.ulps,
+                    ftz_only: x.ftz_only,
+                    model_agrees: x.model_agrees,
+                    fast_math_note: x.fast_math_note.clone(),
                 }),
                 reached: None,
             })
@@ -276,17 +279,21 @@ pub fn from_error(report: &ErrorReport) -> Vec<Finding> {
             trace: Vec::new(),
         }],
         reached: None,
-        properties: serde_json::json!({
-            "max_rel_error": m.rel_error,
-            "ulps": m.ulps,
-            "bits": m.bits,
-            "output": m.place.to_string(),
-            "exact": m.exact,
-            "native_confirmed": native.is_some_and(|n| n.confirmed),
-            "sweeps": report.sweeps.iter().map(|s| serde_json::json!({
-                "parameter": s.input,
-                "points": s.points.iter().map(|(x, e)| [*x, *e]).collect::<Vec<_>>(),
-            })).collect::<Vec<_>>(),
+        detail: Detail::Error(ErrorDetail {
+            max_rel_error: m.rel_error,
+            ulps: m.ulps,
+            bits: m.bits,
+            output: m.place.to_string(),
+            exact: m.exact,
+            native_confirmed: native.is_some_and(|n| n.confirmed),
+            sweeps: report
+                .sweeps
+                .iter()
+                .map(|s| ErrorSweep {
+                    parameter: s.input.clone(),
+                    points: s.points.iter().map(|(x, e)| [*x, *e]).collect(),
+                })
+                .collect(),
         }),
     }]
 }
@@ -300,5 +307,13 @@ fn rule_of_difference(kind: DiffKind) -> Rule {
         DiffKind::End => Rule::FastMathEndDiffers,
         DiffKind::Termination => Rule::FastMathTerminationDiffers,
         DiffKind::Ulps => Rule::FastMathResultDiffers,
+    }
+}
+
+/// The name serde gives a unit-only enum's value (`snake_case` in this crate's reports).
+fn snake_case_name(value: &impl serde::Serialize) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(name)) => name,
+        other => format!("{other:?}"),
     }
 }

@@ -3,8 +3,8 @@
 //! FPBench preconditions, next to a random-only run given the same wall time.
 //! Run via `scripts/bench-diff.sh`.
 
-use fpscout::diff::{run_diff, DiffConfig, DiffReport};
-use fpscout::session::Session;
+use fpscout_search::diff::{run_diff, DiffConfig, DiffReport};
+use fpscout_search::session::Session;
 use fpscout_toolchain::BuildFlags;
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -171,7 +171,7 @@ fn main() {
                     full.findings
                         .iter()
                         .filter(|f| f.confirmed
-                            && matches!(f.origin, fpscout::diff::Origin::FloatSolver { .. }))
+                            && matches!(f.origin, fpscout_search::diff::Origin::FloatSolver { .. }))
                         .count()
                 ),
                 peak_rss_mib()

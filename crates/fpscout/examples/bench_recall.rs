@@ -5,10 +5,10 @@
 //! cached in the target directory (they only change with the source). Run via
 //! `scripts/bench-recall.sh [FUNCTIONS]`.
 
-use fpscout::diff::{run_diff, DiffConfig};
-use fpscout::oracle::{enumerate_signatures, recall, CodePair, Oracle};
-use fpscout::session::{FtzDazChoice, Session};
 use fpscout_ir::FloatTy;
+use fpscout_search::diff::{run_diff, DiffConfig};
+use fpscout_search::oracle::{enumerate_signatures, recall, CodePair, Oracle};
+use fpscout_search::session::{FtzDazChoice, Session};
 use fpscout_toolchain::BuildFlags;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -69,7 +69,7 @@ fn save(path: &Path, oracle: &Oracle) {
     let _ = std::fs::write(path, text);
 }
 
-fn sig_text(s: &fpscout::oracle::Signature) -> String {
+fn sig_text(s: &fpscout_search::oracle::Signature) -> String {
     format!("({}, {}, {}, {})", s.0, s.1, s.2.name(), s.3.name())
 }
 

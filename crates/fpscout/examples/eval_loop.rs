@@ -1,7 +1,7 @@
 //! Profiling aid: evaluates one function many times in-process (no native runs).
-use fpscout::concrete::concrete_runner;
-use fpscout::session::{FtzDazChoice, Session};
 use fpscout_ir::{FloatTy, ScalarTy, Type};
+use fpscout_search::concrete::concrete_runner;
+use fpscout_search::session::{FtzDazChoice, Session};
 use fpscout_toolchain::{BuildFlags, BuildKind};
 use fpscout_walk::concrete::ArgBits;
 use fpscout_walk::WalkConfig;

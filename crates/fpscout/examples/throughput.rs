@@ -14,11 +14,11 @@
 //! machine noise only ever slows a measurement down, and interleaving keeps a slow
 //! spell from landing on one column only.
 
-use fpscout::concrete::concrete_runner;
-use fpscout::run::to_native;
-use fpscout::session::{FtzDazChoice, Session};
 use fpscout_ir::{FloatTy, Function, ScalarTy, Type};
 use fpscout_native::{NativeOutcome, RunOptions};
+use fpscout_search::concrete::concrete_runner;
+use fpscout_search::run::to_native;
+use fpscout_search::session::{FtzDazChoice, Session};
 use fpscout_toolchain::{BuildFlags, BuildKind};
 use fpscout_walk::concrete::{ArgBits, ConcreteRunner};
 use fpscout_walk::WalkConfig;

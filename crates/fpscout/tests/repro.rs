@@ -361,7 +361,7 @@ fn identity_finding(
         params,
         ret,
         runs: vec![run("P"), run("P'")],
-        properties: serde_json::Value::Null,
+        detail: fpscout_report::finding::Detail::None,
         reached: None,
     }
 }
