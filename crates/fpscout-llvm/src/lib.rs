@@ -1,4 +1,5 @@
-//! The only crate that links LLVM: loads `.ll`/`.bc` (or compiles C/C++ via clang-19) and
+//! The only crate that links LLVM: loads `.ll`/`.bc` (or compiles C/C++ via clang-19),
+//! makes an optimised build compute what its machine code computes (`backend`), and
 //! lowers LLVM IR into fpscout-ir. No LLVM type escapes this crate.
 
 mod backend;

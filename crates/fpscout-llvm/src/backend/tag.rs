@@ -111,7 +111,8 @@ pub(crate) unsafe fn callee_name<'a>(ir: LLVMValueRef) -> Option<&'a [u8]> {
 }
 
 /// One function of the module being rewritten, its positions numbered as the tagged copy
-/// numbered them. Taken before any rewrite moves an instruction.
+/// numbered them. Taken afresh by each rewrite: one that replaces instructions in place
+/// keeps the positions but not the values held; one that moves positions runs last.
 pub(crate) struct TaggedFunction {
     pub(crate) function: LLVMValueRef,
     /// The function's instructions by [`Tag::Instruction`] index.
