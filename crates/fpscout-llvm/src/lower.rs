@@ -1960,7 +1960,7 @@ impl FuncCx<'_> {
                 // b when either operand is NaN: fmin(x, y) under -ffast-math is `minsd
                 // %xmm1, %xmm0`. In optimised builds the instruction is the commutable
                 // MINCSD and register allocation may swap the operands: the order is then
-                // read from the machine code before lowering (`commuted_min_max`).
+                // read from the machine code before lowering (`backend::min_max`).
                 let no_nans = self.no_nans || fmf_of(inst).nnan;
                 let op = match (base, no_nans) {
                     ("minnum", false) => FBinaryOp::MinNum,

@@ -2,8 +2,10 @@
 //! locations, op ids, pointer element inference and typed errors.
 
 use fpscout_ir::*;
-use fpscout_llvm::{load_build, load_ir_file, FrontError, LowerOptions};
-use fpscout_toolchain::{BuildFlags, BuildKind, Toolchain};
+use fpscout_llvm::{
+    load_build, load_build_sources, load_ir_file, BackendModel, FrontError, LowerOptions,
+};
+use fpscout_toolchain::{BuildFlags, BuildKind, SourceSet, Toolchain};
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -315,6 +317,34 @@ fn machine_combiner_reassociations_are_lowered_as_the_machine_code_computes() {
     // P is compiled without optimisation: nothing to rewrite.
     let p = load_build(&tc, &c, BuildKind::P, &flags, dir.path()).unwrap();
     assert!(p.backend_rewrites.is_empty());
+}
+
+#[test]
+fn an_ir_only_load_keeps_the_ir_order_and_reads_no_machine_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = src(
+        &dir,
+        "chain.c",
+        "double chain(double a, double b, double c, double d) {\n  return ((a * b) * c) * d;\n}\n",
+    );
+    let tc = Toolchain::discover().unwrap();
+    let pp = load_build_sources(
+        &tc,
+        &SourceSet::single(&c),
+        BuildKind::PPrime,
+        &BuildFlags::default(),
+        dir.path(),
+        BackendModel::IrOnly,
+    )
+    .unwrap();
+    assert!(pp.backend_rewrites.is_empty());
+    assert!(!dir.path().join("Pprime.tagged.bc").exists());
+    let f = pp.function(pp.find_function("chain").unwrap());
+    let Terminator::Ret(Some(ret)) = &f.blocks[0].term else {
+        panic!("returns a value");
+    };
+    // As the IR says, not as the MachineCombiner rewrote it.
+    assert_eq!(tree(f, ret), "(((b * a) * c) * d)");
 }
 
 #[test]

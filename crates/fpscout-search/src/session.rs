@@ -9,6 +9,8 @@ use fpscout_toolchain::{BuildFlags, BuildKind, SourceFile, SourceKind, SourceSet
 use fpscout_walk::concrete::FpMode;
 use std::path::Path;
 
+pub use fpscout_llvm::BackendModel;
+
 /// FTZ/DAZ choice for interpretation and native replay.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum FtzDazChoice {
@@ -25,6 +27,7 @@ pub struct Session {
     pub flags: BuildFlags,
     pub sources: SourceSet,
     pub work_dir: tempfile::TempDir,
+    backend: BackendModel,
     p: Option<Module>,
     p_prime: Option<Module>,
 }
@@ -68,10 +71,32 @@ impl Session {
     /// (a whole library would make every step pay for all of it).
     pub fn open_focused(
         sources: &SourceSet,
+        flags: BuildFlags,
+        libraries: &[LinkInput],
+        builds: &[BuildKind],
+        focus: Option<&str>,
+    ) -> Result<Session, InputError> {
+        Session::open_modelled(
+            sources,
+            flags,
+            libraries,
+            builds,
+            focus,
+            BackendModel::MatchMachine,
+        )
+    }
+
+    /// As [`Session::open_focused`], with the optimised build following its machine code
+    /// as `backend` says: [`BackendModel::IrOnly`] spares the machine-code dumps to a
+    /// caller that only inspects the modules or does not need the interpreter to agree
+    /// with the executable bit for bit.
+    pub fn open_modelled(
+        sources: &SourceSet,
         mut flags: BuildFlags,
         libraries: &[LinkInput],
         builds: &[BuildKind],
         focus: Option<&str>,
+        backend: BackendModel,
     ) -> Result<Session, InputError> {
         if sources.files.is_empty() {
             return Err(InputError("no source file given".into()));
@@ -115,9 +140,16 @@ impl Session {
             if !builds.contains(&b) {
                 return Ok(None);
             }
-            fpscout_llvm::load_build_sources(&toolchain, sources, b, &flags, work_dir.path())
-                .map(Some)
-                .map_err(|e| InputError(format!("build {b}: {e}")))
+            fpscout_llvm::load_build_sources(
+                &toolchain,
+                sources,
+                b,
+                &flags,
+                work_dir.path(),
+                backend,
+            )
+            .map(Some)
+            .map_err(|e| InputError(format!("build {b}: {e}")))
         };
         let p = load(BuildKind::P)?;
         let p_prime = load(BuildKind::PPrime)?;
@@ -126,9 +158,15 @@ impl Session {
             flags,
             sources: sources.clone(),
             work_dir,
+            backend,
             p,
             p_prime,
         })
+    }
+
+    /// How the optimised build's module follows its machine code.
+    pub fn backend_model(&self) -> BackendModel {
+        self.backend
     }
 
     /// Whether `build` was compiled when the session was opened.
@@ -199,7 +237,8 @@ impl Session {
     /// selection (MachineCombiner reassociation, commuted min/max) in a way the front end
     /// could not carry into the IR, one `function (file:line:col, ...): reason` each:
     /// fpscout's values for them may differ from the executable's. Rewrites the front end
-    /// modelled are not listed, and a build the session did not compile has none.
+    /// modelled are not listed, and a build the session did not compile has none, nor does
+    /// one opened with [`BackendModel::IrOnly`] (its machine code was not read).
     pub fn backend_rewrites(&self, build: BuildKind) -> Vec<String> {
         let Ok(module) = self.module(build) else {
             return Vec::new();
@@ -354,6 +393,43 @@ mod tests {
         assert!(err.contains("was not compiled"), "{err}");
         assert!(session.native(BuildKind::PPrime, f, &[]).is_err());
         assert!(session.backend_rewrites(BuildKind::PPrime).is_empty());
+    }
+
+    #[test]
+    fn an_ir_only_session_reads_no_machine_code() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let chain = dir.path().join("chain.c");
+        std::fs::write(
+            &chain,
+            "double chain(double a, double b, double c, double d) {\n  return ((a * b) * c) * d;\n}\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let open = |backend| {
+            Session::open_modelled(
+                &SourceSet::single(&chain),
+                BuildFlags::default(),
+                &[],
+                &BuildKind::BOTH,
+                None,
+                backend,
+            )
+            .unwrap_or_else(|e| panic!("compiles: {e}"))
+        };
+        let tagged = |s: &Session| s.work_dir.path().join("Pprime.tagged.bc").exists();
+        let matched = open(BackendModel::MatchMachine);
+        assert_eq!(matched.backend_model(), BackendModel::MatchMachine);
+        let modelled = &matched
+            .p_prime()
+            .unwrap_or_else(|e| panic!("{e}"))
+            .backend_rewrites;
+        assert_eq!(modelled.len(), 1, "{modelled:?}");
+        assert!(tagged(&matched));
+        let ir_only = open(BackendModel::IrOnly);
+        assert_eq!(ir_only.backend_model(), BackendModel::IrOnly);
+        let p_prime = ir_only.p_prime().unwrap_or_else(|e| panic!("{e}"));
+        assert!(p_prime.backend_rewrites.is_empty());
+        assert!(p_prime.find_function("chain").is_some());
+        assert!(!tagged(&ir_only));
     }
 }
 

@@ -9,12 +9,6 @@
 //! it) and their IR linked with llvm-link into one module per build, while the native
 //! executables link the objects: no cross-file optimisation in either.
 
-pub mod commuted_min_max;
-pub mod machine_rewrites;
-
-pub use commuted_min_max::{CommutedMinMax, ValueOrigin};
-pub use machine_rewrites::{FunctionDump, MachineRewrite, MirInst, Reassociation};
-use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -486,23 +480,18 @@ impl Toolchain {
         Ok(())
     }
 
-    /// The functions whose machine code LLVM's MachineCombiner rewrote when `src` is
-    /// compiled with `flags` (see [`machine_rewrites`]). Costs one more compilation.
-    pub fn machine_rewrites(&self, src: &Path, flags: &[String]) -> Result<Vec<MachineRewrite>> {
-        Ok(machine_rewrites::rewrites_of(
-            &self.machine_dumps(src, flags, false)?,
-        ))
-    }
-
-    /// Each function's machine code before and after the MachineCombiner, and after
-    /// register allocation, when `src` is compiled to an object with `flags`. `backend_only` skips the IR optimisation
-    /// pipeline (for IR that already went through it, such as the tagged copy of P').
-    pub fn machine_dumps(
+    /// What clang prints (its stderr) when it compiles `src` to an object, thrown away,
+    /// with `flags` and each of `llvm_options` passed on with `-mllvm` (such as
+    /// `-print-after=machine-combiner`, for the backend's machine-code dumps).
+    /// `backend_only` skips the IR optimisation pipeline (for IR that already went
+    /// through it).
+    pub fn llvm_printout(
         &self,
         src: &Path,
         flags: &[String],
         backend_only: bool,
-    ) -> Result<BTreeMap<String, FunctionDump>> {
+        llvm_options: &[&str],
+    ) -> Result<String> {
         if !src.exists() {
             return Err(ToolchainError::MissingSource(src.to_path_buf()));
         }
@@ -515,43 +504,22 @@ impl Toolchain {
                 "-Wno-unused-command-line-argument",
             ]);
         }
-        cmd.args(["-c", "-o", "/dev/null", "-mllvm"])
-            .arg("-print-before=machine-combiner")
-            .arg("-mllvm")
-            .arg("-print-after=machine-combiner")
-            .arg("-mllvm")
-            .arg("-print-after=virtregrewriter")
-            .arg(src);
+        cmd.args(["-c", "-o", "/dev/null"]);
+        for option in llvm_options {
+            cmd.arg("-mllvm").arg(option);
+        }
+        cmd.arg(src);
         let output = run(&mut cmd, "clang")?;
-        let stderr = String::from_utf8_lossy(&output.stderr);
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
         if !output.status.success() {
             return Err(ToolchainError::CompileFailed {
                 path: src.to_path_buf(),
                 build: "machine-code dump".into(),
                 flags: flags.join(" "),
-                diagnostics: stderr.into_owned(),
+                diagnostics: stderr,
             });
         }
-        Ok(machine_rewrites::parse_dumps(&stderr))
-    }
-
-    /// [`Toolchain::machine_dumps`] of every file of `sources`, each compiled with its own
-    /// flags in `build`, as the executable's objects are. A function defined in two files
-    /// (a `static` one) keeps the first file's dump.
-    pub fn machine_dumps_of_sources(
-        &self,
-        sources: &SourceSet,
-        build: BuildKind,
-        flags: &BuildFlags,
-    ) -> Result<BTreeMap<String, FunctionDump>> {
-        let mut dumps = BTreeMap::new();
-        for file in &sources.files {
-            let file_dumps = self.machine_dumps(&file.path, &flags.for_file(build, file), false)?;
-            for (name, dump) in file_dumps {
-                dumps.entry(name).or_insert(dump);
-            }
-        }
-        Ok(dumps)
+        Ok(stderr)
     }
 
     /// The objcopy that renames symbols in objects: llvm-objcopy next to clang in the

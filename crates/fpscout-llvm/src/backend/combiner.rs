@@ -2,162 +2,20 @@
 //!
 //! The x86 MachineCombiner reassociates `reassoc` additions and multiplications after
 //! instruction selection, so the executable computes `A op (X op Y)` where the IR says
-//! `(A op X) op Y`. Machine instructions carry no link to IR instructions, so the module is
-//! copied with every instruction's debug line set to its index in its function
-//! ([`write_tagged_bitcode`]); compiling that copy with the build's flags and the IR
-//! pipeline off gives the executable's machine code (checked by the caller), and each
-//! rewritten machine instruction then names the IR instruction it replaces. Virtual
-//! registers say how the operands moved ([`apply`]). Anything that does not fit this
-//! reading exactly is refused with a reason, and the function stays as the IR says.
+//! `(A op X) op Y`. In the dumps of the tagged copy (checked by the caller to be the
+//! executable's machine code), each rewritten machine instruction names the IR
+//! instruction it replaces by its [`Tag`], and virtual registers say how the operands
+//! moved ([`apply`], from [`super::machine_rewrites`]' reading). Anything that does not
+//! fit this reading exactly is refused with a reason, and the function stays as the IR
+//! says.
 
-use fpscout_toolchain::{MirInst, Reassociation};
+use super::machine_rewrites::{MirInst, Reassociation};
+use super::tag::{Tag, TaggedFunction};
 use llvm_sys::core::*;
-use llvm_sys::debuginfo::*;
+use llvm_sys::debuginfo::{LLVMInstructionGetDebugLoc, LLVMInstructionSetDebugLoc};
 use llvm_sys::prelude::*;
 use llvm_sys::LLVMOpcode;
 use std::collections::{HashMap, HashSet};
-use std::ffi::CString;
-use std::path::Path;
-
-/// The instructions of `f` in block order, without debug intrinsics (which stripping
-/// debug info removes from the tagged copy, so they must not count).
-pub(crate) unsafe fn counted_instructions(f: LLVMValueRef) -> Vec<LLVMValueRef> {
-    let mut out = Vec::new();
-    let mut bb = LLVMGetFirstBasicBlock(f);
-    while !bb.is_null() {
-        let mut i = LLVMGetFirstInstruction(bb);
-        while !i.is_null() {
-            if !is_debug_intrinsic(i) {
-                out.push(i);
-            }
-            i = LLVMGetNextInstruction(i);
-        }
-        bb = LLVMGetNextBasicBlock(bb);
-    }
-    out
-}
-
-unsafe fn is_debug_intrinsic(i: LLVMValueRef) -> bool {
-    callee_name(i).is_some_and(|n| n.starts_with(b"llvm.dbg."))
-}
-
-/// The name of the function a call instruction calls directly (`None` for anything else).
-pub(crate) unsafe fn callee_name<'a>(ir: LLVMValueRef) -> Option<&'a [u8]> {
-    if LLVMIsACallInst(ir).is_null() {
-        return None;
-    }
-    let callee = LLVMGetCalledValue(ir);
-    if callee.is_null() || LLVMIsAFunction(callee).is_null() {
-        return None;
-    }
-    let mut len = 0usize;
-    let p = LLVMGetValueName2(callee, &mut len);
-    (!p.is_null()).then(|| std::slice::from_raw_parts(p as *const u8, len))
-}
-
-/// Writes a copy of `module` whose debug information is replaced by one location per
-/// instruction: line = 1 + the instruction's index in [`counted_instructions`]; blocks are
-/// named by their index ([`block_tag`]).
-pub(crate) unsafe fn write_tagged_bitcode(
-    module: LLVMModuleRef,
-    path: &Path,
-) -> Result<(), String> {
-    let copy = LLVMCloneModule(module);
-    let result = tag_and_write(copy, path);
-    LLVMDisposeModule(copy);
-    result
-}
-
-/// The name the tagged copy gives the `index`-th block of a function.
-pub(crate) fn block_tag(index: usize) -> String {
-    format!("t{index}")
-}
-
-unsafe fn tag_and_write(m: LLVMModuleRef, path: &Path) -> Result<(), String> {
-    LLVMStripModuleDebugInfo(m);
-    let ctx = LLVMGetModuleContext(m);
-    let key = "Debug Info Version";
-    if LLVMGetModuleFlag(m, key.as_ptr().cast(), key.len()).is_null() {
-        let version = LLVMConstInt(
-            LLVMInt32TypeInContext(ctx),
-            u64::from(LLVMDebugMetadataVersion()),
-            0,
-        );
-        LLVMAddModuleFlag(
-            m,
-            llvm_sys::LLVMModuleFlagBehavior::LLVMModuleFlagBehaviorWarning,
-            key.as_ptr().cast(),
-            key.len(),
-            LLVMValueAsMetadata(version),
-        );
-    }
-    let di = LLVMCreateDIBuilder(m);
-    let name = "fpscout-tags";
-    let file =
-        LLVMDIBuilderCreateFile(di, name.as_ptr().cast(), name.len(), ".".as_ptr().cast(), 1);
-    let empty = "";
-    let cu = LLVMDIBuilderCreateCompileUnit(
-        di,
-        LLVMDWARFSourceLanguage::LLVMDWARFSourceLanguageC,
-        file,
-        name.as_ptr().cast(),
-        name.len(),
-        1,
-        empty.as_ptr().cast(),
-        0,
-        0,
-        empty.as_ptr().cast(),
-        0,
-        LLVMDWARFEmissionKind::LLVMDWARFEmissionKindLineTablesOnly,
-        0,
-        0,
-        0,
-        empty.as_ptr().cast(),
-        0,
-        empty.as_ptr().cast(),
-        0,
-    );
-    let fn_type = LLVMDIBuilderCreateSubroutineType(di, file, std::ptr::null_mut(), 0, 0);
-    let mut f = LLVMGetFirstFunction(m);
-    while !f.is_null() {
-        if LLVMIsDeclaration(f) == 0 {
-            let mut len = 0usize;
-            let fname = LLVMGetValueName2(f, &mut len);
-            let sp = LLVMDIBuilderCreateFunction(
-                di, cu, fname, len, fname, len, file, 0, fn_type, 0, 1, 0, 0, 1,
-            );
-            LLVMSetSubprogram(f, sp);
-            // Named blocks let the machine code say which IR block a machine block is.
-            let mut bb = LLVMGetFirstBasicBlock(f);
-            let mut index = 0;
-            while !bb.is_null() {
-                let name = block_tag(index);
-                LLVMSetValueName2(LLVMBasicBlockAsValue(bb), name.as_ptr().cast(), name.len());
-                bb = LLVMGetNextBasicBlock(bb);
-                index += 1;
-            }
-            for (index, inst) in counted_instructions(f).into_iter().enumerate() {
-                let loc = LLVMDIBuilderCreateDebugLocation(
-                    ctx,
-                    index as u32 + 1,
-                    1,
-                    sp,
-                    std::ptr::null_mut(),
-                );
-                LLVMInstructionSetDebugLoc(inst, loc);
-            }
-        }
-        f = LLVMGetNextFunction(f);
-    }
-    LLVMDIBuilderFinalize(di);
-    LLVMDisposeDIBuilder(di);
-    let cpath = CString::new(path.as_os_str().as_encoded_bytes())
-        .map_err(|_| format!("path {} contains a NUL byte", path.display()))?;
-    if llvm_sys::bit_writer::LLVMWriteBitcodeToFile(m, cpath.as_ptr()) != 0 {
-        return Err(format!("cannot write {}", path.display()));
-    }
-    Ok(())
-}
 
 /// The IR opcode of a machine opcode the MachineCombiner reassociates (`ADDSDrr`,
 /// `MULPSrr`, `VADDPDYrr`, ...); `None` for anything else.
@@ -194,15 +52,13 @@ enum Operand {
 /// Rewrites `f` as the MachineCombiner rewrote its machine code; returns the number of
 /// IR instructions replaced. Nothing changes when an error is returned.
 pub(crate) unsafe fn apply(f: LLVMValueRef, r: &Reassociation) -> Result<usize, String> {
-    let insts = counted_instructions(f);
+    let tagged = TaggedFunction::new(f);
+    let insts = &tagged.insts;
     let at = |mir: &MirInst| -> Result<LLVMValueRef, String> {
-        let line = mir
+        let tag: Tag = mir
             .line
             .ok_or_else(|| format!("machine instruction %{} has no IR position", mir.dest))?;
-        insts
-            .get((line as usize).wrapping_sub(1))
-            .copied()
-            .ok_or_else(|| format!("IR position {line} is outside the function"))
+        tagged.instruction(tag)
     };
     if r.removed.is_empty() || r.removed.len() != r.added.len() {
         return Err(format!(
@@ -439,12 +295,13 @@ mod tests {
         ret double %q
       }";
 
+    /// The machine instruction whose debug line in the tagged build is `line`.
     fn inst(dest: u32, opcode: &str, sources: &[u32], line: u32) -> MirInst {
         MirInst {
             dest,
             opcode: opcode.into(),
             sources: sources.to_vec(),
-            line: Some(line),
+            line: Some(Tag::Instruction(line - 1)),
         }
     }
 
@@ -514,7 +371,7 @@ mod tests {
         };
         // The IR position names the division, not a multiplication.
         let mut r = chain_rewrite();
-        r.removed[1].line = Some(4);
+        r.removed[1].line = Some(Tag::Instruction(3));
         refused(r, "does not match its IR instruction");
         // A new instruction reads a register nothing defines.
         let mut r = chain_rewrite();

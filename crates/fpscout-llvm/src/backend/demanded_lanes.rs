@@ -18,7 +18,7 @@ type Mask = u64;
 /// Rewrites the vector arithmetic of `f` whose result some lanes of are never read;
 /// returns the number of instructions changed.
 pub(crate) unsafe fn neutralise_unread_lanes(f: LLVMValueRef) -> usize {
-    let insts = crate::machine_combiner::counted_instructions(f);
+    let insts = super::tag::counted_instructions(f);
     let demand = demanded_lanes(&insts);
     let mut changed = 0;
     for &i in &insts {

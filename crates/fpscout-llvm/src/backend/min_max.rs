@@ -3,8 +3,8 @@
 //! heronf's `if (a < c) swap` at -O3 -ffast-math is `select (fcmp olt x, c), c, x`, which
 //! runs as `maxss %c_reg, %x_reg`: with a NaN the executable returns c where the IR's
 //! select returns x, and `maxss` signals INVALID on quiet NaNs where the compare does not.
-//! The toolchain reads which operand each such instruction has first
-//! ([`fpscout_toolchain::commuted_min_max`]); the IR instruction becomes
+//! [`super::min_max_origins`] reads which operand each such instruction has first; the
+//! IR instruction becomes
 //! `llvm.minnum`/`llvm.maxnum` with `nnan`, which fpscout lowers as the bare SSE
 //! instruction on operands in that order (`FBinaryOp::MinSse`/`MaxSse`). Min/max
 //! reductions become the backend's halving tree. The first step keeps every
@@ -12,8 +12,8 @@
 //! function stay valid; reductions and the erasure of compares left without users wait
 //! until that rewrite is done ([`Pending::finish`]).
 
-use crate::machine_combiner::{block_tag, callee_name, counted_instructions};
-use fpscout_toolchain::{CommutedMinMax, ValueOrigin};
+use super::min_max_origins::{CommutedMinMax, ValueOrigin};
+use super::tag::{callee_name, TaggedFunction};
 use llvm_sys::core::*;
 use llvm_sys::debuginfo::*;
 use llvm_sys::prelude::*;
@@ -56,19 +56,19 @@ impl Pending {
 /// [`Pending::finish`]. Each min/max stands alone: one that does not fit leaves its IR
 /// instruction unchanged, and the returned errors say why.
 pub(crate) unsafe fn apply(f: LLVMValueRef, found: &[CommutedMinMax]) -> Pending {
-    let insts = counted_instructions(f);
+    let tagged = TaggedFunction::new(f);
     let mut plans: Vec<Plan> = Vec::with_capacity(found.len());
     let mut errors = Vec::new();
     let mut reductions: Vec<(LLVMValueRef, Vec<&CommutedMinMax>)> = Vec::new();
     for m in found {
-        if let Some(r) = reduction_at(m, &insts) {
+        if let Some(r) = reduction_at(m, &tagged) {
             match reductions.iter_mut().find(|(ir, _)| *ir == r) {
                 Some((_, steps)) => steps.push(m),
                 None => reductions.push((r, vec![m])),
             }
             continue;
         }
-        match plan_of(m, f, &insts) {
+        match plan_of(m, &tagged) {
             Ok(p) => plans.push(p),
             Err(e) => errors.push(e),
         }
@@ -121,8 +121,8 @@ pub(crate) unsafe fn apply(f: LLVMValueRef, found: &[CommutedMinMax]) -> Pending
 }
 
 /// The `llvm.vector.reduce.fmin`/`fmax` call `m` lowers, if it is one.
-unsafe fn reduction_at(m: &CommutedMinMax, insts: &[LLVMValueRef]) -> Option<LLVMValueRef> {
-    let ir = *insts.get((m.line? as usize).wrapping_sub(1))?;
+unsafe fn reduction_at(m: &CommutedMinMax, tagged: &TaggedFunction) -> Option<LLVMValueRef> {
+    let ir = tagged.instruction(m.line?).ok()?;
     let name = callee_name(ir)?;
     (name.starts_with(b"llvm.vector.reduce.fmax.") || name.starts_with(b"llvm.vector.reduce.fmin."))
         .then_some(ir)
@@ -208,18 +208,11 @@ unsafe fn build_halving_tree(ir: LLVMValueRef, upper_first: &[bool]) -> LLVMValu
 }
 
 /// The IR instruction `m` lowers and its operands in machine order.
-unsafe fn plan_of(
-    m: &CommutedMinMax,
-    f: LLVMValueRef,
-    insts: &[LLVMValueRef],
-) -> Result<Plan, String> {
-    let line = m
+unsafe fn plan_of(m: &CommutedMinMax, tagged: &TaggedFunction) -> Result<Plan, String> {
+    let tag = m
         .line
         .ok_or_else(|| format!("{} has no IR position", m.opcode))?;
-    let ir = insts
-        .get((line as usize).wrapping_sub(1))
-        .copied()
-        .ok_or_else(|| format!("IR position {line} is outside the function"))?;
+    let ir = tagged.instruction(tag)?;
     let (candidates, is_max) = min_max_operands(ir)?;
     if is_max != m.is_max {
         return Err(format!(
@@ -228,7 +221,7 @@ unsafe fn plan_of(
             if is_max { "maximum" } else { "minimum" }
         ));
     }
-    let first = resolve(&m.first, f, insts, candidates)?;
+    let first = resolve(&m.first, tagged, candidates)?;
     let second = match &m.second {
         // A folded memory operand is the candidate the register does not hold (both
         // may be loads, as in a vectorised `a[i] < b[i] ? a[i] : b[i]`).
@@ -250,7 +243,7 @@ unsafe fn plan_of(
             }
             other
         }
-        origin => resolve(origin, f, insts, candidates)?,
+        origin => resolve(origin, tagged, candidates)?,
     };
     let same = |a: LLVMValueRef, b: LLVMValueRef| {
         (a == candidates[0] && b == candidates[1]) || (a == candidates[1] && b == candidates[0])
@@ -328,8 +321,7 @@ unsafe fn min_max_operands(ir: LLVMValueRef) -> Result<([LLVMValueRef; 2], bool)
 /// The IR value a machine operand holds, among the two `candidates`.
 unsafe fn resolve(
     origin: &ValueOrigin,
-    f: LLVMValueRef,
-    insts: &[LLVMValueRef],
+    tagged: &TaggedFunction,
     candidates: [LLVMValueRef; 2],
 ) -> Result<LLVMValueRef, String> {
     let only = |fits: &dyn Fn(LLVMValueRef) -> bool, what: &str| match (
@@ -342,20 +334,12 @@ unsafe fn resolve(
         _ => Err(format!("cannot tell which operand is the {what}")),
     };
     match origin {
-        ValueOrigin::Line(line) => insts
-            .get((*line as usize).wrapping_sub(1))
-            .copied()
-            .ok_or_else(|| format!("IR position {line} is outside the function")),
-        ValueOrigin::ArgumentRegister(n) => vector_register_argument(f, *n),
+        ValueOrigin::Instruction(tag) => tagged.instruction(*tag),
+        ValueOrigin::ArgumentRegister(n) => vector_register_argument(tagged.function, *n),
         ValueOrigin::Constant => only(&|v| LLVMIsConstant(v) != 0, "constant"),
         ValueOrigin::FoldedLoad => only(&|v| !LLVMIsALoadInst(v).is_null(), "folded load"),
         ValueOrigin::PhiOf(tag) => {
-            let block = blocks_of(f)
-                .into_iter()
-                .enumerate()
-                .find(|(i, _)| block_tag(*i) == *tag)
-                .map(|(_, b)| b)
-                .ok_or_else(|| format!("no IR block {tag}"))?;
+            let block = tagged.block(*tag)?;
             only(
                 &|v| !LLVMIsAPHINode(v).is_null() && LLVMGetInstructionParent(v) == block,
                 "phi",
@@ -363,16 +347,6 @@ unsafe fn resolve(
         }
         ValueOrigin::Unknown(why) => Err(why.clone()),
     }
-}
-
-unsafe fn blocks_of(f: LLVMValueRef) -> Vec<LLVMBasicBlockRef> {
-    let mut out = Vec::new();
-    let mut bb = LLVMGetFirstBasicBlock(f);
-    while !bb.is_null() {
-        out.push(bb);
-        bb = LLVMGetNextBasicBlock(bb);
-    }
-    out
 }
 
 /// The parameter passed in `%xmm{n}`: the System V ABI gives float, double and vector
@@ -425,6 +399,7 @@ unsafe fn build_min_max(
 
 #[cfg(test)]
 mod tests {
+    use super::super::tag::Tag;
     use super::*;
     use inkwell::context::Context;
     use inkwell::memory_buffer::MemoryBuffer;
@@ -444,11 +419,21 @@ mod tests {
         ret float %t
       }";
 
-    fn min_max(is_max: bool, line: u32, first: ValueOrigin, second: ValueOrigin) -> CommutedMinMax {
+    /// The IR instruction the tagged build's debug line `n` names.
+    fn line(n: u32) -> Tag {
+        Tag::Instruction(n - 1)
+    }
+
+    fn min_max(
+        is_max: bool,
+        line_no: u32,
+        first: ValueOrigin,
+        second: ValueOrigin,
+    ) -> CommutedMinMax {
         CommutedMinMax {
             is_max,
             opcode: if is_max { "MAXCSSrr" } else { "MINCSSrr" }.into(),
-            line: Some(line),
+            line: Some(line(line_no)),
             first,
             second,
             shuffled: [false, false],
@@ -483,8 +468,8 @@ mod tests {
         vec![
             min_max(false, 2, ArgumentRegister(0), ArgumentRegister(1)),
             min_max(true, 3, ArgumentRegister(1), ArgumentRegister(0)),
-            min_max(false, 5, Line(3), ArgumentRegister(2)),
-            min_max(true, 6, Line(3), ArgumentRegister(2)),
+            min_max(false, 5, Instruction(line(3)), ArgumentRegister(2)),
+            min_max(true, 6, Instruction(line(3)), ArgumentRegister(2)),
         ]
     }
 
@@ -523,7 +508,12 @@ mod tests {
             .iter()
             .map(|&shuffled| CommutedMinMax {
                 shuffled,
-                ..min_max(true, 1, ValueOrigin::Line(1), ValueOrigin::Line(1))
+                ..min_max(
+                    true,
+                    1,
+                    ValueOrigin::Instruction(line(1)),
+                    ValueOrigin::Instruction(line(1)),
+                )
             })
             .collect();
         // SAFETY: `f` belongs to the live `module`.

@@ -8,44 +8,52 @@
 //! computes. Here each such instruction is read from clang's dump after the virtual
 //! register rewriter: its first source is its tied destination register, and the
 //! definition reaching that register (through copies, within the block, or from the
-//! argument registers of the entry block) names the IR value it holds by debug line in a
-//! tagged build (see `fpscout-llvm`).
+//! argument registers of the entry block) names the IR value it holds by its [`Tag`] in
+//! the tagged build; [`super::min_max`] applies what is read here.
+
+use super::dumps::{debug_line, without_slot_index, FunctionDump};
+use super::tag::Tag;
+
+impl FunctionDump {
+    /// The commutable minimums and maximums of the allocated code.
+    pub(crate) fn commuted_min_max(&self) -> Vec<CommutedMinMax> {
+        commuted_min_max(&self.allocated)
+    }
+}
 
 /// Where the value an operand register holds was computed.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ValueOrigin {
-    /// By the machine instruction carrying this debug line (the IR instruction's index + 1
-    /// in a tagged build).
-    Line(u32),
+pub(crate) enum ValueOrigin {
+    /// By the machine instruction selected from this IR instruction.
+    Instruction(Tag),
     /// Passed in `%xmmN` at entry: the N-th floating-point or vector argument.
     ArgumentRegister(u32),
     /// A constant (`xorps` zero or constant-pool load).
     Constant,
     /// A memory operand folded into the instruction (a load the IR performs).
     FoldedLoad,
-    /// Different values on the paths into the machine block of this named IR block (the
-    /// tagged build names blocks `t<index>`): a phi there.
-    PhiOf(String),
+    /// Different values on the paths into the machine block of this IR block: a phi there.
+    PhiOf(Tag),
     /// Not readable from the code: why.
     Unknown(String),
 }
 
 /// One commutable minimum or maximum as allocated.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CommutedMinMax {
+pub(crate) struct CommutedMinMax {
     /// `true` for `maxss`/`maxsd`/`maxps`/`maxpd`.
-    pub is_max: bool,
+    pub(crate) is_max: bool,
     /// The target opcode (`MAXCSSrr`).
-    pub opcode: String,
-    /// The debug line of the instruction (the IR instruction it lowers).
-    pub line: Option<u32>,
+    pub(crate) opcode: String,
+    /// The IR instruction it lowers.
+    pub(crate) line: Option<Tag>,
     /// The first source (the tied destination): SSE returns the other one on NaN or zeros.
-    pub first: ValueOrigin,
+    pub(crate) first: ValueOrigin,
     /// The second source, returned when either operand is NaN or both are zero.
-    pub second: ValueOrigin,
+    pub(crate) second: ValueOrigin,
     /// Which sources hold a lane shuffle's result (through copies, in the block): in a
     /// reduction's halving step, the shuffled operand is the upper half.
-    pub shuffled: [bool; 2],
+    pub(crate) shuffled: [bool; 2],
 }
 
 /// Whether `opcode` moves lanes (`UNPCKHPDrr`, `SHUFPSrri`, `VEXTRACTF128rr`, ...).
@@ -71,7 +79,7 @@ fn is_lane_shuffle(opcode: &str) -> bool {
 }
 
 /// Whether `opcode` is a commutable SSE/AVX minimum or maximum (`MINCSSrr`, `VMAXCPDYrr`).
-pub fn is_commuted_min_max(opcode: &str) -> bool {
+pub(crate) fn is_commuted_min_max(opcode: &str) -> bool {
     let o = opcode.strip_prefix('V').unwrap_or(opcode);
     o.starts_with("MINC") || o.starts_with("MAXC")
 }
@@ -84,7 +92,7 @@ struct Line<'a> {
     /// Operands after the opcode, up to the implicit ones and debug annotations.
     operands: Vec<&'a str>,
     text: &'a str,
-    line: Option<u32>,
+    line: Option<Tag>,
 }
 
 /// The number of a vector register operand: `$xmm3`, `renamable $ymm3`, `killed $xmm3(tied-def 0)`.
@@ -96,34 +104,6 @@ fn vector_register(operand: &str) -> Option<u32> {
         .find_map(|p| name.strip_prefix(p))?;
     let digits: String = digits.chars().take_while(char::is_ascii_digit).collect();
     digits.parse().ok()
-}
-
-/// The line of the `; file:line:col` clang appends after `debug-location` (the IR
-/// instruction's index + 1 in a tagged build).
-pub(crate) fn debug_line(text: &str) -> Option<u32> {
-    let (_, loc) = text.split_once(", debug-location")?;
-    loc.rsplit("; ")
-        .next()?
-        .trim()
-        .rsplit(':')
-        .nth(1)?
-        .parse()
-        .ok()
-}
-
-/// A dump line without its slot index (`64B\t  renamable ...` → `renamable ...`).
-pub(crate) fn without_slot_index(text: &str) -> &str {
-    let t = text.trim_start();
-    match t.split_once('\t') {
-        Some((slot, rest))
-            if slot
-                .strip_suffix('B')
-                .is_some_and(|n| n.parse::<u64>().is_ok()) =>
-        {
-            rest.trim_start()
-        }
-        _ => t,
-    }
 }
 
 /// Parses an instruction line; `None` for block headers, `liveins:` and the like.
@@ -164,25 +144,25 @@ fn parse_line(text: &str) -> Option<Line<'_>> {
         opcode,
         operands,
         text,
-        line: debug_line(text),
+        line: debug_line(text).and_then(Tag::from_debug_line),
     })
 }
 
-/// The block a header line starts and the name of its IR block, if it has one
-/// (`0B\tbb.3.t2 (align 16):` → 3, "t2"; `bb.3 (%ir-block.9):` → 3, none).
-fn block_header(text: &str) -> Option<(u32, Option<String>)> {
+/// The block a header line starts and the tag of its IR block, if it has one
+/// (`0B\tbb.3.t2 (align 16):` → 3, block 2; `bb.3 (%ir-block.9):` → 3, none).
+fn block_header(text: &str) -> Option<(u32, Option<Tag>)> {
     let rest = without_slot_index(text).strip_prefix("bb.")?;
     let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-    let name = rest[digits.len()..]
+    let tag = rest[digits.len()..]
         .strip_prefix('.')
-        .map(|n| n.split([' ', ':']).next().unwrap_or(n).to_string());
-    Some((digits.parse().ok()?, name))
+        .and_then(|n| Tag::from_block_name(n.split([' ', ':']).next().unwrap_or(n)));
+    Some((digits.parse().ok()?, tag))
 }
 
 /// One basic block of the allocated code.
 struct Block {
     id: u32,
-    ir_block: Option<String>,
+    ir_block: Option<Tag>,
     /// Its instruction lines, as indices into the function's lines.
     lines: std::ops::Range<usize>,
     predecessors: Vec<u32>,
@@ -224,7 +204,7 @@ fn blocks_of(allocated: &[String]) -> Vec<Block> {
 }
 
 /// Every commutable min/max in one function's allocated code, with its operands' origins.
-pub fn commuted_min_max(allocated: &[String]) -> Vec<CommutedMinMax> {
+pub(crate) fn commuted_min_max(allocated: &[String]) -> Vec<CommutedMinMax> {
     let blocks = blocks_of(allocated);
     let code = Code {
         allocated,
@@ -334,7 +314,7 @@ impl Code<'_> {
             if inst.opcode.starts_with("CALL") {
                 // Calls clobber every vector register; only a returned value in %xmm0 is known.
                 return match (reg, inst.line) {
-                    (0, Some(line)) if inst.defs.contains(&0) => ValueOrigin::Line(line),
+                    (0, Some(line)) if inst.defs.contains(&0) => ValueOrigin::Instruction(line),
                     _ => ValueOrigin::Unknown(format!("%xmm{reg} is clobbered by a call")),
                 };
             }
@@ -363,7 +343,7 @@ impl Code<'_> {
                 return ValueOrigin::Constant;
             }
             return match inst.line {
-                Some(line) => ValueOrigin::Line(line),
+                Some(line) => ValueOrigin::Instruction(line),
                 None => ValueOrigin::Unknown(format!(
                     "defined without a debug line: `{}`",
                     inst.text.trim()
@@ -404,7 +384,7 @@ impl Code<'_> {
                 _ if matches!(o, ValueOrigin::Unknown(_)) => return o,
                 Some(a) if *a != o => {
                     return match &block.ir_block {
-                        Some(name) => ValueOrigin::PhiOf(name.clone()),
+                        Some(tag) => ValueOrigin::PhiOf(*tag),
                         None => ValueOrigin::Unknown(format!(
                             "%xmm{reg} holds different values on the paths into bb.{}, \
                              which has no IR block",
@@ -452,6 +432,11 @@ mod tests {
 416B\t  renamable $xmm2 = nofpexcept MINCSSrr killed renamable $xmm2(tied-def 0), renamable $xmm0, implicit $mxcsr, debug-location !21; fpscout-tags:15:1
 ";
 
+    /// The IR instruction the tagged build's debug line `n` names.
+    fn line(n: u32) -> Tag {
+        Tag::Instruction(n - 1)
+    }
+
     fn lines(s: &str) -> Vec<String> {
         s.lines().map(str::to_string).collect()
     }
@@ -459,31 +444,52 @@ mod tests {
     #[test]
     fn operands_are_traced_through_copies_to_arguments_and_definitions() {
         let found = commuted_min_max(&lines(HERONF));
-        let brief: Vec<(bool, Option<u32>, ValueOrigin, ValueOrigin)> = found
+        let brief: Vec<(bool, Option<Tag>, ValueOrigin, ValueOrigin)> = found
             .into_iter()
             .map(|m| (m.is_max, m.line, m.first, m.second))
             .collect();
         use ValueOrigin::*;
         assert_eq!(
             brief[0],
-            (false, Some(2), ArgumentRegister(0), ArgumentRegister(1))
+            (
+                false,
+                Some(line(2)),
+                ArgumentRegister(0),
+                ArgumentRegister(1)
+            )
         );
         assert_eq!(
             brief[1],
-            (true, Some(3), ArgumentRegister(1), ArgumentRegister(0))
+            (
+                true,
+                Some(line(3)),
+                ArgumentRegister(1),
+                ArgumentRegister(0)
+            )
         );
         // %xmm1 now holds the maximum computed at line 3.
-        assert_eq!(brief[2], (true, Some(6), Line(3), ArgumentRegister(2)));
-        assert_eq!(brief[3], (false, Some(7), ArgumentRegister(2), Constant));
+        assert_eq!(
+            brief[2],
+            (
+                true,
+                Some(line(6)),
+                Instruction(line(3)),
+                ArgumentRegister(2)
+            )
+        );
+        assert_eq!(
+            brief[3],
+            (false, Some(line(7)), ArgumentRegister(2), Constant)
+        );
         // After a call only its result register is known.
-        assert_eq!(brief[4].2, Line(8));
+        assert_eq!(brief[4].2, Instruction(line(8)));
         assert!(matches!(&brief[4].3, Unknown(why) if why.contains("call")));
         // Values entering a block come from its predecessors.
-        assert_eq!(brief[5].2, Line(9));
+        assert_eq!(brief[5].2, Instruction(line(9)));
         // Through a loop: %xmm0 is the same on every path, %xmm2 is not (the loop adds):
         // a phi of the IR block.
-        assert_eq!(brief[6].2, Line(10));
-        assert_eq!(brief[6].3, PhiOf("t4".into()));
+        assert_eq!(brief[6].2, Instruction(line(10)));
+        assert_eq!(brief[6].3, PhiOf(Tag::Block(4)));
         assert_eq!(brief.len(), 8);
         // Without an IR block to name, a merge is not readable.
         assert!(matches!(&brief[7].2, Unknown(why) if why.contains("no IR block")));
@@ -502,14 +508,14 @@ mod tests {
 1024B\t  renamable $xmm0 = nofpexcept MAXCSSrr killed renamable $xmm0(tied-def 0), killed renamable $xmm1, debug-location !5; fpscout-tags:9:1
 ";
         let found = commuted_min_max(&lines(dump));
-        let shuffled: Vec<(Option<u32>, [bool; 2])> =
+        let shuffled: Vec<(Option<Tag>, [bool; 2])> =
             found.iter().map(|m| (m.line, m.shuffled)).collect();
         assert_eq!(
             shuffled,
             [
-                (Some(8), [false, false]),
-                (Some(9), [true, false]),
-                (Some(9), [true, false])
+                (Some(line(8)), [false, false]),
+                (Some(line(9)), [true, false]),
+                (Some(line(9)), [true, false])
             ]
         );
     }

@@ -7,60 +7,29 @@
 //! (`-print-before/-print-after=machine-combiner`); instructions present on one side only
 //! are the rewritten ones. Unchanged instructions print identically (the pass renumbers
 //! nothing), so the comparison is textual. To model a rewrite, the front end compiles a
-//! copy of the IR whose instructions carry their own index as debug line
+//! copy of the IR whose instructions carry their own [`Tag`] as debug line
 //! ([`Reassociation`]): the rewritten machine instructions then name the IR instructions
 //! they came from, and their virtual registers say how the operands moved.
 
-use crate::commuted_min_max::{
-    debug_line, is_commuted_min_max, without_slot_index, CommutedMinMax,
-};
+use super::dumps::{debug_line, FunctionDump};
+use super::min_max_origins::is_commuted_min_max;
+use super::tag::Tag;
 use std::collections::BTreeMap;
 
 /// What the MachineCombiner changed in one function.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MachineRewrite {
+pub(crate) struct MachineRewrite {
     /// The function's symbol (linkage name).
-    pub function: String,
+    pub(crate) function: String,
     /// Machine instructions removed or created by the pass.
-    pub instructions: usize,
+    pub(crate) instructions: usize,
     /// Source locations (`file:line:col`) of those instructions, where LLVM kept one.
-    pub locations: Vec<String>,
-}
-
-const BEFORE: &str = "# *** IR Dump Before Machine InstCombiner (machine-combiner) ***:";
-const AFTER: &str = "# *** IR Dump After Machine InstCombiner (machine-combiner) ***:";
-const ALLOCATED: &str = "# *** IR Dump After Virtual Register Rewriter (virtregrewriter) ***:";
-
-/// One function's machine code before and after the MachineCombiner, and after register
-/// allocation, without the debug-value pseudo instructions (they only describe variables).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct FunctionDump {
-    pub before: Vec<String>,
-    pub after: Vec<String>,
-    /// After the virtual register rewriter: where commutable operations' operands landed.
-    pub allocated: Vec<String>,
+    pub(crate) locations: Vec<String>,
 }
 
 impl FunctionDump {
-    /// Whether `other` is the same machine code, debug annotations aside: the tagged
-    /// compilation of the front end must produce exactly the executable's code.
-    pub fn same_code(&self, other: &FunctionDump) -> bool {
-        let norm = |lines: &[String]| -> Vec<String> {
-            lines.iter().filter_map(|l| without_debug_info(l)).collect()
-        };
-        norm(&self.before) == norm(&other.before)
-            && norm(&self.after) == norm(&other.after)
-            && norm(&self.allocated) == norm(&other.allocated)
-    }
-
-    /// The commutable minimums and maximums of the allocated code (see
-    /// [`crate::commuted_min_max`]).
-    pub fn commuted_min_max(&self) -> Vec<CommutedMinMax> {
-        crate::commuted_min_max::commuted_min_max(&self.allocated)
-    }
-
     /// The floating-point instructions the pass rewrote (see [`Reassociation`]).
-    pub fn reassociation(&self) -> Reassociation {
+    pub(crate) fn reassociation(&self) -> Reassociation {
         let before: Vec<&str> = self.before.iter().map(String::as_str).collect();
         let after: Vec<&str> = self.after.iter().map(String::as_str).collect();
         let parse = |lines: Vec<&str>| -> Vec<MirInst> {
@@ -97,30 +66,30 @@ impl FunctionDump {
 /// `B = A op X; C = B op Y` becomes `B' = X op Y; C = A op B'`: each new instruction takes
 /// the debug location of the one it replaces, and the root keeps its register.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Reassociation {
-    pub removed: Vec<MirInst>,
-    pub added: Vec<MirInst>,
+pub(crate) struct Reassociation {
+    pub(crate) removed: Vec<MirInst>,
+    pub(crate) added: Vec<MirInst>,
     /// Every register definition before the pass, by register.
-    pub defs: BTreeMap<u32, MirInst>,
+    pub(crate) defs: BTreeMap<u32, MirInst>,
 }
 
 /// A machine instruction defining one virtual register.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MirInst {
+pub(crate) struct MirInst {
     /// The virtual register defined (`%16`).
-    pub dest: u32,
+    pub(crate) dest: u32,
     /// Target opcode (`MULSDrr`, `COPY`, `ADDPSrr`).
-    pub opcode: String,
+    pub(crate) opcode: String,
     /// Virtual-register operands in order (physical registers and immediates omitted).
-    pub sources: Vec<u32>,
-    /// The debug line of the instruction (the IR instruction index in a tagged build).
-    pub line: Option<u32>,
+    pub(crate) sources: Vec<u32>,
+    /// The IR instruction its debug line names in a tagged build.
+    pub(crate) line: Option<Tag>,
 }
 
 impl MirInst {
     /// Parses `%16:fr64 = nnan ... MULSDrr killed %29:fr64(tied-def 0), %12:fr64, implicit
     /// $mxcsr, debug-location !47; file:12:1`.
-    pub fn parse(line: &str) -> Option<MirInst> {
+    pub(crate) fn parse(line: &str) -> Option<MirInst> {
         let (lhs, rhs) = line.trim().split_once(" = ")?;
         let dest = vreg(lhs)?;
         let body = rhs.split(", debug-location").next().unwrap_or(rhs);
@@ -138,7 +107,7 @@ impl MirInst {
             .take_while(|op| !op.starts_with("implicit") && !op.starts_with("debug-"))
             .filter_map(|op| op.split_whitespace().find_map(vreg))
             .collect();
-        let line = debug_line(line);
+        let line = debug_line(line).and_then(Tag::from_debug_line);
         Some(MirInst {
             dest,
             opcode,
@@ -166,112 +135,9 @@ fn vreg(operand: &str) -> Option<u32> {
     digits.parse().ok()
 }
 
-/// A machine instruction line without debug annotations, `None` for debug pseudo
-/// instructions. Memory-operand notes go too: they name metadata by number.
-fn without_debug_info(line: &str) -> Option<String> {
-    if line.contains("DBG_VALUE") || line.contains("DBG_INSTR_REF") || line.contains("DBG_PHI") {
-        return None;
-    }
-    let mut l = line.split(" :: ").next().unwrap_or(line).to_string();
-    if let Some(i) = l.find(", debug-location") {
-        l.truncate(i);
-    }
-    if let Some(i) = l.find("debug-location") {
-        l.truncate(i);
-    }
-    if let Some(i) = l.find(", debug-instr-number") {
-        let tail = &l[i + ", debug-instr-number".len()..];
-        let skip = tail
-            .trim_start()
-            .chars()
-            .take_while(char::is_ascii_digit)
-            .count();
-        let after = tail.trim_start()[skip..].to_string();
-        l.truncate(i);
-        l.push_str(&after);
-    }
-    Some(without_ir_block_numbers(l.trim_end()))
-}
-
-/// Block headers name their IR block (`bb.5 (%ir-block.33):`, `bb.5.t4 (align 16):`), by
-/// slot numbers that debug intrinsics shift or by the names the tagged copy gives: only
-/// the machine block number and its other attributes are code.
-fn without_ir_block_numbers(line: &str) -> String {
-    let unslotted = without_slot_index(line);
-    let head = &line[..line.len() - unslotted.len()];
-    let Some(rest) = unslotted.strip_prefix("bb.") else {
-        return line.to_string();
-    };
-    let digits = rest.chars().take_while(char::is_ascii_digit).count();
-    if digits == 0 || !line.trim_end().ends_with(':') {
-        return line.to_string();
-    }
-    let attributes: Vec<&str> = rest
-        .find('(')
-        .and_then(|open| Some((open, rest.rfind(')')?)))
-        .map(|(open, close)| {
-            rest[open + 1..close]
-                .split(',')
-                .map(str::trim)
-                .filter(|a| !a.starts_with("%ir-block"))
-                .collect()
-        })
-        .unwrap_or_default();
-    if attributes.is_empty() {
-        format!("{head}bb.{}:", &rest[..digits])
-    } else {
-        format!("{head}bb.{} ({}):", &rest[..digits], attributes.join(", "))
-    }
-}
-
-/// Reads clang's dumps (its stderr), by function symbol.
-pub fn parse_dumps(stderr: &str) -> BTreeMap<String, FunctionDump> {
-    let mut out: BTreeMap<String, FunctionDump> = BTreeMap::new();
-    let mut lines = stderr.lines();
-    while let Some(line) = lines.next() {
-        let which = match line.trim_end() {
-            BEFORE => Which::Before,
-            AFTER => Which::After,
-            ALLOCATED => Which::Allocated,
-            _ => continue,
-        };
-        let Some(name) = lines
-            .next()
-            .and_then(|l| l.strip_prefix("# Machine code for function "))
-            .and_then(|l| l.split(':').next())
-        else {
-            continue;
-        };
-        let body: Vec<String> = lines
-            .by_ref()
-            .take_while(|l| !l.starts_with("# End machine code for function"))
-            .filter(|l| !l.contains("DBG_VALUE") && !l.trim().is_empty())
-            .map(str::to_string)
-            .collect();
-        let entry = out.entry(name.to_string()).or_default();
-        match which {
-            Which::Before => entry.before = body,
-            Which::After => entry.after = body,
-            Which::Allocated => entry.allocated = body,
-        }
-    }
-    out
-}
-
-enum Which {
-    Before,
-    After,
-    Allocated,
-}
-
-/// Reads clang's before/after dumps (its stderr) into the functions the pass changed.
-pub fn rewrites_from_dumps(stderr: &str) -> Vec<MachineRewrite> {
-    rewrites_of(&parse_dumps(stderr))
-}
-
 /// The functions of parsed dumps whose floating-point code the backend rewrote: the
 /// MachineCombiner reassociated it, or it holds commutable min/max instructions.
-pub fn rewrites_of(dumps: &BTreeMap<String, FunctionDump>) -> Vec<MachineRewrite> {
+pub(crate) fn rewrites_of(dumps: &BTreeMap<String, FunctionDump>) -> Vec<MachineRewrite> {
     let mut out = Vec::new();
     for (name, dump) in dumps {
         let old: Vec<&str> = dump.before.iter().map(String::as_str).collect();
@@ -361,7 +227,14 @@ fn location(line: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::dumps::parse_dumps;
     use super::*;
+    use fpscout_toolchain::{BuildFlags, BuildKind, SourceSet, Toolchain};
+
+    /// Reads clang's before/after dumps (its stderr) into the functions the pass changed.
+    fn rewrites_from_dumps(stderr: &str) -> Vec<MachineRewrite> {
+        rewrites_of(&parse_dumps(stderr))
+    }
 
     const DUMP: &str = "\
 # *** IR Dump Before Machine InstCombiner (machine-combiner) ***:
@@ -425,7 +298,7 @@ bb.0 (%ir-block.3):
         assert_eq!(i.dest, 16);
         assert_eq!(i.opcode, "MULSDrr");
         assert_eq!(i.sources, vec![29, 12]);
-        assert_eq!(i.line, Some(12));
+        assert_eq!(i.line, Some(Tag::Instruction(11)));
         // Memory operands and physical registers are not register operands.
         let i = MirInst::parse(
             "  %12:fr64 = reassoc nofpexcept ADDSDrm %11:fr64(tied-def 0), $rip, 1, $noreg, %const.2, $noreg, implicit $mxcsr :: (load (s64) from constant-pool)",
@@ -454,7 +327,7 @@ bb.0 (%ir-block.3):
             brief(&r.added),
             vec![(29, vec![13, 15]), (16, vec![29, 12])]
         );
-        assert_eq!(r.removed[0].line, Some(3));
+        assert_eq!(r.removed[0].line, Some(Tag::Instruction(2)));
         assert_eq!(r.defs[&13].sources, vec![1, 1]);
         // Integer reassociation computes the same bits: nothing to model.
         let h = dumps["h"].reassociation();
@@ -469,49 +342,51 @@ bb.0 (%ir-block.3):
     }
 
     #[test]
-    fn same_code_ignores_debug_annotations_only() {
-        let a = FunctionDump {
-            before: vec![
-                "  %3:fr64 = MULSDrr %1:fr64(tied-def 0), %2:fr64, debug-instr-number 2, debug-location !9; a.c:1:2".into(),
-                "  DBG_INSTR_REF !\"2\", !DIExpression(DW_OP_LLVM_arg, 0), dbg-instr-ref(2, 0)".into(),
-                "  %4:fr64 = MOVSDrm $rip, 1, $noreg, %const.0, $noreg :: (load (s64) from constant-pool, !tbaa !7)".into(),
-            ],
-            after: vec!["  RET 0, $xmm0, debug-location !12; a.c:2:3".into()],
-            allocated: vec![],
-        };
-        let b = FunctionDump {
-            before: vec![
-                "  %3:fr64 = MULSDrr %1:fr64(tied-def 0), %2:fr64, debug-location !40; tags:7:1".into(),
-                "  %4:fr64 = MOVSDrm $rip, 1, $noreg, %const.0, $noreg :: (load (s64) from constant-pool)".into(),
-            ],
-            after: vec!["  RET 0, $xmm0".into()],
-            allocated: vec![],
-        };
-        assert!(a.same_code(&b));
-        // Block headers name IR blocks by slot numbers, which debug intrinsics shift.
-        let headers = |n: u32| FunctionDump {
-            allocated: vec![format!("864B\tbb.5 (%ir-block.{n}):")],
-            ..FunctionDump::default()
-        };
-        assert!(headers(33).same_code(&headers(27)));
-        let named = FunctionDump {
-            allocated: vec!["864B\tbb.5.t3:".into()],
-            ..FunctionDump::default()
-        };
-        assert!(headers(33).same_code(&named));
-        let aligned = |h: &str| FunctionDump {
-            allocated: vec![h.into()],
-            ..FunctionDump::default()
-        };
-        assert!(aligned("bb.2 (%ir-block.9, align 16):").same_code(&aligned("bb.2.t1 (align 16):")));
-        assert!(!aligned("bb.2.t1 (align 16):").same_code(&aligned("bb.3.t1 (align 16):")));
-        let mut c = b.clone();
-        c.before[0] = c.before[0].replace("%2:fr64", "%1:fr64");
-        assert!(!a.same_code(&c));
+    fn no_dumps_means_no_rewrites() {
+        assert!(rewrites_from_dumps("warning: something else\n").is_empty());
+    }
+
+    /// The functions whose machine code the backend rewrote when `text` is compiled as
+    /// `build` with `flags`, read from real clang-19 dumps.
+    fn rewrites(text: &str, flags: &BuildFlags, build: BuildKind) -> Vec<MachineRewrite> {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let src = dir.path().join("f.c");
+        std::fs::write(&src, text).expect("source written");
+        let tc = Toolchain::discover().expect("clang-19");
+        let dumps =
+            super::super::dumps::executable_dumps(&tc, &SourceSet::single(&src), build, flags)
+                .expect("compiles");
+        rewrites_of(&dumps)
+    }
+
+    const TURBINE1: &str = "double turbine1(double v, double w, double r) {\n  return ((3.0 + (2.0 / (r * r))) - (((0.125 * (3.0 - (2.0 * v))) * (((w * w) * r) * r)) / (1.0 - v))) - 4.5;\n}\n";
+    const CHAIN: &str =
+        "double chain(double a, double b, double c, double d) {\n  return ((a * b) * c) * d;\n}\n";
+
+    #[test]
+    fn fast_math_chains_are_reassociated_after_instruction_selection() {
+        let fast = BuildFlags::default();
+        let r = rewrites(TURBINE1, &fast, BuildKind::PPrime);
+        assert_eq!(r.len(), 1, "{r:?}");
+        assert_eq!(r[0].function, "turbine1");
+        // One multiplication pair replaced by another: two instructions out, two in.
+        assert_eq!(r[0].instructions, 4, "{r:?}");
+        // ((a*b)*c)*d runs as (a*b)*(c*d), with the source line of the chain.
+        let r = rewrites(CHAIN, &fast, BuildKind::PPrime);
+        assert_eq!(r.len(), 1, "{r:?}");
+        assert_eq!(r[0].function, "chain");
+        assert!(
+            r[0].locations.iter().all(|l| l.starts_with("f.c:2:")),
+            "{r:?}"
+        );
     }
 
     #[test]
-    fn no_dumps_means_no_rewrites() {
-        assert!(rewrites_from_dumps("warning: something else\n").is_empty());
+    fn builds_without_reassoc_are_left_alone() {
+        assert!(rewrites(TURBINE1, &BuildFlags::default(), BuildKind::P).is_empty());
+        let strict = BuildFlags::with_p_prime("-O3");
+        assert!(rewrites(CHAIN, &strict, BuildKind::PPrime).is_empty());
+        let no_chain = "double g(double a, double b) { return a / b; }\n";
+        assert!(rewrites(no_chain, &BuildFlags::default(), BuildKind::PPrime).is_empty());
     }
 }
