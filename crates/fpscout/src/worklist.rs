@@ -297,11 +297,11 @@ pub(crate) fn run<M: WholeRun>(
             let statuses = workers.wait();
             // A worker that died (a crash in a library function) leaves its functions
             // without a line: they are named, not silently dropped.
-            for item in list.analysed() {
+            for (k, item) in list.analysed().enumerate() {
                 if !parent.finished.contains(&item.name) {
                     let reason = format!(
                         "its worker process ended before analysing it ({})",
-                        statuses.join(", ")
+                        statuses[k % statuses.len()]
                     );
                     parent.take(
                         &mut out,
