@@ -166,6 +166,40 @@ fn reach_shards_split_the_functions_and_each_exits_by_its_own_answers() {
 }
 
 #[test]
+fn reach_exits_3_when_an_answer_is_unknown_and_none_is_reachable() {
+    // Random testing never proves a target unreachable: `bounded` stays unknown.
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(dir.path(), "two.c", REACH_SOURCE);
+    let random = ["--random-only", "--time-budget", "1", "--json"];
+    let alone: Vec<&str> = ["reach", src.as_str(), "--shard", "0/2"]
+        .into_iter()
+        .chain(random)
+        .collect();
+    let out = run(&alone);
+    assert_eq!(out.code, 3, "{}", out.stderr);
+    let recs = records(&out.stdout);
+    let total = &recs.last().expect("total")["data"];
+    assert_eq!(
+        (&total["unknown"], &total["reachable"]),
+        (&1.into(), &0.into())
+    );
+
+    // With `ratio` (its failing division is easy for random inputs) it is 1.
+    let both: Vec<&str> = ["reach", src.as_str(), "--jobs", "2"]
+        .into_iter()
+        .chain(random)
+        .collect();
+    let out = run(&both);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let recs = records(&out.stdout);
+    let total = &recs.last().expect("total")["data"];
+    assert_eq!(
+        (&total["unknown"], &total["reachable"]),
+        (&1.into(), &1.into())
+    );
+}
+
+#[test]
 fn error_measures_every_function_of_a_file_and_names_the_one_without_a_float_result() {
     let dir = tempfile::tempdir().unwrap();
     let src = write(dir.path(), "three.c", ERROR_SOURCE);
