@@ -4,7 +4,7 @@
 use crate::cli_inputs::InputArgs;
 use crate::outputs::{FindingOutputs, Progress, ShardArg};
 use crate::print_diff;
-use crate::worklist::{self, Analysed, Counts, DefaultJobs, Item, WholeRun, WorkList};
+use crate::worklist::{self, Analysed, Counts, DefaultJobs, Item, WholeRun};
 use crate::Linking;
 use fpscout_report::finding::Mode;
 use fpscout_report::InputError;
@@ -199,42 +199,27 @@ pub fn run(mut args: DiffArgs, started: Instant) -> Result<ExitCode, InputError>
                 }
             }
         }
-        let open = |focus: Option<&str>| {
-            Session::open_focused(
-                &sources,
-                flags.clone(),
-                &args.linking.inputs(),
-                &BuildKind::BOTH,
-                focus,
-            )
+        let program = worklist::Program {
+            sources: &sources,
+            fpcore: &fpcore,
+            flags,
+            libraries: args.linking.inputs(),
+            builds: &BuildKind::BOTH,
+            ftz_daz: args.ftz_daz,
         };
-        let session = open(None)?;
-        let list = WorkList::select(
-            session.p()?,
-            &sources,
-            &fpcore,
-            &args.shard,
-            worklist::number_parameters,
-        )?;
         let options = worklist::Options {
             outputs: &args.outputs,
             json: args.json,
             jobs: args.jobs,
             default_jobs: DefaultJobs::InProcess,
+            shard: &args.shard,
             worker: args.worker.as_deref(),
         };
         let whole = WholeDiff {
             args: &args,
             fpcore: &fpcore,
         };
-        return worklist::run(
-            &whole,
-            &list,
-            &options,
-            &session,
-            &|name| open(Some(name)),
-            || session.repro_builds(&sources, args.ftz_daz, &fpcore.temporary_dirs()),
-        );
+        return worklist::run_program(&whole, program, worklist::number_parameters, &options);
     };
     args.shard.refuse_single("--function")?;
     let fp = fpcore.resolve(name)?;

@@ -3,7 +3,7 @@
 
 use crate::cli_inputs::InputArgs;
 use crate::outputs::FindingOutputs;
-use crate::worklist::{self, Analysed, Choice, Counts, DefaultJobs, Item, WholeRun, WorkList};
+use crate::worklist::{self, Analysed, Choice, Counts, DefaultJobs, Item, WholeRun};
 use crate::{BuildChoice, Linking, SourceCache};
 use fpscout_ir::{Function, Param, ScalarTy, Type};
 use fpscout_report::args::{inputs_json, inputs_text, run_args};
@@ -145,39 +145,23 @@ pub fn run(mut args: ErrorArgs, started: Instant) -> Result<ExitCode, InputError
         }
     }
     let Some(name) = &args.function else {
-        let build = args.build.kind();
-        let open = |focus: Option<&str>| {
-            Session::open_focused(
-                &sources,
-                flags.clone(),
-                &args.linking.inputs(),
-                &[build],
-                focus,
-            )
+        let program = worklist::Program {
+            sources: &sources,
+            fpcore: &fpcore,
+            flags,
+            libraries: args.linking.inputs(),
+            builds: &[args.build.kind()],
+            ftz_daz: args.ftz_daz,
         };
-        let session = open(None)?;
-        let list = WorkList::select(
-            session.module(build)?,
-            &sources,
-            &fpcore,
-            &args.shard,
-            measurable,
-        )?;
         let options = worklist::Options {
             outputs: &args.outputs,
             json: args.json,
             jobs: args.jobs,
             default_jobs: DefaultJobs::AllCores,
+            shard: &args.shard,
             worker: args.worker.as_deref(),
         };
-        return worklist::run(
-            &WholeError { args: &args },
-            &list,
-            &options,
-            &session,
-            &|name| open(Some(name)),
-            || session.repro_builds(&sources, args.ftz_daz, &fpcore.temporary_dirs()),
-        );
+        return worklist::run_program(&WholeError { args: &args }, program, measurable, &options);
     };
     args.shard.refuse_single("a harness")?;
     let function = match fpcore.resolve(name)? {

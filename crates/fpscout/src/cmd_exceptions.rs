@@ -4,7 +4,7 @@
 use crate::cli_inputs::InputArgs;
 use crate::outputs::{FindingOutputs, Progress, ShardArg};
 use crate::print_exceptions;
-use crate::worklist::{self, Analysed, Counts, DefaultJobs, Item, WholeRun, WorkList};
+use crate::worklist::{self, Analysed, Counts, DefaultJobs, Item, WholeRun};
 use crate::{BuildChoice, Linking};
 use fpscout_report::finding::Mode;
 use fpscout_report::repro::ReproBuilds;
@@ -181,45 +181,35 @@ pub fn run(mut args: ExceptionsArgs, started: Instant) -> Result<ExitCode, Input
         .map(|f| (f.c_name.clone(), f.clone()))
         .collect();
     // Only the analysed build is compiled; IR is cut down to what the function reaches.
-    let open = |focus: Option<&str>| {
-        Session::open_focused(
+    if let Some(function) = &args.function {
+        let session = Session::open_focused(
             &sources,
-            flags.clone(),
+            flags,
             &args.linking.inputs(),
             &[args.build_kind()],
-            focus,
-        )
-    };
-    if let Some(function) = &args.function {
-        let session = open(Some(function))?;
+            Some(function),
+        )?;
         let builds = || session.repro_builds(&sources, args.ftz_daz, &fpcore.temporary_dirs());
         return one_function(&args, &session, function, started, builds);
     }
-    let session = open(None)?;
-    let list = WorkList::select(
-        session.module(args.build_kind())?,
-        &sources,
-        &fpcore,
-        &args.shard,
-        worklist::number_parameters,
-    )?;
+    let program = worklist::Program {
+        sources: &sources,
+        fpcore: &fpcore,
+        flags,
+        libraries: args.linking.inputs(),
+        builds: &[args.build_kind()],
+        ftz_daz: args.ftz_daz,
+    };
     let options = worklist::Options {
         outputs: &args.outputs,
         json: args.json,
         jobs: args.jobs,
         default_jobs: DefaultJobs::AllCores,
+        shard: &args.shard,
         worker: args.worker.as_deref(),
     };
-    // The workers' findings are reproduced as this session builds the program.
-    let builds = || session.repro_builds(&sources, args.ftz_daz, &fpcore.temporary_dirs());
-    worklist::run(
-        &WholeExceptions { args: &args },
-        &list,
-        &options,
-        &session,
-        &|name| open(Some(name)),
-        builds,
-    )
+    let whole = WholeExceptions { args: &args };
+    worklist::run_program(&whole, program, worklist::number_parameters, &options)
 }
 
 fn one_function(

@@ -2,7 +2,7 @@
 //! through the work list), and the report as text or JSON Lines.
 
 use crate::cli_inputs::InputArgs;
-use crate::worklist::{self, Analysed, Counts, DefaultJobs, Item, WholeRun, WorkList};
+use crate::worklist::{self, Analysed, Counts, DefaultJobs, Item, WholeRun};
 use crate::{BuildChoice, Linking};
 use fpscout_report::args::{inputs_json, inputs_text, run_args};
 use fpscout_report::finding::Mode;
@@ -196,37 +196,27 @@ pub fn run(mut args: ReachArgs, started: Instant) -> Result<ExitCode, InputError
         ));
     }
     let Some(name) = &args.function else {
-        let open = |focus: Option<&str>| {
-            Session::open_focused(
-                &sources,
-                flags.clone(),
-                &args.linking.inputs(),
-                &[args.build_kind()],
-                focus,
-            )
+        let program = worklist::Program {
+            sources: &sources,
+            fpcore: &fpcore,
+            flags,
+            libraries: args.linking.inputs(),
+            builds: &[args.build_kind()],
+            ftz_daz: args.ftz_daz,
         };
-        let session = open(None)?;
-        let list = WorkList::select(
-            session.module(args.build_kind())?,
-            &sources,
-            &fpcore,
-            &args.shard,
-            worklist::number_parameters,
-        )?;
         let options = worklist::Options {
             outputs: &args.outputs,
             json: args.json,
             jobs: args.jobs,
             default_jobs: DefaultJobs::AllCores,
+            shard: &args.shard,
             worker: args.worker.as_deref(),
         };
-        return worklist::run(
+        return worklist::run_program(
             &WholeReach { args: &args },
-            &list,
+            program,
+            worklist::number_parameters,
             &options,
-            &session,
-            &|name| open(Some(name)),
-            || session.repro_builds(&sources, args.ftz_daz, &fpcore.temporary_dirs()),
         );
     };
     args.shard.refuse_single("an SV-COMP program's harness")?;

@@ -6,9 +6,10 @@ use fpscout_report::finding::{Finding, Mode};
 use fpscout_report::ledger::Shard;
 use fpscout_report::repro::ReproBuilds;
 use fpscout_report::InputError;
-use fpscout_search::session::Session;
+use fpscout_search::libraries::LinkInput;
+use fpscout_search::session::{FtzDazChoice, Session};
 use fpscout_search::sources::FpCoreInputs;
-use fpscout_toolchain::{SourceKind, SourceSet};
+use fpscout_toolchain::{BuildFlags, BuildKind, SourceKind, SourceSet};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -71,7 +72,7 @@ pub(crate) struct WorkList {
 impl WorkList {
     /// The functions of `module` the mode `choose`s: the FPCore functions in file order for
     /// FPCore files, else sorted by name; then `shard`'s part.
-    pub(crate) fn select(
+    fn select(
         module: &Module,
         sources: &SourceSet,
         fpcore: &FpCoreInputs,
@@ -200,14 +201,72 @@ pub(crate) struct Options<'a> {
     pub(crate) json: bool,
     pub(crate) jobs: Option<usize>,
     pub(crate) default_jobs: DefaultJobs,
+    pub(crate) shard: &'a ShardArg,
     /// `--worker I/N`: this process is worker I of N.
     pub(crate) worker: Option<&'a str>,
+}
+
+/// The program of a whole-file run, as the command line gave it.
+pub(crate) struct Program<'a> {
+    pub(crate) sources: &'a SourceSet,
+    pub(crate) fpcore: &'a FpCoreInputs,
+    pub(crate) flags: BuildFlags,
+    pub(crate) libraries: Vec<LinkInput>,
+    /// The builds the mode compiles; the work list is the first one's functions.
+    pub(crate) builds: &'a [BuildKind],
+    pub(crate) ftz_daz: FtzDazChoice,
+}
+
+/// Runs `mode` over the functions of `program` it `choose`s (see [`run`]).
+pub(crate) fn run_program<M: WholeRun>(
+    mode: &M,
+    program: Program,
+    choose: impl Fn(&Function) -> Choice,
+    options: &Options,
+) -> Result<ExitCode, InputError> {
+    let open = |focus: Option<&str>| {
+        Session::open_focused(
+            program.sources,
+            program.flags.clone(),
+            &program.libraries,
+            program.builds,
+            focus,
+        )
+    };
+    let session = open(None)?;
+    let listed = program
+        .builds
+        .first()
+        .ok_or_else(|| InputError("a whole-file run needs a build".into()))?;
+    let list = WorkList::select(
+        session.module(*listed)?,
+        program.sources,
+        program.fpcore,
+        options.shard,
+        choose,
+    )?;
+    // The workers' findings are reproduced as this session builds the program.
+    let builds = || {
+        session.repro_builds(
+            program.sources,
+            program.ftz_daz,
+            &program.fpcore.temporary_dirs(),
+        )
+    };
+    run(
+        mode,
+        &list,
+        options,
+        &session,
+        &|name| open(Some(name)),
+        builds,
+    )
 }
 
 /// Runs `mode` over `list`: as worker I of N (its records on stdout), or as the parent of
 /// `--jobs` workers, or in this process; `whole` is the session of the whole program and
 /// `open` opens one focused on a function.
-pub(crate) fn run<M: WholeRun>(
+fn run<M: WholeRun>(
     mode: &M,
     list: &WorkList,
     options: &Options,
