@@ -1,17 +1,17 @@
-//! The `fpscout diff` command: one function, or every function of an FPCore file one
-//! after the other, one summary line each and a total.
+//! The `fpscout diff` command: one function, or (through the work list) every function of
+//! a file or library, one summary line each and a total.
 
 use crate::cli_inputs::InputArgs;
 use crate::outputs::{FindingOutputs, Progress, ShardArg};
 use crate::print_diff;
+use crate::worklist::{self, Analysed, Counts, DefaultJobs, Item, WholeRun};
 use crate::Linking;
 use fpscout_report::finding::Mode;
-use fpscout_report::ledger::Shard;
 use fpscout_report::InputError;
 use fpscout_search::diff::{run_diff, DiffConfig, DiffReport};
 use fpscout_search::session::{FtzDazChoice, Session};
 use fpscout_search::sources::{CompileArgs, FpCoreFunction, FpCoreInputs};
-use fpscout_toolchain::{BuildFlags, BuildKind, SourceSet};
+use fpscout_toolchain::{BuildFlags, BuildKind};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::io::Write;
@@ -29,7 +29,8 @@ pub struct DiffArgs {
     #[arg(required_unless_present = "compile_commands", value_name = "FILE")]
     pub(crate) source_files: Vec<PathBuf>,
     /// Function to compare (C name; C++ functions by their source name; an FPCore by its
-    /// :name or C name); optional for an FPCore file (then each of its functions)
+    /// :name or C name); default: every exported function whose parameters are numbers
+    /// (each FPCore of an FPCore file)
     #[arg(long, short = 'f')]
     pub(crate) function: Option<String>,
     #[command(flatten)]
@@ -48,7 +49,8 @@ pub struct DiffArgs {
     /// Timeout of each solver query, in milliseconds
     #[arg(long, default_value_t = 200)]
     pub(crate) timeout_ms: u32,
-    /// Solver threads (default: all cores)
+    /// Solver threads (default: all cores); without --function, functions analysed at
+    /// once in worker processes (default: one after the other in this process)
     #[arg(long)]
     pub(crate) jobs: Option<usize>,
     /// Seconds the solver phase may take in all (half for the plain exception queries, the
@@ -110,6 +112,10 @@ pub struct DiffArgs {
     pub(crate) outputs: FindingOutputs,
     #[command(flatten)]
     pub(crate) shard: ShardArg,
+    /// Worker process of a whole-file run: analyse the functions I (0-based) of every N,
+    /// in JSON Lines
+    #[arg(long, hide = true, value_name = "I/N")]
+    pub(crate) worker: Option<String>,
 }
 
 impl DiffArgs {
@@ -185,22 +191,35 @@ pub fn run(mut args: DiffArgs, started: Instant) -> Result<ExitCode, InputError>
         .compile
         .apply_translating(&args.source_files, &mut flags)?;
     args.inputs.harness_defaults(&fpcore, &mut args.function);
-    let shard = args.shard.parse()?;
     let Some(name) = &args.function else {
-        if !fpcore.any() {
-            return Err(InputError(
-                "diff needs --function NAME (only FPCore files run each of their functions without it)"
-                    .into(),
-            ));
+        if args.worker.is_none() {
+            for f in &fpcore.functions {
+                for note in f.notes() {
+                    eprintln!("fpscout: note: {note}");
+                }
+            }
         }
-        let session = Session::open_focused(
-            &sources,
+        let program = worklist::Program {
+            sources: &sources,
+            fpcore: &fpcore,
             flags,
-            &args.linking.inputs(),
-            &BuildKind::BOTH,
-            None,
-        )?;
-        return whole_file(&args, &session, &sources, &fpcore, shard);
+            libraries: args.linking.inputs(),
+            builds: &BuildKind::BOTH,
+            ftz_daz: args.ftz_daz,
+        };
+        let options = worklist::Options {
+            outputs: &args.outputs,
+            json: args.json,
+            jobs: args.jobs,
+            default_jobs: DefaultJobs::InProcess,
+            shard: &args.shard,
+            worker: args.worker.as_deref(),
+        };
+        let whole = WholeDiff {
+            args: &args,
+            fpcore: &fpcore,
+        };
+        return worklist::run_program(&whole, program, worklist::number_parameters, &options);
     };
     args.shard.refuse_single("--function")?;
     let fp = fpcore.resolve(name)?;
@@ -217,7 +236,7 @@ pub fn run(mut args: DiffArgs, started: Instant) -> Result<ExitCode, InputError>
         &BuildKind::BOTH,
         Some(&function),
     )?;
-    let (report, cfg) = analyse(&args, &session, &function, fp, started, true)?;
+    let (report, cfg) = analyse(&args, &session, &function, fp, started, true, false)?;
     let mut sink = args
         .outputs
         .start(Mode::Diff, std::slice::from_ref(&function), None)?;
@@ -225,7 +244,9 @@ pub fn run(mut args: DiffArgs, started: Instant) -> Result<ExitCode, InputError>
     sink.covered(&function, None)?;
     let mut out = std::io::stdout().lock();
     if args.json {
-        print_json(&mut out, &args, &report, &cfg);
+        for record in json_records(&args, &report, &cfg) {
+            let _ = writeln!(out, "{record}");
+        }
     } else {
         print_diff::print_text(&mut out, &report, args.show_unconfirmed);
         if !cfg.ranges.is_empty() {
@@ -248,6 +269,7 @@ fn analyse(
     fpcore: Option<&FpCoreFunction>,
     started: Instant,
     notes: bool,
+    quiet: bool,
 ) -> Result<(DiffReport, DiffConfig), InputError> {
     let cfg = args.config(function, fpcore, started)?;
     // Integer parameters and array lengths are not searched: say what they default to.
@@ -276,7 +298,11 @@ fn analyse(
         }
     }
     let mut bar = Progress::new(args.json, started, cfg.time_budget_s);
-    let mut progress = |phase: &str, done: u64, total: u64| bar.update(phase, done, total);
+    let mut progress = |phase: &str, done: u64, total: u64| {
+        if !quiet {
+            bar.update(phase, done, total)
+        }
+    };
     let mut report = run_diff(session, &cfg, &mut progress)?;
     if args.oracle {
         let one_float = session.p()?.function(fid).params.len() == 1;
@@ -327,122 +353,103 @@ fn ranges_text(ranges: &HashMap<String, (f64, f64)>) -> String {
 
 /// The usual JSON Lines of one function: findings, non-terminating inputs, the summary
 /// (with the ranges searched).
-fn print_json(out: &mut impl Write, args: &DiffArgs, report: &DiffReport, cfg: &DiffConfig) {
-    for x in report
+fn json_records(args: &DiffArgs, report: &DiffReport, cfg: &DiffConfig) -> Vec<Value> {
+    let mut records: Vec<Value> = report
         .findings
         .iter()
         .filter(|x| x.confirmed || args.show_unconfirmed)
-    {
-        let _ = writeln!(out, "{}", print_diff::finding_json(report, x));
-    }
-    for record in print_diff::non_terminating_json(report) {
-        let _ = writeln!(out, "{record}");
-    }
+        .map(|x| print_diff::finding_json(report, x))
+        .collect();
+    records.extend(print_diff::non_terminating_json(report));
     let mut summary = print_diff::summary_json(report);
     if let Some(data) = summary.get_mut("data").and_then(Value::as_object_mut) {
         data.insert("ranges".into(), ranges_json(&cfg.ranges));
     }
-    let _ = writeln!(out, "{summary}");
+    records.push(summary);
+    records
 }
 
-/// Every function of the FPCore files, one after the other on one session (each with the
-/// whole time budget): a line each, then the total.
-fn whole_file(
-    args: &DiffArgs,
-    session: &Session,
-    sources: &SourceSet,
-    fpcore: &FpCoreInputs,
-    shard: Option<Shard>,
-) -> Result<ExitCode, InputError> {
-    let functions: Vec<&FpCoreFunction> = match shard {
-        Some(s) => s.select(&fpcore.functions.iter().collect::<Vec<_>>()),
-        None => fpcore.functions.iter().collect(),
-    };
-    let names: Vec<String> = functions.iter().map(|f| f.c_name.clone()).collect();
-    let mut sink = args.outputs.start(Mode::Diff, &names, shard)?;
-    let mut out = std::io::stdout().lock();
-    let (mut analysed, mut failed, mut findings, mut signatures) = (0usize, 0usize, 0usize, 0usize);
-    let mut with_findings = 0usize;
-    let mut wall = 0.0f64;
-    if !args.json {
-        let _ = writeln!(
-            out,
+/// `diff` in a whole-file run.
+struct WholeDiff<'a> {
+    args: &'a DiffArgs,
+    fpcore: &'a FpCoreInputs,
+}
+
+/// What the functions of a whole-file run add up to.
+#[derive(Default, serde::Serialize, serde::Deserialize)]
+struct DiffTotal {
+    with_findings: usize,
+    findings: usize,
+    signatures: usize,
+    wall_seconds: f64,
+}
+
+impl WholeRun for WholeDiff<'_> {
+    type Tally = DiffTotal;
+    const MODE: Mode = Mode::Diff;
+    const NAME_WIDTH: usize = 36;
+
+    fn header(&self) -> String {
+        format!(
             "{:<36} {:>9} {:>10} {:>8}",
             "function", "findings", "signatures", "wall s"
+        )
+    }
+
+    fn analyse(
+        &self,
+        session: &Session,
+        item: &Item,
+        quiet: bool,
+    ) -> Result<Analysed<DiffTotal>, InputError> {
+        let fpcore = self.fpcore.functions.iter().find(|f| f.c_name == item.name);
+        let (report, cfg) = analyse(
+            self.args,
+            session,
+            &item.name,
+            fpcore,
+            Instant::now(),
+            false,
+            quiet,
+        )?;
+        let s = &report.summary;
+        Ok(Analysed {
+            records: json_records(self.args, &report, &cfg),
+            line: format!(
+                "{:<36} {:>9} {:>10} {:>8.1}",
+                item.label, s.diff_confirmed, s.signatures, s.wall_seconds
+            ),
+            findings: fpscout_search::findings::from_diff(&report),
+            tally: DiffTotal {
+                with_findings: usize::from(s.diff_confirmed > 0),
+                findings: s.diff_confirmed,
+                signatures: s.signatures,
+                wall_seconds: s.wall_seconds,
+            },
+        })
+    }
+
+    fn add(&self, total: &mut DiffTotal, one: DiffTotal) {
+        total.with_findings += one.with_findings;
+        total.findings += one.findings;
+        total.signatures += one.signatures;
+        total.wall_seconds += one.wall_seconds;
+    }
+
+    fn total(&self, counts: Counts, t: &DiffTotal) -> (String, Value) {
+        let (analysed, failed) = (counts.analysed, counts.not_analysed);
+        let text = format!(
+            "total: {analysed} functions analysed, {failed} not; {} confirmed findings in {} functions, {} signatures; {:.1} s",
+            t.findings, t.with_findings, t.signatures, t.wall_seconds
         );
+        let data = json!({
+            "functions": analysed, "unsupported": failed, "with_findings": t.with_findings,
+            "findings": t.findings, "signatures": t.signatures, "wall_seconds": t.wall_seconds,
+        });
+        (text, data)
     }
-    // Untranslatable FPCores are reported by the first shard only.
-    let own_unsupported = shard.is_none_or(|s| s.index == 0);
-    for u in fpcore.unsupported.iter().filter(|_| own_unsupported) {
-        failed += 1;
-        if args.json {
-            let record = json!({"type": "unsupported", "data": {
-                "function": u.label(), "reason": u.reason,
-            }});
-            let _ = writeln!(out, "{record}");
-        } else {
-            let _ = writeln!(out, "{:<36} not supported: {}", u.label(), u.reason);
-        }
+
+    fn exit_code(&self, _counts: Counts, total: &DiffTotal) -> u8 {
+        u8::from(total.findings > 0)
     }
-    for f in functions {
-        for note in f.notes() {
-            eprintln!("fpscout: note: {note}");
-        }
-        let started = Instant::now();
-        match analyse(args, session, &f.c_name, Some(f), started, false) {
-            Ok((report, cfg)) => {
-                let s = &report.summary;
-                analysed += 1;
-                findings += s.diff_confirmed;
-                signatures += s.signatures;
-                with_findings += usize::from(s.diff_confirmed > 0);
-                wall += s.wall_seconds;
-                sink.found(&fpscout_search::findings::from_diff(&report))?;
-                sink.covered(&f.c_name, None)?;
-                if args.json {
-                    print_json(&mut out, args, &report, &cfg);
-                } else {
-                    let _ = writeln!(
-                        out,
-                        "{:<36} {:>9} {:>10} {:>8.1}",
-                        f.label(),
-                        s.diff_confirmed,
-                        s.signatures,
-                        s.wall_seconds
-                    );
-                }
-            }
-            Err(e) => {
-                failed += 1;
-                sink.covered(&f.c_name, Some(e.to_string()))?;
-                if args.json {
-                    let record = json!({"type": "unsupported", "data": {
-                        "function": f.label(), "reason": e.to_string(),
-                    }});
-                    let _ = writeln!(out, "{record}");
-                } else {
-                    let _ = writeln!(out, "{:<36} not analysed: {e}", f.label());
-                }
-            }
-        }
-        let _ = out.flush();
-    }
-    if args.json {
-        let total = json!({"type": "total", "data": {
-            "functions": analysed, "unsupported": failed, "with_findings": with_findings,
-            "findings": findings, "signatures": signatures, "wall_seconds": wall,
-        }});
-        let _ = writeln!(out, "{total}");
-    } else {
-        let _ = writeln!(
-            out,
-            "total: {analysed} functions analysed, {failed} not; {findings} confirmed findings in {with_findings} functions, {signatures} signatures; {wall:.1} s"
-        );
-    }
-    drop(out);
-    sink.finish(
-        || session.repro_builds(sources, args.ftz_daz, &fpcore.temporary_dirs()),
-        args.json,
-        findings > 0,
-    )
 }

@@ -1,8 +1,11 @@
-//! The `fpscout error` command: its arguments, the run, and the report as text or JSON.
+//! The `fpscout error` command: its arguments, the run (one function, or every function
+//! through the work list), and the report as text or JSON.
 
 use crate::cli_inputs::InputArgs;
 use crate::outputs::FindingOutputs;
+use crate::worklist::{self, Analysed, Choice, Counts, DefaultJobs, Item, WholeRun};
 use crate::{BuildChoice, Linking, SourceCache};
+use fpscout_ir::{Function, Param, ScalarTy, Type};
 use fpscout_report::args::{inputs_json, inputs_text, run_args};
 use fpscout_report::finding::Mode;
 use fpscout_report::InputError;
@@ -23,7 +26,9 @@ pub struct ErrorArgs {
     #[arg(required = true, value_name = "FILE")]
     source_files: Vec<PathBuf>,
     /// Function whose result is checked: its float return value, or (void functions)
-    /// every element of its float array parameters
+    /// every element of its float array parameters; default: a harness's function, else
+    /// every exported function with float parameters or float arrays, each with its own
+    /// --time-budget
     #[arg(long, short = 'f')]
     function: Option<String>,
     /// Build to measure
@@ -62,9 +67,20 @@ pub struct ErrorArgs {
     linking: Linking,
     #[command(flatten)]
     outputs: FindingOutputs,
-    /// JSON Lines: one {"type":"error"} record with the summary
+    /// JSON Lines: one {"type":"error"} record with the summary (per function, then a
+    /// {"type":"total"} without --function)
     #[arg(long)]
     json: bool,
+    /// Without --function: functions analysed at once, in worker processes (default:
+    /// all cores)
+    #[arg(long)]
+    jobs: Option<usize>,
+    #[command(flatten)]
+    shard: crate::outputs::ShardArg,
+    /// Worker process of a whole-file run: analyse the functions I (0-based) of every N,
+    /// in JSON Lines
+    #[arg(long, hide = true, value_name = "I/N")]
+    worker: Option<String>,
 }
 
 impl ErrorArgs {
@@ -111,6 +127,10 @@ pub fn run(mut args: ErrorArgs, started: Instant) -> Result<ExitCode, InputError
     // Checked before compiling: a typo should not cost a build.
     args.config("", started)?;
     args.outputs.prepare()?;
+    args.shard.parse()?;
+    if args.function.is_some() {
+        args.shard.refuse_single("--function")?;
+    }
     let (sources, fpcore) = args
         .compile
         .apply_translating(&args.source_files, &mut flags)?;
@@ -124,16 +144,29 @@ pub fn run(mut args: ErrorArgs, started: Instant) -> Result<ExitCode, InputError
             args.inputs.ranges.push("results=0:0".into());
         }
     }
-    let function = match &args.function {
-        Some(name) => match fpcore.resolve(name)? {
-            Some(f) => f.c_name.clone(),
-            None => name.clone(),
-        },
-        None => {
-            return Err(InputError(
-                "give the function whose result is checked with --function".into(),
-            ))
-        }
+    let Some(name) = &args.function else {
+        let program = worklist::Program {
+            sources: &sources,
+            fpcore: &fpcore,
+            flags,
+            libraries: args.linking.inputs(),
+            builds: &[args.build.kind()],
+            ftz_daz: args.ftz_daz,
+        };
+        let options = worklist::Options {
+            outputs: &args.outputs,
+            json: args.json,
+            jobs: args.jobs,
+            default_jobs: DefaultJobs::AllCores,
+            shard: &args.shard,
+            worker: args.worker.as_deref(),
+        };
+        return worklist::run_program(&WholeError { args: &args }, program, measurable, &options);
+    };
+    args.shard.refuse_single("a harness")?;
+    let function = match fpcore.resolve(name)? {
+        Some(f) => f.c_name.clone(),
+        None => name.clone(),
     };
     let cfg = args.config(&function, started)?;
     let session = Session::open_focused(
@@ -168,7 +201,7 @@ pub fn run(mut args: ErrorArgs, started: Instant) -> Result<ExitCode, InputError
     let report = run_error(&session, &cfg, &mut progress)?;
     let mut out = std::io::stdout().lock();
     if args.json {
-        print_json(&mut out, &report);
+        let _ = writeln!(out, "{}", error_record(&report));
     } else {
         print_text(&mut out, &report, &cfg);
     }
@@ -292,7 +325,8 @@ fn number(x: f64) -> serde_json::Value {
     }
 }
 
-fn print_json(out: &mut impl Write, report: &ErrorReport) {
+/// The `{"type":"error"}` record of one function.
+fn error_record(report: &ErrorReport) -> serde_json::Value {
     let worst = report.worst.as_ref();
     let diagnosis: Vec<serde_json::Value> = report
         .diagnosis
@@ -335,5 +369,159 @@ fn print_json(out: &mut impl Write, report: &ErrorReport) {
         "first_failure": report.first_failure,
         "wall_seconds": report.wall_s,
     }});
-    let _ = writeln!(out, "{record}");
+    record
+}
+
+/// Whether a whole-file run measures `f`: exported, every parameter a number or an
+/// array, some of them floats; named and skipped without a float result to measure.
+fn measurable(f: &Function) -> Choice {
+    let float_array =
+        |p: &Param| p.ty == Type::PTR && matches!(p.pointee, Some(ScalarTy::Float(_)));
+    let searched = |p: &Param| {
+        matches!(p.ty, Type::Scalar(ScalarTy::Float(_) | ScalarTy::Int(_))) || p.ty == Type::PTR
+    };
+    let floats = |p: &Param| matches!(p.ty, Type::Scalar(ScalarTy::Float(_))) || float_array(p);
+    if !(f.external && f.params.iter().all(searched) && f.params.iter().any(floats)) {
+        return Choice::Ignore;
+    }
+    if f.ret.float_ty().is_none() && !f.params.iter().any(float_array) {
+        // As `run_error` would refuse it, without compiling its executable first.
+        return Choice::Skip(format!(
+            "returns {} and takes no float array: error has no float result to measure",
+            f.ret
+        ));
+    }
+    Choice::Analyse
+}
+
+/// `error` in a whole-file run.
+struct WholeError<'a> {
+    args: &'a ErrorArgs,
+}
+
+/// What the functions of a whole-file run add up to: the worst of their errors.
+#[derive(Default, serde::Serialize, serde::Deserialize)]
+struct ErrorTotal {
+    /// Functions with a worst input, and those whose worst input the executable confirmed.
+    measured: usize,
+    confirmed: usize,
+    /// The function of the largest error, and its bits (infinite too).
+    worst_function: Option<String>,
+    #[serde(with = "any_f64")]
+    worst_bits: Option<f64>,
+    evaluations: u64,
+    wall_seconds: f64,
+}
+
+/// An `Option<f64>` JSON carries even when infinite or NaN (serde_json writes those as
+/// null): as its shortest decimal text ("inf", "NaN" included), which reads back exactly.
+mod any_f64 {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(x: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+        x.map(|x| x.to_string()).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+        let text: Option<String> = Option::deserialize(d)?;
+        text.map(|t| t.parse().map_err(serde::de::Error::custom))
+            .transpose()
+    }
+}
+
+impl WholeRun for WholeError<'_> {
+    type Tally = ErrorTotal;
+    const MODE: Mode = Mode::Error;
+    const NAME_WIDTH: usize = 32;
+
+    fn header(&self) -> String {
+        format!(
+            "{:<32} {:>13} {:>7} {:>11} {:>7}",
+            "function", "max rel error", "bits", "evaluations", "wall s"
+        )
+    }
+
+    fn analyse(
+        &self,
+        session: &Session,
+        item: &Item,
+        _quiet: bool,
+    ) -> Result<Analysed<ErrorTotal>, InputError> {
+        let cfg = self.args.config(&item.name, Instant::now())?;
+        let report = run_error(session, &cfg, &mut |_| {})?;
+        let confirmed = report.native.as_ref().is_some_and(|n| n.confirmed);
+        let line = match &report.worst {
+            Some((input, m)) => format!(
+                "{:<32} {:>13.6e} {:>7.1} {:>11} {:>7.1}  at {}{}: {}",
+                item.label,
+                m.rel_error,
+                m.bits,
+                report.evaluations,
+                report.wall_s,
+                m.place,
+                if confirmed { "" } else { " (NOT confirmed)" },
+                inputs_text(&report.params, input)
+            ),
+            None => format!(
+                "{:<32} no input could be measured ({} runs; the first: {})",
+                item.label,
+                report.unmeasured,
+                report.first_failure.as_deref().unwrap_or("?")
+            ),
+        };
+        let worst_bits = report.worst.as_ref().map(|(_, m)| m.bits);
+        Ok(Analysed {
+            records: vec![error_record(&report)],
+            line,
+            findings: fpscout_search::findings::from_error(&report),
+            tally: ErrorTotal {
+                measured: usize::from(report.worst.is_some()),
+                confirmed: usize::from(confirmed),
+                worst_function: worst_bits.map(|_| item.label.clone()),
+                worst_bits,
+                evaluations: report.evaluations,
+                wall_seconds: report.wall_s,
+            },
+        })
+    }
+
+    fn add(&self, total: &mut ErrorTotal, one: ErrorTotal) {
+        total.measured += one.measured;
+        total.confirmed += one.confirmed;
+        total.evaluations += one.evaluations;
+        total.wall_seconds += one.wall_seconds;
+        // NaN bits lose to any number; ties keep the first function.
+        let worse = match (one.worst_bits, total.worst_bits) {
+            (Some(b), Some(t)) => b > t || (t.is_nan() && !b.is_nan()),
+            (Some(_), None) => true,
+            (None, _) => false,
+        };
+        if worse {
+            total.worst_bits = one.worst_bits;
+            total.worst_function = one.worst_function;
+        }
+    }
+
+    fn total(&self, counts: Counts, t: &ErrorTotal) -> (String, serde_json::Value) {
+        let worst = match (&t.worst_function, t.worst_bits) {
+            (Some(f), Some(bits)) => format!("the worst: {f}, {bits:.1} bits"),
+            _ => "nothing measured".to_string(),
+        };
+        let text = format!(
+            "total: {} functions analysed, {} not; {} measured ({} confirmed on the executable); {worst}; {} evaluations, {:.1} s",
+            counts.analysed, counts.not_analysed, t.measured, t.confirmed, t.evaluations, t.wall_seconds
+        );
+        let data = json!({
+            "functions": counts.analysed, "unsupported": counts.not_analysed,
+            "measured": t.measured, "confirmed": t.confirmed,
+            "worst_function": t.worst_function, "worst_bits": t.worst_bits.map(number),
+            "evaluations": t.evaluations, "wall_seconds": t.wall_seconds,
+        });
+        (text, data)
+    }
+
+    /// The worst error is a measurement, not a failure (as for one function).
+    fn exit_code(&self, _counts: Counts, _total: &ErrorTotal) -> u8 {
+        0
+    }
 }

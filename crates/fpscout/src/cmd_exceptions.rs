@@ -1,27 +1,23 @@
-//! The `fpscout exceptions` command: one function, or every exported function with number
-//! parameters spread over worker processes, one summary line each and a total.
+//! The `fpscout exceptions` command: one function, or (through the work list) every exported
+//! function with number parameters, one summary line each and a total.
 
 use crate::cli_inputs::InputArgs;
 use crate::outputs::{FindingOutputs, Progress, ShardArg};
 use crate::print_exceptions;
+use crate::worklist::{self, Analysed, Counts, DefaultJobs, Item, WholeRun};
 use crate::{BuildChoice, Linking};
-use fpscout_ir::{Function, ScalarTy, Type};
 use fpscout_report::finding::Mode;
-use fpscout_report::ledger::Shard;
 use fpscout_report::repro::ReproBuilds;
 use fpscout_report::InputError;
-use fpscout_search::exceptions::{run_exceptions, ExceptionsConfig, Summary};
+use fpscout_search::exceptions::{run_exceptions, ExceptionsConfig};
 use fpscout_search::session::{FtzDazChoice, Session};
 use fpscout_search::sources::{CompileArgs, FpCoreFunction};
-use fpscout_toolchain::{BuildFlags, BuildKind, SourceKind};
+use fpscout_toolchain::{BuildFlags, BuildKind};
 use std::collections::HashMap;
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
-
-/// The record type a worker passes its findings to the parent in (never printed).
-const FINDING_MODEL: &str = "finding_model";
 
 #[derive(clap::Args)]
 pub struct ExceptionsArgs {
@@ -149,17 +145,6 @@ impl ExceptionsArgs {
     }
 }
 
-/// Whether a whole-library run analyses `f`: exported, number parameters, at least one
-/// of them a float.
-fn analysable(f: &Function) -> bool {
-    let number = |t: Type| matches!(t, Type::Scalar(ScalarTy::Float(_) | ScalarTy::Int(_)));
-    f.external
-        && f.params.iter().all(|p| number(p.ty))
-        && f.params
-            .iter()
-            .any(|p| matches!(p.ty, Type::Scalar(ScalarTy::Float(_))))
-}
-
 pub fn run(mut args: ExceptionsArgs, started: Instant) -> Result<ExitCode, InputError> {
     let mut flags = match &args.opt_flags {
         Some(f) => BuildFlags::with_p_prime(f),
@@ -196,75 +181,35 @@ pub fn run(mut args: ExceptionsArgs, started: Instant) -> Result<ExitCode, Input
         .map(|f| (f.c_name.clone(), f.clone()))
         .collect();
     // Only the analysed build is compiled; IR is cut down to what the function reaches.
-    let open = |focus: Option<&str>| {
-        Session::open_focused(
+    if let Some(function) = &args.function {
+        let session = Session::open_focused(
             &sources,
-            flags.clone(),
+            flags,
             &args.linking.inputs(),
             &[args.build_kind()],
-            focus,
-        )
-    };
-    let shard = args.shard.parse()?;
-    if let Some(function) = &args.function {
-        args.shard.refuse_single("--function")?;
-        let session = open(Some(function))?;
+            Some(function),
+        )?;
         let builds = || session.repro_builds(&sources, args.ftz_daz, &fpcore.temporary_dirs());
         return one_function(&args, &session, function, started, builds);
     }
-    let session = open(None)?;
-    let module = session.module(args.build_kind())?;
-    let mut names: Vec<String> = module
-        .functions
-        .iter()
-        .filter(|f| analysable(f))
-        .map(|f| f.display_name.clone())
-        .collect();
-    if fpcore.only_fpcore {
-        // The FPCore functions, in file order.
-        names = fpcore
-            .functions
-            .iter()
-            .map(|f| f.c_name.clone())
-            .filter(|n| names.contains(n))
-            .collect();
-    } else {
-        names.sort();
-        names.dedup();
-    }
-    let whole = names.len();
-    if let Some(shard) = shard {
-        names = shard.select(&names);
-    }
-    if let Some(worker) = &args.worker {
-        let (i, n) = parse_worker(worker)?;
-        // A library given as one IR file: each function gets a session of what it
-        // reaches (its executable then compiles that, not the whole library).
-        let per_function = sources.files.len() == 1
-            && SourceKind::of(&sources.files[0].path).is_ok_and(|k| k.is_ir());
-        let session_of = |name: &str| -> Result<Option<Session>, InputError> {
-            if per_function {
-                open(Some(name)).map(Some)
-            } else {
-                Ok(None)
-            }
-        };
-        return worker_run(&args, &session, &session_of, &names, i, n);
-    }
-    if whole == 0 {
-        return Err(InputError(format!(
-            "{} exports no function whose parameters are numbers (give one with --function)",
-            sources.describe()
-        )));
-    }
-    let unsupported: Vec<(String, String)> = fpcore
-        .unsupported
-        .iter()
-        .map(|u| (u.label(), u.reason.clone()))
-        .collect();
-    // The workers' findings are reproduced as this session builds the program.
-    let builds = || session.repro_builds(&sources, args.ftz_daz, &fpcore.temporary_dirs());
-    whole_library(&args, &names, shard, &unsupported, builds)
+    let program = worklist::Program {
+        sources: &sources,
+        fpcore: &fpcore,
+        flags,
+        libraries: args.linking.inputs(),
+        builds: &[args.build_kind()],
+        ftz_daz: args.ftz_daz,
+    };
+    let options = worklist::Options {
+        outputs: &args.outputs,
+        json: args.json,
+        jobs: args.jobs,
+        default_jobs: DefaultJobs::AllCores,
+        shard: &args.shard,
+        worker: args.worker.as_deref(),
+    };
+    let whole = WholeExceptions { args: &args };
+    worklist::run_program(&whole, program, worklist::number_parameters, &options)
 }
 
 fn one_function(
@@ -297,288 +242,112 @@ fn one_function(
     sink.finish(builds, args.json, !report.findings.is_empty())
 }
 
-fn parse_worker(text: &str) -> Result<(usize, usize), InputError> {
-    let bad = || InputError(format!("--worker expects I/N with I < N, got '{text}'"));
-    let (i, n) = text.split_once('/').ok_or_else(bad)?;
-    let (i, n) = (
-        i.parse::<usize>().map_err(|_| bad())?,
-        n.parse::<usize>().map_err(|_| bad())?,
-    );
-    if i >= n {
-        return Err(bad());
-    }
-    Ok((i, n))
+/// `exceptions` in a whole-file run.
+struct WholeExceptions<'a> {
+    args: &'a ExceptionsArgs,
 }
 
-/// A worker: its share of the functions, one after the other in this process (the
-/// session is compiled once), each ending with its summary record; a function that
-/// cannot be analysed gets an `{"type":"unsupported"}` record and the run goes on.
-fn worker_run(
-    args: &ExceptionsArgs,
-    session: &Session,
-    session_of: &dyn Fn(&str) -> Result<Option<Session>, InputError>,
-    names: &[String],
-    i: usize,
-    n: usize,
-) -> Result<ExitCode, InputError> {
-    let mut out = std::io::stdout().lock();
-    for name in names.iter().skip(i).step_by(n) {
-        let cfg = args.config(name, Instant::now())?;
-        let analysed = session_of(name).and_then(|own| {
-            run_exceptions(own.as_ref().unwrap_or(session), &cfg, &mut |_, _, _| {})
-        });
-        match analysed {
-            Ok(report) => {
-                for x in &report.findings {
-                    let _ = writeln!(out, "{}", print_exceptions::finding_json(&report, x));
-                }
-                if args.outputs.wanted() {
-                    // For the parent's SARIF log and reproducers, not for the user.
-                    for finding in fpscout_search::findings::from_exceptions(&report) {
-                        let record = serde_json::json!({"type": FINDING_MODEL, "data": finding});
-                        let _ = writeln!(out, "{record}");
-                    }
-                }
-                let _ = writeln!(out, "{}", print_exceptions::summary_json(&report));
-            }
-            Err(e) => {
-                let record = serde_json::json!({"type": "unsupported", "data": {
-                    "function": name, "reason": e.to_string(),
-                }});
-                let _ = writeln!(out, "{record}");
-            }
-        }
-        let _ = out.flush();
-    }
-    Ok(ExitCode::SUCCESS)
+/// What the functions of a whole-file run add up to.
+#[derive(Default, serde::Serialize, serde::Deserialize)]
+struct ExceptionsTotal {
+    locations: usize,
+    pairs: usize,
+    avoidable: usize,
+    findings: usize,
+    z3_sat: usize,
+    z3_unsat: usize,
+    z3_unknown: usize,
+    fallback_sat: usize,
+    fallback_unknown: usize,
+    wall_seconds: f64,
 }
 
-/// Every function, over `--jobs` worker processes (each compiles the source once and
-/// takes every N-th function): one line per function as it finishes, then the total.
-fn whole_library(
-    args: &ExceptionsArgs,
-    names: &[String],
-    shard: Option<Shard>,
-    unsupported: &[(String, String)],
-    builds: impl FnOnce() -> ReproBuilds,
-) -> Result<ExitCode, InputError> {
-    let mut sink = args.outputs.start(Mode::Exceptions, names, shard)?;
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| {
-            std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(2)
+impl WholeRun for WholeExceptions<'_> {
+    type Tally = ExceptionsTotal;
+    const MODE: Mode = Mode::Exceptions;
+    const NAME_WIDTH: usize = 32;
+
+    fn header(&self) -> String {
+        format!(
+            "{:<32} {:>9} {:>13}  {:<15}  {:<11}  {:<12}",
+            "function", "loc/pairs", "", "targets", "z3 s/u/?", "fallback s/?"
+        )
+    }
+
+    fn analyse(
+        &self,
+        session: &Session,
+        item: &Item,
+        _quiet: bool,
+    ) -> Result<Analysed<ExceptionsTotal>, InputError> {
+        let cfg = self.args.config(&item.name, Instant::now())?;
+        let report = run_exceptions(session, &cfg, &mut |_, _, _| {})?;
+        let mut records: Vec<serde_json::Value> = report
+            .findings
+            .iter()
+            .map(|x| print_exceptions::finding_json(&report, x))
+            .collect();
+        records.push(print_exceptions::summary_json(&report));
+        let s = &report.summary;
+        Ok(Analysed {
+            records,
+            line: print_exceptions::summary_line(s),
+            findings: fpscout_search::findings::from_exceptions(&report),
+            tally: ExceptionsTotal {
+                locations: s.locations,
+                pairs: s.pairs,
+                avoidable: s.avoidable,
+                findings: s.findings,
+                z3_sat: s.queries.z3_sat,
+                z3_unsat: s.queries.z3_unsat,
+                z3_unknown: s.queries.z3_unknown,
+                fallback_sat: s.queries.fallback_sat,
+                fallback_unknown: s.queries.fallback_unknown,
+                wall_seconds: s.wall_seconds,
+            },
         })
-        .clamp(1, names.len().max(1));
-    let exe = std::env::current_exe()
-        .map_err(|e| InputError(format!("cannot find the fpscout executable: {e}")))?;
-    // The worker gets this command line with the worker flag, one solver thread each.
-    let own: Vec<String> = std::env::args().skip(1).collect();
-    let (tx, rx) = std::sync::mpsc::channel::<String>();
-    let mut children = Vec::new();
-    for i in 0..jobs {
-        let mut cmd = std::process::Command::new(&exe);
-        cmd.args(&own)
-            .arg("--worker")
-            .arg(format!("{i}/{jobs}"))
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::inherit());
-        if args.jobs.is_none() {
-            cmd.arg("--jobs").arg("1");
-        }
-        let mut child = cmd
-            .spawn()
-            .map_err(|e| InputError(format!("cannot start a worker: {e}")))?;
-        let Some(stdout) = child.stdout.take() else {
-            return Err(InputError("a worker has no output pipe".into()));
-        };
-        let tx = tx.clone();
-        std::thread::spawn(move || {
-            for line in std::io::BufReader::new(stdout)
-                .lines()
-                .map_while(Result::ok)
-            {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        children.push(child);
     }
-    drop(tx);
-    let mut out = std::io::stdout().lock();
-    let mut totals = Total::default();
-    let header = format!(
-        "{:<32} {:>9} {:>13}  {:<15}  {:<11}  {:<12}",
-        "function", "loc/pairs", "", "targets", "z3 s/u/?", "fallback s/?"
-    );
-    if !args.json {
-        let _ = writeln!(out, "{header}");
+
+    fn add(&self, total: &mut ExceptionsTotal, one: ExceptionsTotal) {
+        total.locations += one.locations;
+        total.pairs += one.pairs;
+        total.avoidable += one.avoidable;
+        total.findings += one.findings;
+        total.z3_sat += one.z3_sat;
+        total.z3_unsat += one.z3_unsat;
+        total.z3_unknown += one.z3_unknown;
+        total.fallback_sat += one.fallback_sat;
+        total.fallback_unknown += one.fallback_unknown;
+        total.wall_seconds += one.wall_seconds;
     }
-    // FPCores that could not be translated, before the functions that were.
-    for (name, reason) in unsupported {
-        totals.unsupported += 1;
-        if args.json {
-            let record = serde_json::json!({"type": "unsupported", "data": {
-                "function": name, "reason": reason,
-            }});
-            let _ = writeln!(out, "{record}");
-        } else {
-            let _ = writeln!(out, "{name:<32} not supported: {reason}");
-        }
-    }
-    for line in rx {
-        let Ok(record) = serde_json::from_str::<serde_json::Value>(&line) else {
-            continue;
-        };
-        if record["type"] == FINDING_MODEL {
-            match serde_json::from_value(record["data"].clone()) {
-                Ok(finding) => sink.found(&[finding])?,
-                Err(e) => eprintln!("fpscout: warning: a worker's finding is unreadable: {e}"),
-            }
-            continue;
-        }
-        if args.json {
-            let _ = writeln!(out, "{line}");
-        }
-        match record["type"].as_str() {
-            Some("summary") => {
-                let Ok(s) = serde_json::from_value::<SummaryLine>(record["data"].clone()) else {
-                    continue;
-                };
-                sink.covered(&s.function, None)?;
-                totals.add(&s);
-                if !args.json {
-                    let _ = writeln!(out, "{}", print_exceptions::summary_line(&s.into_summary()));
-                }
-            }
-            Some("unsupported") => {
-                totals.unsupported += 1;
-                if let Some(function) = record["data"]["function"].as_str() {
-                    let reason = record["data"]["reason"].as_str().unwrap_or("?");
-                    sink.covered(function, Some(reason.to_string()))?;
-                }
-                if !args.json {
-                    let _ = writeln!(
-                        out,
-                        "{:<32} not analysed: {}",
-                        record["data"]["function"].as_str().unwrap_or("?"),
-                        record["data"]["reason"].as_str().unwrap_or("?")
-                    );
-                }
-            }
-            _ => {}
-        }
-        let _ = out.flush();
-    }
-    for mut child in children {
-        let _ = child.wait();
-    }
-    let total = serde_json::json!({"type": "total", "data": {
-        "functions": totals.functions, "unsupported": totals.unsupported,
-        "locations": totals.locations, "pairs": totals.pairs,
-        "avoidable": totals.avoidable, "findings": totals.findings,
-        "z3_sat": totals.z3_sat, "z3_unsat": totals.z3_unsat, "z3_unknown": totals.z3_unknown,
-        "fallback_sat": totals.fallback_sat, "fallback_unknown": totals.fallback_unknown,
-        "wall_seconds": totals.wall_seconds,
-    }});
-    if args.json {
-        let _ = writeln!(out, "{total}");
-    } else {
-        let _ = writeln!(
-            out,
+
+    fn total(&self, counts: Counts, t: &ExceptionsTotal) -> (String, serde_json::Value) {
+        let text = format!(
             "total: {} functions analysed, {} not; x/y {}/{}; {} findings, {} potentially avoidable; Z3 {} sat, {} unsat, {} unknown; fallback {} sat, {} unknown",
-            totals.functions,
-            totals.unsupported,
-            totals.locations,
-            totals.pairs,
-            totals.findings,
-            totals.avoidable,
-            totals.z3_sat,
-            totals.z3_unsat,
-            totals.z3_unknown,
-            totals.fallback_sat,
-            totals.fallback_unknown
+            counts.analysed,
+            counts.not_analysed,
+            t.locations,
+            t.pairs,
+            t.findings,
+            t.avoidable,
+            t.z3_sat,
+            t.z3_unsat,
+            t.z3_unknown,
+            t.fallback_sat,
+            t.fallback_unknown
         );
+        let data = serde_json::json!({
+            "functions": counts.analysed, "unsupported": counts.not_analysed,
+            "locations": t.locations, "pairs": t.pairs,
+            "avoidable": t.avoidable, "findings": t.findings,
+            "z3_sat": t.z3_sat, "z3_unsat": t.z3_unsat, "z3_unknown": t.z3_unknown,
+            "fallback_sat": t.fallback_sat, "fallback_unknown": t.fallback_unknown,
+            "wall_seconds": t.wall_seconds,
+        });
+        (text, data)
     }
-    drop(out);
-    sink.finish(builds, args.json, totals.findings > 0)
-}
 
-/// The fields of a worker's summary record the totals read.
-#[derive(serde::Deserialize)]
-struct SummaryLine {
-    function: String,
-    locations: usize,
-    pairs: usize,
-    avoidable: usize,
-    findings: usize,
-    targets: usize,
-    targets_confirmed: usize,
-    queries: QueryLine,
-    wall_seconds: f64,
-}
-
-#[derive(serde::Deserialize)]
-struct QueryLine {
-    z3_sat: usize,
-    z3_unsat: usize,
-    z3_unknown: usize,
-    fallback_sat: usize,
-    fallback_unknown: usize,
-}
-
-impl SummaryLine {
-    fn into_summary(self) -> Summary {
-        let mut s = Summary {
-            function: self.function,
-            locations: self.locations,
-            pairs: self.pairs,
-            avoidable: self.avoidable,
-            findings: self.findings,
-            targets: self.targets,
-            targets_confirmed: self.targets_confirmed,
-            wall_seconds: self.wall_seconds,
-            ..Summary::default()
-        };
-        s.queries.z3_sat = self.queries.z3_sat;
-        s.queries.z3_unsat = self.queries.z3_unsat;
-        s.queries.z3_unknown = self.queries.z3_unknown;
-        s.queries.fallback_sat = self.queries.fallback_sat;
-        s.queries.fallback_unknown = self.queries.fallback_unknown;
-        s
-    }
-}
-
-#[derive(Default)]
-struct Total {
-    functions: usize,
-    unsupported: usize,
-    locations: usize,
-    pairs: usize,
-    avoidable: usize,
-    findings: usize,
-    z3_sat: usize,
-    z3_unsat: usize,
-    z3_unknown: usize,
-    fallback_sat: usize,
-    fallback_unknown: usize,
-    wall_seconds: f64,
-}
-
-impl Total {
-    fn add(&mut self, s: &SummaryLine) {
-        self.functions += 1;
-        self.locations += s.locations;
-        self.pairs += s.pairs;
-        self.avoidable += s.avoidable;
-        self.findings += s.findings;
-        self.z3_sat += s.queries.z3_sat;
-        self.z3_unsat += s.queries.z3_unsat;
-        self.z3_unknown += s.queries.z3_unknown;
-        self.fallback_sat += s.queries.fallback_sat;
-        self.fallback_unknown += s.queries.fallback_unknown;
-        self.wall_seconds += s.wall_seconds;
+    fn exit_code(&self, _counts: Counts, total: &ExceptionsTotal) -> u8 {
+        u8::from(total.findings > 0)
     }
 }

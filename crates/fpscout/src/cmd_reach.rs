@@ -1,6 +1,8 @@
-//! The `fpscout reach` command: its arguments, the run, and the report as text or JSON Lines.
+//! The `fpscout reach` command: its arguments, the run (one function, or every function
+//! through the work list), and the report as text or JSON Lines.
 
 use crate::cli_inputs::InputArgs;
+use crate::worklist::{self, Analysed, Counts, DefaultJobs, Item, WholeRun};
 use crate::{BuildChoice, Linking};
 use fpscout_report::args::{inputs_json, inputs_text, run_args};
 use fpscout_report::finding::Mode;
@@ -23,7 +25,9 @@ pub struct ReachArgs {
     /// SV-COMP-style program (main reading __VERIFIER_nondet_*) is analysed as a whole
     #[arg(required = true, value_name = "FILE")]
     source_files: Vec<PathBuf>,
-    /// Function to analyse (default and `main`: an SV-COMP program's harness)
+    /// Function to analyse (`main` of an SV-COMP program: its harness); default: an
+    /// SV-COMP program's harness, else every exported function whose parameters are
+    /// numbers, each with its own --time-budget
     #[arg(long, short = 'f')]
     function: Option<String>,
     /// Build to analyse
@@ -51,7 +55,7 @@ pub struct ReachArgs {
     /// Float-solver search nodes per path reaching the target
     #[arg(long, default_value_t = 200_000)]
     node_budget: u64,
-    /// Seconds for the whole run (compiling included)
+    /// Seconds for the whole run (compiling included); per function without --function
     #[arg(long, default_value_t = 60.0)]
     time_budget: f64,
     /// Random generate-and-test on the executable only, for the whole time budget (the
@@ -83,8 +87,19 @@ pub struct ReachArgs {
     #[arg(long, value_name = "FILE")]
     witness: Option<PathBuf>,
     /// JSON Lines: a {"type":"witness"} record when reachable, then {"type":"answer"}
+    /// (per function, then a {"type":"total"} without --function)
     #[arg(long)]
     json: bool,
+    /// Without --function: functions analysed at once, in worker processes (default:
+    /// all cores)
+    #[arg(long)]
+    jobs: Option<usize>,
+    #[command(flatten)]
+    shard: crate::outputs::ShardArg,
+    /// Worker process of a whole-file run: analyse the functions I (0-based) of every N,
+    /// in JSON Lines
+    #[arg(long, hide = true, value_name = "I/N")]
+    worker: Option<String>,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -163,6 +178,10 @@ pub fn run(mut args: ReachArgs, started: Instant) -> Result<ExitCode, InputError
     // Checked before compiling: a typo should not cost a build.
     args.config("", started)?;
     args.outputs.prepare()?;
+    args.shard.parse()?;
+    if args.function.is_some() {
+        args.shard.refuse_single("--function")?;
+    }
     let (sources, fpcore) = args
         .compile
         .apply_translating(&args.source_files, &mut flags)?;
@@ -176,17 +195,35 @@ pub fn run(mut args: ReachArgs, started: Instant) -> Result<ExitCode, InputError
                 .into(),
         ));
     }
-    let function =
-        match &args.function {
-            Some(name) => match fpcore.resolve(name)? {
-                Some(f) => f.c_name.clone(),
-                None => name.clone(),
-            },
-            None => return Err(InputError(
-                "give the function to analyse with --function (or an SV-COMP program with main)"
-                    .into(),
-            )),
+    let Some(name) = &args.function else {
+        let program = worklist::Program {
+            sources: &sources,
+            fpcore: &fpcore,
+            flags,
+            libraries: args.linking.inputs(),
+            builds: &[args.build_kind()],
+            ftz_daz: args.ftz_daz,
         };
+        let options = worklist::Options {
+            outputs: &args.outputs,
+            json: args.json,
+            jobs: args.jobs,
+            default_jobs: DefaultJobs::AllCores,
+            shard: &args.shard,
+            worker: args.worker.as_deref(),
+        };
+        return worklist::run_program(
+            &WholeReach { args: &args },
+            program,
+            worklist::number_parameters,
+            &options,
+        );
+    };
+    args.shard.refuse_single("an SV-COMP program's harness")?;
+    let function = match fpcore.resolve(name)? {
+        Some(f) => f.c_name.clone(),
+        None => name.clone(),
+    };
     let cfg = args.config(&function, started)?;
     let session = Session::open_focused(
         &sources,
@@ -230,7 +267,9 @@ pub fn run(mut args: ReachArgs, started: Instant) -> Result<ExitCode, InputError
     }
     let mut out = std::io::stdout().lock();
     if args.json {
-        print_json(&mut out, &report);
+        for record in json_records(&report) {
+            let _ = writeln!(out, "{record}");
+        }
     } else {
         print_text(&mut out, &report);
     }
@@ -251,6 +290,97 @@ pub fn run(mut args: ReachArgs, started: Instant) -> Result<ExitCode, InputError
         ReachAnswer::Unreachable | ReachAnswer::UnreachableWithinBound { .. } => 0,
         ReachAnswer::Unknown { .. } => 3,
     }))
+}
+
+/// `reach` in a whole-file run.
+struct WholeReach<'a> {
+    args: &'a ReachArgs,
+}
+
+/// The answers of a whole-file run.
+#[derive(Default, serde::Serialize, serde::Deserialize)]
+struct ReachTotal {
+    reachable: usize,
+    unreachable: usize,
+    unknown: usize,
+    wall_seconds: f64,
+}
+
+impl WholeRun for WholeReach<'_> {
+    type Tally = ReachTotal;
+    const MODE: Mode = Mode::Reach;
+    const NAME_WIDTH: usize = 32;
+
+    fn header(&self) -> String {
+        format!("{:<32} answer", "function")
+    }
+
+    fn analyse(
+        &self,
+        session: &Session,
+        item: &Item,
+        _quiet: bool,
+    ) -> Result<Analysed<ReachTotal>, InputError> {
+        let cfg = self.args.config(&item.name, Instant::now())?;
+        let report = run_reach(session, &cfg, &mut |_| {})?;
+        let mut line = format!("{:<32} {}", item.label, answer_line(&report));
+        if let Some(w) = &report.witness {
+            line += &format!(
+                "; witness ({}): {}",
+                report.method,
+                inputs_text(&report.params, &w.inputs)
+            );
+        }
+        let mut tally = ReachTotal {
+            wall_seconds: report.wall_s,
+            ..ReachTotal::default()
+        };
+        match report.answer {
+            ReachAnswer::Reachable => tally.reachable = 1,
+            ReachAnswer::Unreachable | ReachAnswer::UnreachableWithinBound { .. } => {
+                tally.unreachable = 1
+            }
+            ReachAnswer::Unknown { .. } => tally.unknown = 1,
+        }
+        Ok(Analysed {
+            records: json_records(&report),
+            line,
+            findings: fpscout_search::findings::from_reach(&report),
+            tally,
+        })
+    }
+
+    fn add(&self, total: &mut ReachTotal, one: ReachTotal) {
+        total.reachable += one.reachable;
+        total.unreachable += one.unreachable;
+        total.unknown += one.unknown;
+        total.wall_seconds += one.wall_seconds;
+    }
+
+    fn total(&self, counts: Counts, t: &ReachTotal) -> (String, serde_json::Value) {
+        let text = format!(
+            "total: {} functions analysed, {} not; {} reachable, {} unreachable, {} unknown; {:.1} s",
+            counts.analysed, counts.not_analysed, t.reachable, t.unreachable, t.unknown, t.wall_seconds
+        );
+        let data = json!({
+            "functions": counts.analysed, "unsupported": counts.not_analysed,
+            "reachable": t.reachable, "unreachable": t.unreachable, "unknown": t.unknown,
+            "wall_seconds": t.wall_seconds,
+        });
+        (text, data)
+    }
+
+    /// 1 when a function reaches the target, else 3 when one is unknown or could not be
+    /// analysed (no proof for it), else 0.
+    fn exit_code(&self, counts: Counts, t: &ReachTotal) -> u8 {
+        if t.reachable > 0 {
+            1
+        } else if t.unknown > 0 || counts.not_analysed > 0 {
+            3
+        } else {
+            0
+        }
+    }
 }
 
 fn answer_line(report: &ReachReport) -> String {
@@ -324,14 +454,15 @@ fn print_text(out: &mut impl Write, report: &ReachReport) {
     );
 }
 
-fn print_json(out: &mut impl Write, report: &ReachReport) {
+/// The witness record (when reachable) and the answer record.
+fn json_records(report: &ReachReport) -> Vec<serde_json::Value> {
+    let mut records = Vec::new();
     if let Some(w) = &report.witness {
-        let record = json!({"type": "witness", "data": {
+        records.push(json!({"type": "witness", "data": {
             "function": report.function,
             "inputs": inputs_json(&report.params, &w.inputs),
             "native": w.native,
-        }});
-        let _ = writeln!(out, "{record}");
+        }}));
     }
     let p = &report.paths;
     let (bound_cut, reason) = match &report.answer {
@@ -357,5 +488,6 @@ fn print_json(out: &mut impl Write, report: &ReachReport) {
         "exhausted_inputs": report.exhausted_inputs,
         "wall_s": report.wall_s,
     }});
-    let _ = writeln!(out, "{record}");
+    records.push(record);
+    records
 }

@@ -10,6 +10,7 @@ mod outputs;
 mod print_diff;
 mod print_exceptions;
 mod print_inputs;
+mod worklist;
 
 use clap::{Parser, Subcommand};
 use fpscout_report::InputError;
@@ -40,22 +41,28 @@ struct Cli {
 enum Command {
     /// Find inputs on which P and the fast-math P' differ in exceptions or results:
     /// solve the exception conditions of both builds over the reals (Z3), search the
-    /// neighbouring floats, and confirm every difference natively. Exit code 1 when
-    /// differences were found, 0 when none.
+    /// neighbouring floats, and confirm every difference natively. Without --function,
+    /// every exported function with number parameters (each FPCore of an FPCore file),
+    /// a line each and a total. Exit code 1 when differences were found, 0 when none,
+    /// 2 for bad input.
     Diff(cmd_diff::DiffArgs),
     /// Find inputs that make each floating-point operation of one build overflow,
     /// underflow, divide by zero or go invalid (Ariadne): solve each operation's
     /// exception conditions (Z3, then a fallback solver), search the floats around each
     /// model and random inputs on the executable, and keep what its traced run raises at
     /// each operation. Without --function, every exported function with number
-    /// parameters. Exit code 1 when exceptions were found, 0 when none.
+    /// parameters, a line each and a total. Exit code 1 when exceptions were found, 0
+    /// when none, 2 for bad input.
     Exceptions(cmd_exceptions::ExceptionsArgs),
     /// Can any input reach a failing assertion (SV-COMP programs: reach_error) or drive
     /// a function's float result into (--output-range) or out of (--outside) an
     /// interval? Walks every path with a float-exact constraint solver (CPBPV_FP):
     /// a witness confirmed on the executable, a refutation over floats within the stated
-    /// loop bound, or unknown with the reason. Exit code 1 reachable, 0 unreachable,
-    /// 3 unknown.
+    /// loop bound, or unknown with the reason. Without --function (and no SV-COMP
+    /// harness), every exported function with number parameters, a line each and a
+    /// total. Exit code 1 reachable, 0 unreachable, 3 unknown (several functions: 1 if
+    /// any is reachable, else 3 if any is unknown or could not be analysed, else 0),
+    /// 2 for bad input.
     Reach(cmd_reach::ReachArgs),
     /// Merge the findings files (--jsonl) of any modes, runs and shards: same function,
     /// location and kind is one finding with the best witnesses. Writes text, --json,
@@ -67,7 +74,11 @@ enum Command {
     /// every candidate is measured against an MPFR shadow run of the same code; random
     /// inputs, FPGen's operand groups driven towards cancellation and precision loss,
     /// and a local search on exponents and signs. Reports the worst input confirmed on
-    /// the executable and which operations lost the accuracy.
+    /// the executable and which operations lost the accuracy. Without --function, every
+    /// exported function with float parameters or float arrays, a line each and a total
+    /// (those with no float result to measure are named and skipped). Exit code 0 (the
+    /// error is a measurement, not a failure), 1 only for findings new against
+    /// --baseline, 2 for bad input.
     Error(cmd_error::ErrorArgs),
     /// Evaluate one input on P (-O0) and P' (optimised): results, exception traces, and a
     /// native replay of each build to confirm them.
