@@ -10,7 +10,7 @@ use fpscout_walk::raising::{raise_networks, Formulation};
 use fpscout_walk::{ExploreLimits, PathEnd, StopReason as WalkStop, WalkConfig};
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap, HashSet};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Search nodes of the float solver per network (one disjunct of one operation's
 /// execution on one path).
@@ -154,6 +154,9 @@ pub(crate) struct Refined {
     /// Why the exploration may have missed executions (a failed or stopped path, paths
     /// left unexplored): then nothing is proved.
     incomplete: Vec<String>,
+    /// Networks still open when the step's time ran out (executions met after it
+    /// included): zero when the step saturated, deciding all it could first.
+    pub open_at_deadline: usize,
 }
 
 impl Refined {
@@ -233,8 +236,10 @@ pub(crate) fn refine(
         cut: 0,
         loop_bound: limits.loop_bound,
         incomplete: Vec::new(),
+        open_at_deadline: 0,
     };
     let total = missed.len() as u64;
+    let mut pending: Vec<Pending> = Vec::new();
     progress("refine", 0, total);
     let summary = walker.explore(fid, args, limits, |domain, end| {
         refined.paths += 1;
@@ -258,6 +263,7 @@ pub(crate) fn refine(
                 state.executions += 1;
                 if until.is_some_and(|d| Instant::now() >= d) {
                     state.unknown += 1;
+                    refined.open_at_deadline += 1;
                     note(
                         &mut state.reasons,
                         "the float solver's time ran out before this execution".into(),
@@ -286,57 +292,30 @@ pub(crate) fn refine(
                         refuted = false;
                         break;
                     }
-                    // Half of what is left at most, so later executions get their turn.
-                    let deadline = until.map(|d| {
-                        let now = Instant::now();
-                        now + d.saturating_duration_since(now) / 2
-                    });
-                    let report =
-                        crate::floatsolve::solve_path(&raise.network, REFINE_NODES, deadline);
-                    let mut answer = report.answer;
-                    // A superset's solution its exact test rejects (a tiny product that
-                    // is exact): other random points of its box.
-                    if let Answer::Solution(first) = &answer {
-                        if raise.raises(first.values()) == Some(false) {
-                            let Some(other) = resample(&raise, deadline) else {
-                                refuted = false;
-                                note(
-                                    &mut state.reasons,
-                                    "the solutions found of the superset condition do not raise it (exact, or not tiny after rounding)".into(),
-                                );
-                                continue;
-                            };
-                            answer = Answer::Solution(other);
-                        }
-                    }
-                    match answer {
-                        Answer::Infeasible => {}
-                        Answer::Solution(assignment) => {
+                    let deadline = first_round_deadline(until);
+                    let answer = solve_raise(&raise, deadline);
+                    let target = (watched.site.op, kind);
+                    match settle(
+                        answer,
+                        &raise,
+                        domain.inputs(),
+                        target,
+                        state,
+                        &mut refined.candidates,
+                    ) {
+                        Settled::Refuted => {}
+                        Settled::Solved => {
                             refuted = false;
-                            match raise.formulation {
-                                Formulation::ProofOnly(why) => {
-                                    note(&mut state.reasons, why.to_string());
-                                }
-                                formulation => {
-                                    solved = true;
-                                    state.candidates += 1;
-                                    state.superset_solution |= formulation == Formulation::Superset;
-                                    let center = crate::floatsolve::solution_bits(
-                                        domain.inputs(),
-                                        assignment.values(),
-                                    );
-                                    refined
-                                        .candidates
-                                        .push((center, (watched.site.op, kind)));
-                                }
-                            }
+                            solved = true;
                         }
-                        Answer::Unknown(stop) => {
+                        Settled::Open => refuted = false,
+                        Settled::OutOfTime => {
                             refuted = false;
-                            note(
-                                &mut state.reasons,
-                                format!("float solver stopped: {stop:?}"),
-                            );
+                            pending.push(Pending {
+                                raise,
+                                inputs: domain.inputs().to_vec(),
+                                target,
+                            });
                         }
                     }
                 }
@@ -358,7 +337,172 @@ pub(crate) fn refine(
             format!("paths left unexplored: {stop}"),
         );
     }
+    retry_rounds(pending, until, &mut refined);
     Ok(refined)
+}
+
+/// What the first, short attempt at one network gives every network: most are decided
+/// in milliseconds, and a hard one must not hold up every execution after it.
+const FIRST_ROUND: Duration = Duration::from_millis(100);
+/// Each retry round gives the networks still open this many times the last round's time.
+const ROUND_GROWTH: u32 = 4;
+
+/// A network whose first attempt ran out of time, kept for the retry rounds.
+struct Pending {
+    raise: fpscout_walk::raising::RaiseNetwork,
+    inputs: Vec<fpscout_walk::floatpath::PathInput>,
+    target: (FpOpId, ExceptionKind),
+}
+
+/// How one network's answer counted for its target.
+enum Settled {
+    Refuted,
+    Solved,
+    /// Unknown for a reason more time would not change (node budget, proof only…).
+    Open,
+    /// The attempt's time ran out: worth a longer one.
+    OutOfTime,
+}
+
+fn first_round_deadline(until: Option<Instant>) -> Option<Instant> {
+    let short = Instant::now() + FIRST_ROUND;
+    Some(until.map_or(short, |d| d.min(short)))
+}
+
+/// The float solver's answer on one network; `None` when a superset's solutions do
+/// not raise the exception: the first one its exact test rejects (a tiny product that
+/// is exact) is replaced by other random points of its box, and none of those passed.
+fn solve_raise(
+    raise: &fpscout_walk::raising::RaiseNetwork,
+    deadline: Option<Instant>,
+) -> Option<Answer> {
+    let report = crate::floatsolve::solve_path(&raise.network, REFINE_NODES, deadline);
+    match report.answer {
+        Answer::Solution(first) if raise.raises(first.values()) == Some(false) => {
+            resample(raise, deadline).map(Answer::Solution)
+        }
+        answer => Some(answer),
+    }
+}
+
+/// Records `answer` for `target`: a solution becomes a candidate.
+fn settle(
+    answer: Option<Answer>,
+    raise: &fpscout_walk::raising::RaiseNetwork,
+    inputs: &[fpscout_walk::floatpath::PathInput],
+    target: (FpOpId, ExceptionKind),
+    state: &mut RefineState,
+    candidates: &mut Vec<(Vec<u64>, (FpOpId, ExceptionKind))>,
+) -> Settled {
+    let Some(answer) = answer else {
+        note(
+            &mut state.reasons,
+            "the solutions found of the superset condition do not raise it (exact, or not tiny after rounding)".into(),
+        );
+        return Settled::Open;
+    };
+    match answer {
+        Answer::Infeasible => Settled::Refuted,
+        Answer::Solution(assignment) => match raise.formulation {
+            Formulation::ProofOnly(why) => {
+                note(&mut state.reasons, why.to_string());
+                Settled::Open
+            }
+            formulation => {
+                state.candidates += 1;
+                state.superset_solution |= formulation == Formulation::Superset;
+                let center = crate::floatsolve::solution_bits(inputs, assignment.values());
+                candidates.push((center, target));
+                Settled::Solved
+            }
+        },
+        Answer::Unknown(fpscout_fpsolve::StopReason::Deadline) => Settled::OutOfTime,
+        Answer::Unknown(stop) => {
+            note(
+                &mut state.reasons,
+                format!("float solver stopped: {stop:?}"),
+            );
+            Settled::Open
+        }
+    }
+}
+
+/// Networks that ran out of time get longer attempts, round after round, while a
+/// round still finds something and time is left: the step saturates instead of
+/// spending its whole budget on networks that more time does not settle. Only targets
+/// still without any candidate are retried: one witness is what the search after
+/// needs, and more of them for a target cost most where they are hardest to find.
+fn retry_rounds(mut pending: Vec<Pending>, until: Option<Instant>, refined: &mut Refined) {
+    let deadline_passed = || until.is_some_and(|d| Instant::now() >= d);
+    let mut slice = FIRST_ROUND * ROUND_GROWTH;
+    while !pending.is_empty() && !deadline_passed() {
+        let mut found = false;
+        let mut still_open = Vec::new();
+        for p in pending {
+            let done = refined
+                .states
+                .get(&p.target)
+                .is_none_or(|s| s.candidates > 0);
+            if done {
+                continue;
+            }
+            let now = Instant::now();
+            if until.is_some_and(|d| now >= d) {
+                still_open.push(p);
+                continue;
+            }
+            let deadline = Some(until.map_or(now + slice, |d| d.min(now + slice)));
+            let answer = solve_raise(&p.raise, deadline);
+            let Some(state) = refined.states.get_mut(&p.target) else {
+                continue;
+            };
+            let mut state = std::mem::take(state);
+            let settled = settle(
+                answer,
+                &p.raise,
+                &p.inputs,
+                p.target,
+                &mut state,
+                &mut refined.candidates,
+            );
+            match settled {
+                Settled::Solved => {
+                    found = true;
+                    // The execution counted unknown in the first round is now solved.
+                    state.unknown = state.unknown.saturating_sub(1);
+                    state.sat += 1;
+                }
+                Settled::OutOfTime => {}
+                Settled::Refuted | Settled::Open => {}
+            }
+            refined.states.insert(p.target, state);
+            if matches!(settled, Settled::OutOfTime) {
+                still_open.push(p);
+            }
+        }
+        pending = still_open;
+        if !found {
+            break;
+        }
+        slice *= ROUND_GROWTH;
+    }
+    pending.retain(|p| {
+        refined
+            .states
+            .get(&p.target)
+            .is_some_and(|s| s.candidates == 0)
+    });
+    if deadline_passed() {
+        refined.open_at_deadline += pending.len();
+    }
+    for p in pending {
+        if let Some(state) = refined.states.get_mut(&p.target) {
+            note(
+                &mut state.reasons,
+                "the float solver did not settle it in the time a round gives (no round found anything more)".into(),
+            );
+        }
+    }
 }
 
 /// Random solutions of a superset network tried for one its exact test accepts.

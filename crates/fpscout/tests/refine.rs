@@ -254,6 +254,31 @@ fn diff(path: &Path, function: &str, float_solver: bool) -> DiffReport {
     run_diff(&session, &cfg, &mut |_, _, _| {}).expect("diff runs")
 }
 
+#[test]
+fn the_float_solver_step_of_diff_saturates_before_a_generous_share_ends() {
+    // Two networks of turbine1 stay open whatever the time (the first try and one
+    // longer retry find nothing): the step hands its time on instead of spending a
+    // 10 s share on them.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/diff/turbine1.c");
+    let _turn = ONE_Z3_USER.lock().unwrap_or_else(|e| e.into_inner());
+    let session = Session::open(&path, BuildFlags::default()).expect("session");
+    let mut cfg = DiffConfig::new("turbine1");
+    cfg.threads = 2;
+    cfg.random_inputs = 0;
+    cfg.time_budget_s = 100.0;
+    cfg.solve_budget_s = Some(10.0);
+    let r = run_diff(&session, &cfg, &mut |_, _, _| {}).expect("diff runs");
+    assert!(r.summary.float_solver_candidates > 0, "{:?}", r.summary);
+    assert!(
+        !r.summary
+            .stopped
+            .iter()
+            .any(|s| s.starts_with("float solver")),
+        "{:?}",
+        r.summary.stopped
+    );
+}
+
 /// The confirmed finding on which P underflows and P' does not.
 fn p_underflow_only(r: &DiffReport) -> Option<&fpscout_search::diff::Finding> {
     r.findings.iter().find(|f| {

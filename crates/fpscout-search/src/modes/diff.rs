@@ -710,6 +710,12 @@ pub fn run_diff(
                     .iter()
                     .filter_map(|target| refined.states.get(target))
                     .collect();
+                if refined.open_at_deadline > 0 {
+                    summary.stopped.push(format!(
+                        "float solver on {build}: its time share ran out with {} executions of missed exceptions still open",
+                        refined.open_at_deadline
+                    ));
+                }
                 summary.float_solver_targets += asked.len();
                 summary.float_solver_infeasible += asked
                     .iter()
