@@ -65,6 +65,66 @@ impl InputSpace {
         })
     }
 
+    /// The input space of `f` once per assignment of its integer parameters, each
+    /// taking a value from `--int`, else values spread over its `--range` (see
+    /// [`int_range_values`]), else the values of `unfixed`. Assignment k gives each
+    /// parameter its k-th value (cycling), so there are as many assignments as the
+    /// longest list has values (one when no integer is sampled).
+    pub fn assignments(
+        f: &Function,
+        cfg: &InputOptions,
+        mode: &str,
+        unfixed: &[i64],
+    ) -> Result<Vec<InputSpace>, InputError> {
+        let space = InputSpace::of(f, cfg, mode)?;
+        let values: Vec<Option<Vec<i64>>> = f
+            .params
+            .iter()
+            .map(|p| {
+                let Type::Scalar(ScalarTy::Int(w)) = p.ty else {
+                    return None;
+                };
+                Some(if let Some(v) = cfg.ints.get(&p.name) {
+                    vec![*v]
+                } else if let Some(&range) = cfg.ranges.get(&p.name) {
+                    int_range_values(range, w, p.unsigned)
+                } else if unfixed.is_empty() {
+                    vec![0]
+                } else {
+                    unfixed.to_vec()
+                })
+            })
+            .collect();
+        let count = values.iter().flatten().map(Vec::len).max().unwrap_or(1);
+        Ok((0..count)
+            .map(|k| {
+                let mut one = space.clone();
+                for (spec, (p, vals)) in one.specs.iter_mut().zip(f.params.iter().zip(&values)) {
+                    if let (ParamSpec::Int { bits }, Some(vals), Type::Scalar(ScalarTy::Int(w))) =
+                        (spec, vals, p.ty)
+                    {
+                        *bits = fpscout_ir::truncate_bits(vals[k % vals.len()] as u64, w);
+                    }
+                }
+                one
+            })
+            .collect())
+    }
+
+    /// The value of each integer parameter in this space, by name (sign-extended).
+    pub fn integers(&self, f: &Function) -> Vec<(String, i64)> {
+        f.params
+            .iter()
+            .zip(&self.specs)
+            .filter_map(|(p, s)| match (p.ty, s) {
+                (Type::Scalar(ScalarTy::Int(w)), ParamSpec::Int { bits }) => {
+                    Some((p.name.clone(), fpscout_ir::sign_extend(*bits, w)))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Argument bits from per-input float bits.
     pub fn assemble(&self, floats: &[u64]) -> Vec<ArgBits> {
         assemble(&self.specs, floats)
@@ -234,8 +294,20 @@ fn check_named_parameters(f: &Function, cfg: &InputOptions) -> Result<(), InputE
             };
             let fits = match flag {
                 "--range" => {
-                    matches!(p.ty, Type::Scalar(ScalarTy::Float(_)))
-                        || p.pointee.is_some_and(|t| matches!(t, ScalarTy::Float(_)))
+                    if let Type::Scalar(ScalarTy::Int(w)) = p.ty {
+                        let (lo, hi) = cfg.ranges[name];
+                        if int_range_bounds((lo, hi), w, p.unsigned).is_none() {
+                            return Err(InputError(format!(
+                                "--range {name}={lo}:{hi}: integer parameter '{name}' of {} \
+                                 has no value in [{lo}, {hi}]",
+                                f.display_name
+                            )));
+                        }
+                        true
+                    } else {
+                        matches!(p.ty, Type::Scalar(ScalarTy::Float(_)))
+                            || p.pointee.is_some_and(|t| matches!(t, ScalarTy::Float(_)))
+                    }
                 }
                 "--int" => matches!(p.ty, Type::Scalar(ScalarTy::Int(_))),
                 _ => p.ty == Type::PTR,
@@ -269,7 +341,11 @@ pub fn float_inputs(
                 range,
             },
             (Type::Scalar(ScalarTy::Int(w)), _) => {
-                let v = cfg.ints.get(&p.name).copied().unwrap_or(0);
+                let v = match (cfg.ints.get(&p.name), range) {
+                    (Some(v), _) => *v,
+                    (None, Some(range)) => int_range_values(range, w, p.unsigned)[0],
+                    (None, None) => 0,
+                };
                 ParamSpec::Int {
                     bits: fpscout_ir::truncate_bits(v as u64, w),
                 }
@@ -302,6 +378,36 @@ pub fn default_array_len(p: &fpscout_ir::Param) -> usize {
 }
 
 const DEFAULT_ARRAY_LEN: usize = 8;
+
+/// The lowest and highest value of an integer of `width` bits (`unsigned` or not)
+/// inside `range`, or `None` when there is none.
+fn int_range_bounds(range: (f64, f64), width: u32, unsigned: bool) -> Option<(i128, i128)> {
+    let width = width.clamp(1, 64);
+    let (min, max): (i128, i128) = if unsigned {
+        (0, (1i128 << width) - 1)
+    } else {
+        (-(1i128 << (width - 1)), (1i128 << (width - 1)) - 1)
+    };
+    // Casts saturate: a bound beyond every i128 is clamped to the type's range below.
+    let lo = (range.0.ceil() as i128).max(min);
+    let hi = (range.1.floor() as i128).min(max);
+    (lo <= hi).then_some((lo, hi))
+}
+
+/// The values an integer parameter with `--range` is sampled at: its lowest and highest
+/// integer in the range and two spread between (fewer when the range holds fewer).
+/// Unsigned 64-bit values above `i64::MAX` are given as their two's-complement bits.
+pub fn int_range_values(range: (f64, f64), width: u32, unsigned: bool) -> Vec<i64> {
+    let Some((lo, hi)) = int_range_bounds(range, width, unsigned) else {
+        return vec![0];
+    };
+    let mut values: Vec<i64> = [lo, lo + (hi - lo) / 3, lo + 2 * (hi - lo) / 3, hi]
+        .into_iter()
+        .map(|v| v as i64)
+        .collect();
+    values.dedup();
+    values
+}
 
 /// The range of each float input, in the order of `ParamSpec::inputs`.
 pub fn input_ranges(specs: &[ParamSpec]) -> Vec<Option<(f64, f64)>> {
@@ -539,5 +645,74 @@ mod tests {
         let mut careful = Pacer::new(until).hang_limit(Duration::from_secs(1));
         careful.ran(Instant::now(), FIRST_BATCH);
         assert!((1..=2).contains(&careful.batch()), "{}", careful.batch());
+    }
+
+    #[test]
+    fn integer_parameters_are_sampled_unless_fixed() {
+        use fpscout_ir::Param;
+        let param = |name: &str, ty| Param {
+            name: name.into(),
+            ty,
+            pointee: None,
+            min_elements: 0,
+            unsigned: false,
+        };
+        let f = Function {
+            name: "f".into(),
+            display_name: "f".into(),
+            params: vec![
+                param("x", Type::Scalar(ScalarTy::Float(FloatTy::F64))),
+                param("n", Type::Scalar(ScalarTy::Int(32))),
+                param("k", Type::Scalar(ScalarTy::Int(32))),
+            ],
+            ret: Type::Scalar(ScalarTy::Float(FloatTy::F64)),
+            blocks: Vec::new(),
+            num_values: 3,
+            external: true,
+            loc: None,
+            unsupported: None,
+        };
+        let ints = HashMap::from([("k".to_string(), -7)]);
+        let ranges = HashMap::from([("n".to_string(), (10.0, 40.0))]);
+        let no_lens = HashMap::new();
+        let options = InputOptions {
+            ranges: &ranges,
+            ints: &ints,
+            array_lens: &no_lens,
+        };
+        let assigned = |unfixed: &[i64]| -> Vec<Vec<u64>> {
+            InputSpace::assignments(&f, &options, "exceptions", unfixed)
+                .expect("space")
+                .iter()
+                .map(|s| {
+                    s.specs
+                        .iter()
+                        .filter_map(|p| match p {
+                            ParamSpec::Int { bits } => Some(*bits),
+                            _ => None,
+                        })
+                        .collect()
+                })
+                .collect()
+        };
+        let k = fpscout_ir::truncate_bits(-7i64 as u64, 32);
+        // The samples of unfixed integers do not matter: both are fixed.
+        for unfixed in [&[][..], &[0, 1, 2, 3][..]] {
+            assert_eq!(assigned(unfixed), [[10, k], [20, k], [30, k], [40, k]]);
+        }
+        // A range on an integer with no integer inside is refused, naming it.
+        let empty = HashMap::from([("n".to_string(), (0.25, 0.75))]);
+        let refused = InputSpace::of(
+            &f,
+            &InputOptions {
+                ranges: &empty,
+                ..options
+            },
+            "diff",
+        );
+        assert_eq!(
+            refused.err().map(|e| e.0).as_deref(),
+            Some("--range n=0.25:0.75: integer parameter 'n' of f has no value in [0.25, 0.75]")
+        );
     }
 }

@@ -1,6 +1,6 @@
 //! The `fpscout reach` command: its arguments, the run, and the report as text or JSON Lines.
 
-use crate::cli_inputs::InputArgs;
+use crate::cli_inputs::{CommonArgs, REACH};
 use crate::{BuildChoice, Linking};
 use fpscout_report::args::{inputs_json, inputs_text, run_args};
 use fpscout_report::finding::Mode;
@@ -8,9 +8,9 @@ use fpscout_report::InputError;
 use fpscout_search::reach::{
     run_reach, PathCounts, PathSolver, ReachAnswer, ReachConfig, ReachReport, Target,
 };
-use fpscout_search::session::{FtzDazChoice, Session};
+use fpscout_search::session::Session;
 use fpscout_search::sources::CompileArgs;
-use fpscout_toolchain::{BuildFlags, BuildKind};
+use fpscout_toolchain::BuildKind;
 use serde_json::json;
 use std::io::Write;
 use std::path::PathBuf;
@@ -30,7 +30,7 @@ pub struct ReachArgs {
     #[arg(long, value_enum, default_value = "p")]
     build: BuildChoice,
     #[command(flatten)]
-    inputs: InputArgs,
+    common: CommonArgs<REACH>,
     /// Target: the float result in [LO, HI] (default target: a failed assertion)
     #[arg(
         long,
@@ -51,27 +51,10 @@ pub struct ReachArgs {
     /// Float-solver search nodes per path reaching the target
     #[arg(long, default_value_t = 200_000)]
     node_budget: u64,
-    /// Seconds for the whole run (compiling included)
-    #[arg(long, default_value_t = 60.0)]
-    time_budget: f64,
-    /// Random generate-and-test on the executable only, for the whole time budget (the
-    /// baseline; it can find witnesses, never prove unreachability)
-    #[arg(long)]
-    random_only: bool,
     /// What solves each path reaching the target: fpscout's float solver, or Z3's
     /// floating-point theory (QF_FP) on the same path constraints (the baseline)
     #[arg(long, value_enum, default_value = "float")]
     solver: SolverChoice,
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Compiler flags of P' (default: "-O3 -ffast-math")
-    #[arg(long, allow_hyphen_values = true)]
-    opt_flags: Option<String>,
-    #[arg(long, value_enum, default_value = "auto")]
-    ftz_daz: FtzDazChoice,
-    /// Milliseconds the executable may run on one input before it is killed
-    #[arg(long, default_value_t = 2000)]
-    hang_limit_ms: u64,
     #[command(flatten)]
     compile: CompileArgs,
     #[command(flatten)]
@@ -119,34 +102,15 @@ impl ReachArgs {
             }
             (None, None) => Target::FailedAssertion,
         };
-        if !(self.time_budget.is_finite() && self.time_budget >= 0.0) {
-            return Err(InputError(format!(
-                "--time-budget must be a number of seconds >= 0, not {}",
-                self.time_budget
-            )));
-        }
-        if self.hang_limit_ms == 0 {
-            return Err(InputError("--hang-limit-ms must be at least 1".into()));
-        }
         let mut cfg = ReachConfig::new(function, target);
-        cfg.build = self.build_kind();
-        let inputs = self.inputs.parse()?;
-        cfg.ranges = inputs.ranges;
-        cfg.ints = inputs.ints;
-        cfg.array_lens = inputs.array_lens;
+        cfg.common = self.common.config(function, self.build_kind(), started)?;
         cfg.loop_bound = self.loop_bound;
         cfg.max_paths = self.max_paths.max(1);
         cfg.node_budget = self.node_budget;
-        cfg.time_budget_s = self.time_budget;
-        cfg.ftz_daz = self.ftz_daz;
-        cfg.hang_limit_ms = self.hang_limit_ms;
-        cfg.random_only = self.random_only;
         cfg.solver = match self.solver {
             SolverChoice::Float => PathSolver::FloatSolver,
             SolverChoice::Z3fp => PathSolver::Z3FloatTheory,
         };
-        cfg.seed = self.seed;
-        cfg.started = Some(started);
         Ok(cfg)
     }
 
@@ -156,17 +120,16 @@ impl ReachArgs {
 }
 
 pub fn run(mut args: ReachArgs, started: Instant) -> Result<ExitCode, InputError> {
-    let mut flags = match &args.opt_flags {
-        Some(f) => BuildFlags::with_p_prime(f),
-        None => BuildFlags::default(),
-    };
+    let mut flags = args.common.build_flags();
     // Checked before compiling: a typo should not cost a build.
     args.config("", started)?;
     args.outputs.prepare()?;
     let (sources, fpcore) = args
         .compile
         .apply_translating(&args.source_files, &mut flags)?;
-    args.inputs.harness_defaults(&fpcore, &mut args.function);
+    args.common
+        .inputs
+        .harness_defaults(&fpcore, &mut args.function);
     let harnessed = fpcore.harness.is_some()
         && args.function.as_deref() == Some(fpscout_search::svcomp::HARNESS_FUNCTION);
     if args.witness.is_some() && !harnessed {
@@ -237,7 +200,7 @@ pub fn run(mut args: ReachArgs, started: Instant) -> Result<ExitCode, InputError
     drop(out);
     let reachable = matches!(report.answer, ReachAnswer::Reachable);
     let gated = sink.finish(
-        || session.repro_builds(&sources, args.ftz_daz, &fpcore.temporary_dirs()),
+        || session.repro_builds(&sources, args.common.ftz_daz, &fpcore.temporary_dirs()),
         args.json,
         reachable,
     )?;
