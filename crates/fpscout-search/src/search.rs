@@ -305,8 +305,20 @@ fn check_named_parameters(f: &Function, cfg: &InputOptions) -> Result<(), InputE
                         }
                         true
                     } else {
-                        matches!(p.ty, Type::Scalar(ScalarTy::Float(_)))
-                            || p.pointee.is_some_and(|t| matches!(t, ScalarTy::Float(_)))
+                        let float = match (p.ty, p.pointee) {
+                            (Type::Scalar(ScalarTy::Float(ty)), _) => Some(ty),
+                            (Type::Scalar(ScalarTy::Ptr), Some(ScalarTy::Float(ty))) => Some(ty),
+                            _ => None,
+                        };
+                        let (lo, hi) = cfg.ranges[name];
+                        if float.is_some_and(|ty| fit_in_range(lo, ty, (lo, hi)).is_none()) {
+                            return Err(InputError(format!(
+                                "--range {name}={lo}:{hi}: parameter '{name}' of {} holds no `float` \
+                                 value in [{lo}, {hi}]",
+                                f.display_name
+                            )));
+                        }
+                        float.is_some()
                     }
                 }
                 "--int" => matches!(p.ty, Type::Scalar(ScalarTy::Int(_))),
@@ -516,6 +528,34 @@ pub fn neighbours(
     out
 }
 
+/// `x` clamped into `range`, as bits of `ty`: the float of `ty` nearest `x` that lies in
+/// the range (a `float` rounded out of it is stepped back in); `None` when `x` is NaN or
+/// the range holds no finite float of `ty`.
+pub fn fit_in_range(x: f64, ty: FloatTy, (lo, hi): (f64, f64)) -> Option<u64> {
+    if x.is_nan() || lo.is_nan() || hi.is_nan() || lo > hi {
+        return None;
+    }
+    let x = x.clamp(lo, hi);
+    let bits = match ty {
+        FloatTy::F64 => x.to_bits(),
+        FloatTy::F32 => {
+            let mut y = x as f32;
+            if f64::from(y) > hi {
+                y = y.next_down();
+            }
+            if f64::from(y) < lo {
+                y = y.next_up();
+            }
+            u64::from(y.to_bits())
+        }
+    };
+    let value = match ty {
+        FloatTy::F64 => f64::from_bits(bits),
+        FloatTy::F32 => f64::from(f32::from_bits(bits as u32)),
+    };
+    (is_finite_bits(bits, ty) && lo <= value && value <= hi).then_some(bits)
+}
+
 pub fn is_finite_bits(bits: u64, ty: FloatTy) -> bool {
     match ty {
         FloatTy::F64 => f64::from_bits(bits).is_finite(),
@@ -534,13 +574,10 @@ pub fn random_input(
         .zip(ranges)
         .map(|((_, ty), range)| loop {
             let bits = match range {
-                Some((lo, hi)) => {
-                    let v = rng.gen_range(*lo..=*hi);
-                    match ty {
-                        FloatTy::F64 => v.to_bits(),
-                        FloatTy::F32 => u64::from((v as f32).to_bits()),
-                    }
-                }
+                // A range without a float of `ty` is refused before any search
+                // (`check_named_parameters`); its lower end stands in here.
+                Some((lo, hi)) => fit_in_range(rng.gen_range(*lo..=*hi), *ty, (*lo, *hi))
+                    .unwrap_or_else(|| lo.to_bits()),
                 None if rng.gen_bool(0.5) => match ty {
                     FloatTy::F64 => rng.gen::<u64>(),
                     FloatTy::F32 => u64::from(rng.gen::<u32>()),

@@ -18,7 +18,7 @@
 use crate::config::{self, CommonConfig};
 use crate::run::to_native;
 use crate::search::{
-    after, is_finite_bits, random_input, searched_function, InputOptions, InputSpace,
+    after, fit_in_range, is_finite_bits, random_input, searched_function, InputOptions, InputSpace,
 };
 use crate::session::{native_ftz, Session};
 use crate::InputError;
@@ -326,7 +326,11 @@ impl Evaluator<'_> {
     }
 
     /// Measures one input (flattened float bits); keeps it when it is the worst so far.
+    /// An input outside the ranges is not measured.
     fn eval(&mut self, floats: &[u64], strategy: &'static str) -> Option<ErrorMeasure> {
+        if !self.inside(floats) {
+            return None;
+        }
         self.evaluations += 1;
         let args = self.space.assemble(floats);
         let mut signs = std::mem::take(&mut self.last_output_signs);
@@ -394,12 +398,18 @@ impl Evaluator<'_> {
         let (lo, hi) = self.bounds[i];
         // A one-point range is a fixed value, its zero's sign included (clamping -0 into
         // [0, 0] would keep the -0 a move produced).
-        let x = if lo == hi { lo } else { x.clamp(lo, hi) };
-        let bits = match self.ty(i) {
-            FloatTy::F64 => x.to_bits(),
-            FloatTy::F32 => u64::from((x as f32).to_bits()),
-        };
-        is_finite_bits(bits, self.ty(i)).then_some(bits)
+        let x = if lo == hi { lo } else { x };
+        fit_in_range(x, self.ty(i), (lo, hi))
+    }
+
+    /// Whether every input lies in its range: moves that step by ulps or order keys can
+    /// leave it, and what is measured (and reported) must be an input the user allowed.
+    fn inside(&self, floats: &[u64]) -> bool {
+        floats.iter().enumerate().all(|(i, &bits)| {
+            let (lo, hi) = self.bounds[i];
+            let v = self.value(i, bits);
+            lo <= v && v <= hi
+        })
     }
 
     fn value(&self, i: usize, bits: u64) -> f64 {
@@ -545,7 +555,8 @@ impl Moves<'_, '_> {
         };
         for delta in [0i128, 1, -1] {
             x[j] = from_order_key(order_key(bits, self.ev.ty(j)) + delta, self.ev.ty(j));
-            if is_finite_bits(x[j], self.ev.ty(j)) {
+            // One ulp away may leave the range (the range's end is the nearest value).
+            if is_finite_bits(x[j], self.ev.ty(j)) && self.ev.inside(&x) {
                 self.ev.eval(&x, "cancelling pair");
             }
         }
