@@ -1,8 +1,9 @@
 //! The configuration every mode shares (function, build, inputs, budget, seed, FTZ/DAZ, hang limit, random-only), checked by one function, and the one table of every mode's defaults that the command line's `--help` shows.
 
-use crate::search::InputOptions;
+use crate::search::{int_range_len, int_range_values, InputOptions};
 use crate::session::FtzDazChoice;
 use crate::InputError;
+use fpscout_ir::{Function, ScalarTy, Type};
 use fpscout_toolchain::BuildKind;
 use std::collections::HashMap;
 use std::time::Instant;
@@ -121,6 +122,67 @@ impl CommonConfig {
     /// When the time budget counts from.
     pub fn start(&self) -> Instant {
         self.started.unwrap_or_else(Instant::now)
+    }
+
+    /// For a mode that searches one assignment of the integer parameters at a time: one
+    /// configuration per assignment of those `--range` samples (the values of
+    /// [`crate::search::InputSpace::assignments`]), each fixing them as `--int` would;
+    /// just this one when no integer parameter has a `--range` without an `--int`. The
+    /// time budget is the caller's to share.
+    pub fn per_int_assignment(&self, f: &Function) -> Vec<CommonConfig> {
+        let sampled: Vec<(&String, Vec<i64>)> = f
+            .params
+            .iter()
+            .filter_map(|p| {
+                let Type::Scalar(ScalarTy::Int(width)) = p.ty else {
+                    return None;
+                };
+                let range = self
+                    .ranges
+                    .get(&p.name)
+                    .filter(|_| !self.ints.contains_key(&p.name))?;
+                Some((&p.name, int_range_values(*range, width, p.unsigned)))
+            })
+            .collect();
+        let count = sampled.iter().map(|(_, v)| v.len()).max().unwrap_or(1);
+        (0..count)
+            .map(|k| {
+                let mut one = self.clone();
+                for (name, values) in &sampled {
+                    one.ranges.remove(*name);
+                    one.ints.insert((*name).clone(), values[k % values.len()]);
+                }
+                one
+            })
+            .collect()
+    }
+
+    /// Whether [`CommonConfig::per_int_assignment`] gives every integer of every
+    /// sampled `--range` (each holds at most as many as are sampled), so that what holds
+    /// for each assignment holds for the ranges.
+    pub fn int_ranges_exhausted(&self, f: &Function) -> bool {
+        f.params.iter().all(|p| {
+            let Type::Scalar(ScalarTy::Int(width)) = p.ty else {
+                return true;
+            };
+            match self.ranges.get(&p.name) {
+                Some(&range) if !self.ints.contains_key(&p.name) => {
+                    int_range_len(range, width, p.unsigned)
+                        == int_range_values(range, width, p.unsigned).len() as u128
+                }
+                _ => true,
+            }
+        })
+    }
+
+    /// The integer parameters this configuration fixes, as `name=value` in parameter
+    /// order (for a report of which assignment an answer holds for).
+    pub fn int_values(&self, f: &Function) -> String {
+        f.params
+            .iter()
+            .filter_map(|p| Some(format!("{}={}", p.name, self.ints.get(&p.name)?)))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 

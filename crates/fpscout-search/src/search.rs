@@ -406,6 +406,11 @@ fn int_range_bounds(range: (f64, f64), width: u32, unsigned: bool) -> Option<(i1
     (lo <= hi).then_some((lo, hi))
 }
 
+/// How many integers of `width` bits (`unsigned` or not) lie in `range`.
+pub fn int_range_len(range: (f64, f64), width: u32, unsigned: bool) -> u128 {
+    int_range_bounds(range, width, unsigned).map_or(0, |(lo, hi)| (hi - lo) as u128 + 1)
+}
+
 /// The values an integer parameter with `--range` is sampled at: its lowest and highest
 /// integer in the range and two spread between (fewer when the range holds fewer).
 /// Unsigned 64-bit values above `i64::MAX` are given as their two's-complement bits.

@@ -298,6 +298,9 @@ pub struct Summary {
     /// Every signature of a difference with the number of inputs it was seen on (search,
     /// sweep and random phase, untraced), rarest first.
     pub signature_inputs: Vec<SignatureInputs>,
+    /// The signatures the random phase saw (for `solver_only_signatures`).
+    #[serde(skip)]
+    pub random_signatures: BTreeSet<Signature>,
 }
 
 /// How many of the inputs tried showed one signature.
@@ -431,8 +434,8 @@ fn compare(p: &Observation, q: &Observation, ret: Type, tol: u64) -> (Vec<DiffKi
     (kinds, ulps)
 }
 
-/// Runs the whole pipeline.
-pub fn run_diff(
+/// Runs the whole pipeline with the integer parameters as `cfg` fixes them.
+fn run_diff_once(
     session: &Session,
     cfg: &DiffConfig,
     progress: Progress,
@@ -1045,22 +1048,8 @@ pub fn run_diff(
     }
     summary.phases.confirm = t.elapsed().as_secs_f64();
 
-    let confirmed: Vec<&Finding> = findings.iter().filter(|x| x.confirmed).collect();
-    summary.diff_confirmed = confirmed.len();
-    summary.diff_unconfirmed = findings.len() - confirmed.len();
-    summary.model_disagreements = confirmed.iter().filter(|x| !x.model_agrees).count();
-    let sigs: BTreeSet<Signature> = confirmed.iter().map(|x| signature(x)).collect();
-    summary.signatures = sigs.len();
-    summary.solver_only_signatures = sigs
-        .iter()
-        .filter(|s| !random_signatures.contains(*s))
-        .filter(|s| {
-            confirmed
-                .iter()
-                .any(|x| signature(x) == **s && matches!(x.origin, Origin::Solver { .. }))
-        })
-        .count();
-    summary.max_ulps = confirmed.iter().filter_map(|x| x.ulps).max().unwrap_or(0);
+    summary.random_signatures = random_signatures.into_iter().collect();
+    count_confirmed(&mut summary, &findings);
     if let Some((u, args, a, b)) = max_ulps {
         summary.max_ulps = summary.max_ulps.max(u);
         summary.worst = Some(worst_with_exact(builds.p, specs, ret, args, a, b, u));
@@ -1279,6 +1268,141 @@ impl SolveRounds<'_, '_> {
         }
         origins.len() - next
     }
+}
+
+/// The summary's counts of the confirmed findings: how many, their signatures, those
+/// only the solver reached, the largest ulps.
+fn count_confirmed(summary: &mut Summary, findings: &[Finding]) {
+    let confirmed: Vec<&Finding> = findings.iter().filter(|x| x.confirmed).collect();
+    summary.diff_confirmed = confirmed.len();
+    summary.diff_unconfirmed = findings.len() - confirmed.len();
+    summary.model_disagreements = confirmed.iter().filter(|x| !x.model_agrees).count();
+    let sigs: BTreeSet<Signature> = confirmed.iter().map(|x| signature(x)).collect();
+    summary.signatures = sigs.len();
+    summary.solver_only_signatures = sigs
+        .iter()
+        .filter(|s| !summary.random_signatures.contains(*s))
+        .filter(|s| {
+            confirmed
+                .iter()
+                .any(|x| signature(x) == **s && matches!(x.origin, Origin::Solver { .. }))
+        })
+        .count();
+    summary.max_ulps = summary
+        .max_ulps
+        .max(confirmed.iter().filter_map(|x| x.ulps).max().unwrap_or(0));
+}
+
+impl DiffReport {
+    /// Adds the report of another assignment of the integer parameters (same function
+    /// and builds): its inputs and findings, and its counts to this summary's.
+    fn absorb(&mut self, other: DiffReport) {
+        self.findings.extend(other.findings);
+        self.candidates.extend(other.candidates);
+        self.non_terminating.extend(other.non_terminating);
+        let (s, o) = (&mut self.summary, other.summary);
+        for (total, more) in [
+            (&mut s.constraints_p, o.constraints_p),
+            (&mut s.constraints_pprime, o.constraints_pprime),
+            (&mut s.unique_constraints, o.unique_constraints),
+            (&mut s.satisfiable, o.satisfiable),
+            (&mut s.unsatisfiable, o.unsatisfiable),
+            (&mut s.unknown, o.unknown),
+            (&mut s.not_attempted, o.not_attempted),
+            (&mut s.already_witnessed, o.already_witnessed),
+            (&mut s.hanging_candidates, o.hanging_candidates),
+            (&mut s.differential_queries, o.differential_queries),
+            (&mut s.differential_satisfiable, o.differential_satisfiable),
+            (&mut s.float_solver_targets, o.float_solver_targets),
+            (&mut s.float_solver_candidates, o.float_solver_candidates),
+            (&mut s.float_solver_infeasible, o.float_solver_infeasible),
+            (&mut s.unique_inputs, o.unique_inputs),
+            (&mut s.paths_p, o.paths_p),
+            (&mut s.paths_pprime, o.paths_pprime),
+            (&mut s.random_inputs, o.random_inputs),
+        ] {
+            *total += more;
+        }
+        s.solve_budget_s += o.solve_budget_s;
+        for r in o.backend_rewrites_pprime {
+            if !s.backend_rewrites_pprime.contains(&r) {
+                s.backend_rewrites_pprime.push(r);
+            }
+        }
+        s.stopped.extend(o.stopped);
+        let (p, q) = (&mut s.phases, o.phases);
+        p.compile += q.compile;
+        p.collect += q.collect;
+        p.solve += q.solve;
+        p.refine += q.refine;
+        p.search += q.search;
+        p.random += q.random;
+        p.sweep += q.sweep;
+        p.confirm += q.confirm;
+        if o.worst.as_ref().map(|w| w.ulps) > s.worst.as_ref().map(|w| w.ulps) {
+            s.worst = o.worst;
+        }
+        s.max_ulps = s.max_ulps.max(o.max_ulps);
+        for seen in o.signature_inputs {
+            let key =
+                |c: &SignatureInputs| (c.p_flags, c.p_prime_flags, c.p_class, c.p_prime_class);
+            match s.signature_inputs.iter_mut().find(|c| key(c) == key(&seen)) {
+                Some(c) => c.inputs += seen.inputs,
+                None => s.signature_inputs.push(seen),
+            }
+        }
+        s.signature_inputs.sort_by_key(|c| {
+            (
+                c.inputs,
+                c.p_flags,
+                c.p_prime_flags,
+                c.p_class,
+                c.p_prime_class,
+            )
+        });
+        s.random_signatures.extend(o.random_signatures);
+        count_confirmed(s, &self.findings);
+    }
+}
+
+/// Runs the whole pipeline: once per assignment of the integer parameters a `--range`
+/// samples (each with an equal share of the time left), their findings together.
+pub fn run_diff(
+    session: &Session,
+    cfg: &DiffConfig,
+    progress: Progress,
+) -> Result<DiffReport, InputError> {
+    cfg.common.validate()?;
+    let started = cfg.common.start();
+    let f = session
+        .p()?
+        .function(session.function(BuildKind::P, &cfg.common.function)?);
+    let assignments = cfg.common.per_int_assignment(f);
+    if assignments.len() == 1 {
+        return run_diff_once(session, cfg, progress);
+    }
+    let count = assignments.len();
+    let mut merged: Option<DiffReport> = None;
+    for (k, common) in assignments.into_iter().enumerate() {
+        let left = (cfg.common.time_budget_s - started.elapsed().as_secs_f64()).max(0.0);
+        let one = DiffConfig {
+            common: CommonConfig {
+                time_budget_s: left / (count - k) as f64,
+                started: Some(Instant::now()),
+                ..common
+            },
+            ..cfg.clone()
+        };
+        let report = run_diff_once(session, &one, progress)?;
+        match &mut merged {
+            Some(all) => all.absorb(report),
+            None => merged = Some(report),
+        }
+    }
+    let mut report =
+        merged.ok_or_else(|| InputError("no integer assignment was searched".into()))?;
+    report.summary.wall_seconds = started.elapsed().as_secs_f64();
+    Ok(report)
 }
 
 fn signature(x: &Finding) -> Signature {

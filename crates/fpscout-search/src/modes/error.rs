@@ -608,8 +608,55 @@ const CLIMB_EVALS: u64 = 600;
 /// Share of the search budget for the random inputs that give the base.
 const RANDOM_SHARE: f64 = 0.05;
 
-/// Runs `error` on one function of a session.
+/// Runs `error` on one function of a session: once per assignment of the integer
+/// parameters a `--range` samples (each with an equal share of the time left), the
+/// worst input of all.
 pub fn run_error(
+    session: &Session,
+    cfg: &ErrorConfig,
+    progress: &mut dyn FnMut(&ErrorProgress),
+) -> Result<ErrorReport, InputError> {
+    cfg.common.validate()?;
+    let started = cfg.common.start();
+    let build = cfg.common.build;
+    let f = session
+        .module(build)?
+        .function(session.function(build, &cfg.common.function)?);
+    let assignments = cfg.common.per_int_assignment(f);
+    if assignments.len() == 1 {
+        return run_error_once(session, cfg, progress);
+    }
+    let count = assignments.len();
+    let mut worst: Option<ErrorReport> = None;
+    let (mut evaluations, mut unmeasured) = (0, 0);
+    for (k, common) in assignments.into_iter().enumerate() {
+        let left = (cfg.common.time_budget_s - started.elapsed().as_secs_f64()).max(0.0);
+        let one = ErrorConfig {
+            common: CommonConfig {
+                time_budget_s: left / (count - k) as f64,
+                started: Some(Instant::now()),
+                ..common
+            },
+            ..cfg.clone()
+        };
+        let report = run_error_once(session, &one, progress)?;
+        evaluations += report.evaluations;
+        unmeasured += report.unmeasured;
+        let error = |r: &ErrorReport| r.worst.as_ref().map(|(_, m)| m.rel_error);
+        if worst.as_ref().is_none_or(|w| error(&report) > error(w)) {
+            worst = Some(report);
+        }
+    }
+    let mut report =
+        worst.ok_or_else(|| InputError("no integer assignment was searched".into()))?;
+    report.evaluations = evaluations;
+    report.unmeasured = unmeasured;
+    report.wall_s = started.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+/// Runs `error` with the integer parameters as `cfg` fixes them.
+fn run_error_once(
     session: &Session,
     cfg: &ErrorConfig,
     progress: &mut dyn FnMut(&ErrorProgress),

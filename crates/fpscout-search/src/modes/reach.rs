@@ -720,8 +720,110 @@ fn exhaust(
     Ok(Exhaustion::Refuted(run))
 }
 
-/// Runs `reach` on one function of a session.
+/// Runs `reach` on one function of a session: once per assignment of the integer
+/// parameters a `--range` samples (each with an equal share of the time left), until
+/// one reaches the target. Unreachable for every assignment is `unreachable` only when
+/// the assignments are every integer of the ranges; otherwise it is unknown, with the
+/// values it holds for.
 pub fn run_reach(
+    session: &Session,
+    cfg: &ReachConfig,
+    progress: &mut dyn FnMut(&PathCounts),
+) -> Result<ReachReport, InputError> {
+    cfg.common.validate()?;
+    let started = cfg.common.start();
+    let build = cfg.common.build;
+    let f = session
+        .module(build)?
+        .function(session.function(build, &cfg.common.function)?);
+    let assignments = cfg.common.per_int_assignment(f);
+    if assignments.len() == 1 {
+        return run_reach_once(session, cfg, progress);
+    }
+    let count = assignments.len();
+    let mut merged: Option<ReachReport> = None;
+    let mut open: Vec<String> = Vec::new();
+    let mut refuted: Vec<String> = Vec::new();
+    let mut cut = 0;
+    for (k, common) in assignments.into_iter().enumerate() {
+        let left = (cfg.common.time_budget_s - started.elapsed().as_secs_f64()).max(0.0);
+        let values = common.int_values(f);
+        let one = ReachConfig {
+            common: CommonConfig {
+                time_budget_s: left / (count - k) as f64,
+                started: Some(Instant::now()),
+                ..common
+            },
+            ..cfg.clone()
+        };
+        let report = run_reach_once(session, &one, progress)?;
+        let answer = report.answer.clone();
+        let all = merged.get_or_insert_with(|| ReachReport {
+            paths: PathCounts::default(),
+            solver_nodes: 0,
+            random_inputs: 0,
+            exhausted_inputs: 0,
+            reasons: Vec::new(),
+            ..report.clone()
+        });
+        let p = &mut all.paths;
+        p.explored += report.paths.explored;
+        p.pruned += report.paths.pruned;
+        p.infeasible += report.paths.infeasible;
+        p.unknown += report.paths.unknown;
+        p.cut += report.paths.cut;
+        p.target += report.paths.target;
+        all.solver_nodes += report.solver_nodes;
+        all.random_inputs += report.random_inputs;
+        all.exhausted_inputs += report.exhausted_inputs;
+        for reason in report.reasons {
+            note(&mut all.reasons, format!("{values}: {reason}"));
+        }
+        match answer {
+            ReachAnswer::Reachable => {
+                all.answer = ReachAnswer::Reachable;
+                all.witness = report.witness;
+                all.method = report.method;
+                break;
+            }
+            ReachAnswer::Unknown { reason } => open.push(format!("{values}: {reason}")),
+            ReachAnswer::UnreachableWithinBound { cut: c, .. } => {
+                cut += c;
+                refuted.push(values);
+            }
+            ReachAnswer::Unreachable => refuted.push(values),
+        }
+    }
+    let mut report =
+        merged.ok_or_else(|| InputError("no integer assignment was explored".into()))?;
+    if report.answer != ReachAnswer::Reachable {
+        report.answer = if !open.is_empty() {
+            ReachAnswer::Unknown {
+                reason: open.join("; "),
+            }
+        } else if !cfg.common.int_ranges_exhausted(f) {
+            ReachAnswer::Unknown {
+                reason: format!(
+                    "unreachable for each sampled integer assignment ({}); the other \
+                     integers of the --range were not explored",
+                    refuted.join("; ")
+                ),
+            }
+        } else if cut > 0 {
+            ReachAnswer::UnreachableWithinBound {
+                bound: cfg.loop_bound,
+                cut,
+            }
+        } else {
+            ReachAnswer::Unreachable
+        };
+    }
+    report.wall_s = started.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+/// Runs `reach` with the integer parameters as `cfg` fixes them.
+fn run_reach_once(
     session: &Session,
     cfg: &ReachConfig,
     progress: &mut dyn FnMut(&PathCounts),
