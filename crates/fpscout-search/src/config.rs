@@ -240,4 +240,51 @@ mod tests {
         }
         assert_eq!(EXCEPTIONS.time_budget_s, 30.0);
     }
+
+    #[test]
+    fn each_sampled_integer_assignment_is_fixed_as_int_would() {
+        use fpscout_ir::{FloatTy, Param};
+        let param = |name: &str, ty| Param {
+            name: name.into(),
+            ty,
+            pointee: None,
+            min_elements: 0,
+            unsigned: false,
+        };
+        let f = Function {
+            name: "g".into(),
+            display_name: "g".into(),
+            params: vec![
+                param("x", Type::Scalar(ScalarTy::Float(FloatTy::F64))),
+                param("n", Type::Scalar(ScalarTy::Int(32))),
+            ],
+            ret: Type::Scalar(ScalarTy::Float(FloatTy::F64)),
+            blocks: Vec::new(),
+            num_values: 2,
+            external: true,
+            loc: None,
+            unsupported: None,
+        };
+        let mut cfg = CommonConfig::new("g", REACH);
+        cfg.ranges.insert("x".into(), (1.0, 2.0));
+        assert_eq!(cfg.per_int_assignment(&f).len(), 1);
+        cfg.ranges.insert("n".into(), (1.0, 3.0));
+        let each: Vec<String> = cfg
+            .per_int_assignment(&f)
+            .iter()
+            .map(|c| {
+                assert_eq!(c.ranges.get("x"), Some(&(1.0, 2.0)));
+                assert!(!c.ranges.contains_key("n"));
+                c.int_values(&f)
+            })
+            .collect();
+        assert_eq!(each, ["n=1", "n=2", "n=3"]);
+        assert!(cfg.int_ranges_exhausted(&f));
+        cfg.ranges.insert("n".into(), (1.0, 30.0));
+        assert!(!cfg.int_ranges_exhausted(&f));
+        // --int wins over --range.
+        cfg.ints.insert("n".into(), 7);
+        assert_eq!(cfg.per_int_assignment(&f).len(), 1);
+        assert!(cfg.int_ranges_exhausted(&f));
+    }
 }

@@ -757,4 +757,34 @@ mod tests {
             Some("--range n=0.25:0.75: integer parameter 'n' of f has no value in [0.25, 0.75]")
         );
     }
+
+    #[test]
+    fn a_value_fitted_into_a_range_stays_in_it_in_its_own_format() {
+        let f32_bits = |x: f32| u64::from(x.to_bits());
+        // 0.2 rounds up to a float above 0.2: the float below is the range's top.
+        let top = fit_in_range(5.0, FloatTy::F32, (0.1, 0.2)).expect("a float");
+        assert_eq!(top, f32_bits(0.2f32.next_down()));
+        assert!(f64::from(f32::from_bits(top as u32)) <= 0.2);
+        assert_eq!(
+            fit_in_range(-3.0, FloatTy::F64, (1.0, 2.0)),
+            Some(1f64.to_bits())
+        );
+        assert_eq!(
+            fit_in_range(1.5, FloatTy::F64, (1.0, 2.0)),
+            Some(1.5f64.to_bits())
+        );
+        // No float lies in [0.1, 0.1]; NaN fits nowhere.
+        assert_eq!(fit_in_range(0.1, FloatTy::F32, (0.1, 0.1)), None);
+        assert_eq!(fit_in_range(f64::NAN, FloatTy::F64, (1.0, 2.0)), None);
+    }
+
+    #[test]
+    fn an_integer_range_is_sampled_at_its_ends_and_two_values_between() {
+        assert_eq!(int_range_values((10.0, 40.0), 32, false), [10, 20, 30, 40]);
+        assert_eq!(int_range_values((0.5, 2.5), 32, false), [1, 2]);
+        // Clamped to what the type holds.
+        assert_eq!(int_range_values((-5.0, 300.0), 8, true), [0, 85, 170, 255]);
+        assert_eq!(int_range_len((-5.0, 300.0), 8, true), 256);
+        assert_eq!(int_range_len((0.25, 0.75), 32, false), 0);
+    }
 }

@@ -195,7 +195,10 @@ fn reach_interprets_with_the_fp_mode_the_executable_runs_with() {
     args.extend(["--ftz-daz", "off"]);
     let (recs, code) = json_run(&args);
     assert_eq!(code, Some(0), "{recs:?}");
-    assert_eq!(recs.last().expect("an answer")["data"]["answer"], "unreachable");
+    assert_eq!(
+        recs.last().expect("an answer")["data"]["answer"],
+        "unreachable"
+    );
 }
 
 #[test]
