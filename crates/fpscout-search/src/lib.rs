@@ -4,6 +4,7 @@
 //! `findings` turns into `fpscout-report`'s one model. Nothing here prints.
 
 pub mod concrete;
+pub mod config;
 pub mod findings;
 mod floatsolve;
 pub mod libraries;

@@ -368,10 +368,7 @@ pub fn run_both(
             .collect();
         let native = session.native(build, fid, &lens)?;
         // The executable itself says which FTZ/DAZ it runs with (crtfastmath.o or not).
-        let mode = native
-            .startup_mxcsr(native_ftz(choice))
-            .map(FpMode::from_mxcsr)
-            .unwrap_or_else(|_| session.fp_mode(build, choice));
+        let mode = session.measured_fp_mode(build, &native, choice);
         let mut runner = ConcreteRunner::new(module, fid, mode, config)
             .map_err(|e| InputError(e.to_string()))?;
         runner.record_inexact(true);

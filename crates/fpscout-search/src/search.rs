@@ -65,6 +65,66 @@ impl InputSpace {
         })
     }
 
+    /// The input space of `f` once per assignment of its integer parameters, each
+    /// taking a value from `--int`, else values spread over its `--range` (see
+    /// [`int_range_values`]), else the values of `unfixed`. Assignment k gives each
+    /// parameter its k-th value (cycling), so there are as many assignments as the
+    /// longest list has values (one when no integer is sampled).
+    pub fn assignments(
+        f: &Function,
+        cfg: &InputOptions,
+        mode: &str,
+        unfixed: &[i64],
+    ) -> Result<Vec<InputSpace>, InputError> {
+        let space = InputSpace::of(f, cfg, mode)?;
+        let values: Vec<Option<Vec<i64>>> = f
+            .params
+            .iter()
+            .map(|p| {
+                let Type::Scalar(ScalarTy::Int(w)) = p.ty else {
+                    return None;
+                };
+                Some(if let Some(v) = cfg.ints.get(&p.name) {
+                    vec![*v]
+                } else if let Some(&range) = cfg.ranges.get(&p.name) {
+                    int_range_values(range, w, p.unsigned)
+                } else if unfixed.is_empty() {
+                    vec![0]
+                } else {
+                    unfixed.to_vec()
+                })
+            })
+            .collect();
+        let count = values.iter().flatten().map(Vec::len).max().unwrap_or(1);
+        Ok((0..count)
+            .map(|k| {
+                let mut one = space.clone();
+                for (spec, (p, vals)) in one.specs.iter_mut().zip(f.params.iter().zip(&values)) {
+                    if let (ParamSpec::Int { bits }, Some(vals), Type::Scalar(ScalarTy::Int(w))) =
+                        (spec, vals, p.ty)
+                    {
+                        *bits = fpscout_ir::truncate_bits(vals[k % vals.len()] as u64, w);
+                    }
+                }
+                one
+            })
+            .collect())
+    }
+
+    /// The value of each integer parameter in this space, by name (sign-extended).
+    pub fn integers(&self, f: &Function) -> Vec<(String, i64)> {
+        f.params
+            .iter()
+            .zip(&self.specs)
+            .filter_map(|(p, s)| match (p.ty, s) {
+                (Type::Scalar(ScalarTy::Int(w)), ParamSpec::Int { bits }) => {
+                    Some((p.name.clone(), fpscout_ir::sign_extend(*bits, w)))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Argument bits from per-input float bits.
     pub fn assemble(&self, floats: &[u64]) -> Vec<ArgBits> {
         assemble(&self.specs, floats)
@@ -234,8 +294,32 @@ fn check_named_parameters(f: &Function, cfg: &InputOptions) -> Result<(), InputE
             };
             let fits = match flag {
                 "--range" => {
-                    matches!(p.ty, Type::Scalar(ScalarTy::Float(_)))
-                        || p.pointee.is_some_and(|t| matches!(t, ScalarTy::Float(_)))
+                    if let Type::Scalar(ScalarTy::Int(w)) = p.ty {
+                        let (lo, hi) = cfg.ranges[name];
+                        if int_range_bounds((lo, hi), w, p.unsigned).is_none() {
+                            return Err(InputError(format!(
+                                "--range {name}={lo}:{hi}: integer parameter '{name}' of {} \
+                                 has no value in [{lo}, {hi}]",
+                                f.display_name
+                            )));
+                        }
+                        true
+                    } else {
+                        let float = match (p.ty, p.pointee) {
+                            (Type::Scalar(ScalarTy::Float(ty)), _) => Some(ty),
+                            (Type::Scalar(ScalarTy::Ptr), Some(ScalarTy::Float(ty))) => Some(ty),
+                            _ => None,
+                        };
+                        let (lo, hi) = cfg.ranges[name];
+                        if float.is_some_and(|ty| fit_in_range(lo, ty, (lo, hi)).is_none()) {
+                            return Err(InputError(format!(
+                                "--range {name}={lo}:{hi}: parameter '{name}' of {} holds no `float` \
+                                 value in [{lo}, {hi}]",
+                                f.display_name
+                            )));
+                        }
+                        float.is_some()
+                    }
                 }
                 "--int" => matches!(p.ty, Type::Scalar(ScalarTy::Int(_))),
                 _ => p.ty == Type::PTR,
@@ -269,7 +353,11 @@ pub fn float_inputs(
                 range,
             },
             (Type::Scalar(ScalarTy::Int(w)), _) => {
-                let v = cfg.ints.get(&p.name).copied().unwrap_or(0);
+                let v = match (cfg.ints.get(&p.name), range) {
+                    (Some(v), _) => *v,
+                    (None, Some(range)) => int_range_values(range, w, p.unsigned)[0],
+                    (None, None) => 0,
+                };
                 ParamSpec::Int {
                     bits: fpscout_ir::truncate_bits(v as u64, w),
                 }
@@ -302,6 +390,41 @@ pub fn default_array_len(p: &fpscout_ir::Param) -> usize {
 }
 
 const DEFAULT_ARRAY_LEN: usize = 8;
+
+/// The lowest and highest value of an integer of `width` bits (`unsigned` or not)
+/// inside `range`, or `None` when there is none.
+fn int_range_bounds(range: (f64, f64), width: u32, unsigned: bool) -> Option<(i128, i128)> {
+    let width = width.clamp(1, 64);
+    let (min, max): (i128, i128) = if unsigned {
+        (0, (1i128 << width) - 1)
+    } else {
+        (-(1i128 << (width - 1)), (1i128 << (width - 1)) - 1)
+    };
+    // Casts saturate: a bound beyond every i128 is clamped to the type's range below.
+    let lo = (range.0.ceil() as i128).max(min);
+    let hi = (range.1.floor() as i128).min(max);
+    (lo <= hi).then_some((lo, hi))
+}
+
+/// How many integers of `width` bits (`unsigned` or not) lie in `range`.
+pub fn int_range_len(range: (f64, f64), width: u32, unsigned: bool) -> u128 {
+    int_range_bounds(range, width, unsigned).map_or(0, |(lo, hi)| (hi - lo) as u128 + 1)
+}
+
+/// The values an integer parameter with `--range` is sampled at: its lowest and highest
+/// integer in the range and two spread between (fewer when the range holds fewer).
+/// Unsigned 64-bit values above `i64::MAX` are given as their two's-complement bits.
+pub fn int_range_values(range: (f64, f64), width: u32, unsigned: bool) -> Vec<i64> {
+    let Some((lo, hi)) = int_range_bounds(range, width, unsigned) else {
+        return vec![0];
+    };
+    let mut values: Vec<i64> = [lo, lo + (hi - lo) / 3, lo + 2 * (hi - lo) / 3, hi]
+        .into_iter()
+        .map(|v| v as i64)
+        .collect();
+    values.dedup();
+    values
+}
 
 /// The range of each float input, in the order of `ParamSpec::inputs`.
 pub fn input_ranges(specs: &[ParamSpec]) -> Vec<Option<(f64, f64)>> {
@@ -410,6 +533,34 @@ pub fn neighbours(
     out
 }
 
+/// `x` clamped into `range`, as bits of `ty`: the float of `ty` nearest `x` that lies in
+/// the range (a `float` rounded out of it is stepped back in); `None` when `x` is NaN or
+/// the range holds no finite float of `ty`.
+pub fn fit_in_range(x: f64, ty: FloatTy, (lo, hi): (f64, f64)) -> Option<u64> {
+    if x.is_nan() || lo.is_nan() || hi.is_nan() || lo > hi {
+        return None;
+    }
+    let x = x.clamp(lo, hi);
+    let bits = match ty {
+        FloatTy::F64 => x.to_bits(),
+        FloatTy::F32 => {
+            let mut y = x as f32;
+            if f64::from(y) > hi {
+                y = y.next_down();
+            }
+            if f64::from(y) < lo {
+                y = y.next_up();
+            }
+            u64::from(y.to_bits())
+        }
+    };
+    let value = match ty {
+        FloatTy::F64 => f64::from_bits(bits),
+        FloatTy::F32 => f64::from(f32::from_bits(bits as u32)),
+    };
+    (is_finite_bits(bits, ty) && lo <= value && value <= hi).then_some(bits)
+}
+
 pub fn is_finite_bits(bits: u64, ty: FloatTy) -> bool {
     match ty {
         FloatTy::F64 => f64::from_bits(bits).is_finite(),
@@ -428,13 +579,10 @@ pub fn random_input(
         .zip(ranges)
         .map(|((_, ty), range)| loop {
             let bits = match range {
-                Some((lo, hi)) => {
-                    let v = rng.gen_range(*lo..=*hi);
-                    match ty {
-                        FloatTy::F64 => v.to_bits(),
-                        FloatTy::F32 => u64::from((v as f32).to_bits()),
-                    }
-                }
+                // A range without a float of `ty` is refused before any search
+                // (`check_named_parameters`); its lower end stands in here.
+                Some((lo, hi)) => fit_in_range(rng.gen_range(*lo..=*hi), *ty, (*lo, *hi))
+                    .unwrap_or_else(|| lo.to_bits()),
                 None if rng.gen_bool(0.5) => match ty {
                     FloatTy::F64 => rng.gen::<u64>(),
                     FloatTy::F32 => u64::from(rng.gen::<u32>()),
@@ -539,5 +687,104 @@ mod tests {
         let mut careful = Pacer::new(until).hang_limit(Duration::from_secs(1));
         careful.ran(Instant::now(), FIRST_BATCH);
         assert!((1..=2).contains(&careful.batch()), "{}", careful.batch());
+    }
+
+    #[test]
+    fn integer_parameters_are_sampled_unless_fixed() {
+        use fpscout_ir::Param;
+        let param = |name: &str, ty| Param {
+            name: name.into(),
+            ty,
+            pointee: None,
+            min_elements: 0,
+            unsigned: false,
+        };
+        let f = Function {
+            name: "f".into(),
+            display_name: "f".into(),
+            params: vec![
+                param("x", Type::Scalar(ScalarTy::Float(FloatTy::F64))),
+                param("n", Type::Scalar(ScalarTy::Int(32))),
+                param("k", Type::Scalar(ScalarTy::Int(32))),
+            ],
+            ret: Type::Scalar(ScalarTy::Float(FloatTy::F64)),
+            blocks: Vec::new(),
+            num_values: 3,
+            external: true,
+            loc: None,
+            unsupported: None,
+        };
+        let ints = HashMap::from([("k".to_string(), -7)]);
+        let ranges = HashMap::from([("n".to_string(), (10.0, 40.0))]);
+        let no_lens = HashMap::new();
+        let options = InputOptions {
+            ranges: &ranges,
+            ints: &ints,
+            array_lens: &no_lens,
+        };
+        let assigned = |unfixed: &[i64]| -> Vec<Vec<u64>> {
+            InputSpace::assignments(&f, &options, "exceptions", unfixed)
+                .expect("space")
+                .iter()
+                .map(|s| {
+                    s.specs
+                        .iter()
+                        .filter_map(|p| match p {
+                            ParamSpec::Int { bits } => Some(*bits),
+                            _ => None,
+                        })
+                        .collect()
+                })
+                .collect()
+        };
+        let k = fpscout_ir::truncate_bits(-7i64 as u64, 32);
+        // The samples of unfixed integers do not matter: both are fixed.
+        for unfixed in [&[][..], &[0, 1, 2, 3][..]] {
+            assert_eq!(assigned(unfixed), [[10, k], [20, k], [30, k], [40, k]]);
+        }
+        // A range on an integer with no integer inside is refused, naming it.
+        let empty = HashMap::from([("n".to_string(), (0.25, 0.75))]);
+        let refused = InputSpace::of(
+            &f,
+            &InputOptions {
+                ranges: &empty,
+                ..options
+            },
+            "diff",
+        );
+        assert_eq!(
+            refused.err().map(|e| e.0).as_deref(),
+            Some("--range n=0.25:0.75: integer parameter 'n' of f has no value in [0.25, 0.75]")
+        );
+    }
+
+    #[test]
+    fn a_value_fitted_into_a_range_stays_in_it_in_its_own_format() {
+        let f32_bits = |x: f32| u64::from(x.to_bits());
+        // 0.2 rounds up to a float above 0.2: the float below is the range's top.
+        let top = fit_in_range(5.0, FloatTy::F32, (0.1, 0.2)).expect("a float");
+        assert_eq!(top, f32_bits(0.2f32.next_down()));
+        assert!(f64::from(f32::from_bits(top as u32)) <= 0.2);
+        assert_eq!(
+            fit_in_range(-3.0, FloatTy::F64, (1.0, 2.0)),
+            Some(1f64.to_bits())
+        );
+        assert_eq!(
+            fit_in_range(1.5, FloatTy::F64, (1.0, 2.0)),
+            Some(1.5f64.to_bits())
+        );
+        // No float lies in [0.1, 0.1]; NaN fits nowhere.
+        assert_eq!(fit_in_range(0.1, FloatTy::F32, (0.1, 0.1)), None);
+        assert_eq!(fit_in_range(f64::NAN, FloatTy::F64, (1.0, 2.0)), None);
+    }
+
+    #[test]
+    fn an_integer_range_is_sampled_at_its_ends_and_two_values_between() {
+        assert_eq!(int_range_values((10.0, 40.0), 32, false), [10, 20, 30, 40]);
+        assert_eq!(int_range_values((0.5, 2.5), 32, false), [1, 2]);
+        // Clamped to what the type holds.
+        assert_eq!(int_range_values((-5.0, 300.0), 8, true), [0, 85, 170, 255]);
+        assert_eq!(int_range_len((-5.0, 300.0), 8, true), 256);
+        assert_eq!(int_range_len((0.25, 0.75), 32, false), 0);
     }
 }

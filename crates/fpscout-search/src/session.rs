@@ -223,7 +223,25 @@ impl Session {
         }
     }
 
-    /// The floating-point mode a build's executable runs with under `choice`.
+    /// The floating-point mode `native` (an executable of `build`) really runs with under
+    /// `choice`, read from its MXCSR at startup: a library or a flag can turn FTZ/DAZ on
+    /// that the flags do not show. Only when the executable cannot say is it
+    /// [`Session::fp_mode`]'s guess. Every mode interprets with this mode, so the
+    /// interpreter and the executable agree on subnormals.
+    pub fn measured_fp_mode(
+        &self,
+        build: BuildKind,
+        native: &NativeBuild,
+        choice: FtzDazChoice,
+    ) -> FpMode {
+        native
+            .startup_mxcsr(native_ftz(choice))
+            .map(FpMode::from_mxcsr)
+            .unwrap_or_else(|_| self.fp_mode(build, choice))
+    }
+
+    /// The floating-point mode a build's executable should run with under `choice`, as
+    /// the flags say (a guess: [`Session::measured_fp_mode`] asks the executable).
     pub fn fp_mode(&self, build: BuildKind, choice: FtzDazChoice) -> FpMode {
         match choice {
             FtzDazChoice::On => FpMode::FAST_MATH_STARTUP,

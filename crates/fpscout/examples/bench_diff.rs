@@ -116,7 +116,7 @@ fn main() {
             let mut cfg = DiffConfig::new(b.function);
             if ranged {
                 for (n, lo, hi) in b.ranges {
-                    cfg.ranges.insert(n.to_string(), (*lo, *hi));
+                    cfg.common.ranges.insert(n.to_string(), (*lo, *hi));
                 }
             }
             let full = match run_diff(&session, &cfg, &mut |_, _, _| {}) {
@@ -130,7 +130,7 @@ fn main() {
             let s = &full.summary;
             let per_input = (s.phases.random / s.random_inputs.max(1) as f64).max(1e-7);
             let mut rcfg = cfg.clone();
-            rcfg.random_only = true;
+            rcfg.common.random_only = true;
             // The count is calibrated to the full run's wall time; no second limit.
             rcfg.random_budget_s = f64::INFINITY;
             rcfg.random_inputs = ((s.wall_seconds / per_input) as usize).clamp(1000, 4_000_000);

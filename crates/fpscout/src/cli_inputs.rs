@@ -1,7 +1,89 @@
-//! The searched-input options every mode shares (`--range`, `--int`, `--array-len`) and their parsing.
+//! The options every mode shares (searched inputs, time budget, seed, FTZ/DAZ, hang limit, random-only, P' flags) and their parsing into one checked configuration.
 
 use fpscout_report::InputError;
+use fpscout_search::config::{self, CommonConfig, ModeDefaults};
+use fpscout_search::session::FtzDazChoice;
+use fpscout_toolchain::{BuildFlags, BuildKind};
 use std::collections::HashMap;
+use std::time::Instant;
+
+/// The index of a mode in [`MODE_DEFAULTS`], as [`CommonArgs`]'s parameter (clap reads
+/// a struct's defaults when it is built, so the mode is part of the type).
+pub(crate) const EXCEPTIONS: usize = 0;
+pub(crate) const DIFF: usize = 1;
+pub(crate) const REACH: usize = 2;
+pub(crate) const ERROR: usize = 3;
+const MODE_DEFAULTS: [ModeDefaults; 4] = [
+    config::EXCEPTIONS,
+    config::DIFF,
+    config::REACH,
+    config::ERROR,
+];
+
+/// The options every mode shares, with the same meaning in each; `MODE` picks the row
+/// of `fpscout_search::config`'s defaults that `--help` shows.
+#[derive(clap::Args, Clone, Debug)]
+pub(crate) struct CommonArgs<const MODE: usize> {
+    #[command(flatten)]
+    pub(crate) inputs: InputArgs,
+    /// Seconds for each function analysed, compiling included: every phase ends by it
+    // Not `default_value_t`: clap keeps its text in a static that the four `MODE`s would
+    // share, so every mode would show the first one's default.
+    #[arg(long, default_value = MODE_DEFAULTS[MODE].time_budget_s.to_string())]
+    pub(crate) time_budget: f64,
+    /// Seed of every random choice (the same seed, the same inputs tried)
+    #[arg(long, default_value_t = config::SEED)]
+    pub(crate) seed: u64,
+    /// Flush-to-zero / denormals-are-zero: auto = as each executable really runs (a
+    /// -ffast-math P' links crtfastmath.o, which turns both on)
+    #[arg(long, value_enum, default_value = "auto")]
+    pub(crate) ftz_daz: FtzDazChoice,
+    /// Milliseconds an executable may run on one input before it is killed and the input
+    /// counts as not terminating
+    #[arg(long, default_value_t = config::HANG_LIMIT_MS)]
+    pub(crate) hang_limit_ms: u64,
+    /// Random inputs only, for the whole time budget, no solver (the benchmarks'
+    /// baseline)
+    #[arg(long)]
+    pub(crate) random_only: bool,
+    /// Compiler flags of P' (default: "-O3 -ffast-math")
+    #[arg(long, allow_hyphen_values = true)]
+    pub(crate) opt_flags: Option<String>,
+}
+
+impl<const MODE: usize> CommonArgs<MODE> {
+    /// The configuration of `function` on `build`, checked (the same messages in every
+    /// mode).
+    pub(crate) fn config(
+        &self,
+        function: &str,
+        build: BuildKind,
+        started: Instant,
+    ) -> Result<CommonConfig, InputError> {
+        let inputs = self.inputs.parse()?;
+        let mut cfg = CommonConfig::new(function, MODE_DEFAULTS[MODE]);
+        cfg.build = build;
+        cfg.ranges = inputs.ranges;
+        cfg.ints = inputs.ints;
+        cfg.array_lens = inputs.array_lens;
+        cfg.time_budget_s = self.time_budget;
+        cfg.seed = self.seed;
+        cfg.ftz_daz = self.ftz_daz;
+        cfg.hang_limit_ms = self.hang_limit_ms;
+        cfg.random_only = self.random_only;
+        cfg.started = Some(started);
+        cfg.validate()?;
+        Ok(cfg)
+    }
+
+    /// The flags of both builds (`--opt-flags` for P').
+    pub(crate) fn build_flags(&self) -> BuildFlags {
+        match &self.opt_flags {
+            Some(f) => BuildFlags::with_p_prime(f),
+            None => BuildFlags::default(),
+        }
+    }
+}
 
 /// How a function's parameters are searched, as the command line gives it.
 #[derive(clap::Args, Clone, Debug, Default)]

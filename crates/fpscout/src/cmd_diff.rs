@@ -1,17 +1,18 @@
 //! The `fpscout diff` command: one function, or (through the work list) every function of
 //! a file or library, one summary line each and a total.
 
-use crate::cli_inputs::InputArgs;
+use crate::cli_inputs::{CommonArgs, DIFF};
 use crate::outputs::{FindingOutputs, Progress, ShardArg};
 use crate::print_diff;
 use crate::worklist::{self, Analysed, Counts, DefaultJobs, Item, WholeRun};
 use crate::Linking;
 use fpscout_report::finding::Mode;
 use fpscout_report::InputError;
+use fpscout_search::config::check_seconds;
 use fpscout_search::diff::{run_diff, DiffConfig, DiffReport};
-use fpscout_search::session::{FtzDazChoice, Session};
+use fpscout_search::session::Session;
 use fpscout_search::sources::{CompileArgs, FpCoreFunction, FpCoreInputs};
-use fpscout_toolchain::{BuildFlags, BuildKind};
+use fpscout_toolchain::BuildKind;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::io::Write;
@@ -34,12 +35,7 @@ pub struct DiffArgs {
     #[arg(long, short = 'f')]
     pub(crate) function: Option<String>,
     #[command(flatten)]
-    pub(crate) inputs: InputArgs,
-    /// Compiler flags of P' (default: "-O3 -ffast-math")
-    #[arg(long, allow_hyphen_values = true)]
-    pub(crate) opt_flags: Option<String>,
-    #[arg(long, value_enum, default_value = "auto")]
-    pub(crate) ftz_daz: FtzDazChoice,
+    pub(crate) common: CommonArgs<DIFF>,
     /// How often one symbolic branch may fork on a path (loop unrolling bound)
     #[arg(long, default_value_t = 8)]
     pub(crate) loop_bound: u32,
@@ -67,15 +63,6 @@ pub struct DiffArgs {
     /// restart each); inputs left are reported as a stop reason
     #[arg(long, default_value_t = 5.0)]
     pub(crate) random_budget: f64,
-    /// Seconds the whole run may take: every phase ends by it (the phase budgets are
-    /// finer limits inside it) and what was cut short is listed with a reason
-    #[arg(long, default_value_t = fpscout_search::diff::DEFAULT_TIME_BUDGET_S)]
-    pub(crate) time_budget: f64,
-    /// Milliseconds an executable may run on one input before it is killed and the
-    /// input counts as not terminating (a build that ends where the other does not is
-    /// a `termination` difference)
-    #[arg(long, default_value_t = 200)]
-    pub(crate) hang_limit_ms: u64,
     /// Results more than this many ulps apart count as different
     #[arg(long, default_value_t = 0)]
     pub(crate) tolerance: u64,
@@ -85,11 +72,6 @@ pub struct DiffArgs {
     /// Random inputs replayed natively in the cheap phase
     #[arg(long, default_value_t = 100_000)]
     pub(crate) random: usize,
-    #[arg(long, default_value_t = 1)]
-    pub(crate) seed: u64,
-    /// Skip the solver (random phase only)
-    #[arg(long)]
-    pub(crate) random_only: bool,
     /// Do not ask the float solver about the exceptions no Z3 model raised
     #[arg(long)]
     pub(crate) no_float_solver: bool,
@@ -128,13 +110,11 @@ impl DiffArgs {
         started: Instant,
     ) -> Result<DiffConfig, InputError> {
         let mut cfg = DiffConfig::new(function);
-        let inputs = self.inputs.parse()?;
-        cfg.ranges = inputs.ranges;
+        // Diff compares both builds: the common configuration's build is not read.
+        cfg.common = self.common.config(function, BuildKind::P, started)?;
         if let Some(f) = fpcore {
-            f.ranges_under(&mut cfg.ranges);
+            f.ranges_under(&mut cfg.common.ranges);
         }
-        cfg.ints = inputs.ints;
-        cfg.array_lens = inputs.array_lens;
         cfg.collect.loop_bound = self.loop_bound;
         cfg.collect.max_paths = self.max_paths;
         cfg.query_timeout_ms = self.timeout_ms;
@@ -146,40 +126,24 @@ impl DiffArgs {
             ("--solve-budget", self.solve_budget),
             ("--explore-budget", Some(self.explore_budget)),
             ("--random-budget", Some(self.random_budget)),
-            ("--time-budget", Some(self.time_budget)),
         ];
         for (flag, seconds) in budgets {
-            let Some(seconds) = seconds else { continue };
-            if !(seconds.is_finite() && seconds >= 0.0) {
-                return Err(InputError(format!(
-                    "{flag} must be a number of seconds >= 0, not {seconds}"
-                )));
+            if let Some(seconds) = seconds {
+                check_seconds(flag, seconds)?;
             }
         }
         cfg.solve_budget_s = self.solve_budget;
         cfg.explore_budget_s = self.explore_budget;
         cfg.random_budget_s = self.random_budget;
-        if self.hang_limit_ms == 0 {
-            return Err(InputError("--hang-limit-ms must be at least 1".into()));
-        }
-        cfg.hang_limit_ms = self.hang_limit_ms;
-        cfg.time_budget_s = self.time_budget;
         cfg.search_budget = self.search_budget;
         cfg.random_inputs = self.random;
-        cfg.seed = self.seed;
-        cfg.ftz_daz = self.ftz_daz;
-        cfg.random_only = self.random_only;
         cfg.float_solver = !self.no_float_solver;
-        cfg.started = Some(started);
         Ok(cfg)
     }
 }
 
 pub fn run(mut args: DiffArgs, started: Instant) -> Result<ExitCode, InputError> {
-    let mut flags = match &args.opt_flags {
-        Some(f) => BuildFlags::with_p_prime(f),
-        None => BuildFlags::default(),
-    };
+    let mut flags = args.common.build_flags();
     // Checked before compiling: a typo should not cost a build.
     args.config("", None, started)?;
     args.outputs.prepare()?;
@@ -190,7 +154,9 @@ pub fn run(mut args: DiffArgs, started: Instant) -> Result<ExitCode, InputError>
     let (sources, fpcore) = args
         .compile
         .apply_translating(&args.source_files, &mut flags)?;
-    args.inputs.harness_defaults(&fpcore, &mut args.function);
+    args.common
+        .inputs
+        .harness_defaults(&fpcore, &mut args.function);
     let Some(name) = &args.function else {
         if args.worker.is_none() {
             for f in &fpcore.functions {
@@ -205,7 +171,7 @@ pub fn run(mut args: DiffArgs, started: Instant) -> Result<ExitCode, InputError>
             flags,
             libraries: args.linking.inputs(),
             builds: &BuildKind::BOTH,
-            ftz_daz: args.ftz_daz,
+            ftz_daz: args.common.ftz_daz,
         };
         let options = worklist::Options {
             outputs: &args.outputs,
@@ -249,13 +215,13 @@ pub fn run(mut args: DiffArgs, started: Instant) -> Result<ExitCode, InputError>
         }
     } else {
         print_diff::print_text(&mut out, &report, args.show_unconfirmed);
-        if !cfg.ranges.is_empty() {
-            let _ = writeln!(out, "ranges: {}", ranges_text(&cfg.ranges));
+        if !cfg.common.ranges.is_empty() {
+            let _ = writeln!(out, "ranges: {}", ranges_text(&cfg.common.ranges));
         }
     }
     drop(out);
     sink.finish(
-        || session.repro_builds(&sources, args.ftz_daz, &fpcore.temporary_dirs()),
+        || session.repro_builds(&sources, args.common.ftz_daz, &fpcore.temporary_dirs()),
         args.json,
         report.summary.diff_confirmed > 0,
     )
@@ -277,7 +243,7 @@ fn analyse(
     for p in &session.p()?.function(fid).params {
         match p.ty {
             fpscout_ir::Type::Scalar(fpscout_ir::ScalarTy::Int(_))
-                if notes && !cfg.ints.contains_key(&p.name) =>
+                if notes && !cfg.common.ints.contains_key(&p.name) =>
             {
                 eprintln!(
                     "fpscout: note: integer parameter '{}' is 0 (set it with --int {}=V)",
@@ -285,7 +251,7 @@ fn analyse(
                 );
             }
             fpscout_ir::Type::Scalar(fpscout_ir::ScalarTy::Ptr)
-                if notes && !cfg.array_lens.contains_key(&p.name) =>
+                if notes && !cfg.common.array_lens.contains_key(&p.name) =>
             {
                 eprintln!(
                     "fpscout: note: array parameter '{}' has {} elements (set it with --array-len {}=N)",
@@ -297,7 +263,7 @@ fn analyse(
             _ => {}
         }
     }
-    let mut bar = Progress::new(args.json, started, cfg.time_budget_s);
+    let mut bar = Progress::new(args.json, started, cfg.common.time_budget_s);
     let mut progress = |phase: &str, done: u64, total: u64| {
         if !quiet {
             bar.update(phase, done, total)
@@ -310,14 +276,14 @@ fn analyse(
             fpscout_search::oracle::enumerate_signatures(
                 session,
                 function,
-                args.ftz_daz,
+                args.common.ftz_daz,
                 &mut |done, total| progress("oracle", done, total),
             )?
         } else {
             fpscout_search::oracle::sample_signatures(
                 session,
                 function,
-                args.ftz_daz,
+                args.common.ftz_daz,
                 ORACLE_SAMPLES,
                 &mut |done, total| progress("oracle", done, total),
             )?
@@ -363,7 +329,7 @@ fn json_records(args: &DiffArgs, report: &DiffReport, cfg: &DiffConfig) -> Vec<V
     records.extend(print_diff::non_terminating_json(report));
     let mut summary = print_diff::summary_json(report);
     if let Some(data) = summary.get_mut("data").and_then(Value::as_object_mut) {
-        data.insert("ranges".into(), ranges_json(&cfg.ranges));
+        data.insert("ranges".into(), ranges_json(&cfg.common.ranges));
     }
     records.push(summary);
     records

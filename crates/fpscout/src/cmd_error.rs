@@ -1,7 +1,7 @@
 //! The `fpscout error` command: its arguments, the run (one function, or every function
 //! through the work list), and the report as text or JSON.
 
-use crate::cli_inputs::InputArgs;
+use crate::cli_inputs::{CommonArgs, ERROR};
 use crate::outputs::FindingOutputs;
 use crate::worklist::{self, Analysed, Choice, Counts, DefaultJobs, Item, WholeRun};
 use crate::{BuildChoice, Linking, SourceCache};
@@ -10,9 +10,8 @@ use fpscout_report::args::{inputs_json, inputs_text, run_args};
 use fpscout_report::finding::Mode;
 use fpscout_report::InputError;
 use fpscout_search::error::{run_error, ErrorConfig, ErrorProgress, ErrorReport};
-use fpscout_search::session::{FtzDazChoice, Session};
+use fpscout_search::session::Session;
 use fpscout_search::sources::CompileArgs;
-use fpscout_toolchain::BuildFlags;
 use serde_json::json;
 use std::io::Write;
 use std::path::PathBuf;
@@ -35,12 +34,7 @@ pub struct ErrorArgs {
     #[arg(long, value_enum, default_value = "p")]
     build: BuildChoice,
     #[command(flatten)]
-    inputs: InputArgs,
-    /// Seconds for the whole run (compiling included)
-    #[arg(long, default_value_t = 60.0)]
-    time_budget: f64,
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    common: CommonArgs<ERROR>,
     /// Bits of precision of the MPFR shadow values
     #[arg(long, default_value_t = fpscout_walk::shadow::DEFAULT_PRECISION)]
     precision: u32,
@@ -50,17 +44,6 @@ pub struct ErrorArgs {
     /// FPGen's cancellation target: max(exp(a), exp(b)) - exp(a±b) above this many bits
     #[arg(long, default_value_t = 40)]
     cancellation_threshold: i32,
-    /// Random inputs only for the whole budget (the baseline)
-    #[arg(long)]
-    random_only: bool,
-    /// Compiler flags of P' (default: "-O3 -ffast-math")
-    #[arg(long, allow_hyphen_values = true)]
-    opt_flags: Option<String>,
-    #[arg(long, value_enum, default_value = "auto")]
-    ftz_daz: FtzDazChoice,
-    /// Milliseconds the executable may run on one input before it is killed
-    #[arg(long, default_value_t = 2000)]
-    hang_limit_ms: u64,
     #[command(flatten)]
     compile: CompileArgs,
     #[command(flatten)]
@@ -85,45 +68,24 @@ pub struct ErrorArgs {
 
 impl ErrorArgs {
     fn config(&self, function: &str, started: Instant) -> Result<ErrorConfig, InputError> {
-        if !(self.time_budget.is_finite() && self.time_budget >= 0.0) {
-            return Err(InputError(format!(
-                "--time-budget must be a number of seconds >= 0, not {}",
-                self.time_budget
-            )));
-        }
+        let common = self.common.config(function, self.build.kind(), started)?;
         if !(2..=1_000_000).contains(&self.precision) {
             return Err(InputError(format!(
                 "--precision must be between 2 and 1000000 bits, not {}",
                 self.precision
             )));
         }
-        if self.hang_limit_ms == 0 {
-            return Err(InputError("--hang-limit-ms must be at least 1".into()));
-        }
         let mut cfg = ErrorConfig::new(function);
-        cfg.build = self.build.kind();
-        let inputs = self.inputs.parse()?;
-        cfg.ranges = inputs.ranges;
-        cfg.ints = inputs.ints;
-        cfg.array_lens = inputs.array_lens;
-        cfg.time_budget_s = self.time_budget;
-        cfg.seed = self.seed;
+        cfg.common = common;
         cfg.precision = self.precision;
         cfg.precision_loss_threshold = self.precision_loss_threshold;
         cfg.cancellation_threshold = self.cancellation_threshold;
-        cfg.ftz_daz = self.ftz_daz;
-        cfg.hang_limit_ms = self.hang_limit_ms;
-        cfg.random_only = self.random_only;
-        cfg.started = Some(started);
         Ok(cfg)
     }
 }
 
 pub fn run(mut args: ErrorArgs, started: Instant) -> Result<ExitCode, InputError> {
-    let mut flags = match &args.opt_flags {
-        Some(f) => BuildFlags::with_p_prime(f),
-        None => BuildFlags::default(),
-    };
+    let mut flags = args.common.build_flags();
     // Checked before compiling: a typo should not cost a build.
     args.config("", started)?;
     args.outputs.prepare()?;
@@ -134,14 +96,23 @@ pub fn run(mut args: ErrorArgs, started: Instant) -> Result<ExitCode, InputError
     let (sources, fpcore) = args
         .compile
         .apply_translating(&args.source_files, &mut flags)?;
-    args.inputs.harness_defaults(&fpcore, &mut args.function);
+    args.common
+        .inputs
+        .harness_defaults(&fpcore, &mut args.function);
     if let Some(harness) = &fpcore.harness {
-        let ranges = harness.default_ranges(&args.inputs.ranges);
-        args.inputs.ranges.extend(ranges);
+        let ranges = harness.default_ranges(&args.common.inputs.ranges);
+        args.common.inputs.ranges.extend(ranges);
         // The results array is written by the harness, not an input: searching its
         // initial contents would only waste evaluations.
-        if harness.inputs.results && !args.inputs.ranges.iter().any(|r| r.starts_with("results=")) {
-            args.inputs.ranges.push("results=0:0".into());
+        if harness.inputs.results
+            && !args
+                .common
+                .inputs
+                .ranges
+                .iter()
+                .any(|r| r.starts_with("results="))
+        {
+            args.common.inputs.ranges.push("results=0:0".into());
         }
     }
     let Some(name) = &args.function else {
@@ -151,7 +122,7 @@ pub fn run(mut args: ErrorArgs, started: Instant) -> Result<ExitCode, InputError
             flags,
             libraries: args.linking.inputs(),
             builds: &[args.build.kind()],
-            ftz_daz: args.ftz_daz,
+            ftz_daz: args.common.ftz_daz,
         };
         let options = worklist::Options {
             outputs: &args.outputs,
@@ -173,7 +144,7 @@ pub fn run(mut args: ErrorArgs, started: Instant) -> Result<ExitCode, InputError
         &sources,
         flags,
         &args.linking.inputs(),
-        &[cfg.build],
+        &[cfg.common.build],
         Some(&function),
     )?;
     let mut pace = crate::outputs::ProgressPace::new(started);
@@ -206,15 +177,17 @@ pub fn run(mut args: ErrorArgs, started: Instant) -> Result<ExitCode, InputError
         print_text(&mut out, &report, &cfg);
     }
     drop(out);
-    let mut sink = args
-        .outputs
-        .start(Mode::Error, std::slice::from_ref(&cfg.function), None)?;
+    let mut sink = args.outputs.start(
+        Mode::Error,
+        std::slice::from_ref(&cfg.common.function),
+        None,
+    )?;
     sink.found(&fpscout_search::findings::from_error(&report))?;
-    sink.covered(&cfg.function, None)?;
+    sink.covered(&cfg.common.function, None)?;
     // The worst error is a measurement, not a failure: exit 1 only for a finding new
     // against a --baseline.
     sink.finish(
-        || session.repro_builds(&sources, args.ftz_daz, &fpcore.temporary_dirs()),
+        || session.repro_builds(&sources, args.common.ftz_daz, &fpcore.temporary_dirs()),
         args.json,
         false,
     )

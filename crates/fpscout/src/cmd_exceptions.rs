@@ -1,7 +1,7 @@
 //! The `fpscout exceptions` command: one function, or (through the work list) every exported
 //! function with number parameters, one summary line each and a total.
 
-use crate::cli_inputs::InputArgs;
+use crate::cli_inputs::{CommonArgs, EXCEPTIONS};
 use crate::outputs::{FindingOutputs, Progress, ShardArg};
 use crate::print_exceptions;
 use crate::worklist::{self, Analysed, Counts, DefaultJobs, Item, WholeRun};
@@ -10,9 +10,9 @@ use fpscout_report::finding::Mode;
 use fpscout_report::repro::ReproBuilds;
 use fpscout_report::InputError;
 use fpscout_search::exceptions::{run_exceptions, ExceptionsConfig};
-use fpscout_search::session::{FtzDazChoice, Session};
+use fpscout_search::session::Session;
 use fpscout_search::sources::{CompileArgs, FpCoreFunction};
-use fpscout_toolchain::{BuildFlags, BuildKind};
+use fpscout_toolchain::BuildKind;
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
@@ -32,12 +32,7 @@ pub struct ExceptionsArgs {
     #[arg(long, value_enum, default_value = "p")]
     build: BuildChoice,
     #[command(flatten)]
-    inputs: InputArgs,
-    /// Compiler flags of P' (default: "-O3 -ffast-math")
-    #[arg(long, allow_hyphen_values = true)]
-    opt_flags: Option<String>,
-    #[arg(long, value_enum, default_value = "auto")]
-    ftz_daz: FtzDazChoice,
+    common: CommonArgs<EXCEPTIONS>,
     /// How often one symbolic branch may fork on a path (loop unrolling bound)
     #[arg(long, default_value_t = 8)]
     loop_bound: u32,
@@ -62,23 +57,12 @@ pub struct ExceptionsArgs {
     /// something traced; they stop earlier when the time budget says so
     #[arg(long, default_value_t = 100_000)]
     random: usize,
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Random inputs only, every one traced, for the whole time budget (the baseline)
-    #[arg(long)]
-    random_only: bool,
     /// Do not ask the float solver about the targets Z3 and the fallback solver missed
     #[arg(long)]
     no_float_solver: bool,
     /// Witnesses shown per operation and kind
     #[arg(long, default_value_t = 3)]
     witnesses: usize,
-    /// Seconds per function: every phase ends by it
-    #[arg(long, default_value_t = fpscout_search::exceptions::DEFAULT_TIME_BUDGET_S)]
-    time_budget: f64,
-    /// Milliseconds the executable may run on one input before it is killed
-    #[arg(long, default_value_t = 200)]
-    hang_limit_ms: u64,
     #[command(flatten)]
     compile: CompileArgs,
     #[command(flatten)]
@@ -103,14 +87,10 @@ pub struct ExceptionsArgs {
 impl ExceptionsArgs {
     fn config(&self, function: &str, started: Instant) -> Result<ExceptionsConfig, InputError> {
         let mut cfg = ExceptionsConfig::new(function);
-        cfg.build = self.build.kind();
-        let inputs = self.inputs.parse()?;
-        cfg.ranges = inputs.ranges;
+        cfg.common = self.common.config(function, self.build.kind(), started)?;
         if let Some(f) = self.fpcore.get(function) {
-            f.ranges_under(&mut cfg.ranges);
+            f.ranges_under(&mut cfg.common.ranges);
         }
-        cfg.ints = inputs.ints;
-        cfg.array_lens = inputs.array_lens;
         cfg.collect.loop_bound = self.loop_bound;
         cfg.collect.max_paths = self.max_paths;
         cfg.query_timeout_ms = self.timeout_ms;
@@ -118,25 +98,10 @@ impl ExceptionsArgs {
         if let Some(j) = self.jobs {
             cfg.threads = j.max(1);
         }
-        if !(self.time_budget.is_finite() && self.time_budget >= 0.0) {
-            return Err(InputError(format!(
-                "--time-budget must be a number of seconds >= 0, not {}",
-                self.time_budget
-            )));
-        }
-        if self.hang_limit_ms == 0 {
-            return Err(InputError("--hang-limit-ms must be at least 1".into()));
-        }
-        cfg.time_budget_s = self.time_budget;
-        cfg.hang_limit_ms = self.hang_limit_ms;
         cfg.search_budget = self.search_budget;
         cfg.random_inputs = self.random;
-        cfg.seed = self.seed;
-        cfg.random_only = self.random_only;
         cfg.float_solver = !self.no_float_solver;
-        cfg.ftz_daz = self.ftz_daz;
         cfg.witnesses_per_location = self.witnesses.max(1);
-        cfg.started = Some(started);
         Ok(cfg)
     }
 
@@ -146,10 +111,7 @@ impl ExceptionsArgs {
 }
 
 pub fn run(mut args: ExceptionsArgs, started: Instant) -> Result<ExitCode, InputError> {
-    let mut flags = match &args.opt_flags {
-        Some(f) => BuildFlags::with_p_prime(f),
-        None => BuildFlags::default(),
-    };
+    let mut flags = args.common.build_flags();
     // Checked before compiling: a typo should not cost a build.
     args.config("", started)?;
     args.outputs.prepare()?;
@@ -160,7 +122,9 @@ pub fn run(mut args: ExceptionsArgs, started: Instant) -> Result<ExitCode, Input
     let (sources, fpcore) = args
         .compile
         .apply_translating(&args.source_files, &mut flags)?;
-    args.inputs.harness_defaults(&fpcore, &mut args.function);
+    args.common
+        .inputs
+        .harness_defaults(&fpcore, &mut args.function);
     if let Some(name) = args.function.clone() {
         if let Some(f) = fpcore.resolve(&name)? {
             for note in f.notes() {
@@ -189,7 +153,8 @@ pub fn run(mut args: ExceptionsArgs, started: Instant) -> Result<ExitCode, Input
             &[args.build_kind()],
             Some(function),
         )?;
-        let builds = || session.repro_builds(&sources, args.ftz_daz, &fpcore.temporary_dirs());
+        let builds =
+            || session.repro_builds(&sources, args.common.ftz_daz, &fpcore.temporary_dirs());
         return one_function(&args, &session, function, started, builds);
     }
     let program = worklist::Program {
@@ -198,7 +163,7 @@ pub fn run(mut args: ExceptionsArgs, started: Instant) -> Result<ExitCode, Input
         flags,
         libraries: args.linking.inputs(),
         builds: &[args.build_kind()],
-        ftz_daz: args.ftz_daz,
+        ftz_daz: args.common.ftz_daz,
     };
     let options = worklist::Options {
         outputs: &args.outputs,
@@ -220,7 +185,7 @@ fn one_function(
     builds: impl FnOnce() -> ReproBuilds,
 ) -> Result<ExitCode, InputError> {
     let cfg = args.config(function, started)?;
-    let mut bar = Progress::new(args.json, started, cfg.time_budget_s);
+    let mut bar = Progress::new(args.json, started, cfg.common.time_budget_s);
     let mut progress = |phase: &str, done: u64, total: u64| bar.update(phase, done, total);
     let report = run_exceptions(session, &cfg, &mut progress)?;
     bar.finish();

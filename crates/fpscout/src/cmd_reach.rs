@@ -1,7 +1,7 @@
 //! The `fpscout reach` command: its arguments, the run (one function, or every function
 //! through the work list), and the report as text or JSON Lines.
 
-use crate::cli_inputs::InputArgs;
+use crate::cli_inputs::{CommonArgs, REACH};
 use crate::worklist::{self, Analysed, Counts, DefaultJobs, Item, WholeRun};
 use crate::{BuildChoice, Linking};
 use fpscout_report::args::{inputs_json, inputs_text, run_args};
@@ -10,9 +10,9 @@ use fpscout_report::InputError;
 use fpscout_search::reach::{
     run_reach, PathCounts, PathSolver, ReachAnswer, ReachConfig, ReachReport, Target,
 };
-use fpscout_search::session::{FtzDazChoice, Session};
+use fpscout_search::session::Session;
 use fpscout_search::sources::CompileArgs;
-use fpscout_toolchain::{BuildFlags, BuildKind};
+use fpscout_toolchain::BuildKind;
 use serde_json::json;
 use std::io::Write;
 use std::path::PathBuf;
@@ -34,7 +34,7 @@ pub struct ReachArgs {
     #[arg(long, value_enum, default_value = "p")]
     build: BuildChoice,
     #[command(flatten)]
-    inputs: InputArgs,
+    common: CommonArgs<REACH>,
     /// Target: the float result in [LO, HI] (default target: a failed assertion)
     #[arg(
         long,
@@ -66,16 +66,6 @@ pub struct ReachArgs {
     /// floating-point theory (QF_FP) on the same path constraints (the baseline)
     #[arg(long, value_enum, default_value = "float")]
     solver: SolverChoice,
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Compiler flags of P' (default: "-O3 -ffast-math")
-    #[arg(long, allow_hyphen_values = true)]
-    opt_flags: Option<String>,
-    #[arg(long, value_enum, default_value = "auto")]
-    ftz_daz: FtzDazChoice,
-    /// Milliseconds the executable may run on one input before it is killed
-    #[arg(long, default_value_t = 2000)]
-    hang_limit_ms: u64,
     #[command(flatten)]
     compile: CompileArgs,
     #[command(flatten)]
@@ -134,34 +124,15 @@ impl ReachArgs {
             }
             (None, None) => Target::FailedAssertion,
         };
-        if !(self.time_budget.is_finite() && self.time_budget >= 0.0) {
-            return Err(InputError(format!(
-                "--time-budget must be a number of seconds >= 0, not {}",
-                self.time_budget
-            )));
-        }
-        if self.hang_limit_ms == 0 {
-            return Err(InputError("--hang-limit-ms must be at least 1".into()));
-        }
         let mut cfg = ReachConfig::new(function, target);
-        cfg.build = self.build_kind();
-        let inputs = self.inputs.parse()?;
-        cfg.ranges = inputs.ranges;
-        cfg.ints = inputs.ints;
-        cfg.array_lens = inputs.array_lens;
+        cfg.common = self.common.config(function, self.build_kind(), started)?;
         cfg.loop_bound = self.loop_bound;
         cfg.max_paths = self.max_paths.max(1);
         cfg.node_budget = self.node_budget;
-        cfg.time_budget_s = self.time_budget;
-        cfg.ftz_daz = self.ftz_daz;
-        cfg.hang_limit_ms = self.hang_limit_ms;
-        cfg.random_only = self.random_only;
         cfg.solver = match self.solver {
             SolverChoice::Float => PathSolver::FloatSolver,
             SolverChoice::Z3fp => PathSolver::Z3FloatTheory,
         };
-        cfg.seed = self.seed;
-        cfg.started = Some(started);
         Ok(cfg)
     }
 
@@ -171,10 +142,7 @@ impl ReachArgs {
 }
 
 pub fn run(mut args: ReachArgs, started: Instant) -> Result<ExitCode, InputError> {
-    let mut flags = match &args.opt_flags {
-        Some(f) => BuildFlags::with_p_prime(f),
-        None => BuildFlags::default(),
-    };
+    let mut flags = args.common.build_flags();
     // Checked before compiling: a typo should not cost a build.
     args.config("", started)?;
     args.outputs.prepare()?;
@@ -185,7 +153,9 @@ pub fn run(mut args: ReachArgs, started: Instant) -> Result<ExitCode, InputError
     let (sources, fpcore) = args
         .compile
         .apply_translating(&args.source_files, &mut flags)?;
-    args.inputs.harness_defaults(&fpcore, &mut args.function);
+    args.common
+        .inputs
+        .harness_defaults(&fpcore, &mut args.function);
     let harnessed = fpcore.harness.is_some()
         && args.function.as_deref() == Some(fpscout_search::svcomp::HARNESS_FUNCTION);
     if args.witness.is_some() && !harnessed {
@@ -202,7 +172,7 @@ pub fn run(mut args: ReachArgs, started: Instant) -> Result<ExitCode, InputError
             flags,
             libraries: args.linking.inputs(),
             builds: &[args.build_kind()],
-            ftz_daz: args.ftz_daz,
+            ftz_daz: args.common.ftz_daz,
         };
         let options = worklist::Options {
             outputs: &args.outputs,
@@ -276,7 +246,7 @@ pub fn run(mut args: ReachArgs, started: Instant) -> Result<ExitCode, InputError
     drop(out);
     let reachable = matches!(report.answer, ReachAnswer::Reachable);
     let gated = sink.finish(
-        || session.repro_builds(&sources, args.ftz_daz, &fpcore.temporary_dirs()),
+        || session.repro_builds(&sources, args.common.ftz_daz, &fpcore.temporary_dirs()),
         args.json,
         reachable,
     )?;

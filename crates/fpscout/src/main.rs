@@ -106,11 +106,11 @@ enum Command {
         step_budget: u64,
         /// Seconds the whole run may take: an interpretation still running then stops
         /// with a reason, and each executable gets at most its share of what is left
-        #[arg(long, default_value_t = 60.0)]
+        #[arg(long, default_value_t = fpscout_search::config::RUN.time_budget_s)]
         time_budget: f64,
         /// Milliseconds an executable may run before it is killed and reported as not
         /// returning
-        #[arg(long, default_value_t = 2000)]
+        #[arg(long, default_value_t = fpscout_search::config::HANG_LIMIT_MS)]
         hang_limit_ms: u64,
         /// Also list inexact events in the text report
         #[arg(long)]

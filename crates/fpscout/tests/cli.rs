@@ -103,7 +103,11 @@ fn parameters_named_on_the_command_line_must_exist() {
             "sum has no parameter 'm' (its parameters: x, n)",
         ),
         ("--array-len=q=3", "sum has no parameter 'q'"),
-        ("--range=n=1:5", "parameter 'n' of sum is i32"),
+        // An integer's --range is sampled (issue #28), so it must hold an integer.
+        (
+            "--range=n=0.25:0.75",
+            "integer parameter 'n' of sum has no value in [0.25, 0.75]",
+        ),
         ("--int=x=1", "parameter 'x' of sum is ptr"),
     ] {
         let out = run(&["diff", sum, "-f", "sum", flag]);

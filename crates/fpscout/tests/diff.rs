@@ -36,8 +36,8 @@ fn quick(function: &str) -> DiffConfig {
 fn vectorised_summation_overflow_is_found_by_the_solver_and_confirmed() {
     let sum = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/sum.c");
     let mut cfg = quick("sum");
-    cfg.array_lens.insert("x".into(), 9);
-    cfg.ints.insert("n".into(), 9);
+    cfg.common.array_lens.insert("x".into(), 9);
+    cfg.common.ints.insert("n".into(), 9);
     // The solver alone must reach it: random inputs almost never align the huge values.
     cfg.random_inputs = 0;
     let r = diff(&sum, &cfg);
@@ -154,7 +154,7 @@ fn identical_builds_report_no_difference() {
     );
     let mut cfg = quick("mul");
     // Without FTZ/DAZ the two builds compute the same single multiplication.
-    cfg.ftz_daz = FtzDazChoice::Off;
+    cfg.common.ftz_daz = FtzDazChoice::Off;
     let r = diff(&src, &cfg);
     assert_eq!(
         r.summary.diff_confirmed,
@@ -224,8 +224,8 @@ fn ranges_bound_the_search_and_the_worst_divergence_has_an_exact_value() {
         "double poly(double x, double y) { return (x * y + 1.0) * (x - y) + x * x * 0.5 - y / 3.0; }\n",
     );
     let mut cfg = quick("poly");
-    cfg.ranges.insert("x".into(), (0.25, 2.0));
-    cfg.ranges.insert("y".into(), (0.5, 1.5));
+    cfg.common.ranges.insert("x".into(), (0.25, 2.0));
+    cfg.common.ranges.insert("y".into(), (0.5, 1.5));
     let r = diff(&src, &cfg);
     for f in &r.findings {
         for a in &f.input {
@@ -395,7 +395,7 @@ fn a_build_that_hangs_where_the_other_ends_is_a_termination_difference() {
         "double halve(double x) {\n  while (!(x <= 1.0)) x = x / 2.0;\n  return x;\n}\n",
     );
     let mut cfg = quick("halve");
-    cfg.hang_limit_ms = 100;
+    cfg.common.hang_limit_ms = 100;
     let t = std::time::Instant::now();
     let r = diff(&src, &cfg);
     let hit = r
@@ -424,7 +424,7 @@ fn inputs_that_hang_in_both_builds_are_reported_and_cost_little() {
          while (fabs(x * x - a) > 1e-12 * a) x = 0.5 * (x + a / x);\n  return x;\n}\n",
     );
     let mut cfg = quick("newton_sqrt");
-    cfg.hang_limit_ms = 100;
+    cfg.common.hang_limit_ms = 100;
     cfg.explore_budget_s = 1.0;
     cfg.solve_budget_s = Some(1.0);
     cfg.random_budget_s = 2.0;
@@ -457,7 +457,7 @@ fn a_function_with_output_and_an_abort_path_is_analysed() {
     let dir = tempfile::tempdir().unwrap();
     let src = source(&dir, "ratio.c", ERROR_PATH);
     let mut cfg = quick("ratio");
-    cfg.time_budget_s = 20.0;
+    cfg.common.time_budget_s = 20.0;
     let r = diff(&src, &cfg);
     // P' runs with DAZ: a subnormal y reads as 0, fails `y > 0` and aborts where P
     // returns: a difference in how the program ends, confirmed natively.
@@ -525,7 +525,7 @@ fn the_automatic_solve_budget_ends_when_models_stop_giving_new_candidates() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/budget/pid.c");
     let mut cfg = quick("pid");
     for name in ["m", "c"] {
-        cfg.ranges.insert(name.into(), (-10.0, 10.0));
+        cfg.common.ranges.insert(name.into(), (-10.0, 10.0));
     }
     let r = diff(&src, &cfg);
     let stopped = r.summary.stopped.join("; ");

@@ -25,7 +25,7 @@ fn quick(function: &str) -> ExceptionsConfig {
     let mut cfg = ExceptionsConfig::new(function);
     cfg.threads = 2;
     cfg.random_inputs = 2000;
-    cfg.time_budget_s = 20.0;
+    cfg.common.time_budget_s = 20.0;
     cfg
 }
 
@@ -36,7 +36,7 @@ fn exceptions(path: &Path, cfg: &ExceptionsConfig) -> ExceptionsReport {
     let session = Session::open(path, BuildFlags::default()).expect("session");
     let report = run_exceptions(&session, cfg, &mut |_, _, _| {}).expect("exceptions runs");
     let fid = session
-        .function(BuildKind::P, &cfg.function)
+        .function(BuildKind::P, &cfg.common.function)
         .expect("function");
     let f = session.p().expect("build P").function(fid);
     let lens: Vec<Option<usize>> = report
@@ -156,8 +156,8 @@ fn av2_never_overflows_and_av3_av4_overflow_in_the_difference() {
 #[test]
 fn the_squares_of_the_2_norm_overflow_and_underflow_avoidably() {
     let mut cfg = quick("norm2");
-    cfg.array_lens.insert("x".into(), 4);
-    cfg.ints.insert("n".into(), 4);
+    cfg.common.array_lens.insert("x".into(), 4);
+    cfg.common.ints.insert("n".into(), 4);
     let r = exceptions(&corpus("norm2.c"), &cfg);
     for (op, kind) in [
         ("fmul", ExceptionKind::Overflow),
@@ -269,7 +269,7 @@ fn some_exceptions_are_found_only_by_the_fallback_solver() {
     // Z3 keeps its 200 ms (it must give up); the fallback gets time to spare on a
     // loaded machine, where its default of 1 s ran out.
     cfg.fallback_timeout_ms = Some(10_000);
-    cfg.time_budget_s = 60.0;
+    cfg.common.time_budget_s = 60.0;
     let r = exceptions(&src, &cfg);
     assert!(r.summary.queries.z3_unknown > 0);
     assert!(r.summary.queries.fallback_sat > 0);
@@ -319,7 +319,7 @@ fn integer_parameters_not_fixed_are_sampled() {
     // Fixed by the user, the branch is never taken.
     let mut fixed = quick("scaled");
     fixed.random_inputs = 0;
-    fixed.ints.insert("k".into(), 1);
+    fixed.common.ints.insert("k".into(), 1);
     let r = exceptions(&src, &fixed);
     assert!(find(&r, 1, "fmul", ExceptionKind::Overflow).is_none());
 }

@@ -28,7 +28,7 @@ fn solvers_only(function: &str, float_solver: bool) -> ExceptionsConfig {
     let mut cfg = ExceptionsConfig::new(function);
     cfg.threads = 2;
     cfg.random_inputs = 0;
-    cfg.time_budget_s = 20.0;
+    cfg.common.time_budget_s = 20.0;
     cfg.float_solver = float_solver;
     cfg
 }
@@ -249,7 +249,7 @@ fn diff(path: &Path, function: &str, float_solver: bool) -> DiffReport {
     cfg.threads = 2;
     // The solvers, the seeds and the neighbourhood search only: what they find is theirs.
     cfg.random_inputs = 0;
-    cfg.time_budget_s = 20.0;
+    cfg.common.time_budget_s = 20.0;
     cfg.float_solver = float_solver;
     run_diff(&session, &cfg, &mut |_, _, _| {}).expect("diff runs")
 }
@@ -265,7 +265,7 @@ fn the_float_solver_step_of_diff_saturates_before_a_generous_share_ends() {
     let mut cfg = DiffConfig::new("turbine1");
     cfg.threads = 2;
     cfg.random_inputs = 0;
-    cfg.time_budget_s = 100.0;
+    cfg.common.time_budget_s = 100.0;
     cfg.solve_budget_s = Some(10.0);
     let r = run_diff(&session, &cfg, &mut |_, _, _| {}).expect("diff runs");
     assert!(r.summary.float_solver_candidates > 0, "{:?}", r.summary);

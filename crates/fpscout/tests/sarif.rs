@@ -37,7 +37,7 @@ fn exceptions_findings(source: &Path, function: &str) -> Vec<Finding> {
     let mut cfg = ExceptionsConfig::new(function);
     cfg.threads = 2;
     cfg.random_inputs = 2000;
-    cfg.time_budget_s = 15.0;
+    cfg.common.time_budget_s = 15.0;
     let report = run_exceptions(&session, &cfg, &mut |_, _, _| {}).expect("exceptions");
     from_exceptions(&report)
 }
@@ -91,8 +91,8 @@ fn diff_sarif_is_valid_and_carries_both_builds() {
     let _turn = ONE_Z3_USER.lock().unwrap_or_else(|e| e.into_inner());
     let session = Session::open(&repo("examples/sum.c"), BuildFlags::default()).expect("session");
     let mut cfg = DiffConfig::new("sum");
-    cfg.array_lens.insert("x".into(), 9);
-    cfg.ints.insert("n".into(), 9);
+    cfg.common.array_lens.insert("x".into(), 9);
+    cfg.common.ints.insert("n".into(), 9);
     cfg.random_inputs = 2000;
     cfg.threads = 2;
     let report = run_diff(&session, &cfg, &mut |_, _, _| {}).expect("diff");

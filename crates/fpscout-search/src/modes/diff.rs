@@ -3,13 +3,13 @@
 //! candidates and their neighbours in the concrete domain, plus a cheap random phase on
 //! the native builds), Confirm (every difference replayed natively).
 
+use crate::config::{self, CommonConfig};
 pub use crate::observe::{native_observe, plain_observe, Observation, ResultClass};
 use crate::refine::{missed_targets, refine, RefineLimits, RefineState, Refinement};
 use crate::search::{
-    after, earliest, is_finite_bits, model_floats, neighbours, replay_batches, InputOptions,
-    InputSpace,
+    after, earliest, is_finite_bits, model_floats, neighbours, replay_batches, InputSpace,
 };
-use crate::session::{native_ftz, FtzDazChoice, Session};
+use crate::session::{native_ftz, Session};
 use crate::trace::{compare_traces, interpreter_steps, native_steps};
 use crate::InputError;
 use fpscout_ir::{ExceptionKind, ExceptionSet, FloatTy, FuncId, Function, Type};
@@ -30,13 +30,8 @@ use std::time::{Duration, Instant};
 /// Settings of a diff run.
 #[derive(Clone, Debug)]
 pub struct DiffConfig {
-    pub function: String,
-    /// `--range name=lo:hi` per float parameter (arrays: every element).
-    pub ranges: HashMap<String, (f64, f64)>,
-    /// Values of integer parameters (`--int name=v`); default 0.
-    pub ints: HashMap<String, i64>,
-    /// Lengths of array parameters (`--array-len name=n`); default `search::default_array_len`.
-    pub array_lens: HashMap<String, usize>,
+    /// Its `build` is not read: diff compares both.
+    pub common: CommonConfig,
     pub collect: CollectOptions,
     pub query_timeout_ms: u32,
     pub threads: usize,
@@ -46,10 +41,6 @@ pub struct DiffConfig {
     pub search_budget: usize,
     /// Random inputs replayed natively in the cheap phase (0 = skip).
     pub random_inputs: usize,
-    pub seed: u64,
-    pub ftz_daz: FtzDazChoice,
-    /// Skip the solver (random phase only: the baseline of the benchmark).
-    pub random_only: bool,
     /// Ask the float solver, on each build's paths, about the exceptions no Z3
     /// candidate raised (`--no-float-solver` turns it off).
     pub float_solver: bool,
@@ -61,20 +52,8 @@ pub struct DiffConfig {
     /// Wall-clock budget of the random phase, in seconds (checked between native runs of
     /// growing chunks of inputs).
     pub random_budget_s: f64,
-    /// An executable that has not returned after this many milliseconds on one input is
-    /// killed: that input does not terminate (`hang`).
-    pub hang_limit_ms: u64,
-    /// Wall-clock budget of the whole run, in seconds: every phase ends by it (the phase
-    /// budgets above are finer limits inside it), and the last part is kept for
-    /// confirmation.
-    pub time_budget_s: f64,
-    /// When the run began (compiling the source included); `None`: when `run_diff` is
-    /// called. The time budget counts from it.
-    pub started: Option<Instant>,
 }
 
-/// The default `--time-budget`, in seconds.
-pub const DEFAULT_TIME_BUDGET_S: f64 = 60.0;
 /// Share of the time budget kept for the local search and confirmation.
 const CONFIRM_SHARE: f64 = 0.1;
 /// Share of the time budget the automatic solve budget takes at most.
@@ -100,21 +79,9 @@ pub fn automatic_solve_budget(unique_queries: usize) -> f64 {
 }
 
 impl DiffConfig {
-    /// The parameters as the user fixed them.
-    pub fn input_options(&self) -> InputOptions<'_> {
-        InputOptions {
-            ranges: &self.ranges,
-            ints: &self.ints,
-            array_lens: &self.array_lens,
-        }
-    }
-
     pub fn new(function: &str) -> DiffConfig {
         DiffConfig {
-            function: function.to_string(),
-            ranges: HashMap::new(),
-            ints: HashMap::new(),
-            array_lens: HashMap::new(),
+            common: CommonConfig::new(function, config::DIFF),
             collect: CollectOptions::default(),
             query_timeout_ms: 200,
             threads: std::thread::available_parallelism()
@@ -123,16 +90,10 @@ impl DiffConfig {
             tolerance_ulps: 0,
             search_budget: 64,
             random_inputs: 100_000,
-            seed: 1,
-            ftz_daz: FtzDazChoice::Auto,
-            random_only: false,
             float_solver: true,
             solve_budget_s: None,
             explore_budget_s: 4.0,
             random_budget_s: 5.0,
-            hang_limit_ms: 200,
-            time_budget_s: DEFAULT_TIME_BUDGET_S,
-            started: None,
         }
     }
 }
@@ -337,6 +298,9 @@ pub struct Summary {
     /// Every signature of a difference with the number of inputs it was seen on (search,
     /// sweep and random phase, untraced), rarest first.
     pub signature_inputs: Vec<SignatureInputs>,
+    /// The signatures the random phase saw (for `solver_only_signatures`).
+    #[serde(skip)]
+    pub random_signatures: BTreeSet<Signature>,
 }
 
 /// How many of the inputs tried showed one signature.
@@ -470,31 +434,31 @@ fn compare(p: &Observation, q: &Observation, ret: Type, tol: u64) -> (Vec<DiffKi
     (kinds, ulps)
 }
 
-/// Runs the whole pipeline.
-pub fn run_diff(
+/// Runs the whole pipeline with the integer parameters as `cfg` fixes them.
+fn run_diff_once(
     session: &Session,
     cfg: &DiffConfig,
     progress: Progress,
 ) -> Result<DiffReport, InputError> {
-    let start = cfg.started.unwrap_or_else(Instant::now);
+    let start = cfg.common.started.unwrap_or_else(Instant::now);
     let mut summary = Summary {
-        function: cfg.function.clone(),
-        hang_limit_ms: cfg.hang_limit_ms,
+        function: cfg.common.function.clone(),
+        hang_limit_ms: cfg.common.hang_limit_ms,
         ..Summary::default()
     };
     // Search phases end by `work_deadline`; the rest of the budget is for the local
     // search and confirmation, which end by `run_deadline`.
-    let run_deadline = after(start, cfg.time_budget_s);
-    let work_deadline = after(start, cfg.time_budget_s * (1.0 - CONFIRM_SHARE));
-    let fp = session.function(BuildKind::P, &cfg.function)?;
-    let fpp = session.function(BuildKind::PPrime, &cfg.function)?;
+    let run_deadline = after(start, cfg.common.time_budget_s);
+    let work_deadline = after(start, cfg.common.time_budget_s * (1.0 - CONFIRM_SHARE));
+    let fp = session.function(BuildKind::P, &cfg.common.function)?;
+    let fpp = session.function(BuildKind::PPrime, &cfg.common.function)?;
     let builds = Builds {
         p: (session.p()?, fp),
         pp: (session.p_prime()?, fpp),
     };
     let f = session.p()?.function(fp);
     let ret = f.ret;
-    let space = InputSpace::of(f, &cfg.input_options(), "diff")?;
+    let space = InputSpace::of(f, &cfg.common.input_options(), "diff")?;
     let (specs, inputs, input_ranges, tys) =
         (&space.specs, &space.inputs, &space.ranges, &space.tys);
     let lens = &space.lens;
@@ -510,20 +474,15 @@ pub fn run_diff(
         p: &native_p,
         pp: &native_pp,
     };
-    let ftz = native_ftz(cfg.ftz_daz);
+    let ftz = native_ftz(cfg.common.ftz_daz);
     // Every native run of the pipeline: the executables as linked, killed at the hang limit.
     let opts = RunOptions {
         ftz_daz: ftz,
-        per_vector_timeout: std::time::Duration::from_millis(cfg.hang_limit_ms.max(1)),
-    };
-    let mode_of = |n: &NativeBuild, b: BuildKind| {
-        n.startup_mxcsr(ftz)
-            .map(fpscout_walk::concrete::FpMode::from_mxcsr)
-            .unwrap_or_else(|_| session.fp_mode(b, cfg.ftz_daz))
+        per_vector_timeout: std::time::Duration::from_millis(cfg.common.hang_limit_ms.max(1)),
     };
     let (mode_p, mode_pp) = (
-        mode_of(&native_p, BuildKind::P),
-        mode_of(&native_pp, BuildKind::PPrime),
+        session.measured_fp_mode(BuildKind::P, &native_p, cfg.common.ftz_daz),
+        session.measured_fp_mode(BuildKind::PPrime, &native_pp, cfg.common.ftz_daz),
     );
     summary.backend_rewrites_pprime = session.backend_rewrites(BuildKind::PPrime);
 
@@ -551,7 +510,7 @@ pub fn run_diff(
 
     // Step 1: Solve.
     let mut pool = CandidatePool::default();
-    if !cfg.random_only {
+    if !cfg.common.random_only {
         let t = Instant::now();
         progress("collect", 0, 2);
         // Each build's exploration gets half the budget: loops whose branch checks are
@@ -601,7 +560,7 @@ pub fn run_diff(
         // The automatic budget leaves the search and random phases their share of a
         // short --time-budget.
         summary.solve_budget_s = cfg.solve_budget_s.unwrap_or_else(|| {
-            automatic_solve_budget(uniq.len()).min(AUTOMATIC_SOLVE_SHARE * cfg.time_budget_s)
+            automatic_solve_budget(uniq.len()).min(AUTOMATIC_SOLVE_SHARE * cfg.common.time_budget_s)
         });
         let deadline = earliest(after(t, summary.solve_budget_s), work_deadline);
         let mut pending: VecDeque<PlainWork> = uniq
@@ -674,7 +633,7 @@ pub fn run_diff(
             let t = Instant::now();
             // It is solving too: the solve budget again at most (so that `--solve-budget`
             // bounds it), and a tenth of the run.
-            let share = (REFINE_SHARE * cfg.time_budget_s).min(summary.solve_budget_s);
+            let share = (REFINE_SHARE * cfg.common.time_budget_s).min(summary.solve_budget_s);
             let until = earliest(after(t, share), work_deadline);
             let limits = RefineLimits {
                 max_paths: cfg.collect.max_paths,
@@ -934,7 +893,7 @@ pub fn run_diff(
     let mut random_signatures: HashSet<Signature> = HashSet::new();
     if cfg.random_inputs > 0 {
         progress("random", 0, cfg.random_inputs as u64);
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(cfg.seed);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(cfg.common.seed);
         let batch: Vec<Vec<ArgBits>> = (0..cfg.random_inputs)
             .map(|_| space.random(&mut rng))
             .collect();
@@ -1095,22 +1054,8 @@ pub fn run_diff(
     }
     summary.phases.confirm = t.elapsed().as_secs_f64();
 
-    let confirmed: Vec<&Finding> = findings.iter().filter(|x| x.confirmed).collect();
-    summary.diff_confirmed = confirmed.len();
-    summary.diff_unconfirmed = findings.len() - confirmed.len();
-    summary.model_disagreements = confirmed.iter().filter(|x| !x.model_agrees).count();
-    let sigs: BTreeSet<Signature> = confirmed.iter().map(|x| signature(x)).collect();
-    summary.signatures = sigs.len();
-    summary.solver_only_signatures = sigs
-        .iter()
-        .filter(|s| !random_signatures.contains(*s))
-        .filter(|s| {
-            confirmed
-                .iter()
-                .any(|x| signature(x) == **s && matches!(x.origin, Origin::Solver { .. }))
-        })
-        .count();
-    summary.max_ulps = confirmed.iter().filter_map(|x| x.ulps).max().unwrap_or(0);
+    summary.random_signatures = random_signatures.into_iter().collect();
+    count_confirmed(&mut summary, &findings);
     if let Some((u, args, a, b)) = max_ulps {
         summary.max_ulps = summary.max_ulps.max(u);
         summary.worst = Some(worst_with_exact(builds.p, specs, ret, args, a, b, u));
@@ -1331,6 +1276,141 @@ impl SolveRounds<'_, '_> {
     }
 }
 
+/// The summary's counts of the confirmed findings: how many, their signatures, those
+/// only the solver reached, the largest ulps.
+fn count_confirmed(summary: &mut Summary, findings: &[Finding]) {
+    let confirmed: Vec<&Finding> = findings.iter().filter(|x| x.confirmed).collect();
+    summary.diff_confirmed = confirmed.len();
+    summary.diff_unconfirmed = findings.len() - confirmed.len();
+    summary.model_disagreements = confirmed.iter().filter(|x| !x.model_agrees).count();
+    let sigs: BTreeSet<Signature> = confirmed.iter().map(|x| signature(x)).collect();
+    summary.signatures = sigs.len();
+    summary.solver_only_signatures = sigs
+        .iter()
+        .filter(|s| !summary.random_signatures.contains(*s))
+        .filter(|s| {
+            confirmed
+                .iter()
+                .any(|x| signature(x) == **s && matches!(x.origin, Origin::Solver { .. }))
+        })
+        .count();
+    summary.max_ulps = summary
+        .max_ulps
+        .max(confirmed.iter().filter_map(|x| x.ulps).max().unwrap_or(0));
+}
+
+impl DiffReport {
+    /// Adds the report of another assignment of the integer parameters (same function
+    /// and builds): its inputs and findings, and its counts to this summary's.
+    fn absorb(&mut self, other: DiffReport) {
+        self.findings.extend(other.findings);
+        self.candidates.extend(other.candidates);
+        self.non_terminating.extend(other.non_terminating);
+        let (s, o) = (&mut self.summary, other.summary);
+        for (total, more) in [
+            (&mut s.constraints_p, o.constraints_p),
+            (&mut s.constraints_pprime, o.constraints_pprime),
+            (&mut s.unique_constraints, o.unique_constraints),
+            (&mut s.satisfiable, o.satisfiable),
+            (&mut s.unsatisfiable, o.unsatisfiable),
+            (&mut s.unknown, o.unknown),
+            (&mut s.not_attempted, o.not_attempted),
+            (&mut s.already_witnessed, o.already_witnessed),
+            (&mut s.hanging_candidates, o.hanging_candidates),
+            (&mut s.differential_queries, o.differential_queries),
+            (&mut s.differential_satisfiable, o.differential_satisfiable),
+            (&mut s.float_solver_targets, o.float_solver_targets),
+            (&mut s.float_solver_candidates, o.float_solver_candidates),
+            (&mut s.float_solver_infeasible, o.float_solver_infeasible),
+            (&mut s.unique_inputs, o.unique_inputs),
+            (&mut s.paths_p, o.paths_p),
+            (&mut s.paths_pprime, o.paths_pprime),
+            (&mut s.random_inputs, o.random_inputs),
+        ] {
+            *total += more;
+        }
+        s.solve_budget_s += o.solve_budget_s;
+        for r in o.backend_rewrites_pprime {
+            if !s.backend_rewrites_pprime.contains(&r) {
+                s.backend_rewrites_pprime.push(r);
+            }
+        }
+        s.stopped.extend(o.stopped);
+        let (p, q) = (&mut s.phases, o.phases);
+        p.compile += q.compile;
+        p.collect += q.collect;
+        p.solve += q.solve;
+        p.refine += q.refine;
+        p.search += q.search;
+        p.random += q.random;
+        p.sweep += q.sweep;
+        p.confirm += q.confirm;
+        if o.worst.as_ref().map(|w| w.ulps) > s.worst.as_ref().map(|w| w.ulps) {
+            s.worst = o.worst;
+        }
+        s.max_ulps = s.max_ulps.max(o.max_ulps);
+        for seen in o.signature_inputs {
+            let key =
+                |c: &SignatureInputs| (c.p_flags, c.p_prime_flags, c.p_class, c.p_prime_class);
+            match s.signature_inputs.iter_mut().find(|c| key(c) == key(&seen)) {
+                Some(c) => c.inputs += seen.inputs,
+                None => s.signature_inputs.push(seen),
+            }
+        }
+        s.signature_inputs.sort_by_key(|c| {
+            (
+                c.inputs,
+                c.p_flags,
+                c.p_prime_flags,
+                c.p_class,
+                c.p_prime_class,
+            )
+        });
+        s.random_signatures.extend(o.random_signatures);
+        count_confirmed(s, &self.findings);
+    }
+}
+
+/// Runs the whole pipeline: once per assignment of the integer parameters a `--range`
+/// samples (each with an equal share of the time left), their findings together.
+pub fn run_diff(
+    session: &Session,
+    cfg: &DiffConfig,
+    progress: Progress,
+) -> Result<DiffReport, InputError> {
+    cfg.common.validate()?;
+    let started = cfg.common.start();
+    let f = session
+        .p()?
+        .function(session.function(BuildKind::P, &cfg.common.function)?);
+    let assignments = cfg.common.per_int_assignment(f);
+    if assignments.len() == 1 {
+        return run_diff_once(session, cfg, progress);
+    }
+    let count = assignments.len();
+    let mut merged: Option<DiffReport> = None;
+    for (k, common) in assignments.into_iter().enumerate() {
+        let left = (cfg.common.time_budget_s - started.elapsed().as_secs_f64()).max(0.0);
+        let one = DiffConfig {
+            common: CommonConfig {
+                time_budget_s: left / (count - k) as f64,
+                started: Some(Instant::now()),
+                ..common
+            },
+            ..cfg.clone()
+        };
+        let report = run_diff_once(session, &one, progress)?;
+        match &mut merged {
+            Some(all) => all.absorb(report),
+            None => merged = Some(report),
+        }
+    }
+    let mut report =
+        merged.ok_or_else(|| InputError("no integer assignment was searched".into()))?;
+    report.summary.wall_seconds = started.elapsed().as_secs_f64();
+    Ok(report)
+}
+
 fn signature(x: &Finding) -> Signature {
     (x.p.flags, x.p_prime.flags, x.p.class, x.p_prime.class)
 }
@@ -1501,7 +1581,7 @@ fn sweep_one_input(
     until: Option<Instant>,
 ) -> Result<Vec<(u64, Signature, u64)>, String> {
     let space: u64 = 1 << 32;
-    let budget = Duration::from_secs_f64((cfg.time_budget_s * SWEEP_SHARE).max(0.0));
+    let budget = Duration::from_secs_f64((cfg.common.time_budget_s * SWEEP_SHARE).max(0.0));
     let budget = match until {
         Some(d) => budget.min(d.saturating_duration_since(Instant::now())),
         None => budget,

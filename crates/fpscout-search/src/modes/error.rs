@@ -15,11 +15,12 @@
 //! replayed on the executable; the diagnosis reruns it with each cancelling or
 //! precision-losing operation computed exactly and ranks them by the error left.
 
+use crate::config::{self, CommonConfig};
 use crate::run::to_native;
 use crate::search::{
-    after, is_finite_bits, random_input, searched_function, InputOptions, InputSpace,
+    after, fit_in_range, is_finite_bits, random_input, searched_function, InputOptions, InputSpace,
 };
-use crate::session::{native_ftz, FtzDazChoice, Session};
+use crate::session::{native_ftz, Session};
 use crate::InputError;
 use fpscout_ir::{FloatTy, FpOpId, Module, Param, ScalarTy, SourceLoc, Type};
 use fpscout_native::{NativeOutcome, RunOptions};
@@ -31,50 +32,27 @@ use fpscout_walk::WalkConfig;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rug::Float;
-use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 /// Options of one `error` run.
 #[derive(Clone, Debug)]
 pub struct ErrorConfig {
-    pub function: String,
-    pub build: fpscout_toolchain::BuildKind,
-    pub ranges: HashMap<String, (f64, f64)>,
-    pub ints: HashMap<String, i64>,
-    pub array_lens: HashMap<String, usize>,
-    pub time_budget_s: f64,
-    pub seed: u64,
+    pub common: CommonConfig,
     /// Bits of the shadow values.
     pub precision: u32,
     /// FPGen's precision-loss target: |exp(a) − exp(b)| above this.
     pub precision_loss_threshold: i32,
     /// FPGen's cancellation target: max(exp(a), exp(b)) − exp(result) above this.
     pub cancellation_threshold: i32,
-    pub ftz_daz: FtzDazChoice,
-    pub hang_limit_ms: u64,
-    /// Random inputs only, for the whole budget (the baseline).
-    pub random_only: bool,
-    /// When the time budget counts from (compiling is part of the run).
-    pub started: Option<Instant>,
 }
 
 impl ErrorConfig {
     pub fn new(function: &str) -> ErrorConfig {
         ErrorConfig {
-            function: function.to_string(),
-            build: fpscout_toolchain::BuildKind::P,
-            ranges: HashMap::new(),
-            ints: HashMap::new(),
-            array_lens: HashMap::new(),
-            time_budget_s: 60.0,
-            seed: 1,
+            common: CommonConfig::new(function, config::ERROR),
             precision: fpscout_walk::shadow::DEFAULT_PRECISION,
             precision_loss_threshold: 32,
             cancellation_threshold: 40,
-            ftz_daz: FtzDazChoice::Auto,
-            hang_limit_ms: 2000,
-            random_only: false,
-            started: None,
         }
     }
 }
@@ -348,7 +326,11 @@ impl Evaluator<'_> {
     }
 
     /// Measures one input (flattened float bits); keeps it when it is the worst so far.
+    /// An input outside the ranges is not measured.
     fn eval(&mut self, floats: &[u64], strategy: &'static str) -> Option<ErrorMeasure> {
+        if !self.inside(floats) {
+            return None;
+        }
         self.evaluations += 1;
         let args = self.space.assemble(floats);
         let mut signs = std::mem::take(&mut self.last_output_signs);
@@ -416,12 +398,18 @@ impl Evaluator<'_> {
         let (lo, hi) = self.bounds[i];
         // A one-point range is a fixed value, its zero's sign included (clamping -0 into
         // [0, 0] would keep the -0 a move produced).
-        let x = if lo == hi { lo } else { x.clamp(lo, hi) };
-        let bits = match self.ty(i) {
-            FloatTy::F64 => x.to_bits(),
-            FloatTy::F32 => u64::from((x as f32).to_bits()),
-        };
-        is_finite_bits(bits, self.ty(i)).then_some(bits)
+        let x = if lo == hi { lo } else { x };
+        fit_in_range(x, self.ty(i), (lo, hi))
+    }
+
+    /// Whether every input lies in its range: moves that step by ulps or order keys can
+    /// leave it, and what is measured (and reported) must be an input the user allowed.
+    fn inside(&self, floats: &[u64]) -> bool {
+        floats.iter().enumerate().all(|(i, &bits)| {
+            let (lo, hi) = self.bounds[i];
+            let v = self.value(i, bits);
+            lo <= v && v <= hi
+        })
     }
 
     fn value(&self, i: usize, bits: u64) -> f64 {
@@ -567,7 +555,8 @@ impl Moves<'_, '_> {
         };
         for delta in [0i128, 1, -1] {
             x[j] = from_order_key(order_key(bits, self.ev.ty(j)) + delta, self.ev.ty(j));
-            if is_finite_bits(x[j], self.ev.ty(j)) {
+            // One ulp away may leave the range (the range's end is the nearest value).
+            if is_finite_bits(x[j], self.ev.ty(j)) && self.ev.inside(&x) {
                 self.ev.eval(&x, "cancelling pair");
             }
         }
@@ -619,21 +608,73 @@ const CLIMB_EVALS: u64 = 600;
 /// Share of the search budget for the random inputs that give the base.
 const RANDOM_SHARE: f64 = 0.05;
 
-/// Runs `error` on one function of a session.
+/// Runs `error` on one function of a session: once per assignment of the integer
+/// parameters a `--range` samples (each with an equal share of the time left), the
+/// worst input of all.
 pub fn run_error(
     session: &Session,
     cfg: &ErrorConfig,
     progress: &mut dyn FnMut(&ErrorProgress),
 ) -> Result<ErrorReport, InputError> {
-    let started = cfg.started.unwrap_or_else(Instant::now);
-    let deadline = after(started, cfg.time_budget_s);
+    cfg.common.validate()?;
+    let started = cfg.common.start();
+    let build = cfg.common.build;
+    let f = session
+        .module(build)?
+        .function(session.function(build, &cfg.common.function)?);
+    let assignments = cfg.common.per_int_assignment(f);
+    if assignments.len() == 1 {
+        return run_error_once(session, cfg, progress);
+    }
+    let count = assignments.len();
+    let mut worst: Option<ErrorReport> = None;
+    let (mut evaluations, mut unmeasured) = (0, 0);
+    for (k, common) in assignments.into_iter().enumerate() {
+        let left = (cfg.common.time_budget_s - started.elapsed().as_secs_f64()).max(0.0);
+        let one = ErrorConfig {
+            common: CommonConfig {
+                time_budget_s: left / (count - k) as f64,
+                started: Some(Instant::now()),
+                ..common
+            },
+            ..cfg.clone()
+        };
+        let report = run_error_once(session, &one, progress)?;
+        evaluations += report.evaluations;
+        unmeasured += report.unmeasured;
+        let error = |r: &ErrorReport| r.worst.as_ref().map(|(_, m)| m.rel_error);
+        if worst.as_ref().is_none_or(|w| error(&report) > error(w)) {
+            worst = Some(report);
+        }
+    }
+    let mut report =
+        worst.ok_or_else(|| InputError("no integer assignment was searched".into()))?;
+    report.evaluations = evaluations;
+    report.unmeasured = unmeasured;
+    report.wall_s = started.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+/// Runs `error` with the integer parameters as `cfg` fixes them.
+fn run_error_once(
+    session: &Session,
+    cfg: &ErrorConfig,
+    progress: &mut dyn FnMut(&ErrorProgress),
+) -> Result<ErrorReport, InputError> {
+    let started = cfg.common.started.unwrap_or_else(Instant::now);
+    let deadline = after(started, cfg.common.time_budget_s);
     let options = InputOptions {
-        ranges: &cfg.ranges,
-        ints: &cfg.ints,
-        array_lens: &cfg.array_lens,
+        ranges: &cfg.common.ranges,
+        ints: &cfg.common.ints,
+        array_lens: &cfg.common.array_lens,
     };
-    let (module, func, space) =
-        searched_function(session, cfg.build, &cfg.function, &options, "error")?;
+    let (module, func, space) = searched_function(
+        session,
+        cfg.common.build,
+        &cfg.common.function,
+        &options,
+        "error",
+    )?;
     let f = module.function(func);
     let returns_float = f.ret.float_ty();
     let has_float_arrays = f
@@ -647,8 +688,8 @@ pub fn run_error(
         )));
     }
     // Compiled before the search, so that confirming the worst input fits the budget.
-    let exe = session.native(cfg.build, func, &space.lens)?;
-    let mode = session.fp_mode(cfg.build, cfg.ftz_daz);
+    let exe = session.native(cfg.common.build, func, &space.lens)?;
+    let mode = session.measured_fp_mode(cfg.common.build, &exe, cfg.common.ftz_daz);
     let config = WalkConfig {
         deadline,
         ..WalkConfig::default()
@@ -682,10 +723,10 @@ pub fn run_error(
         progress,
         last_progress: None,
     };
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(cfg.seed);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(cfg.common.seed);
     let search_started = Instant::now();
     let left = deadline.map(|d| d.saturating_duration_since(search_started));
-    if cfg.random_only {
+    if cfg.common.random_only {
         random_phase(&mut ev, &mut rng, None);
     } else {
         let random_until = left.map(|l| search_started + l.mul_f64(RANDOM_SHARE));
@@ -696,7 +737,7 @@ pub fn run_error(
     let mut report = ErrorReport {
         function: f.display_name.clone(),
         symbol: f.name.clone(),
-        build: cfg.build,
+        build: cfg.common.build,
         params: f.params.clone(),
         ret: f.ret,
         worst: None,
@@ -707,7 +748,11 @@ pub fn run_error(
         unmeasured: ev.unmeasured,
         first_failure: ev.first_failure.clone(),
         found_by: "",
-        method: if cfg.random_only { "random" } else { "search" },
+        method: if cfg.common.random_only {
+            "random"
+        } else {
+            "search"
+        },
         precision: cfg.precision,
         wall_s: 0.0,
         sweeps: Vec::new(),
@@ -725,7 +770,7 @@ pub fn run_error(
         // A tenth of the budget at most (at least a second): heavy subjects evaluate in
         // tens of milliseconds, and the sweeps only draw the report's plots.
         let sweep_until =
-            Instant::now() + Duration::from_secs_f64((cfg.time_budget_s / 10.0).max(1.0));
+            Instant::now() + Duration::from_secs_f64((cfg.common.time_budget_s / 10.0).max(1.0));
         report.sweeps = sweeps(&mut ev, &floats, sweep_until);
     }
     report.wall_s = started.elapsed().as_secs_f64();
@@ -943,8 +988,8 @@ fn confirm_natively(
 ) -> Result<NativeCheck, InputError> {
     let f = module.function(func);
     let options = RunOptions {
-        ftz_daz: native_ftz(cfg.ftz_daz),
-        per_vector_timeout: Duration::from_millis(cfg.hang_limit_ms.max(1)),
+        ftz_daz: native_ftz(cfg.common.ftz_daz),
+        per_vector_timeout: Duration::from_millis(cfg.common.hang_limit_ms.max(1)),
     };
     let outcomes = exe
         .run(&[to_native(f, input)], &options)

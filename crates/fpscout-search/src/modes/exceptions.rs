@@ -8,13 +8,12 @@
 //! run traced, and each (location, kind) the machine reports is a finding. Random inputs
 //! over all exponents add theirs.
 
+use crate::config::{self, CommonConfig};
 use crate::observe::ResultClass;
 pub use crate::refine::Refinement;
 use crate::refine::{missed_targets, refine, RefineLimits};
-use crate::search::{
-    after, earliest, model_floats, neighbours, replay_batches, InputOptions, InputSpace,
-};
-use crate::session::{native_ftz, FtzDazChoice, Session};
+use crate::search::{after, earliest, model_floats, neighbours, replay_batches, InputSpace};
+use crate::session::{native_ftz, Session};
 use crate::InputError;
 use fpscout_ir::{
     ExceptionKind, ExceptionSet, FloatTy, FpOpId, FuncId, Function, Module, ScalarTy, SourceLoc,
@@ -25,7 +24,6 @@ use fpscout_smt::{
     collect, dedupe, exact_value_within, CollectOptions, Collected, Dependent, FallbackInput,
     FallbackOptions, ParamSpec, Query, QuerySet, Verdict,
 };
-use fpscout_toolchain::BuildKind;
 use fpscout_walk::concrete::{AdaptiveSteps, ArgBits, ConcreteRunner};
 use fpscout_walk::WalkConfig;
 use rand::{Rng, SeedableRng};
@@ -37,12 +35,7 @@ use std::time::{Duration, Instant};
 /// Settings of an exceptions run.
 #[derive(Clone, Debug)]
 pub struct ExceptionsConfig {
-    pub function: String,
-    /// The build analysed (its executable confirms).
-    pub build: BuildKind,
-    pub ranges: HashMap<String, (f64, f64)>,
-    pub ints: HashMap<String, i64>,
-    pub array_lens: HashMap<String, usize>,
+    pub common: CommonConfig,
     pub collect: CollectOptions,
     /// Timeout of each Z3 query, in milliseconds.
     pub query_timeout_ms: u32,
@@ -55,29 +48,17 @@ pub struct ExceptionsConfig {
     pub search_budget: usize,
     /// Random inputs run on the executable (0: none).
     pub random_inputs: usize,
-    pub seed: u64,
-    pub ftz_daz: FtzDazChoice,
-    /// Random inputs only, every one traced: the baseline of the benchmark.
-    pub random_only: bool,
     /// Targets still missed after Z3 and the fallback solver go to the float solver on
     /// the paths to their operation (a witness, or a proof over floats).
     pub float_solver: bool,
     /// Witnesses kept per (location, kind).
     pub witnesses_per_location: usize,
-    pub time_budget_s: f64,
-    pub hang_limit_ms: u64,
-    /// When the run began; the time budget counts from it.
-    pub started: Option<Instant>,
 }
 
 impl ExceptionsConfig {
     pub fn new(function: &str) -> ExceptionsConfig {
         ExceptionsConfig {
-            function: function.to_string(),
-            build: BuildKind::P,
-            ranges: HashMap::new(),
-            ints: HashMap::new(),
-            array_lens: HashMap::new(),
+            common: CommonConfig::new(function, config::EXCEPTIONS),
             collect: CollectOptions::default(),
             query_timeout_ms: 200,
             threads: std::thread::available_parallelism()
@@ -87,28 +68,12 @@ impl ExceptionsConfig {
             fallback_timeout_ms: None,
             search_budget: 32,
             random_inputs: 100_000,
-            seed: 1,
-            ftz_daz: FtzDazChoice::Auto,
-            random_only: false,
             float_solver: true,
             witnesses_per_location: 3,
-            time_budget_s: DEFAULT_TIME_BUDGET_S,
-            hang_limit_ms: 200,
-            started: None,
-        }
-    }
-
-    pub fn input_options(&self) -> InputOptions<'_> {
-        InputOptions {
-            ranges: &self.ranges,
-            ints: &self.ints,
-            array_lens: &self.array_lens,
         }
     }
 }
 
-/// The default `--time-budget` of one function, in seconds.
-pub const DEFAULT_TIME_BUDGET_S: f64 = 30.0;
 /// Shares of the time budget: exploring the paths at most; random inputs at least
 /// (they also get what solving leaves); confirmation and classification at the end; the
 /// search around each round's candidates before random inputs start.
@@ -527,32 +492,22 @@ pub fn run_exceptions(
     cfg: &ExceptionsConfig,
     progress: Progress,
 ) -> Result<ExceptionsReport, InputError> {
-    let start = cfg.started.unwrap_or_else(Instant::now);
-    let run_deadline = after(start, cfg.time_budget_s);
-    let share = |s: f64| Duration::from_secs_f64((cfg.time_budget_s * s).max(0.0));
-    let build = cfg.build;
+    cfg.common.validate()?;
+    let start = cfg.common.started.unwrap_or_else(Instant::now);
+    let run_deadline = after(start, cfg.common.time_budget_s);
+    let share = |s: f64| Duration::from_secs_f64((cfg.common.time_budget_s * s).max(0.0));
+    let build = cfg.common.build;
     let module = session.module(build)?;
-    let fid = session.function(build, &cfg.function)?;
+    let fid = session.function(build, &cfg.common.function)?;
     let f = module.function(fid);
     let ret = f.ret;
-    // `--range` on an integer parameter gives the values it is sampled from.
-    let is_int = |name: &String| {
-        f.params
-            .iter()
-            .any(|p| &p.name == name && matches!(p.ty, Type::Scalar(ScalarTy::Int(_))))
-    };
-    let float_ranges: HashMap<String, (f64, f64)> = cfg
-        .ranges
-        .iter()
-        .filter(|(n, _)| !is_int(n))
-        .map(|(n, r)| (n.clone(), *r))
-        .collect();
-    let options = InputOptions {
-        ranges: &float_ranges,
-        ..cfg.input_options()
-    };
-    let space = InputSpace::of(f, &options, "exceptions")?;
-    let spaces = int_assignments(f, &space, cfg);
+    let spaces =
+        InputSpace::assignments(f, &cfg.common.input_options(), "exceptions", &INT_SAMPLES)?;
+    // What the assignments share (specs but for the integers' values, array lengths).
+    let space = spaces
+        .first()
+        .cloned()
+        .ok_or_else(|| InputError(format!("{} has no input space", f.display_name)))?;
     let integers = f
         .params
         .iter()
@@ -574,7 +529,7 @@ pub fn run_exceptions(
         })
         .collect();
     let mut summary = Summary {
-        function: cfg.function.clone(),
+        function: cfg.common.function.clone(),
         build: build.to_string(),
         loop_bound: cfg.collect.loop_bound,
         integers,
@@ -587,14 +542,11 @@ pub fn run_exceptions(
         f,
         native: &native,
         opts: RunOptions {
-            ftz_daz: native_ftz(cfg.ftz_daz),
-            per_vector_timeout: Duration::from_millis(cfg.hang_limit_ms.max(1)),
+            ftz_daz: native_ftz(cfg.common.ftz_daz),
+            per_vector_timeout: Duration::from_millis(cfg.common.hang_limit_ms.max(1)),
         },
     };
-    let mode = native
-        .startup_mxcsr(exe.opts.ftz_daz)
-        .map(fpscout_walk::concrete::FpMode::from_mxcsr)
-        .unwrap_or_else(|_| session.fp_mode(build, cfg.ftz_daz));
+    let mode = session.measured_fp_mode(build, &native, cfg.common.ftz_daz);
     let config = WalkConfig {
         deadline: run_deadline,
         ..WalkConfig::default()
@@ -655,7 +607,11 @@ pub fn run_exceptions(
     let mut refinements: HashMap<(FpOpId, ExceptionKind), Refinement> = HashMap::new();
     // Each assignment of the sampled integer parameters in turn, with an equal share of
     // the time left for solving.
-    for (n, space) in spaces.iter().enumerate().filter(|_| !cfg.random_only) {
+    for (n, space) in spaces
+        .iter()
+        .enumerate()
+        .filter(|_| !cfg.common.random_only)
+    {
         let t = Instant::now();
         let left = (spaces.len() - n) as u32;
         let until = search_deadline.map(|d| t + d.saturating_duration_since(t) / left);
@@ -857,8 +813,8 @@ pub fn run_exceptions(
     // Random inputs over all exponents: untraced, then traced where something was raised
     // (every input traced when random inputs are all there is: the baseline).
     let t = Instant::now();
-    if cfg.random_inputs > 0 || cfg.random_only {
-        let random_deadline = if cfg.random_only {
+    if cfg.random_inputs > 0 || cfg.common.random_only {
+        let random_deadline = if cfg.common.random_only {
             ahead_of(run_deadline, share(0.05))
         } else {
             ahead_of(run_deadline, share(CONFIRM_SHARE))
@@ -1098,53 +1054,6 @@ fn plain_queries(collected: &Collected) -> Vec<&Query> {
 /// sizes (Ariadne sampled integer parameters too).
 const INT_SAMPLES: [i64; 4] = [0, 1, 2, 3];
 
-/// The input space once per assignment of the integer parameters: a value from `--int`,
-/// values spread over `--range` (lowest, highest, two between), or [`INT_SAMPLES`].
-/// Assignment k gives each parameter its k-th value (cycling), so there are as many
-/// assignments as the longest list has values.
-fn int_assignments(f: &Function, space: &InputSpace, cfg: &ExceptionsConfig) -> Vec<InputSpace> {
-    let values: Vec<Option<Vec<i64>>> = f
-        .params
-        .iter()
-        .map(|p| {
-            if !matches!(p.ty, Type::Scalar(ScalarTy::Int(_))) {
-                return None;
-            }
-            Some(if let Some(v) = cfg.ints.get(&p.name) {
-                vec![*v]
-            } else if let Some((lo, hi)) = cfg.ranges.get(&p.name) {
-                let (lo, hi) = (lo.ceil() as i64, hi.floor() as i64);
-                let mut v: Vec<i64> = [lo, lo + (hi - lo) / 3, lo + 2 * (hi - lo) / 3, hi]
-                    .into_iter()
-                    .filter(|x| (lo..=hi).contains(x))
-                    .collect();
-                v.dedup();
-                if v.is_empty() {
-                    vec![lo]
-                } else {
-                    v
-                }
-            } else {
-                INT_SAMPLES.to_vec()
-            })
-        })
-        .collect();
-    let count = values.iter().flatten().map(Vec::len).max().unwrap_or(1);
-    (0..count)
-        .map(|k| {
-            let mut one = space.clone();
-            for (spec, (p, vals)) in one.specs.iter_mut().zip(f.params.iter().zip(&values)) {
-                if let (ParamSpec::Int { bits }, Some(vals), Type::Scalar(ScalarTy::Int(w))) =
-                    (spec, vals, p.ty)
-                {
-                    *bits = fpscout_ir::truncate_bits(vals[k % vals.len()] as u64, w);
-                }
-            }
-            one
-        })
-        .collect()
-}
-
 /// The queries Z3 left unknown in a set, for the fallback solver.
 struct Fallback<'a> {
     asked: &'a [&'a Query],
@@ -1277,7 +1186,7 @@ impl Solving<'_, '_> {
                 .fallback_timeout_ms
                 .unwrap_or(cfg.query_timeout_ms.saturating_mul(FALLBACK_TIME_FACTOR)),
             jobs: cfg.threads,
-            seed: cfg.seed,
+            seed: cfg.common.seed,
         };
         let mut pool = scripts.fallback_pool(&inputs, dependents, opts);
         let mut pending: VecDeque<usize> = unknown.iter().copied().collect();
@@ -1445,8 +1354,8 @@ fn random_phase(
     summary: &mut Summary,
     progress: Progress,
 ) -> Result<(), InputError> {
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(cfg.seed);
-    let wanted = if cfg.random_only {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(cfg.common.seed);
+    let wanted = if cfg.common.random_only {
         usize::MAX
     } else {
         cfg.random_inputs
@@ -1464,7 +1373,7 @@ fn random_phase(
             })
             .collect();
         let started = Instant::now();
-        if cfg.random_only {
+        if cfg.common.random_only {
             // The baseline: every input on the traced executable.
             let outs = exe.traced(&batch, until)?;
             summary.traced_runs += outs.len();
@@ -1505,7 +1414,11 @@ fn random_phase(
         progress(
             "random",
             done as u64,
-            if cfg.random_only { 0 } else { wanted as u64 },
+            if cfg.common.random_only {
+                0
+            } else {
+                wanted as u64
+            },
         );
         let per_input = started.elapsed().as_secs_f64() / n.max(1) as f64;
         let affordable = until.map_or(usize::MAX, |d| {
@@ -1667,55 +1580,5 @@ mod tests {
             ..dwarf.clone()
         };
         assert_ne!(LocKey::of(&ir), LocKey::of(&other_col));
-    }
-
-    #[test]
-    fn integer_parameters_are_sampled_unless_fixed() {
-        use fpscout_ir::Param;
-        let param = |name: &str, ty| Param {
-            name: name.into(),
-            ty,
-            pointee: None,
-            min_elements: 0,
-            unsigned: false,
-        };
-        let f = Function {
-            name: "f".into(),
-            display_name: "f".into(),
-            params: vec![
-                param("x", Type::Scalar(ScalarTy::Float(FloatTy::F64))),
-                param("n", Type::Scalar(ScalarTy::Int(32))),
-                param("k", Type::Scalar(ScalarTy::Int(32))),
-            ],
-            ret: Type::Scalar(ScalarTy::Float(FloatTy::F64)),
-            blocks: Vec::new(),
-            num_values: 3,
-            external: true,
-            loc: None,
-            unsupported: None,
-        };
-        let mut cfg = ExceptionsConfig::new("f");
-        cfg.ints.insert("k".into(), -7);
-        cfg.ranges.insert("n".into(), (10.0, 40.0));
-        let no_ranges = HashMap::new();
-        let options = InputOptions {
-            ranges: &no_ranges,
-            ..cfg.input_options()
-        };
-        let space = InputSpace::of(&f, &options, "exceptions").expect("space");
-        let ints: Vec<Vec<u64>> = int_assignments(&f, &space, &cfg)
-            .iter()
-            .map(|s| {
-                s.specs
-                    .iter()
-                    .filter_map(|p| match p {
-                        ParamSpec::Int { bits } => Some(*bits),
-                        _ => None,
-                    })
-                    .collect()
-            })
-            .collect();
-        let k = fpscout_ir::truncate_bits(-7i64 as u64, 32);
-        assert_eq!(ints, [[10, k], [20, k], [30, k], [40, k]]);
     }
 }

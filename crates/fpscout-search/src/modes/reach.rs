@@ -8,10 +8,11 @@
 //! proof over floats. The answer is `unreachable` only when every path was explored and
 //! every target path refuted.
 
+use crate::config::{self, CommonConfig};
 use crate::floatsolve::{complete_solve, float_path_walker, quick_solve, sample, solution_bits};
 use crate::run::to_native;
 use crate::search::{after, searched_function, InputOptions, InputSpace};
-use crate::session::{native_ftz, FtzDazChoice, Session};
+use crate::session::{native_ftz, Session};
 use crate::InputError;
 use fpscout_fpsolve::{
     Answer, FcmpPredicate, FloatValue, Format, Network, Report, Rounding, StopReason as FpStop,
@@ -26,7 +27,6 @@ use fpscout_walk::floatpath::{format_of, FloatPath, PathScalar};
 use fpscout_walk::{ExploreLimits, PathEnd, StopReason, Val, WalkConfig};
 use rand::SeedableRng;
 use rug::Rational;
-use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 /// What counts as reaching.
@@ -69,47 +69,27 @@ impl Target {
 /// Options of one `reach` run.
 #[derive(Clone, Debug)]
 pub struct ReachConfig {
-    pub function: String,
-    pub build: fpscout_toolchain::BuildKind,
+    /// Its `random_only`: random generate-and-test on the executable only (the
+    /// baseline), same budget.
+    pub common: CommonConfig,
     pub target: Target,
-    pub ranges: HashMap<String, (f64, f64)>,
-    pub ints: HashMap<String, i64>,
-    pub array_lens: HashMap<String, usize>,
     pub loop_bound: u32,
     pub max_paths: usize,
-    pub time_budget_s: f64,
     /// Search nodes of the float solver per target path.
     pub node_budget: u64,
-    pub ftz_daz: FtzDazChoice,
-    pub hang_limit_ms: u64,
-    /// Random generate-and-test on the executable only (the baseline), same budget.
-    pub random_only: bool,
     /// What solves each target path's constraints.
     pub solver: PathSolver,
-    pub seed: u64,
-    /// When the time budget counts from (compiling is part of the run).
-    pub started: Option<Instant>,
 }
 
 impl ReachConfig {
     pub fn new(function: &str, target: Target) -> ReachConfig {
         ReachConfig {
-            function: function.to_string(),
-            build: fpscout_toolchain::BuildKind::P,
+            common: CommonConfig::new(function, config::REACH),
             target,
-            ranges: HashMap::new(),
-            ints: HashMap::new(),
-            array_lens: HashMap::new(),
             loop_bound: 8,
             max_paths: 1024,
-            time_budget_s: 60.0,
             node_budget: 200_000,
-            ftz_daz: FtzDazChoice::Auto,
-            hang_limit_ms: 2000,
-            random_only: false,
             solver: PathSolver::FloatSolver,
-            seed: 1,
-            started: None,
         }
     }
 }
@@ -349,7 +329,7 @@ impl Replayer<'_> {
 
     /// The witness when both the interpreter and the executable reach the target.
     fn confirm(&self, inputs: &[ArgBits]) -> Result<Option<Witness>, InputError> {
-        let module = self.session.module(self.cfg.build)?;
+        let module = self.session.module(self.cfg.common.build)?;
         let f = module.function(self.func);
         let mut runner =
             crate::concrete::concrete_runner(module, self.func, self.mode, WalkConfig::default())
@@ -405,8 +385,8 @@ impl Replayer<'_> {
 
     fn run_options(&self) -> RunOptions {
         RunOptions {
-            ftz_daz: native_ftz(self.cfg.ftz_daz),
-            per_vector_timeout: Duration::from_millis(self.cfg.hang_limit_ms.max(1)),
+            ftz_daz: native_ftz(self.cfg.common.ftz_daz),
+            per_vector_timeout: Duration::from_millis(self.cfg.common.hang_limit_ms.max(1)),
         }
     }
 }
@@ -740,21 +720,128 @@ fn exhaust(
     Ok(Exhaustion::Refuted(run))
 }
 
-/// Runs `reach` on one function of a session.
+/// Runs `reach` on one function of a session: once per assignment of the integer
+/// parameters a `--range` samples (each with an equal share of the time left), until
+/// one reaches the target. Unreachable for every assignment is `unreachable` only when
+/// the assignments are every integer of the ranges; otherwise it is unknown, with the
+/// values it holds for.
 pub fn run_reach(
     session: &Session,
     cfg: &ReachConfig,
     progress: &mut dyn FnMut(&PathCounts),
 ) -> Result<ReachReport, InputError> {
-    let started = cfg.started.unwrap_or_else(Instant::now);
-    let deadline = after(started, cfg.time_budget_s);
+    cfg.common.validate()?;
+    let started = cfg.common.start();
+    let build = cfg.common.build;
+    let f = session
+        .module(build)?
+        .function(session.function(build, &cfg.common.function)?);
+    let assignments = cfg.common.per_int_assignment(f);
+    if assignments.len() == 1 {
+        return run_reach_once(session, cfg, progress);
+    }
+    let count = assignments.len();
+    let mut merged: Option<ReachReport> = None;
+    let mut open: Vec<String> = Vec::new();
+    let mut refuted: Vec<String> = Vec::new();
+    let mut cut = 0;
+    for (k, common) in assignments.into_iter().enumerate() {
+        let left = (cfg.common.time_budget_s - started.elapsed().as_secs_f64()).max(0.0);
+        let values = common.int_values(f);
+        let one = ReachConfig {
+            common: CommonConfig {
+                time_budget_s: left / (count - k) as f64,
+                started: Some(Instant::now()),
+                ..common
+            },
+            ..cfg.clone()
+        };
+        let report = run_reach_once(session, &one, progress)?;
+        let answer = report.answer.clone();
+        let all = merged.get_or_insert_with(|| ReachReport {
+            paths: PathCounts::default(),
+            solver_nodes: 0,
+            random_inputs: 0,
+            exhausted_inputs: 0,
+            reasons: Vec::new(),
+            ..report.clone()
+        });
+        let p = &mut all.paths;
+        p.explored += report.paths.explored;
+        p.pruned += report.paths.pruned;
+        p.infeasible += report.paths.infeasible;
+        p.unknown += report.paths.unknown;
+        p.cut += report.paths.cut;
+        p.target += report.paths.target;
+        all.solver_nodes += report.solver_nodes;
+        all.random_inputs += report.random_inputs;
+        all.exhausted_inputs += report.exhausted_inputs;
+        for reason in report.reasons {
+            note(&mut all.reasons, format!("{values}: {reason}"));
+        }
+        match answer {
+            ReachAnswer::Reachable => {
+                all.answer = ReachAnswer::Reachable;
+                all.witness = report.witness;
+                all.method = report.method;
+                break;
+            }
+            ReachAnswer::Unknown { reason } => open.push(format!("{values}: {reason}")),
+            ReachAnswer::UnreachableWithinBound { cut: c, .. } => {
+                cut += c;
+                refuted.push(values);
+            }
+            ReachAnswer::Unreachable => refuted.push(values),
+        }
+    }
+    let mut report =
+        merged.ok_or_else(|| InputError("no integer assignment was explored".into()))?;
+    if report.answer != ReachAnswer::Reachable {
+        report.answer = if !open.is_empty() {
+            ReachAnswer::Unknown {
+                reason: open.join("; "),
+            }
+        } else if !cfg.common.int_ranges_exhausted(f) {
+            ReachAnswer::Unknown {
+                reason: format!(
+                    "unreachable for each sampled integer assignment ({}); the other \
+                     integers of the --range were not explored",
+                    refuted.join("; ")
+                ),
+            }
+        } else if cut > 0 {
+            ReachAnswer::UnreachableWithinBound {
+                bound: cfg.loop_bound,
+                cut,
+            }
+        } else {
+            ReachAnswer::Unreachable
+        };
+    }
+    report.wall_s = started.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+/// Runs `reach` with the integer parameters as `cfg` fixes them.
+fn run_reach_once(
+    session: &Session,
+    cfg: &ReachConfig,
+    progress: &mut dyn FnMut(&PathCounts),
+) -> Result<ReachReport, InputError> {
+    let started = cfg.common.started.unwrap_or_else(Instant::now);
+    let deadline = after(started, cfg.common.time_budget_s);
     let options = InputOptions {
-        ranges: &cfg.ranges,
-        ints: &cfg.ints,
-        array_lens: &cfg.array_lens,
+        ranges: &cfg.common.ranges,
+        ints: &cfg.common.ints,
+        array_lens: &cfg.common.array_lens,
     };
-    let (module, func, space) =
-        searched_function(session, cfg.build, &cfg.function, &options, "reach")?;
+    let (module, func, space) = searched_function(
+        session,
+        cfg.common.build,
+        &cfg.common.function,
+        &options,
+        "reach",
+    )?;
     let f = module.function(func);
     if cfg.target != Target::FailedAssertion && f.ret.float_ty().is_none() {
         return Err(InputError(format!(
@@ -762,12 +849,14 @@ pub fn run_reach(
             f.display_name, f.ret
         )));
     }
+    let exe = session.native(cfg.common.build, func, &space.lens)?;
+    let mode = session.measured_fp_mode(cfg.common.build, &exe, cfg.common.ftz_daz);
     let replayer = Replayer {
         session,
         cfg,
-        exe: session.native(cfg.build, func, &space.lens)?,
+        exe,
         func,
-        mode: session.fp_mode(cfg.build, cfg.ftz_daz),
+        mode,
         ret: f.ret,
         location: f.loc.clone(),
         error_ends: ErrorEnds::of(module),
@@ -776,7 +865,7 @@ pub fn run_reach(
         function: f.display_name.clone(),
         symbol: f.name.clone(),
         ret: f.ret,
-        build: cfg.build,
+        build: cfg.common.build,
         target: cfg.target,
         answer: ReachAnswer::Unknown {
             reason: String::new(),
@@ -790,19 +879,19 @@ pub fn run_reach(
         exhausted_inputs: 0,
         reasons: Vec::new(),
         wall_s: 0.0,
-        method: match (cfg.random_only, cfg.solver) {
+        method: match (cfg.common.random_only, cfg.solver) {
             (true, _) => "random",
             (false, PathSolver::FloatSolver) => "float solver",
             (false, PathSolver::Z3FloatTheory) => "z3 qf_fp",
         },
     };
-    if cfg.random_only {
+    if cfg.common.random_only {
         random_search(&replayer, &space, cfg, deadline, &mut report)?;
     } else {
         // Paths and their searches stop at 90% of the budget, so that random testing
         // keeps a little when they leave the answer open (a larger share for random
         // testing cost the solver answers at 5 s budgets in scripts/bench-reach.sh).
-        let explore_deadline = after(started, cfg.time_budget_s * SOLVER_SHARE);
+        let explore_deadline = after(started, cfg.common.time_budget_s * SOLVER_SHARE);
         explore_paths(
             &replayer,
             &space,
@@ -849,7 +938,7 @@ fn explore_paths(
     report: &mut ReachReport,
     progress: &mut dyn FnMut(&PathCounts),
 ) -> Result<(), InputError> {
-    let module = replayer.session.module(cfg.build)?;
+    let module = replayer.session.module(cfg.common.build)?;
     let config = WalkConfig {
         deadline,
         ..WalkConfig::default()
@@ -873,9 +962,10 @@ fn explore_paths(
     // A first-pass slice is a small share of the whole budget, so that a program with
     // many target paths reaches its last paths' witnesses in the first pass.
     // (An unbounded budget, which only the library can be given, caps nothing.)
-    let first_pass_cap =
-        Duration::try_from_secs_f64(cfg.time_budget_s.max(0.0) * SOLVER_SHARE / FIRST_PASS_SLICES)
-            .unwrap_or(Duration::MAX);
+    let first_pass_cap = Duration::try_from_secs_f64(
+        cfg.common.time_budget_s.max(0.0) * SOLVER_SHARE / FIRST_PASS_SLICES,
+    )
+    .unwrap_or(Duration::MAX);
     let mut runner = crate::concrete::concrete_runner(
         module,
         replayer.func,
@@ -1101,9 +1191,9 @@ fn random_search(
     deadline: Option<Instant>,
     report: &mut ReachReport,
 ) -> Result<(), InputError> {
-    let module = replayer.session.module(cfg.build)?;
+    let module = replayer.session.module(cfg.common.build)?;
     let f = module.function(replayer.func);
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(cfg.seed);
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(cfg.common.seed);
     // Without a deadline random testing still ends: a fixed number of batches.
     let mut batches_left = if deadline.is_some() { u64::MAX } else { 16 };
     while deadline.is_none_or(|d| Instant::now() < d) && batches_left > 0 {
