@@ -55,13 +55,6 @@ pub struct ReachArgs {
     /// Float-solver search nodes per path reaching the target
     #[arg(long, default_value_t = 200_000)]
     node_budget: u64,
-    /// Seconds for the whole run (compiling included); per function without --function
-    #[arg(long, default_value_t = 60.0)]
-    time_budget: f64,
-    /// Random generate-and-test on the executable only, for the whole time budget (the
-    /// baseline; it can find witnesses, never prove unreachability)
-    #[arg(long)]
-    random_only: bool,
     /// What solves each path reaching the target: fpscout's float solver, or Z3's
     /// floating-point theory (QF_FP) on the same path constraints (the baseline)
     #[arg(long, value_enum, default_value = "float")]

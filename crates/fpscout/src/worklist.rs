@@ -7,7 +7,7 @@ use fpscout_report::ledger::Shard;
 use fpscout_report::repro::ReproBuilds;
 use fpscout_report::InputError;
 use fpscout_search::libraries::LinkInput;
-use fpscout_search::session::{FtzDazChoice, Session};
+use fpscout_search::session::{BackendModel, FtzDazChoice, Session};
 use fpscout_search::sources::FpCoreInputs;
 use fpscout_toolchain::{BuildFlags, BuildKind, SourceKind, SourceSet};
 use serde::de::DeserializeOwned;
@@ -224,16 +224,25 @@ pub(crate) fn run_program<M: WholeRun>(
     choose: impl Fn(&Function) -> Choice,
     options: &Options,
 ) -> Result<ExitCode, InputError> {
-    let open = |focus: Option<&str>| {
-        Session::open_focused(
+    let open_modelled = |focus: Option<&str>, backend: BackendModel| {
+        Session::open_modelled(
             program.sources,
             program.flags.clone(),
             &program.libraries,
             program.builds,
             focus,
+            backend,
         )
     };
-    let session = open(None)?;
+    let open = |focus: Option<&str>| open_modelled(focus, BackendModel::MatchMachine);
+    // A parent of worker processes only lists the functions and says how the program was
+    // built: the workers analyse, so it need not model what the backend did to P'.
+    let parent_only = options.worker.is_none() && worker_count(options).is_some();
+    let session = if parent_only {
+        open_modelled(None, BackendModel::IrOnly)?
+    } else {
+        open(None)?
+    };
     let listed = program
         .builds
         .first()
@@ -328,16 +337,7 @@ fn run<M: WholeRun>(
         }
     }
     let analysed = list.analysed().count();
-    let workers = match (options.jobs, options.default_jobs) {
-        (None, DefaultJobs::InProcess) => None,
-        (Some(jobs), _) => Some(jobs),
-        (None, DefaultJobs::AllCores) => Some(
-            std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(2),
-        ),
-    };
-    match workers {
+    match worker_count(options) {
         None => {
             for item in list.analysed() {
                 for message in analyse_one(mode, list, whole, open, item, false) {
@@ -389,6 +389,19 @@ fn run<M: WholeRun>(
         Ok(gated)
     } else {
         Ok(ExitCode::from(code))
+    }
+}
+
+/// How many worker processes analyse the functions; `None`: this process does.
+fn worker_count(options: &Options) -> Option<usize> {
+    match (options.jobs, options.default_jobs) {
+        (None, DefaultJobs::InProcess) => None,
+        (Some(jobs), _) => Some(jobs),
+        (None, DefaultJobs::AllCores) => Some(
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(2),
+        ),
     }
 }
 
