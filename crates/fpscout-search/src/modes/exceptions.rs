@@ -9,17 +9,17 @@
 //! over all exponents add theirs.
 
 use crate::config::{self, CommonConfig};
+use crate::executable::Executable;
 use crate::observe::ResultClass;
 pub use crate::refine::Refinement;
 use crate::refine::{missed_targets, refine, RefineLimits};
-use crate::search::{after, earliest, model_floats, neighbours, replay_batches, InputSpace};
-use crate::session::{native_ftz, Session};
+use crate::search::{after, earliest, model_floats, neighbours, InputSpace};
+use crate::session::Session;
 use crate::InputError;
 use fpscout_ir::{
-    ExceptionKind, ExceptionSet, FloatTy, FpOpId, FuncId, Function, Module, ScalarTy, SourceLoc,
-    Type,
+    ExceptionKind, ExceptionSet, FloatTy, FpOpId, FuncId, Module, ScalarTy, SourceLoc, Type,
 };
-use fpscout_native::{NativeBuild, NativeOutcome, RunOptions, TracedOutcome};
+use fpscout_native::{NativeOutcome, TracedOutcome};
 use fpscout_smt::{
     collect, dedupe, exact_value_within, CollectOptions, Collected, Dependent, FallbackInput,
     FallbackOptions, ParamSpec, Query, QuerySet, Verdict,
@@ -445,47 +445,6 @@ struct Candidate {
     source: Source,
 }
 
-/// The executable and how it runs.
-struct Exe<'a> {
-    f: &'a Function,
-    native: &'a NativeBuild,
-    opts: RunOptions,
-}
-
-impl Exe<'_> {
-    fn run(
-        &self,
-        inputs: &[Vec<ArgBits>],
-        until: Option<Instant>,
-    ) -> Result<Vec<NativeOutcome>, InputError> {
-        replay_batches(
-            self.native,
-            self.f,
-            inputs,
-            &self.opts,
-            NativeBuild::run,
-            until,
-            &mut |_, _| {},
-        )
-    }
-
-    fn traced(
-        &self,
-        inputs: &[Vec<ArgBits>],
-        until: Option<Instant>,
-    ) -> Result<Vec<TracedOutcome>, InputError> {
-        replay_batches(
-            self.native,
-            self.f,
-            inputs,
-            &self.opts,
-            NativeBuild::run_traced,
-            until,
-            &mut |_, _| {},
-        )
-    }
-}
-
 /// Runs the whole pipeline on one function.
 pub fn run_exceptions(
     session: &Session,
@@ -537,16 +496,8 @@ pub fn run_exceptions(
     };
 
     progress("compile", 0, 1);
-    let native = session.native(build, fid, &space.lens)?;
-    let exe = Exe {
-        f,
-        native: &native,
-        opts: RunOptions {
-            ftz_daz: native_ftz(cfg.common.ftz_daz),
-            per_vector_timeout: Duration::from_millis(cfg.common.hang_limit_ms.max(1)),
-        },
-    };
-    let mode = session.measured_fp_mode(build, &native, cfg.common.ftz_daz);
+    let exe = Executable::open(session, build, fid, &space.lens, &cfg.common)?;
+    let mode = exe.mode();
     let config = WalkConfig {
         deadline: run_deadline,
         ..WalkConfig::default()
@@ -1256,7 +1207,7 @@ type TargetVerdict = ((FpOpId, ExceptionKind), Option<&'static str>);
 /// target was raised at its operation (`None`) or why not.
 #[allow(clippy::too_many_arguments)]
 fn search_round(
-    exe: &Exe,
+    exe: &Executable,
     space: &InputSpace,
     cfg: &ExceptionsConfig,
     candidates: &[Candidate],
@@ -1348,7 +1299,7 @@ fn search_round(
 fn random_phase(
     cfg: &ExceptionsConfig,
     spaces: &[InputSpace],
-    exe: &Exe,
+    exe: &Executable,
     findings: &mut Findings,
     until: Option<Instant>,
     summary: &mut Summary,
@@ -1396,7 +1347,7 @@ fn random_phase(
                         return false;
                     }
                     let seen = alike
-                        .entry(novelty_key(spaces, args, o, exe.f.ret, flags))
+                        .entry(novelty_key(spaces, args, o, exe.function().ret, flags))
                         .or_insert(0);
                     *seen += 1;
                     *seen <= TRACED_PER_KIND_OF_INPUT
