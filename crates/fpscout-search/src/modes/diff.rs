@@ -4,6 +4,7 @@
 //! the native builds), Confirm (every difference replayed natively).
 
 use crate::config::{self, CommonConfig};
+use crate::confirm::confirm_each_pair;
 use crate::executable::{ExecutablePair, Pacer};
 pub use crate::observe::{native_observe, plain_observe, Observation, ResultClass};
 use crate::refine::{missed_targets, refine, RefineLimits, RefineState, Refinement};
@@ -1611,7 +1612,36 @@ fn confirm(
         return Ok(());
     }
     let inputs: Vec<Vec<ArgBits>> = findings.iter().map(|x| x.input.clone()).collect();
-    let (op, oq) = exes.traced(&inputs, until, &mut |_, _| {})?;
+    confirm_each_pair(
+        exes,
+        findings,
+        |x| &x.input,
+        until,
+        |x, again| {
+            let Some((a, b)) = again else {
+                x.unconfirmed_reason =
+                    Some("the run's time budget ran out before its replay".into());
+                return;
+            };
+            let (Some(np), Some(nq)) = (native_observe(a, ret), native_observe(b, ret)) else {
+                x.unconfirmed_reason =
+                    Some("the native build crashed or timed out on replay".into());
+                return;
+            };
+            if np != x.p || nq != x.p_prime {
+                x.unconfirmed_reason = Some(format!(
+                    "a second native replay differs from the first (P: {} {}, P': {} {}): the \
+                 program is not deterministic on this input",
+                    np.result.map(|b| format!("{b:#x}")).unwrap_or_default(),
+                    np.flags,
+                    nq.result.map(|b| format!("{b:#x}")).unwrap_or_default(),
+                    nq.flags
+                ));
+                return;
+            }
+            x.confirmed = true;
+        },
+    )?;
     let off = exes.with_ftz_daz_off();
     // Without FTZ/DAZ: untraced first; only where results and flags agree there does a
     // traced replay decide whether the traces still differ.
@@ -1636,28 +1666,8 @@ fn confirm(
             ftz_only[i] = compare(&a, &b, ret, tol).0.is_empty();
         }
     }
-    for (i, x) in findings.iter_mut().enumerate() {
-        let (Some(a), Some(b)) = (op.get(i), oq.get(i)) else {
-            x.unconfirmed_reason = Some("the run's time budget ran out before its replay".into());
-            continue;
-        };
-        let (Some(np), Some(nq)) = (native_observe(a, ret), native_observe(b, ret)) else {
-            x.unconfirmed_reason = Some("the native build crashed or timed out on replay".into());
-            continue;
-        };
-        if np != x.p || nq != x.p_prime {
-            x.unconfirmed_reason = Some(format!(
-                "a second native replay differs from the first (P: {} {}, P': {} {}): the \
-                 program is not deterministic on this input",
-                np.result.map(|b| format!("{b:#x}")).unwrap_or_default(),
-                np.flags,
-                nq.result.map(|b| format!("{b:#x}")).unwrap_or_default(),
-                nq.flags
-            ));
-            continue;
-        }
-        x.confirmed = true;
-        x.ftz_only = ftz_only[i];
+    for (x, ftz_only) in findings.iter_mut().zip(ftz_only) {
+        x.ftz_only = x.confirmed && ftz_only;
     }
     Ok(())
 }

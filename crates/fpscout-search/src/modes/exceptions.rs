@@ -9,6 +9,7 @@
 //! over all exponents add theirs.
 
 use crate::config::{self, CommonConfig};
+use crate::confirm::confirm_each;
 use crate::executable::Executable;
 use crate::observe::ResultClass;
 pub use crate::refine::Refinement;
@@ -786,13 +787,38 @@ pub fn run_exceptions(
     // the same place; overflows and underflows are classified against the exact result.
     let t = Instant::now();
     let mut out: Vec<ExceptionFinding> = findings.by_key.into_values().collect();
-    let firsts: Vec<Vec<ArgBits>> = out.iter().map(|x| x.witnesses[0].input.clone()).collect();
     progress("confirm", 0, out.len() as u64);
     // Findings deserve their confirmation even when the phases before used the budget up:
     // a little time past it, not a report without them.
     let confirm_until = run_deadline.map(|d| d.max(Instant::now() + CONFIRM_GRACE));
-    let again = exe.traced(&firsts, confirm_until)?;
-    summary.traced_runs += again.len();
+    let location_key = |x: &ExceptionFinding| (x.location.as_ref().map(LocKey::of), x.kind);
+    summary.traced_runs += confirm_each(
+        &exe,
+        &mut out,
+        |x| &x.witnesses[0].input,
+        confirm_until,
+        |x, again| {
+            let key = location_key(x);
+            x.confirmed = again.is_some_and(|t| {
+                raised_at(t)
+                    .iter()
+                    .any(|(l, _, k)| *k == x.kind && l.as_ref().map(LocKey::of) == key.0)
+            });
+            if let Some(t) = again.filter(|_| x.confirmed) {
+                x.trace = fpscout_native::NativeTrace {
+                    events: t
+                        .trace
+                        .events
+                        .iter()
+                        .filter(|e| !e.flags.without_inexact().is_empty())
+                        .cloned()
+                        .collect(),
+                    truncated: t.trace.truncated,
+                };
+            }
+        },
+    )?;
+    let confirm_total = out.len();
     let target_locs: HashSet<(Option<LocKey>, ExceptionKind)> = targets
         .iter()
         .map(|(op, k)| (module.op(*op).loc.as_ref().map(LocKey::of), *k))
@@ -800,25 +826,8 @@ pub fn run_exceptions(
     let mut exact_cache: HashMap<Vec<ArgBits>, Option<Rational>> = HashMap::new();
     let (mut exact_successes, mut exact_failures) = (0usize, 0usize);
     for (i, x) in out.iter_mut().enumerate() {
-        let key = (x.location.as_ref().map(LocKey::of), x.kind);
+        let key = location_key(x);
         x.targeted = target_locs.contains(&key);
-        x.confirmed = again.get(i).is_some_and(|t| {
-            raised_at(t)
-                .iter()
-                .any(|(l, _, k)| *k == x.kind && l.as_ref().map(LocKey::of) == key.0)
-        });
-        if let Some(t) = again.get(i).filter(|_| x.confirmed) {
-            x.trace = fpscout_native::NativeTrace {
-                events: t
-                    .trace
-                    .events
-                    .iter()
-                    .filter(|e| !e.flags.without_inexact().is_empty())
-                    .cloned()
-                    .collect(),
-                truncated: t.trace.truncated,
-            };
-        }
         if matches!(x.kind, ExceptionKind::Overflow | ExceptionKind::Underflow) {
             // The witnesses first, then other inputs that raised it: one whose exact
             // result is normal makes the exception avoidable, and becomes the first witness.
@@ -872,7 +881,7 @@ pub fn run_exceptions(
                 }
             }
         }
-        progress("confirm", i as u64 + 1, firsts.len() as u64);
+        progress("confirm", i as u64 + 1, confirm_total as u64);
     }
     out.retain(|x| x.confirmed);
     summary.phases.confirm = t.elapsed().as_secs_f64();
