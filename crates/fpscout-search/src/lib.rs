@@ -5,6 +5,8 @@
 
 pub mod concrete;
 pub mod config;
+pub mod confirm;
+pub mod executable;
 pub mod findings;
 mod floatsolve;
 pub mod libraries;

@@ -1,11 +1,12 @@
 //! `fpscout run`: evaluate one input on P and P' with the interpreter, replay it natively,
 //! and say whether the two agree.
 
-use crate::session::{native_ftz, FtzDazChoice, Session};
+use crate::executable::Executable;
+use crate::session::{FtzDazChoice, Session};
 use crate::trace::{compare_traces, interpreter_steps, native_steps, TraceMatch};
 use crate::InputError;
 use fpscout_ir::{ExceptionSet, FloatTy, Module, ProgramEnd, ScalarTy, SourceLoc, Type};
-use fpscout_native::{NativeArg, NativeOutcome, NativeTrace, RunOptions};
+use fpscout_native::{NativeArg, NativeOutcome, NativeTrace};
 use fpscout_report::args::{decimal, hex_float, parse_args};
 use fpscout_toolchain::BuildKind;
 use fpscout_walk::concrete::{ArgBits, ConcreteRunner, EvalEnd, Evaluation, FpMode};
@@ -366,9 +367,8 @@ pub fn run_both(
                 ArgBits::Scalar(_) => None,
             })
             .collect();
-        let native = session.native(build, fid, &lens)?;
-        // The executable itself says which FTZ/DAZ it runs with (crtfastmath.o or not).
-        let mode = session.measured_fp_mode(build, &native, choice);
+        let exe = Executable::open_with(session, build, fid, &lens, choice, budget.hang_limit)?;
+        let mode = exe.mode();
         let mut runner = ConcreteRunner::new(module, fid, mode, config)
             .map_err(|e| InputError(e.to_string()))?;
         runner.record_inexact(true);
@@ -377,13 +377,9 @@ pub fn run_both(
         let eval = runner
             .eval(&args)
             .map_err(|e| InputError(format!("build {build}: {e}")))?;
-        let opts = RunOptions {
-            ftz_daz: native_ftz(choice),
-            per_vector_timeout: slot.native_timeout(),
-        };
-        let traced = native
-            .run_traced(&[to_native(f, &args)], &opts)
-            .map_err(|e| InputError(e.to_string()))?
+        let exe = exe.with_hang_limit(slot.native_timeout());
+        let traced = exe
+            .traced(std::slice::from_ref(&args), None)?
             .pop()
             .ok_or_else(|| InputError("native run returned no outcome".into()))?;
         let outcome = traced.outcome;
@@ -438,7 +434,7 @@ pub fn run_both(
             NativeOutcome::TimedOut => (
                 format!(
                     "did not return within {} ms (killed)",
-                    opts.per_vector_timeout.as_millis()
+                    exe.options().per_vector_timeout.as_millis()
                 ),
                 None,
                 vec![],

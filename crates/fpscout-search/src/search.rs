@@ -1,10 +1,9 @@
 //! The search pipeline every mode shares: its inputs (parameters as searched floats,
 //! fixed integers, arrays), deadlines, candidate floats from solver models, their
-//! neighbourhoods, random inputs, and batched native replays.
+//! neighbourhoods and random inputs.
 
 use crate::InputError;
 use fpscout_ir::{FloatTy, Function, ScalarTy, Type};
-use fpscout_native::{NativeArg, NativeBuild, RunOptions};
 use fpscout_smt::numeral::{float_value, floats_around, round_to_float};
 use fpscout_smt::{ExactArg, ParamSpec};
 use fpscout_walk::concrete::ArgBits;
@@ -162,93 +161,6 @@ pub fn searched_function<'s>(
     let func = session.function(build, name)?;
     let space = InputSpace::of(module.function(func), cfg, mode)?;
     Ok((module, func, space))
-}
-
-/// Inputs per native batch at most (progress is reported, and the deadline looked at,
-/// between batches).
-pub const NATIVE_BATCH: usize = 4096;
-/// Inputs of the first native batch under a deadline.
-const FIRST_BATCH: usize = 16;
-
-/// Sizes native batches under a deadline: the first small, each next one twice the last,
-/// at most [`NATIVE_BATCH`] and no more than the last one's pace says fits before the
-/// deadline, so that a slow function, or inputs that run until the hang limit, cannot
-/// overrun it by a whole batch.
-pub struct Pacer {
-    batch: usize,
-    until: Option<Instant>,
-    /// What one input may cost at worst (the hang limit), in seconds: a batch paced on
-    /// inputs that returned at once may be followed by one whose inputs all hang.
-    worst_per_input: f64,
-}
-
-impl Pacer {
-    pub fn new(until: Option<Instant>) -> Pacer {
-        Pacer {
-            batch: if until.is_some() {
-                FIRST_BATCH
-            } else {
-                NATIVE_BATCH
-            },
-            until,
-            worst_per_input: 0.0,
-        }
-    }
-
-    /// Paces as if any input could run until `limit` (the executables' hang limit): near
-    /// the deadline, batches shrink to what fits even then.
-    pub fn hang_limit(mut self, limit: std::time::Duration) -> Pacer {
-        self.worst_per_input = limit.as_secs_f64();
-        self
-    }
-
-    pub fn expired(&self) -> bool {
-        self.until.is_some_and(|d| Instant::now() >= d)
-    }
-
-    /// Inputs the next batch may take.
-    pub fn batch(&self) -> usize {
-        self.batch
-    }
-
-    /// Sizes the next batch after one of `inputs` that began at `started`.
-    pub fn ran(&mut self, started: Instant, inputs: usize) {
-        let per_input =
-            (started.elapsed().as_secs_f64() / inputs.max(1) as f64).max(self.worst_per_input);
-        let affordable = self.until.map_or(usize::MAX, |d| {
-            (d.saturating_duration_since(Instant::now()).as_secs_f64() / per_input.max(1e-9))
-                as usize
-        });
-        self.batch = (self.batch * 2).min(NATIVE_BATCH).min(affordable.max(1));
-    }
-}
-
-/// One executable's outcomes on `inputs` (`run`: [`NativeBuild::run`] or
-/// [`NativeBuild::run_traced`]), in batches paced by [`Pacer`], none started after
-/// `until`: the caller sees fewer outcomes than inputs when the deadline passed.
-#[allow(clippy::type_complexity)]
-pub fn replay_batches<T>(
-    exe: &NativeBuild,
-    f: &Function,
-    inputs: &[Vec<ArgBits>],
-    opts: &RunOptions,
-    run: fn(&NativeBuild, &[Vec<NativeArg>], &RunOptions) -> fpscout_native::Result<Vec<T>>,
-    until: Option<Instant>,
-    progress: &mut dyn FnMut(u64, u64),
-) -> Result<Vec<T>, InputError> {
-    let mut outs = Vec::new();
-    let mut pacer = Pacer::new(until);
-    let mut done = 0;
-    while done < inputs.len() && !pacer.expired() {
-        let started = Instant::now();
-        let chunk = &inputs[done..(done + pacer.batch()).min(inputs.len())];
-        let args: Vec<Vec<NativeArg>> = chunk.iter().map(|a| crate::run::to_native(f, a)).collect();
-        outs.extend(run(exe, &args, opts).map_err(|e| InputError(e.to_string()))?);
-        done += chunk.len();
-        pacer.ran(started, chunk.len());
-        progress(done as u64, inputs.len() as u64);
-    }
-    Ok(outs)
 }
 
 /// The instant `seconds` after `start`; `None` (no limit) when it is not representable.
@@ -674,20 +586,6 @@ pub fn exact_args(specs: &[ParamSpec], input: &[ArgBits]) -> Option<Vec<ExactArg
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
-
-    #[test]
-    fn a_pacer_told_the_hang_limit_sizes_batches_for_inputs_that_all_hang() {
-        let until = Some(Instant::now() + Duration::from_secs(2));
-        // A batch that returned at once: without the hang limit the next one doubles.
-        let mut plain = Pacer::new(until);
-        plain.ran(Instant::now(), FIRST_BATCH);
-        assert_eq!(plain.batch(), 2 * FIRST_BATCH);
-        // With a 1 s hang limit at most two inputs fit in the 2 s left, even if all hang.
-        let mut careful = Pacer::new(until).hang_limit(Duration::from_secs(1));
-        careful.ran(Instant::now(), FIRST_BATCH);
-        assert!((1..=2).contains(&careful.batch()), "{}", careful.batch());
-    }
 
     #[test]
     fn integer_parameters_are_sampled_unless_fixed() {

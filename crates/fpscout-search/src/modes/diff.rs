@@ -4,16 +4,16 @@
 //! the native builds), Confirm (every difference replayed natively).
 
 use crate::config::{self, CommonConfig};
+use crate::confirm::confirm_each_pair;
+use crate::executable::{ExecutablePair, Pacer};
 pub use crate::observe::{native_observe, plain_observe, Observation, ResultClass};
 use crate::refine::{missed_targets, refine, RefineLimits, RefineState, Refinement};
-use crate::search::{
-    after, earliest, is_finite_bits, model_floats, neighbours, replay_batches, InputSpace,
-};
-use crate::session::{native_ftz, Session};
+use crate::search::{after, earliest, is_finite_bits, model_floats, neighbours, InputSpace};
+use crate::session::Session;
 use crate::trace::{compare_traces, interpreter_steps, native_steps};
 use crate::InputError;
-use fpscout_ir::{ExceptionKind, ExceptionSet, FloatTy, FuncId, Function, Type};
-use fpscout_native::{FtzDaz, NativeArg, NativeBuild, NativeOutcome, RunOptions, TracedOutcome};
+use fpscout_ir::{ExceptionKind, ExceptionSet, FloatTy, FuncId, Type};
+use fpscout_native::NativeOutcome;
 use fpscout_smt::numeral::{float_value, round_to_float};
 use fpscout_smt::{
     collect, dedupe, exact_value, CollectOptions, ParamSpec, Query, QueryPool, QuerySet, Verdict,
@@ -467,23 +467,9 @@ fn run_diff_once(
     // start: the front end's compilation of both builds is part of it).
     let t = start;
     progress("compile", 0, 2);
-    let native_p = session.native(BuildKind::P, fp, lens)?;
-    let native_pp = session.native(BuildKind::PPrime, fpp, lens)?;
-    let exes = Executables {
-        f,
-        p: &native_p,
-        pp: &native_pp,
-    };
-    let ftz = native_ftz(cfg.common.ftz_daz);
     // Every native run of the pipeline: the executables as linked, killed at the hang limit.
-    let opts = RunOptions {
-        ftz_daz: ftz,
-        per_vector_timeout: std::time::Duration::from_millis(cfg.common.hang_limit_ms.max(1)),
-    };
-    let (mode_p, mode_pp) = (
-        session.measured_fp_mode(BuildKind::P, &native_p, cfg.common.ftz_daz),
-        session.measured_fp_mode(BuildKind::PPrime, &native_pp, cfg.common.ftz_daz),
-    );
+    let exes = ExecutablePair::open(session, lens, &cfg.common)?;
+    let (mode_p, mode_pp) = (exes.p.mode(), exes.pp.mode());
     summary.backend_rewrites_pprime = session.backend_rewrites(BuildKind::PPrime);
 
     let mut findings: Vec<Finding> = Vec::new();
@@ -736,7 +722,7 @@ fn run_diff_once(
     // in which the builds differ a candidate.
     if let ([ty], [None], 1) = (tys.as_slice(), input_ranges.as_slice(), f.params.len()) {
         let ts = Instant::now();
-        match sweep_one_input(exes, &opts, *ty, cfg, work_deadline) {
+        match sweep_one_input(&exes, *ty, cfg, work_deadline) {
             Ok(points) => {
                 for (bits, sig, count) in points {
                     *inputs_seen.entry(sig).or_insert(0) += count;
@@ -759,14 +745,9 @@ fn run_diff_once(
     // costs the hang limit, and its neighbours would mostly cost it again.
     let mut probe = |wanted: Vec<(usize, usize, Vec<ArgBits>)>| {
         let inputs: Vec<Vec<ArgBits>> = wanted.iter().map(|w| w.2.clone()).collect();
-        let (ps, qs) = replay(
-            exes,
-            &inputs,
-            &opts,
-            NativeBuild::run,
-            search_deadline,
-            &mut |done, total| progress("search", done, 2 * total),
-        )?;
+        let (ps, qs) = exes.run(&inputs, search_deadline, &mut |done, total| {
+            progress("search", done, 2 * total)
+        })?;
         let asked = wanted.len();
         let done: Vec<Probe> = wanted
             .into_iter()
@@ -859,14 +840,9 @@ fn run_diff_once(
         ));
     }
     let worth_inputs: Vec<Vec<ArgBits>> = worth.iter().map(|x| x.args.clone()).collect();
-    let (outs_p, outs_q) = replay(
-        exes,
-        &worth_inputs,
-        &opts,
-        NativeBuild::run_traced,
-        search_deadline,
-        &mut |done, total| progress("search", total + done, 2 * total),
-    )?;
+    let (outs_p, outs_q) = exes.traced(&worth_inputs, search_deadline, &mut |done, total| {
+        progress("search", total + done, 2 * total)
+    })?;
     let mut found_for = vec![false; candidates.len()];
     for (x, (tp, tq)) in worth.into_iter().zip(outs_p.iter().zip(&outs_q)) {
         let (Some(op), Some(oq)) = (native_observe(tp, ret), native_observe(tq, ret)) else {
@@ -897,41 +873,24 @@ fn run_diff_once(
         let batch: Vec<Vec<ArgBits>> = (0..cfg.random_inputs)
             .map(|_| space.random(&mut rng))
             .collect();
-        let native_args: Vec<Vec<NativeArg>> =
-            batch.iter().map(|a| crate::run::to_native(f, a)).collect();
         // In chunks, within the phase's time budget: inputs that crash the executable
-        // (an integer division by zero) cost a driver restart each.
+        // (an integer division by zero) cost a driver restart each. Chunks double, but
+        // never beyond what the time left allows at the pace of the last one.
         let deadline = earliest(after(t, cfg.random_budget_s), work_deadline);
-        let (mut outs_p, mut outs_q) = (Vec::new(), Vec::new());
-        let mut chunk_len = RANDOM_FIRST_CHUNK;
-        while outs_p.len() < native_args.len() {
-            let chunk =
-                &native_args[outs_p.len()..(outs_p.len() + chunk_len).min(native_args.len())];
-            let started = Instant::now();
-            if deadline.is_some_and(|d| started >= d) {
-                let whose = if work_deadline.is_some_and(|d| started >= d) {
-                    "the run's time budget (--time-budget)".to_string()
-                } else {
-                    format!("its time budget of {} s", cfg.random_budget_s)
-                };
-                summary.stopped.push(format!(
-                    "random phase: {whose} ran out after {} inputs",
-                    outs_p.len()
-                ));
-                break;
-            }
-            let run = |n: &NativeBuild| n.run(chunk, &opts).map_err(|e| InputError(e.to_string()));
-            outs_p.extend(run(&native_p)?);
-            outs_q.extend(run(&native_pp)?);
-            progress("random", outs_p.len() as u64, cfg.random_inputs as u64);
-            // Chunks double, but never beyond what the time left allows at the pace of the
-            // last one (inputs that hang cost the hang limit each).
-            let per_input = started.elapsed().as_secs_f64() / chunk.len().max(1) as f64;
-            let affordable = deadline.map_or(usize::MAX, |d| {
-                (d.saturating_duration_since(Instant::now()).as_secs_f64() / per_input.max(1e-9))
-                    as usize
-            });
-            chunk_len = (chunk_len * 2).min(RANDOM_MAX_CHUNK).min(affordable.max(1));
+        let pacer = Pacer::new(deadline).batches(RANDOM_FIRST_CHUNK, RANDOM_MAX_CHUNK);
+        let (outs_p, outs_q) = exes.run_paced(&batch, pacer, &mut |done, total| {
+            progress("random", done, total)
+        })?;
+        if outs_p.len() < batch.len() {
+            let whose = if work_deadline.is_some_and(|d| Instant::now() >= d) {
+                "the run's time budget (--time-budget)".to_string()
+            } else {
+                format!("its time budget of {} s", cfg.random_budget_s)
+            };
+            summary.stopped.push(format!(
+                "random phase: {whose} ran out after {} inputs",
+                outs_p.len()
+            ));
         }
         summary.random_inputs = outs_p.len();
         let mut per_signature: HashMap<Signature, usize> = HashMap::new();
@@ -960,7 +919,7 @@ fn run_diff_once(
             witnesses.push(batch[i].clone());
         }
         // The witnesses kept, replayed traced for their exception traces.
-        let (wp, wq) = replay_traced(exes, &witnesses, &opts, run_deadline)?;
+        let (wp, wq) = exes.traced(&witnesses, run_deadline, &mut |_, _| {})?;
         let replayed = wp.len().min(wq.len());
         for (i, args) in witnesses.into_iter().enumerate().take(replayed) {
             let (Some(op), Some(oq)) = (native_observe(&wp[i], ret), native_observe(&wq[i], ret))
@@ -1009,7 +968,7 @@ fn run_diff_once(
             run_deadline,
         );
         if max_ulps.as_ref().map(|m| m.0) != before {
-            max_ulps = native_max(exes, &opts, ret, max_ulps)?;
+            max_ulps = native_max(&exes, ret, max_ulps)?;
         }
     }
 
@@ -1017,23 +976,9 @@ fn run_diff_once(
     // linked, and with FTZ/DAZ off).
     let t = Instant::now();
     progress("confirm", 0, findings.len() as u64);
-    confirm(
-        &mut findings,
-        exes,
-        ret,
-        &opts,
-        cfg.tolerance_ulps,
-        run_deadline,
-    )?;
+    confirm(&mut findings, &exes, ret, cfg.tolerance_ulps, run_deadline)?;
     // Inputs on which neither build terminates, confirmed by a second run.
-    let (again_p, again_q) = replay(
-        exes,
-        &hanging.inputs,
-        &opts,
-        NativeBuild::run,
-        run_deadline,
-        &mut |_, _| {},
-    )?;
+    let (again_p, again_q) = exes.run(&hanging.inputs, run_deadline, &mut |_, _| {})?;
     let non_terminating: Vec<Vec<ArgBits>> = hanging
         .inputs
         .into_iter()
@@ -1574,8 +1519,7 @@ const SWEEP_MAX_INPUTS: u64 = 1 << 24;
 /// not terminate stalls the sweep, which then gives up (that is what the hang limit is
 /// for, input by input).
 fn sweep_one_input(
-    exes: Executables,
-    opts: &RunOptions,
+    exes: &ExecutablePair,
     ty: FloatTy,
     cfg: &DiffConfig,
     until: Option<Instant>,
@@ -1592,9 +1536,9 @@ fn sweep_one_input(
     let quiet = &mut |_, _| {};
     // Codes arrive in blocks of 65,536, so a stall limit covers a whole pilot.
     let pilot_codes = crate::oracle::sweep(
-        exes.p,
-        exes.pp,
-        opts,
+        exes.p.native(),
+        exes.pp.native(),
+        exes.p.options(),
         crate::oracle::Sweep {
             first: 0,
             count: pilot,
@@ -1612,9 +1556,9 @@ fn sweep_one_input(
     let count = 1u64 << (63 - wanted.leading_zeros());
     let (codes, swept) = if count > pilot {
         let codes = crate::oracle::sweep(
-            exes.p,
-            exes.pp,
-            opts,
+            exes.p.native(),
+            exes.pp.native(),
+            exes.p.options(),
             crate::oracle::Sweep {
                 first: 0,
                 count,
@@ -1635,87 +1579,17 @@ fn sweep_one_input(
         .collect())
 }
 
-/// The function and its two executables.
-#[derive(Clone, Copy)]
-struct Executables<'a> {
-    f: &'a Function,
-    p: &'a NativeBuild,
-    pp: &'a NativeBuild,
-}
-
-/// Both executables' outcomes on `inputs` (`run`: [`NativeBuild::run`] or
-/// [`NativeBuild::run_traced`]), in batches, none started after `until`.
-#[allow(clippy::type_complexity)]
-fn replay<T>(
-    exes: Executables,
-    inputs: &[Vec<ArgBits>],
-    opts: &RunOptions,
-    run: fn(&NativeBuild, &[Vec<NativeArg>], &RunOptions) -> fpscout_native::Result<Vec<T>>,
-    until: Option<Instant>,
-    progress: &mut dyn FnMut(u64, u64),
-) -> Result<(Vec<T>, Vec<T>), InputError> {
-    let (mut outs_p, mut outs_q) = (Vec::new(), Vec::new());
-    // Batch by batch on both executables, so a deadline leaves them the same inputs.
-    // Each input runs on both executables, each of which may hang.
-    let mut pacer = crate::search::Pacer::new(until).hang_limit(2 * opts.per_vector_timeout);
-    let mut done = 0;
-    while done < inputs.len() && !pacer.expired() {
-        let started = Instant::now();
-        let chunk = &inputs[done..(done + pacer.batch()).min(inputs.len())];
-        outs_p.extend(replay_batches(
-            exes.p,
-            exes.f,
-            chunk,
-            opts,
-            run,
-            None,
-            &mut |_, _| {},
-        )?);
-        outs_q.extend(replay_batches(
-            exes.pp,
-            exes.f,
-            chunk,
-            opts,
-            run,
-            None,
-            &mut |_, _| {},
-        )?);
-        done += chunk.len();
-        pacer.ran(started, chunk.len());
-        progress(done as u64, inputs.len() as u64);
-    }
-    Ok((outs_p, outs_q))
-}
-
-/// Both executables' traced outcomes on `inputs`.
-fn replay_traced(
-    exes: Executables,
-    inputs: &[Vec<ArgBits>],
-    opts: &RunOptions,
-    until: Option<Instant>,
-) -> Result<(Vec<TracedOutcome>, Vec<TracedOutcome>), InputError> {
-    replay(
-        exes,
-        inputs,
-        opts,
-        NativeBuild::run_traced,
-        until,
-        &mut |_, _| {},
-    )
-}
-
 /// The largest divergence found by the interpreter-guided local search, as the
 /// executables compute it (dropped when they do not return finite results there).
 fn native_max(
-    exes: Executables,
-    opts: &RunOptions,
+    exes: &ExecutablePair,
     ret: Type,
     best: Option<Divergence>,
 ) -> Result<Option<Divergence>, InputError> {
     let Some((_, args, _, _)) = best else {
         return Ok(None);
     };
-    let (op, oq) = replay_traced(exes, std::slice::from_ref(&args), opts, None)?;
+    let (op, oq) = exes.traced(std::slice::from_ref(&args), None, &mut |_, _| {})?;
     let mut out = None;
     if let (Some(p), Some(q)) = (native_observe(&op[0], ret), native_observe(&oq[0], ret)) {
         let (_, ulps) = compare(&p, &q, ret, u64::MAX);
@@ -1729,9 +1603,8 @@ fn native_max(
 /// FTZ/DAZ off in both builds, to mark differences that only FTZ/DAZ makes.
 fn confirm(
     findings: &mut [Finding],
-    exes: Executables,
+    exes: &ExecutablePair,
     ret: Type,
-    opts: &RunOptions,
     tol: u64,
     until: Option<Instant>,
 ) -> Result<(), InputError> {
@@ -1739,14 +1612,40 @@ fn confirm(
         return Ok(());
     }
     let inputs: Vec<Vec<ArgBits>> = findings.iter().map(|x| x.input.clone()).collect();
-    let (op, oq) = replay_traced(exes, &inputs, opts, until)?;
-    let off = RunOptions {
-        ftz_daz: FtzDaz::Off,
-        ..opts.clone()
-    };
+    confirm_each_pair(
+        exes,
+        findings,
+        |x| &x.input,
+        until,
+        |x, again| {
+            let Some((a, b)) = again else {
+                x.unconfirmed_reason =
+                    Some("the run's time budget ran out before its replay".into());
+                return;
+            };
+            let (Some(np), Some(nq)) = (native_observe(a, ret), native_observe(b, ret)) else {
+                x.unconfirmed_reason =
+                    Some("the native build crashed or timed out on replay".into());
+                return;
+            };
+            if np != x.p || nq != x.p_prime {
+                x.unconfirmed_reason = Some(format!(
+                    "a second native replay differs from the first (P: {} {}, P': {} {}): the \
+                 program is not deterministic on this input",
+                    np.result.map(|b| format!("{b:#x}")).unwrap_or_default(),
+                    np.flags,
+                    nq.result.map(|b| format!("{b:#x}")).unwrap_or_default(),
+                    nq.flags
+                ));
+                return;
+            }
+            x.confirmed = true;
+        },
+    )?;
+    let off = exes.with_ftz_daz_off();
     // Without FTZ/DAZ: untraced first; only where results and flags agree there does a
     // traced replay decide whether the traces still differ.
-    let (plain_p, plain_q) = replay(exes, &inputs, &off, NativeBuild::run, until, &mut |_, _| {})?;
+    let (plain_p, plain_q) = off.run(&inputs, until, &mut |_, _| {})?;
     // Not replayed in time: counted as still differing (not marked FTZ/DAZ-only).
     let still_differs: Vec<bool> = (0..inputs.len())
         .map(|i| match (plain_p.get(i), plain_q.get(i)) {
@@ -1760,35 +1659,15 @@ fn confirm(
     let trace_only: Vec<usize> = (0..inputs.len()).filter(|&i| !still_differs[i]).collect();
     let trace_only_inputs: Vec<Vec<ArgBits>> =
         trace_only.iter().map(|&i| inputs[i].clone()).collect();
-    let (tp, tq) = replay_traced(exes, &trace_only_inputs, &off, until)?;
+    let (tp, tq) = off.traced(&trace_only_inputs, until, &mut |_, _| {})?;
     let mut ftz_only = vec![false; inputs.len()];
     for (k, &i) in trace_only.iter().enumerate().take(tp.len().min(tq.len())) {
         if let (Some(a), Some(b)) = (native_observe(&tp[k], ret), native_observe(&tq[k], ret)) {
             ftz_only[i] = compare(&a, &b, ret, tol).0.is_empty();
         }
     }
-    for (i, x) in findings.iter_mut().enumerate() {
-        let (Some(a), Some(b)) = (op.get(i), oq.get(i)) else {
-            x.unconfirmed_reason = Some("the run's time budget ran out before its replay".into());
-            continue;
-        };
-        let (Some(np), Some(nq)) = (native_observe(a, ret), native_observe(b, ret)) else {
-            x.unconfirmed_reason = Some("the native build crashed or timed out on replay".into());
-            continue;
-        };
-        if np != x.p || nq != x.p_prime {
-            x.unconfirmed_reason = Some(format!(
-                "a second native replay differs from the first (P: {} {}, P': {} {}): the \
-                 program is not deterministic on this input",
-                np.result.map(|b| format!("{b:#x}")).unwrap_or_default(),
-                np.flags,
-                nq.result.map(|b| format!("{b:#x}")).unwrap_or_default(),
-                nq.flags
-            ));
-            continue;
-        }
-        x.confirmed = true;
-        x.ftz_only = ftz_only[i];
+    for (x, ftz_only) in findings.iter_mut().zip(ftz_only) {
+        x.ftz_only = x.confirmed && ftz_only;
     }
     Ok(())
 }

@@ -16,14 +16,14 @@
 //! precision-losing operation computed exactly and ranks them by the error left.
 
 use crate::config::{self, CommonConfig};
-use crate::run::to_native;
+use crate::executable::Executable;
 use crate::search::{
     after, fit_in_range, is_finite_bits, random_input, searched_function, InputOptions, InputSpace,
 };
-use crate::session::{native_ftz, Session};
+use crate::session::Session;
 use crate::InputError;
 use fpscout_ir::{FloatTy, FpOpId, Module, Param, ScalarTy, SourceLoc, Type};
-use fpscout_native::{NativeOutcome, RunOptions};
+use fpscout_native::NativeOutcome;
 use fpscout_walk::concrete::ArgBits;
 use fpscout_walk::shadow::{
     float_value, AddSubRecord, ShadowEnd, ShadowEvaluation, ShadowRunner, ShadowScalar,
@@ -688,8 +688,8 @@ fn run_error_once(
         )));
     }
     // Compiled before the search, so that confirming the worst input fits the budget.
-    let exe = session.native(cfg.common.build, func, &space.lens)?;
-    let mode = session.measured_fp_mode(cfg.common.build, &exe, cfg.common.ftz_daz);
+    let exe = Executable::open(session, cfg.common.build, func, &space.lens, &cfg.common)?;
+    let mode = exe.mode();
     let config = WalkConfig {
         deadline,
         ..WalkConfig::default()
@@ -762,7 +762,7 @@ fn run_error_once(
         // The diagnosis may run past the search's deadline: it is a few reruns.
         ev.runner.set_deadline(None);
         let (diagnosis, divergences) = diagnose(&mut ev, module, &input, cfg);
-        report.native = Some(confirm_natively(&exe, module, cfg, func, &input, &measure)?);
+        report.native = Some(confirm_natively(&exe, &input, &measure)?);
         report.diagnosis = diagnosis;
         report.divergences = divergences;
         report.worst = Some((input, measure));
@@ -979,29 +979,19 @@ fn diagnose(
 
 /// Replays the worst input on the executable and compares the measured output's bits.
 fn confirm_natively(
-    exe: &fpscout_native::NativeBuild,
-    module: &Module,
-    cfg: &ErrorConfig,
-    func: fpscout_ir::FuncId,
+    exe: &Executable,
     input: &[ArgBits],
     measure: &ErrorMeasure,
 ) -> Result<NativeCheck, InputError> {
-    let f = module.function(func);
-    let options = RunOptions {
-        ftz_daz: native_ftz(cfg.common.ftz_daz),
-        per_vector_timeout: Duration::from_millis(cfg.common.hang_limit_ms.max(1)),
-    };
-    let outcomes = exe
-        .run(&[to_native(f, input)], &options)
-        .map_err(|e| InputError(e.to_string()))?;
-    let Some(outcome) = outcomes.first() else {
+    let f = exe.function();
+    let Some(outcome) = exe.run_one(input)? else {
         return Ok(NativeCheck {
             confirmed: false,
             bits: None,
             detail: "the executable gave no outcome".into(),
         });
     };
-    let bits = match (outcome, &measure.place) {
+    let bits = match (&outcome, &measure.place) {
         (NativeOutcome::Returned { result, .. }, OutputPlace::Returned) => *result,
         (NativeOutcome::Returned { arrays, .. }, OutputPlace::Element { param, index }) => {
             let array_index = f

@@ -9,17 +9,18 @@
 //! over all exponents add theirs.
 
 use crate::config::{self, CommonConfig};
+use crate::confirm::confirm_each;
+use crate::executable::Executable;
 use crate::observe::ResultClass;
 pub use crate::refine::Refinement;
 use crate::refine::{missed_targets, refine, RefineLimits};
-use crate::search::{after, earliest, model_floats, neighbours, replay_batches, InputSpace};
-use crate::session::{native_ftz, Session};
+use crate::search::{after, earliest, model_floats, neighbours, InputSpace};
+use crate::session::Session;
 use crate::InputError;
 use fpscout_ir::{
-    ExceptionKind, ExceptionSet, FloatTy, FpOpId, FuncId, Function, Module, ScalarTy, SourceLoc,
-    Type,
+    ExceptionKind, ExceptionSet, FloatTy, FpOpId, FuncId, Module, ScalarTy, SourceLoc, Type,
 };
-use fpscout_native::{NativeBuild, NativeOutcome, RunOptions, TracedOutcome};
+use fpscout_native::{NativeOutcome, TracedOutcome};
 use fpscout_smt::{
     collect, dedupe, exact_value_within, CollectOptions, Collected, Dependent, FallbackInput,
     FallbackOptions, ParamSpec, Query, QuerySet, Verdict,
@@ -445,47 +446,6 @@ struct Candidate {
     source: Source,
 }
 
-/// The executable and how it runs.
-struct Exe<'a> {
-    f: &'a Function,
-    native: &'a NativeBuild,
-    opts: RunOptions,
-}
-
-impl Exe<'_> {
-    fn run(
-        &self,
-        inputs: &[Vec<ArgBits>],
-        until: Option<Instant>,
-    ) -> Result<Vec<NativeOutcome>, InputError> {
-        replay_batches(
-            self.native,
-            self.f,
-            inputs,
-            &self.opts,
-            NativeBuild::run,
-            until,
-            &mut |_, _| {},
-        )
-    }
-
-    fn traced(
-        &self,
-        inputs: &[Vec<ArgBits>],
-        until: Option<Instant>,
-    ) -> Result<Vec<TracedOutcome>, InputError> {
-        replay_batches(
-            self.native,
-            self.f,
-            inputs,
-            &self.opts,
-            NativeBuild::run_traced,
-            until,
-            &mut |_, _| {},
-        )
-    }
-}
-
 /// Runs the whole pipeline on one function.
 pub fn run_exceptions(
     session: &Session,
@@ -537,16 +497,8 @@ pub fn run_exceptions(
     };
 
     progress("compile", 0, 1);
-    let native = session.native(build, fid, &space.lens)?;
-    let exe = Exe {
-        f,
-        native: &native,
-        opts: RunOptions {
-            ftz_daz: native_ftz(cfg.common.ftz_daz),
-            per_vector_timeout: Duration::from_millis(cfg.common.hang_limit_ms.max(1)),
-        },
-    };
-    let mode = session.measured_fp_mode(build, &native, cfg.common.ftz_daz);
+    let exe = Executable::open(session, build, fid, &space.lens, &cfg.common)?;
+    let mode = exe.mode();
     let config = WalkConfig {
         deadline: run_deadline,
         ..WalkConfig::default()
@@ -835,13 +787,38 @@ pub fn run_exceptions(
     // the same place; overflows and underflows are classified against the exact result.
     let t = Instant::now();
     let mut out: Vec<ExceptionFinding> = findings.by_key.into_values().collect();
-    let firsts: Vec<Vec<ArgBits>> = out.iter().map(|x| x.witnesses[0].input.clone()).collect();
     progress("confirm", 0, out.len() as u64);
     // Findings deserve their confirmation even when the phases before used the budget up:
     // a little time past it, not a report without them.
     let confirm_until = run_deadline.map(|d| d.max(Instant::now() + CONFIRM_GRACE));
-    let again = exe.traced(&firsts, confirm_until)?;
-    summary.traced_runs += again.len();
+    let location_key = |x: &ExceptionFinding| (x.location.as_ref().map(LocKey::of), x.kind);
+    summary.traced_runs += confirm_each(
+        &exe,
+        &mut out,
+        |x| &x.witnesses[0].input,
+        confirm_until,
+        |x, again| {
+            let key = location_key(x);
+            x.confirmed = again.is_some_and(|t| {
+                raised_at(t)
+                    .iter()
+                    .any(|(l, _, k)| *k == x.kind && l.as_ref().map(LocKey::of) == key.0)
+            });
+            if let Some(t) = again.filter(|_| x.confirmed) {
+                x.trace = fpscout_native::NativeTrace {
+                    events: t
+                        .trace
+                        .events
+                        .iter()
+                        .filter(|e| !e.flags.without_inexact().is_empty())
+                        .cloned()
+                        .collect(),
+                    truncated: t.trace.truncated,
+                };
+            }
+        },
+    )?;
+    let confirm_total = out.len();
     let target_locs: HashSet<(Option<LocKey>, ExceptionKind)> = targets
         .iter()
         .map(|(op, k)| (module.op(*op).loc.as_ref().map(LocKey::of), *k))
@@ -849,25 +826,8 @@ pub fn run_exceptions(
     let mut exact_cache: HashMap<Vec<ArgBits>, Option<Rational>> = HashMap::new();
     let (mut exact_successes, mut exact_failures) = (0usize, 0usize);
     for (i, x) in out.iter_mut().enumerate() {
-        let key = (x.location.as_ref().map(LocKey::of), x.kind);
+        let key = location_key(x);
         x.targeted = target_locs.contains(&key);
-        x.confirmed = again.get(i).is_some_and(|t| {
-            raised_at(t)
-                .iter()
-                .any(|(l, _, k)| *k == x.kind && l.as_ref().map(LocKey::of) == key.0)
-        });
-        if let Some(t) = again.get(i).filter(|_| x.confirmed) {
-            x.trace = fpscout_native::NativeTrace {
-                events: t
-                    .trace
-                    .events
-                    .iter()
-                    .filter(|e| !e.flags.without_inexact().is_empty())
-                    .cloned()
-                    .collect(),
-                truncated: t.trace.truncated,
-            };
-        }
         if matches!(x.kind, ExceptionKind::Overflow | ExceptionKind::Underflow) {
             // The witnesses first, then other inputs that raised it: one whose exact
             // result is normal makes the exception avoidable, and becomes the first witness.
@@ -921,7 +881,7 @@ pub fn run_exceptions(
                 }
             }
         }
-        progress("confirm", i as u64 + 1, firsts.len() as u64);
+        progress("confirm", i as u64 + 1, confirm_total as u64);
     }
     out.retain(|x| x.confirmed);
     summary.phases.confirm = t.elapsed().as_secs_f64();
@@ -1256,7 +1216,7 @@ type TargetVerdict = ((FpOpId, ExceptionKind), Option<&'static str>);
 /// target was raised at its operation (`None`) or why not.
 #[allow(clippy::too_many_arguments)]
 fn search_round(
-    exe: &Exe,
+    exe: &Executable,
     space: &InputSpace,
     cfg: &ExceptionsConfig,
     candidates: &[Candidate],
@@ -1348,7 +1308,7 @@ fn search_round(
 fn random_phase(
     cfg: &ExceptionsConfig,
     spaces: &[InputSpace],
-    exe: &Exe,
+    exe: &Executable,
     findings: &mut Findings,
     until: Option<Instant>,
     summary: &mut Summary,
@@ -1396,7 +1356,7 @@ fn random_phase(
                         return false;
                     }
                     let seen = alike
-                        .entry(novelty_key(spaces, args, o, exe.f.ret, flags))
+                        .entry(novelty_key(spaces, args, o, exe.function().ret, flags))
                         .or_insert(0);
                     *seen += 1;
                     *seen <= TRACED_PER_KIND_OF_INPUT

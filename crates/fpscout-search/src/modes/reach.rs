@@ -9,20 +9,20 @@
 //! every target path refuted.
 
 use crate::config::{self, CommonConfig};
+use crate::executable::Executable;
 use crate::floatsolve::{complete_solve, float_path_walker, quick_solve, sample, solution_bits};
-use crate::run::to_native;
 use crate::search::{after, searched_function, InputOptions, InputSpace};
-use crate::session::{native_ftz, Session};
+use crate::session::Session;
 use crate::InputError;
 use fpscout_fpsolve::{
     Answer, FcmpPredicate, FloatValue, Format, Network, Report, Rounding, StopReason as FpStop,
     VarId,
 };
 use fpscout_ir::{EndFn, ExternalKind, FloatTy, InstKind, ProgramEnd, SourceLoc, Type};
-use fpscout_native::{NativeOutcome, RunOptions};
+use fpscout_native::NativeOutcome;
 use fpscout_smt::FpTheoryAnswer;
 use fpscout_walk::concrete::eval::EvalEnd;
-use fpscout_walk::concrete::{ArgBits, FpMode};
+use fpscout_walk::concrete::ArgBits;
 use fpscout_walk::floatpath::{format_of, FloatPath, PathScalar};
 use fpscout_walk::{ExploreLimits, PathEnd, StopReason, Val, WalkConfig};
 use rand::SeedableRng;
@@ -287,10 +287,7 @@ impl ErrorEnds {
 struct Replayer<'a> {
     session: &'a Session,
     cfg: &'a ReachConfig,
-    exe: fpscout_native::NativeBuild,
-    func: fpscout_ir::FuncId,
-    mode: FpMode,
-    ret: Type,
+    exe: Executable<'a>,
     /// The function's definition: where an output target's finding is.
     location: Option<SourceLoc>,
     error_ends: ErrorEnds,
@@ -314,7 +311,7 @@ impl Replayer<'_> {
                     result: Some(r), ..
                 },
             ) => {
-                let ty = self.ret.float_ty()?;
+                let ty = self.exe.function().ret.float_ty()?;
                 target.result_hits(*r, ty).then(|| Witness {
                     inputs: Vec::new(),
                     native: format!("returns {}", fpscout_report::args::decimal(*r, ty)),
@@ -330,10 +327,13 @@ impl Replayer<'_> {
     /// The witness when both the interpreter and the executable reach the target.
     fn confirm(&self, inputs: &[ArgBits]) -> Result<Option<Witness>, InputError> {
         let module = self.session.module(self.cfg.common.build)?;
-        let f = module.function(self.func);
-        let mut runner =
-            crate::concrete::concrete_runner(module, self.func, self.mode, WalkConfig::default())
-                .map_err(|e| InputError(e.to_string()))?;
+        let mut runner = crate::concrete::concrete_runner(
+            module,
+            self.exe.func(),
+            self.exe.mode(),
+            WalkConfig::default(),
+        )
+        .map_err(|e| InputError(e.to_string()))?;
         let interpreted = match runner.eval(inputs) {
             Ok(e) => e.end,
             Err(_) => return Ok(None),
@@ -341,10 +341,7 @@ impl Replayer<'_> {
         if !self.interpreted_hits(&interpreted) {
             return Ok(None);
         }
-        let outs = self
-            .exe
-            .run(&[to_native(f, inputs)], &self.run_options())
-            .map_err(|e| InputError(e.to_string()))?;
+        let outcome = self.exe.run_one(inputs)?;
         // An abort or exit is the error only where the interpreter placed it, so the
         // executable must end the same way (a failed assertion names itself).
         let same_end = |o: &NativeOutcome| match (o, &interpreted) {
@@ -355,8 +352,8 @@ impl Replayer<'_> {
             }
             _ => true,
         };
-        Ok(outs
-            .first()
+        Ok(outcome
+            .as_ref()
             .filter(|o| same_end(o))
             .and_then(|o| self.hits_native(o))
             .map(|w| Witness {
@@ -376,17 +373,12 @@ impl Replayer<'_> {
                 self.error_ends.verdict(end, loc.as_ref()) == EndVerdict::Error
             }
             (target, EvalEnd::Returned(Some(r))) => self
+                .exe
+                .function()
                 .ret
                 .float_ty()
                 .is_some_and(|ty| target.result_hits(*r, ty)),
             _ => false,
-        }
-    }
-
-    fn run_options(&self) -> RunOptions {
-        RunOptions {
-            ftz_daz: native_ftz(self.cfg.common.ftz_daz),
-            per_vector_timeout: Duration::from_millis(self.cfg.common.hang_limit_ms.max(1)),
         }
     }
 }
@@ -849,15 +841,11 @@ fn run_reach_once(
             f.display_name, f.ret
         )));
     }
-    let exe = session.native(cfg.common.build, func, &space.lens)?;
-    let mode = session.measured_fp_mode(cfg.common.build, &exe, cfg.common.ftz_daz);
+    let exe = Executable::open(session, cfg.common.build, func, &space.lens, &cfg.common)?;
     let replayer = Replayer {
         session,
         cfg,
         exe,
-        func,
-        mode,
-        ret: f.ret,
         location: f.loc.clone(),
         error_ends: ErrorEnds::of(module),
     };
@@ -945,13 +933,14 @@ fn explore_paths(
     };
     // The baseline's answers are Z3's own: no branch is refuted by our propagation.
     let propagate = cfg.solver == PathSolver::FloatSolver;
-    let (mut walker, args) = float_path_walker(module, replayer.mode, space, config, propagate)?;
+    let (mut walker, args) =
+        float_path_walker(module, replayer.exe.mode(), space, config, propagate)?;
     let limits = ExploreLimits {
         max_paths: cfg.max_paths,
         loop_bound: cfg.loop_bound,
         deadline,
     };
-    let ret_ty = replayer.ret.float_ty();
+    let ret_ty = replayer.exe.function().ret.float_ty();
     let mut error: Option<InputError> = None;
     let counts = &mut report.paths;
     let reasons = &mut report.reasons;
@@ -968,12 +957,12 @@ fn explore_paths(
     .unwrap_or(Duration::MAX);
     let mut runner = crate::concrete::concrete_runner(
         module,
-        replayer.func,
-        replayer.mode,
+        replayer.exe.func(),
+        replayer.exe.mode(),
         WalkConfig::default(),
     )
     .map_err(|e| InputError(e.to_string()))?;
-    let summary = walker.explore(replayer.func, args, limits, |domain, end| {
+    let summary = walker.explore(replayer.exe.func(), args, limits, |domain, end| {
         counts.explored += 1;
         if witness.is_some() || error.is_some() {
             return;
@@ -1180,7 +1169,7 @@ fn explore_paths(
 }
 
 /// Inputs per native batch of the random baseline (the deadline is looked at between).
-const RANDOM_BATCH: usize = crate::search::NATIVE_BATCH;
+const RANDOM_BATCH: usize = crate::executable::NATIVE_BATCH;
 
 /// Random generate-and-test on the executable until the deadline: finds witnesses,
 /// never proves anything.
@@ -1191,23 +1180,13 @@ fn random_search(
     deadline: Option<Instant>,
     report: &mut ReachReport,
 ) -> Result<(), InputError> {
-    let module = replayer.session.module(cfg.common.build)?;
-    let f = module.function(replayer.func);
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(cfg.common.seed);
     // Without a deadline random testing still ends: a fixed number of batches.
     let mut batches_left = if deadline.is_some() { u64::MAX } else { 16 };
     while deadline.is_none_or(|d| Instant::now() < d) && batches_left > 0 {
         batches_left -= 1;
         let inputs: Vec<Vec<ArgBits>> = (0..RANDOM_BATCH).map(|_| space.random(&mut rng)).collect();
-        let outs = crate::search::replay_batches(
-            &replayer.exe,
-            f,
-            &inputs,
-            &replayer.run_options(),
-            fpscout_native::NativeBuild::run,
-            deadline,
-            &mut |_, _| {},
-        )?;
+        let outs = replayer.exe.run(&inputs, deadline)?;
         report.random_inputs += outs.len() as u64;
         for (input, out) in inputs.iter().zip(&outs) {
             if replayer.hits_native(out).is_some() {
