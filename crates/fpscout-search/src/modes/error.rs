@@ -18,7 +18,7 @@
 use crate::config::{self, CommonConfig};
 use crate::executable::Executable;
 use crate::search::{
-    after, fit_in_range, is_finite_bits, random_input, searched_function, InputOptions, InputSpace,
+    after, fit_in_range, is_finite_bits, random_input, searched_function, InputSpace,
 };
 use crate::session::Session;
 use crate::InputError;
@@ -663,11 +663,7 @@ fn run_error_once(
 ) -> Result<ErrorReport, InputError> {
     let started = cfg.common.started.unwrap_or_else(Instant::now);
     let deadline = after(started, cfg.common.time_budget_s);
-    let options = InputOptions {
-        ranges: &cfg.common.ranges,
-        ints: &cfg.common.ints,
-        array_lens: &cfg.common.array_lens,
-    };
+    let options = cfg.common.input_options();
     let (module, func, space) = searched_function(
         session,
         cfg.common.build,

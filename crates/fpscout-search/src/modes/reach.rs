@@ -11,7 +11,7 @@
 use crate::config::{self, CommonConfig};
 use crate::executable::Executable;
 use crate::floatsolve::{complete_solve, float_path_walker, quick_solve, sample, solution_bits};
-use crate::search::{after, searched_function, InputOptions, InputSpace};
+use crate::search::{after, searched_function, InputSpace};
 use crate::session::Session;
 use crate::InputError;
 use fpscout_fpsolve::{
@@ -822,11 +822,7 @@ fn run_reach_once(
 ) -> Result<ReachReport, InputError> {
     let started = cfg.common.started.unwrap_or_else(Instant::now);
     let deadline = after(started, cfg.common.time_budget_s);
-    let options = InputOptions {
-        ranges: &cfg.common.ranges,
-        ints: &cfg.common.ints,
-        array_lens: &cfg.common.array_lens,
-    };
+    let options = cfg.common.input_options();
     let (module, func, space) = searched_function(
         session,
         cfg.common.build,
