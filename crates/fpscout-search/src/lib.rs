@@ -11,6 +11,7 @@ pub mod libraries;
 pub mod modes;
 pub mod observe;
 pub mod oracle;
+pub mod records;
 mod refine;
 pub mod run;
 pub mod search;
