@@ -368,6 +368,8 @@ impl From<&RunRecord> for RunLine {
 /// a total in a whole-file run; the baseline's verdict with `--baseline`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "type", content = "data", rename_all = "snake_case")]
+// A record lives only until its line is written: its size does not matter.
+#[allow(clippy::large_enum_variant)]
 pub enum ExceptionsLine {
     Finding(ExceptionsFinding),
     Summary(ExceptionsSummary),
@@ -1275,6 +1277,8 @@ impl Total for ReachTotal {
 /// whole-file run; the baseline's verdict with `--baseline`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "type", content = "data", rename_all = "snake_case")]
+// A record lives only until its line is written: its size does not matter.
+#[allow(clippy::large_enum_variant)]
 pub enum ErrorLine {
     Error(ErrorData),
     Unsupported(Unsupported),
