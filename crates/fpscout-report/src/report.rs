@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 /// A finding against the baseline.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     /// No baseline was given.

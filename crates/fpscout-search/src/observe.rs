@@ -3,10 +3,10 @@
 
 use fpscout_ir::{ExceptionSet, FloatTy, ProgramEnd, Type};
 use fpscout_native::{NativeOutcome, NativeTrace, TracedOutcome};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Class of a result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ResultClass {
     Finite,

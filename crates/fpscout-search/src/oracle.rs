@@ -8,7 +8,7 @@ use crate::InputError;
 use fpscout_ir::{ExceptionSet, FloatTy, ScalarTy, Type};
 use fpscout_native::{decode_enumerated, NativeBuild, RunOptions};
 use fpscout_toolchain::BuildKind;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::mpsc;
 use std::time::Duration;
@@ -17,7 +17,7 @@ use std::time::Duration;
 pub type Signature = (ExceptionSet, ExceptionSet, ResultClass, ResultClass);
 
 /// How often a signature occurs, and the first input that has it (bits per parameter).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Occurrence {
     pub count: u64,
     pub witness: Vec<u64>,
@@ -332,7 +332,7 @@ pub fn sample_signatures(
 }
 
 /// How a `diff` report compares with the oracle.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Recall {
     /// The oracle saw every input: `spurious` must then be empty. A sample may miss rare
     /// signatures `diff` finds.

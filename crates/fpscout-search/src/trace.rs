@@ -12,7 +12,7 @@
 use fpscout_ir::{ExceptionKind, Module};
 use fpscout_native::NativeTrace;
 use fpscout_walk::concrete::Evaluation;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One step of a reduced trace.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -30,7 +30,7 @@ impl TraceStep {
 }
 
 /// How the interpreter's trace relates to the executable's.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TraceMatch {
     /// The same steps in the same order.

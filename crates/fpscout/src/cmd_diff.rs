@@ -2,7 +2,7 @@
 //! a file or library, one summary line each and a total.
 
 use crate::cli_inputs::{CommonArgs, DIFF};
-use crate::outputs::{FindingOutputs, Progress, ShardArg};
+use crate::outputs::{json_line, FindingOutputs, Progress, ShardArg};
 use crate::print_diff;
 use crate::worklist::{self, Analysed, Counts, DefaultJobs, Item, WholeRun};
 use crate::Linking;
@@ -10,10 +10,10 @@ use fpscout_report::finding::Mode;
 use fpscout_report::InputError;
 use fpscout_search::config::check_seconds;
 use fpscout_search::diff::{run_diff, DiffConfig, DiffReport};
+use fpscout_search::records::{diff_lines, DiffTotal};
 use fpscout_search::session::Session;
 use fpscout_search::sources::{CompileArgs, FpCoreFunction, FpCoreInputs};
 use fpscout_toolchain::BuildKind;
-use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
@@ -210,8 +210,8 @@ pub fn run(mut args: DiffArgs, started: Instant) -> Result<ExitCode, InputError>
     sink.covered(&function, None)?;
     let mut out = std::io::stdout().lock();
     if args.json {
-        for record in json_records(&args, &report, &cfg) {
-            let _ = writeln!(out, "{record}");
+        for record in diff_lines(&report, &cfg, args.show_unconfirmed) {
+            let _ = writeln!(out, "{}", json_line(&record));
         }
     } else {
         print_diff::print_text(&mut out, &report, args.show_unconfirmed);
@@ -296,17 +296,6 @@ fn analyse(
     Ok((report, cfg))
 }
 
-/// The ranges a run searched, by parameter name.
-fn ranges_json(ranges: &HashMap<String, (f64, f64)>) -> Value {
-    let mut names: Vec<&String> = ranges.keys().collect();
-    names.sort();
-    let map: serde_json::Map<String, Value> = names
-        .into_iter()
-        .map(|n| (n.clone(), json!([ranges[n].0, ranges[n].1])))
-        .collect();
-    Value::Object(map)
-}
-
 fn ranges_text(ranges: &HashMap<String, (f64, f64)>) -> String {
     let mut names: Vec<&String> = ranges.keys().collect();
     names.sort();
@@ -317,37 +306,10 @@ fn ranges_text(ranges: &HashMap<String, (f64, f64)>) -> String {
         .join(", ")
 }
 
-/// The usual JSON Lines of one function: findings, non-terminating inputs, the summary
-/// (with the ranges searched).
-fn json_records(args: &DiffArgs, report: &DiffReport, cfg: &DiffConfig) -> Vec<Value> {
-    let mut records: Vec<Value> = report
-        .findings
-        .iter()
-        .filter(|x| x.confirmed || args.show_unconfirmed)
-        .map(|x| print_diff::finding_json(report, x))
-        .collect();
-    records.extend(print_diff::non_terminating_json(report));
-    let mut summary = print_diff::summary_json(report);
-    if let Some(data) = summary.get_mut("data").and_then(Value::as_object_mut) {
-        data.insert("ranges".into(), ranges_json(&cfg.common.ranges));
-    }
-    records.push(summary);
-    records
-}
-
 /// `diff` in a whole-file run.
 struct WholeDiff<'a> {
     args: &'a DiffArgs,
     fpcore: &'a FpCoreInputs,
-}
-
-/// What the functions of a whole-file run add up to.
-#[derive(Default, serde::Serialize, serde::Deserialize)]
-struct DiffTotal {
-    with_findings: usize,
-    findings: usize,
-    signatures: usize,
-    wall_seconds: f64,
 }
 
 impl WholeRun for WholeDiff<'_> {
@@ -379,40 +341,23 @@ impl WholeRun for WholeDiff<'_> {
             quiet,
         )?;
         let s = &report.summary;
+        let lines = diff_lines(&report, &cfg, self.args.show_unconfirmed);
         Ok(Analysed {
-            records: json_records(self.args, &report, &cfg),
+            records: lines.iter().map(json_line).collect(),
             line: format!(
                 "{:<36} {:>9} {:>10} {:>8.1}",
                 item.label, s.diff_confirmed, s.signatures, s.wall_seconds
             ),
             findings: fpscout_search::findings::from_diff(&report),
-            tally: DiffTotal {
-                with_findings: usize::from(s.diff_confirmed > 0),
-                findings: s.diff_confirmed,
-                signatures: s.signatures,
-                wall_seconds: s.wall_seconds,
-            },
+            tally: DiffTotal::from(s),
         })
     }
 
-    fn add(&self, total: &mut DiffTotal, one: DiffTotal) {
-        total.with_findings += one.with_findings;
-        total.findings += one.findings;
-        total.signatures += one.signatures;
-        total.wall_seconds += one.wall_seconds;
-    }
-
-    fn total(&self, counts: Counts, t: &DiffTotal) -> (String, Value) {
-        let (analysed, failed) = (counts.analysed, counts.not_analysed);
-        let text = format!(
-            "total: {analysed} functions analysed, {failed} not; {} confirmed findings in {} functions, {} signatures; {:.1} s",
-            t.findings, t.with_findings, t.signatures, t.wall_seconds
-        );
-        let data = json!({
-            "functions": analysed, "unsupported": failed, "with_findings": t.with_findings,
-            "findings": t.findings, "signatures": t.signatures, "wall_seconds": t.wall_seconds,
-        });
-        (text, data)
+    fn total_text(&self, counts: Counts, t: &DiffTotal) -> String {
+        format!(
+            "total: {} functions analysed, {} not; {} confirmed findings in {} functions, {} signatures; {:.1} s",
+            counts.analysed, counts.not_analysed, t.findings, t.with_findings, t.signatures, t.wall_seconds
+        )
     }
 
     fn exit_code(&self, _counts: Counts, total: &DiffTotal) -> u8 {

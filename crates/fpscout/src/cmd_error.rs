@@ -2,17 +2,19 @@
 //! through the work list), and the report as text or JSON.
 
 use crate::cli_inputs::{CommonArgs, ERROR};
-use crate::outputs::FindingOutputs;
+use crate::outputs::{json_line, FindingOutputs};
 use crate::worklist::{self, Analysed, Choice, Counts, DefaultJobs, Item, WholeRun};
 use crate::{BuildChoice, Linking, SourceCache};
 use fpscout_ir::{Function, Param, ScalarTy, Type};
-use fpscout_report::args::{inputs_json, inputs_text, run_args};
+use fpscout_report::args::{inputs_text, run_args};
 use fpscout_report::finding::Mode;
 use fpscout_report::InputError;
 use fpscout_search::error::{run_error, ErrorConfig, ErrorProgress, ErrorReport};
+use fpscout_search::records::{
+    AnyF64, ErrorLine, ErrorProgressLine, ErrorSearchProgress, ErrorTotal,
+};
 use fpscout_search::session::Session;
 use fpscout_search::sources::CompileArgs;
-use serde_json::json;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -154,11 +156,13 @@ pub fn run(mut args: ErrorArgs, started: Instant) -> Result<ExitCode, InputError
             return;
         }
         if json {
-            let record = json!({"type": "progress", "data": {
-                "evaluations": p.evaluations, "best_rel_error": p.best_rel_error,
-                "best_bits": p.best_bits, "elapsed_s": started.elapsed().as_secs_f64(),
-            }});
-            eprintln!("{record}");
+            let record = ErrorProgressLine::Progress(ErrorSearchProgress {
+                evaluations: p.evaluations,
+                best_rel_error: AnyF64(p.best_rel_error),
+                best_bits: AnyF64(p.best_bits),
+                elapsed_s: started.elapsed().as_secs_f64(),
+            });
+            eprintln!("{}", json_line(&record));
         } else {
             eprintln!(
                 "fpscout: error: {} evaluations, best relative error {:.3e} ({:.1} bits), {:.0} s",
@@ -172,7 +176,7 @@ pub fn run(mut args: ErrorArgs, started: Instant) -> Result<ExitCode, InputError
     let report = run_error(&session, &cfg, &mut progress)?;
     let mut out = std::io::stdout().lock();
     if args.json {
-        let _ = writeln!(out, "{}", error_record(&report));
+        let _ = writeln!(out, "{}", json_line(&ErrorLine::from(&report)));
     } else {
         print_text(&mut out, &report, &cfg);
     }
@@ -287,64 +291,6 @@ fn print_text(out: &mut impl Write, report: &ErrorReport, cfg: &ErrorConfig) {
     }
 }
 
-/// A number as JSON, infinities and NaN as the strings "inf", "-inf", "nan" (JSON has no
-/// such numbers, and null would read as "not measured").
-fn number(x: f64) -> serde_json::Value {
-    match x {
-        x if x.is_finite() => json!(x),
-        x if x.is_nan() => json!("nan"),
-        x if x > 0.0 => json!("inf"),
-        _ => json!("-inf"),
-    }
-}
-
-/// The `{"type":"error"}` record of one function.
-fn error_record(report: &ErrorReport) -> serde_json::Value {
-    let worst = report.worst.as_ref();
-    let diagnosis: Vec<serde_json::Value> = report
-        .diagnosis
-        .iter()
-        .map(|d| {
-            json!({
-                "opcode": d.opcode,
-                "location": d.location.as_ref().map(|l| l.to_string()),
-                "cancellation_bits": d.cancellation,
-                "precision_loss_bits": d.precision_loss,
-                "occurrences": d.occurrences,
-                "error_left": number(d.error_left),
-            })
-        })
-        .collect();
-    let record = json!({"type": "error", "data": {
-        "function": report.function,
-        "build": report.build.to_string(),
-        "max_rel_error": worst.map(|(_, m)| number(m.rel_error)),
-        "ulps": worst.map(|(_, m)| number(m.ulps)),
-        "bits": worst.map(|(_, m)| number(m.bits)),
-        "output": worst.map(|(_, m)| m.place.to_string()),
-        "computed": worst.map(|(_, m)| fpscout_report::args::hex_float(m.float_bits, m.ty)),
-        "computed_bits": worst.map(|(_, m)| format!("{:#x}", m.float_bits)),
-        "exact": worst.map(|(_, m)| number(m.exact)),
-        "inputs": worst.map(|(i, _)| inputs_json(&report.params, i)),
-        "run_args": worst.map(|(i, _)| run_args(&report.params, i)),
-        "diagnosis": diagnosis,
-        "divergences": report.divergences.iter().map(|l| l.as_ref().map(|l| l.to_string())).collect::<Vec<_>>(),
-        "native": report.native.as_ref().map(|n| json!({
-            "confirmed": n.confirmed,
-            "bits": n.bits.map(|b| format!("{b:#x}")),
-            "detail": n.detail,
-        })),
-        "found_by": report.found_by,
-        "method": report.method,
-        "precision": report.precision,
-        "evaluations": report.evaluations,
-        "unmeasured": report.unmeasured,
-        "first_failure": report.first_failure,
-        "wall_seconds": report.wall_s,
-    }});
-    record
-}
-
 /// Whether a whole-file run measures `f`: exported, every parameter a number or an
 /// array, some of them floats; named and skipped without a float result to measure.
 fn measurable(f: &Function) -> Choice {
@@ -370,36 +316,6 @@ fn measurable(f: &Function) -> Choice {
 /// `error` in a whole-file run.
 struct WholeError<'a> {
     args: &'a ErrorArgs,
-}
-
-/// What the functions of a whole-file run add up to: the worst of their errors.
-#[derive(Default, serde::Serialize, serde::Deserialize)]
-struct ErrorTotal {
-    /// Functions with a worst input, and those whose worst input the executable confirmed.
-    measured: usize,
-    confirmed: usize,
-    /// The function of the largest error, and its bits (infinite too).
-    worst_function: Option<String>,
-    #[serde(with = "any_f64")]
-    worst_bits: Option<f64>,
-    evaluations: u64,
-    wall_seconds: f64,
-}
-
-/// An `Option<f64>` JSON carries even when infinite or NaN (serde_json writes those as
-/// null): as its shortest decimal text ("inf", "NaN" included), which reads back exactly.
-mod any_f64 {
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    pub fn serialize<S: Serializer>(x: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
-        x.map(|x| x.to_string()).serialize(s)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
-        let text: Option<String> = Option::deserialize(d)?;
-        text.map(|t| t.parse().map_err(serde::de::Error::custom))
-            .transpose()
-    }
 }
 
 impl WholeRun for WholeError<'_> {
@@ -442,55 +358,23 @@ impl WholeRun for WholeError<'_> {
                 report.first_failure.as_deref().unwrap_or("?")
             ),
         };
-        let worst_bits = report.worst.as_ref().map(|(_, m)| m.bits);
         Ok(Analysed {
-            records: vec![error_record(&report)],
+            records: vec![json_line(&ErrorLine::from(&report))],
             line,
             findings: fpscout_search::findings::from_error(&report),
-            tally: ErrorTotal {
-                measured: usize::from(report.worst.is_some()),
-                confirmed: usize::from(confirmed),
-                worst_function: worst_bits.map(|_| item.label.clone()),
-                worst_bits,
-                evaluations: report.evaluations,
-                wall_seconds: report.wall_s,
-            },
+            tally: ErrorTotal::of(&report, &item.label),
         })
     }
 
-    fn add(&self, total: &mut ErrorTotal, one: ErrorTotal) {
-        total.measured += one.measured;
-        total.confirmed += one.confirmed;
-        total.evaluations += one.evaluations;
-        total.wall_seconds += one.wall_seconds;
-        // NaN bits lose to any number; ties keep the first function.
-        let worse = match (one.worst_bits, total.worst_bits) {
-            (Some(b), Some(t)) => b > t || (t.is_nan() && !b.is_nan()),
-            (Some(_), None) => true,
-            (None, _) => false,
-        };
-        if worse {
-            total.worst_bits = one.worst_bits;
-            total.worst_function = one.worst_function;
-        }
-    }
-
-    fn total(&self, counts: Counts, t: &ErrorTotal) -> (String, serde_json::Value) {
+    fn total_text(&self, counts: Counts, t: &ErrorTotal) -> String {
         let worst = match (&t.worst_function, t.worst_bits) {
-            (Some(f), Some(bits)) => format!("the worst: {f}, {bits:.1} bits"),
+            (Some(f), Some(AnyF64(bits))) => format!("the worst: {f}, {bits:.1} bits"),
             _ => "nothing measured".to_string(),
         };
-        let text = format!(
+        format!(
             "total: {} functions analysed, {} not; {} measured ({} confirmed on the executable); {worst}; {} evaluations, {:.1} s",
             counts.analysed, counts.not_analysed, t.measured, t.confirmed, t.evaluations, t.wall_seconds
-        );
-        let data = json!({
-            "functions": counts.analysed, "unsupported": counts.not_analysed,
-            "measured": t.measured, "confirmed": t.confirmed,
-            "worst_function": t.worst_function, "worst_bits": t.worst_bits.map(number),
-            "evaluations": t.evaluations, "wall_seconds": t.wall_seconds,
-        });
-        (text, data)
+        )
     }
 
     /// The worst error is a measurement, not a failure (as for one function).

@@ -2,7 +2,7 @@
 //! function with number parameters, one summary line each and a total.
 
 use crate::cli_inputs::{CommonArgs, EXCEPTIONS};
-use crate::outputs::{FindingOutputs, Progress, ShardArg};
+use crate::outputs::{json_line, FindingOutputs, Progress, ShardArg};
 use crate::print_exceptions;
 use crate::worklist::{self, Analysed, Counts, DefaultJobs, Item, WholeRun};
 use crate::{BuildChoice, Linking};
@@ -10,6 +10,7 @@ use fpscout_report::finding::Mode;
 use fpscout_report::repro::ReproBuilds;
 use fpscout_report::InputError;
 use fpscout_search::exceptions::{run_exceptions, ExceptionsConfig};
+use fpscout_search::records::{exceptions_lines, ExceptionsTotal};
 use fpscout_search::session::Session;
 use fpscout_search::sources::{CompileArgs, FpCoreFunction};
 use fpscout_toolchain::BuildKind;
@@ -196,10 +197,9 @@ fn one_function(
     sink.covered(function, None)?;
     let mut out = std::io::stdout().lock();
     if args.json {
-        for x in &report.findings {
-            let _ = writeln!(out, "{}", print_exceptions::finding_json(&report, x));
+        for record in exceptions_lines(&report) {
+            let _ = writeln!(out, "{}", json_line(&record));
         }
-        let _ = writeln!(out, "{}", print_exceptions::summary_json(&report));
     } else {
         print_exceptions::print_text(&mut out, &report);
     }
@@ -210,21 +210,6 @@ fn one_function(
 /// `exceptions` in a whole-file run.
 struct WholeExceptions<'a> {
     args: &'a ExceptionsArgs,
-}
-
-/// What the functions of a whole-file run add up to.
-#[derive(Default, serde::Serialize, serde::Deserialize)]
-struct ExceptionsTotal {
-    locations: usize,
-    pairs: usize,
-    avoidable: usize,
-    findings: usize,
-    z3_sat: usize,
-    z3_unsat: usize,
-    z3_unknown: usize,
-    fallback_sat: usize,
-    fallback_unknown: usize,
-    wall_seconds: f64,
 }
 
 impl WholeRun for WholeExceptions<'_> {
@@ -247,47 +232,17 @@ impl WholeRun for WholeExceptions<'_> {
     ) -> Result<Analysed<ExceptionsTotal>, InputError> {
         let cfg = self.args.config(&item.name, Instant::now())?;
         let report = run_exceptions(session, &cfg, &mut |_, _, _| {})?;
-        let mut records: Vec<serde_json::Value> = report
-            .findings
-            .iter()
-            .map(|x| print_exceptions::finding_json(&report, x))
-            .collect();
-        records.push(print_exceptions::summary_json(&report));
         let s = &report.summary;
         Ok(Analysed {
-            records,
+            records: exceptions_lines(&report).iter().map(json_line).collect(),
             line: print_exceptions::summary_line(s),
             findings: fpscout_search::findings::from_exceptions(&report),
-            tally: ExceptionsTotal {
-                locations: s.locations,
-                pairs: s.pairs,
-                avoidable: s.avoidable,
-                findings: s.findings,
-                z3_sat: s.queries.z3_sat,
-                z3_unsat: s.queries.z3_unsat,
-                z3_unknown: s.queries.z3_unknown,
-                fallback_sat: s.queries.fallback_sat,
-                fallback_unknown: s.queries.fallback_unknown,
-                wall_seconds: s.wall_seconds,
-            },
+            tally: ExceptionsTotal::from(s),
         })
     }
 
-    fn add(&self, total: &mut ExceptionsTotal, one: ExceptionsTotal) {
-        total.locations += one.locations;
-        total.pairs += one.pairs;
-        total.avoidable += one.avoidable;
-        total.findings += one.findings;
-        total.z3_sat += one.z3_sat;
-        total.z3_unsat += one.z3_unsat;
-        total.z3_unknown += one.z3_unknown;
-        total.fallback_sat += one.fallback_sat;
-        total.fallback_unknown += one.fallback_unknown;
-        total.wall_seconds += one.wall_seconds;
-    }
-
-    fn total(&self, counts: Counts, t: &ExceptionsTotal) -> (String, serde_json::Value) {
-        let text = format!(
+    fn total_text(&self, counts: Counts, t: &ExceptionsTotal) -> String {
+        format!(
             "total: {} functions analysed, {} not; x/y {}/{}; {} findings, {} potentially avoidable; Z3 {} sat, {} unsat, {} unknown; fallback {} sat, {} unknown",
             counts.analysed,
             counts.not_analysed,
@@ -300,16 +255,7 @@ impl WholeRun for WholeExceptions<'_> {
             t.z3_unknown,
             t.fallback_sat,
             t.fallback_unknown
-        );
-        let data = serde_json::json!({
-            "functions": counts.analysed, "unsupported": counts.not_analysed,
-            "locations": t.locations, "pairs": t.pairs,
-            "avoidable": t.avoidable, "findings": t.findings,
-            "z3_sat": t.z3_sat, "z3_unsat": t.z3_unsat, "z3_unknown": t.z3_unknown,
-            "fallback_sat": t.fallback_sat, "fallback_unknown": t.fallback_unknown,
-            "wall_seconds": t.wall_seconds,
-        });
-        (text, data)
+        )
     }
 
     fn exit_code(&self, _counts: Counts, total: &ExceptionsTotal) -> u8 {

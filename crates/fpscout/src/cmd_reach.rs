@@ -2,18 +2,19 @@
 //! through the work list), and the report as text or JSON Lines.
 
 use crate::cli_inputs::{CommonArgs, REACH};
+use crate::outputs::json_line;
 use crate::worklist::{self, Analysed, Counts, DefaultJobs, Item, WholeRun};
 use crate::{BuildChoice, Linking};
-use fpscout_report::args::{inputs_json, inputs_text, run_args};
+use fpscout_report::args::{inputs_text, run_args};
 use fpscout_report::finding::Mode;
 use fpscout_report::InputError;
 use fpscout_search::reach::{
     run_reach, PathCounts, PathSolver, ReachAnswer, ReachConfig, ReachReport, Target,
 };
+use fpscout_search::records::{reach_lines, ReachTotal};
 use fpscout_search::session::Session;
 use fpscout_search::sources::CompileArgs;
 use fpscout_toolchain::BuildKind;
-use serde_json::json;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -230,8 +231,8 @@ pub fn run(mut args: ReachArgs, started: Instant) -> Result<ExitCode, InputError
     }
     let mut out = std::io::stdout().lock();
     if args.json {
-        for record in json_records(&report) {
-            let _ = writeln!(out, "{record}");
+        for record in reach_lines(&report) {
+            let _ = writeln!(out, "{}", json_line(&record));
         }
     } else {
         print_text(&mut out, &report);
@@ -260,15 +261,6 @@ struct WholeReach<'a> {
     args: &'a ReachArgs,
 }
 
-/// The answers of a whole-file run.
-#[derive(Default, serde::Serialize, serde::Deserialize)]
-struct ReachTotal {
-    reachable: usize,
-    unreachable: usize,
-    unknown: usize,
-    wall_seconds: f64,
-}
-
 impl WholeRun for WholeReach<'_> {
     type Tally = ReachTotal;
     const MODE: Mode = Mode::Reach;
@@ -294,43 +286,19 @@ impl WholeRun for WholeReach<'_> {
                 inputs_text(&report.params, &w.inputs)
             );
         }
-        let mut tally = ReachTotal {
-            wall_seconds: report.wall_s,
-            ..ReachTotal::default()
-        };
-        match report.answer {
-            ReachAnswer::Reachable => tally.reachable = 1,
-            ReachAnswer::Unreachable | ReachAnswer::UnreachableWithinBound { .. } => {
-                tally.unreachable = 1
-            }
-            ReachAnswer::Unknown { .. } => tally.unknown = 1,
-        }
         Ok(Analysed {
-            records: json_records(&report),
+            records: reach_lines(&report).iter().map(json_line).collect(),
             line,
             findings: fpscout_search::findings::from_reach(&report),
-            tally,
+            tally: ReachTotal::from(&report),
         })
     }
 
-    fn add(&self, total: &mut ReachTotal, one: ReachTotal) {
-        total.reachable += one.reachable;
-        total.unreachable += one.unreachable;
-        total.unknown += one.unknown;
-        total.wall_seconds += one.wall_seconds;
-    }
-
-    fn total(&self, counts: Counts, t: &ReachTotal) -> (String, serde_json::Value) {
-        let text = format!(
+    fn total_text(&self, counts: Counts, t: &ReachTotal) -> String {
+        format!(
             "total: {} functions analysed, {} not; {} reachable, {} unreachable, {} unknown; {:.1} s",
             counts.analysed, counts.not_analysed, t.reachable, t.unreachable, t.unknown, t.wall_seconds
-        );
-        let data = json!({
-            "functions": counts.analysed, "unsupported": counts.not_analysed,
-            "reachable": t.reachable, "unreachable": t.unreachable, "unknown": t.unknown,
-            "wall_seconds": t.wall_seconds,
-        });
-        (text, data)
+        )
     }
 
     /// 1 when a function reaches the target, else 3 when one is unknown or could not be
@@ -415,42 +383,4 @@ fn print_text(out: &mut impl Write, report: &ReachReport) {
         report.exhausted_inputs,
         report.wall_s
     );
-}
-
-/// The witness record (when reachable) and the answer record.
-fn json_records(report: &ReachReport) -> Vec<serde_json::Value> {
-    let mut records = Vec::new();
-    if let Some(w) = &report.witness {
-        records.push(json!({"type": "witness", "data": {
-            "function": report.function,
-            "inputs": inputs_json(&report.params, &w.inputs),
-            "native": w.native,
-        }}));
-    }
-    let p = &report.paths;
-    let (bound_cut, reason) = match &report.answer {
-        ReachAnswer::UnreachableWithinBound { cut, .. } => (Some(*cut), None),
-        ReachAnswer::Unknown { reason } => (None, Some(reason.clone())),
-        _ => (None, None),
-    };
-    let record = json!({"type": "answer", "data": {
-        "function": report.function,
-        "build": report.build.to_string(),
-        "target": report.target.describe(),
-        "answer": report.answer.name(),
-        "reason": reason,
-        "method": report.method,
-        "loop_bound": report.loop_bound,
-        "paths_cut": bound_cut,
-        "paths": {
-            "explored": p.explored, "pruned": p.pruned, "target": p.target,
-            "infeasible": p.infeasible, "unknown": p.unknown, "cut": p.cut,
-        },
-        "solver_nodes": report.solver_nodes,
-        "random_inputs": report.random_inputs,
-        "exhausted_inputs": report.exhausted_inputs,
-        "wall_s": report.wall_s,
-    }});
-    records.push(record);
-    records
 }

@@ -9,7 +9,6 @@ mod cmd_report;
 mod outputs;
 mod print_diff;
 mod print_exceptions;
-mod print_inputs;
 mod worklist;
 
 use clap::{Parser, Subcommand};
@@ -244,8 +243,8 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
             let mut out = std::io::stdout().lock();
             if json {
                 for r in &records {
-                    let line = serde_json::json!({ "type": "run", "data": r });
-                    let _ = writeln!(out, "{line}");
+                    let line = fpscout_search::records::RunLine::from(r);
+                    let _ = writeln!(out, "{}", outputs::json_line(&line));
                 }
             } else {
                 print_run(&mut out, &records, show_inexact);

@@ -7,6 +7,7 @@ use fpscout_report::ledger::{Baseline, LedgerFile, LedgerWriter, RunHeader, Shar
 use fpscout_report::report::{Report, Status};
 use fpscout_report::repro::ReproBuilds;
 use fpscout_report::InputError;
+use fpscout_search::records::{BaselineLine, ProgressLine, SearchProgress};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -277,18 +278,7 @@ impl FindingSink<'_> {
 pub(crate) fn print_baseline(report: &Report, json: bool) {
     let mut out = std::io::stdout().lock();
     if json {
-        let record = serde_json::json!({"type": "baseline", "data": {
-            "known": report.count(Status::Known),
-            "new": report.count(Status::New),
-            "gone": report.gone,
-            "findings": report.findings.iter().map(|(m, s)| serde_json::json!({
-                "fingerprint": m.keyed.fingerprint,
-                "status": s,
-                "function": m.keyed.finding.function,
-                "rule": m.keyed.finding.rule.id(),
-            })).collect::<Vec<_>>(),
-        }});
-        let _ = writeln!(out, "{record}");
+        let _ = writeln!(out, "{}", json_line(&BaselineLine::from(report)));
         return;
     }
     let _ = writeln!(
@@ -378,15 +368,25 @@ impl Progress {
                 .is_none_or(|t| t.elapsed().as_secs_f64() >= 1.0)
         {
             self.last_record = Some(Instant::now());
-            let record = serde_json::json!({"type": "progress", "data": {
-                "phase": phase, "done": done, "total": total,
-                "elapsed_s": self.started.elapsed().as_secs_f64(), "left_s": left,
-            }});
-            eprintln!("{record}");
+            let record = ProgressLine::Progress(SearchProgress {
+                phase: phase.to_string(),
+                done,
+                total,
+                elapsed_s: self.started.elapsed().as_secs_f64(),
+                left_s: left,
+            });
+            eprintln!("{}", json_line(&record));
         }
     }
 
     pub(crate) fn finish(&self) {
         self.bar.finish_and_clear();
     }
+}
+
+/// A `--json` record (`fpscout_search::records`) as its line.
+pub(crate) fn json_line(record: &impl serde::Serialize) -> String {
+    // Cannot fail: the records' maps are keyed by strings and their types serialise
+    // themselves without errors.
+    serde_json::to_string(record).unwrap_or_default()
 }

@@ -1,83 +1,14 @@
-//! Printing of `fpscout diff` reports: human text and JSON Lines.
+//! Printing of `fpscout diff` reports as text (`--json` records: `fpscout_search::records`).
 
-use fpscout_ir::{FloatTy, Type};
+use fpscout_ir::FloatTy;
 use fpscout_report::args::{decimal, hex_float};
-use fpscout_search::diff::{DiffReport, Finding, Observation, Origin, ResultClass, Summary};
+use fpscout_search::diff::{DiffReport, Observation, Origin, ResultClass, Summary};
 use fpscout_search::run::{format_value, native_trace_records};
 use fpscout_walk::concrete::ArgBits;
-use serde_json::{json, Value};
 use std::io::Write;
 
-fn inputs_json(report: &DiffReport, input: &[ArgBits]) -> Value {
-    crate::print_inputs::inputs_json(&report.params, input)
-}
-
 fn inputs_text(report: &DiffReport, input: &[ArgBits]) -> String {
-    crate::print_inputs::inputs_text(&report.params, input)
-}
-
-fn observation_json(o: &Observation, ret: Type) -> Value {
-    let (result, dec) = match o.result {
-        Some(b) => {
-            let (h, d) = format_value(b, ret);
-            (Some(h), d)
-        }
-        None => (None, None),
-    };
-    json!({
-        "result": result,
-        "result_decimal": dec,
-        "class": o.class.name(),
-        "end": o.end.as_ref().map(|e| e.to_string()),
-        "flags": o.flags.names(),
-        "native_trace": native_trace_records(&o.trace),
-        "native_trace_truncated": o.trace.truncated,
-    })
-}
-
-pub fn finding_json(report: &DiffReport, x: &Finding) -> Value {
-    json!({"type": "finding", "data": {
-        "inputs": inputs_json(report, &x.input),
-        "kinds": x.kinds,
-        "p": observation_json(&x.p, report.ret),
-        "p_prime": observation_json(&x.p_prime, report.ret),
-        "ulps": x.ulps,
-        "origin": x.origin,
-        "confirmed": x.confirmed,
-        "model_agrees": x.model_agrees,
-        "fast_math_note": x.fast_math_note,
-        "unconfirmed_reason": x.unconfirmed_reason,
-        "ftz_only": x.ftz_only,
-    }})
-}
-
-/// `{"type":"non_terminating"}` records: inputs on which neither build terminates.
-pub fn non_terminating_json(report: &DiffReport) -> Vec<Value> {
-    report
-        .non_terminating
-        .iter()
-        .map(|input| {
-            json!({"type": "non_terminating", "data": {
-                "inputs": inputs_json(report, input),
-                "builds": ["P", "P'"],
-                "limit_ms": report.summary.hang_limit_ms,
-            }})
-        })
-        .collect()
-}
-
-pub fn summary_json(report: &DiffReport) -> Value {
-    let mut data = serde_json::to_value(&report.summary).unwrap_or(Value::Null);
-    if let (Some(w), Some(obj)) = (
-        &report.summary.worst,
-        data.get_mut("worst").and_then(Value::as_object_mut),
-    ) {
-        let ft = report.ret.float_ty().unwrap_or(FloatTy::F64);
-        obj.insert("inputs".into(), inputs_json(report, &w.input));
-        obj.insert("p".into(), json!(hex_float(w.p, ft)));
-        obj.insert("p_prime".into(), json!(hex_float(w.p_prime, ft)));
-    }
-    json!({"type": "summary", "data": data})
+    fpscout_report::args::inputs_text(&report.params, input)
 }
 
 fn trace_text(o: &Observation) -> String {

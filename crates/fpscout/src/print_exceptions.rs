@@ -1,52 +1,14 @@
-//! Printing of `fpscout exceptions` reports: human text and JSON Lines.
+//! Printing of `fpscout exceptions` reports as text (`--json` records: `fpscout_search::records`).
 
-use crate::print_inputs::{inputs_json, inputs_text, run_args};
+use fpscout_report::args::{inputs_text, run_args};
 use fpscout_search::exceptions::{ExceptionFinding, ExceptionsReport, Summary};
 use fpscout_search::run::format_value;
-use serde_json::{json, Value};
 use std::io::Write;
 
 fn location(x: &ExceptionFinding) -> String {
     x.location
         .as_ref()
         .map_or("(no source line)".to_string(), |l| l.to_string())
-}
-
-/// One `{"type":"finding"}` record.
-pub fn finding_json(report: &ExceptionsReport, x: &ExceptionFinding) -> Value {
-    let witnesses: Vec<Value> = x
-        .witnesses
-        .iter()
-        .map(|w| {
-            json!({
-                "inputs": inputs_json(&report.params, &w.input),
-                "run_args": run_args(&report.params, &w.input),
-                "source": w.source,
-                "result": w.result.map(|b| format_value(b, report.ret).0),
-                "result_class": w.class,
-            })
-        })
-        .collect();
-    json!({"type": "finding", "data": {
-        "mode": "exceptions",
-        "function": report.summary.function,
-        "kind": x.kind.name(),
-        "location": x.location.as_ref().map(|l| l.to_string()),
-        "file": x.location.as_ref().map(|l| l.file.clone()),
-        "line": x.location.as_ref().map(|l| l.line),
-        "col": x.location.as_ref().map(|l| l.col),
-        "operation": x.operation,
-        "in_function": x.in_function,
-        "class": x.class,
-        "targeted": x.targeted,
-        "inputs_seen": x.inputs_seen,
-        "witnesses": witnesses,
-    }})
-}
-
-/// The `{"type":"summary"}` record.
-pub fn summary_json(report: &ExceptionsReport) -> Value {
-    json!({"type": "summary", "data": report.summary})
 }
 
 /// The one-line summary of a function, as the whole-library run prints it.

@@ -1,12 +1,13 @@
 //! The work list of a run without `--function`, the same for every mode: which functions, this shard's part of them, in worker processes or in this one, with a line per function and a total.
 
-use crate::outputs::{FindingOutputs, FindingSink, ShardArg};
+use crate::outputs::{json_line, FindingOutputs, FindingSink, ShardArg};
 use fpscout_ir::{Function, Module, ScalarTy, Type};
 use fpscout_report::finding::{Finding, Mode};
 use fpscout_report::ledger::Shard;
 use fpscout_report::repro::ReproBuilds;
 use fpscout_report::InputError;
 use fpscout_search::libraries::LinkInput;
+use fpscout_search::records::{Total, UnsupportedLine};
 use fpscout_search::session::{BackendModel, FtzDazChoice, Session};
 use fpscout_search::sources::FpCoreInputs;
 use fpscout_toolchain::{BuildFlags, BuildKind, SourceKind, SourceSet};
@@ -147,10 +148,10 @@ impl WorkList {
     }
 }
 
-/// A function analysed: what `--json` prints of it, its text line, its findings, and what
-/// it adds to the total.
+/// A function analysed: what `--json` prints of it (JSON lines), its text line, its
+/// findings, and what it adds to the total.
 pub(crate) struct Analysed<T> {
-    pub(crate) records: Vec<Value>,
+    pub(crate) records: Vec<String>,
     pub(crate) line: String,
     pub(crate) findings: Vec<Finding>,
     pub(crate) tally: T,
@@ -166,7 +167,7 @@ pub(crate) struct Counts {
 /// A mode's part in a whole-file run.
 pub(crate) trait WholeRun {
     /// What each function adds to the total (passed from the workers as JSON).
-    type Tally: Default + Serialize + DeserializeOwned;
+    type Tally: Total;
     const MODE: Mode;
     /// Width of the function column of the text lines.
     const NAME_WIDTH: usize;
@@ -179,9 +180,8 @@ pub(crate) trait WholeRun {
         item: &Item,
         quiet: bool,
     ) -> Result<Analysed<Self::Tally>, InputError>;
-    fn add(&self, total: &mut Self::Tally, one: Self::Tally);
-    /// The total as a text line and as the data of the `{"type":"total"}` record.
-    fn total(&self, counts: Counts, total: &Self::Tally) -> (String, Value);
+    /// The total as a text line.
+    fn total_text(&self, counts: Counts, total: &Self::Tally) -> String;
     /// The exit code without a baseline (1 is "found something").
     fn exit_code(&self, counts: Counts, total: &Self::Tally) -> u8;
 }
@@ -296,8 +296,7 @@ fn run<M: WholeRun>(
             .collect::<Vec<_>>(),
         list.shard,
     )?;
-    let mut parent = Parent {
-        mode,
+    let mut parent = Parent::<M> {
         json: options.json,
         counts: Counts::default(),
         total: M::Tally::default(),
@@ -311,10 +310,7 @@ fn run<M: WholeRun>(
     for (label, reason) in &list.unsupported {
         parent.counts.not_analysed += 1;
         if options.json {
-            let record = json!({"type": "unsupported", "data": {
-                "function": label, "reason": reason,
-            }});
-            let _ = writeln!(out, "{record}");
+            let _ = writeln!(out, "{}", json_line(&UnsupportedLine::new(label, reason)));
         } else {
             let _ = writeln!(
                 out,
@@ -375,14 +371,15 @@ fn run<M: WholeRun>(
             }
         }
     }
-    let (text, data) = mode.total(parent.counts, &parent.total);
+    let code = mode.exit_code(parent.counts, &parent.total);
+    let counts = parent.counts;
     if options.json {
-        let _ = writeln!(out, "{}", json!({"type": "total", "data": data}));
+        let total = parent.total.line(counts.analysed, counts.not_analysed);
+        let _ = writeln!(out, "{}", json_line(&total));
     } else {
-        let _ = writeln!(out, "{text}");
+        let _ = writeln!(out, "{}", mode.total_text(counts, &parent.total));
     }
     drop(out);
-    let code = mode.exit_code(parent.counts, &parent.total);
     let gated = sink.finish(builds, options.json, code == 1)?;
     // With a baseline, findings known to it pass the gate; without one the mode decides.
     if options.outputs.merged.baseline.is_some() {
@@ -407,8 +404,8 @@ fn worker_count(options: &Options) -> Option<usize> {
 
 /// One function's outcome, in the parent or passed from a worker.
 enum Message<T> {
-    /// A record `--json` prints as it is.
-    Print(Value),
+    /// A record `--json` prints as it is (a JSON line).
+    Print(String),
     Findings(Vec<Finding>),
     Done {
         function: String,
@@ -426,7 +423,7 @@ impl<T: Serialize + DeserializeOwned> Message<T> {
     /// The message as worker output lines.
     fn lines(&self) -> Vec<String> {
         match self {
-            Message::Print(record) => vec![record.to_string()],
+            Message::Print(record) => vec![record.clone()],
             Message::Findings(findings) => findings
                 .iter()
                 .map(|f| json!({"type": FINDING_MODEL, "data": f}).to_string())
@@ -480,14 +477,13 @@ impl<T: Serialize + DeserializeOwned> Message<T> {
                 label: text("label"),
                 reason: text("reason"),
             },
-            _ => Message::Print(record),
+            _ => Message::Print(line.to_string()),
         })
     }
 }
 
 /// The parent of a whole-file run: prints each function's line and adds up the total.
-struct Parent<'m, M: WholeRun> {
-    mode: &'m M,
+struct Parent<M: WholeRun> {
     json: bool,
     counts: Counts,
     total: M::Tally,
@@ -495,7 +491,7 @@ struct Parent<'m, M: WholeRun> {
     finished: HashSet<String>,
 }
 
-impl<M: WholeRun> Parent<'_, M> {
+impl<M: WholeRun> Parent<M> {
     fn take(
         &mut self,
         out: &mut impl Write,
@@ -516,7 +512,7 @@ impl<M: WholeRun> Parent<'_, M> {
             } => {
                 sink.covered(&function, None)?;
                 self.counts.analysed += 1;
-                self.mode.add(&mut self.total, tally);
+                self.total.add(tally);
                 if !self.json {
                     let _ = writeln!(out, "{line}");
                 }
@@ -530,10 +526,7 @@ impl<M: WholeRun> Parent<'_, M> {
                 sink.covered(&function, Some(reason.clone()))?;
                 self.counts.not_analysed += 1;
                 if self.json {
-                    let record = json!({"type": "unsupported", "data": {
-                        "function": label, "reason": reason,
-                    }});
-                    let _ = writeln!(out, "{record}");
+                    let _ = writeln!(out, "{}", json_line(&UnsupportedLine::new(&label, &reason)));
                 } else {
                     let _ = writeln!(
                         out,
