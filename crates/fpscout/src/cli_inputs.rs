@@ -3,6 +3,7 @@
 use fpscout_report::InputError;
 use fpscout_search::config::{self, CommonConfig, ModeDefaults};
 use fpscout_search::session::FtzDazChoice;
+use fpscout_search::sources::{FpCoreFunction, FpCoreInputs};
 use fpscout_toolchain::{BuildFlags, BuildKind};
 use std::collections::HashMap;
 use std::time::Instant;
@@ -49,6 +50,10 @@ pub(crate) struct CommonArgs<const MODE: usize> {
     /// Compiler flags of P' (default: "-O3 -ffast-math")
     #[arg(long, allow_hyphen_values = true)]
     pub(crate) opt_flags: Option<String>,
+    /// The functions translated from FPCore files, by C name: their `:pre` ranges apply
+    /// under the user's `--range`s in every mode.
+    #[arg(skip)]
+    pub(crate) fpcore: HashMap<String, FpCoreFunction>,
 }
 
 impl<const MODE: usize> CommonArgs<MODE> {
@@ -64,6 +69,9 @@ impl<const MODE: usize> CommonArgs<MODE> {
         let mut cfg = CommonConfig::new(function, MODE_DEFAULTS[MODE]);
         cfg.build = build;
         cfg.ranges = inputs.ranges;
+        if let Some(f) = self.fpcore.get(function) {
+            f.ranges_under(&mut cfg.ranges);
+        }
         cfg.ints = inputs.ints;
         cfg.array_lens = inputs.array_lens;
         cfg.time_budget_s = self.time_budget;
@@ -74,6 +82,15 @@ impl<const MODE: usize> CommonArgs<MODE> {
         cfg.started = Some(started);
         cfg.validate()?;
         Ok(cfg)
+    }
+
+    /// Takes note of the functions translated from FPCore files (their `:pre` ranges).
+    pub(crate) fn know_fpcore(&mut self, translated: &FpCoreInputs) {
+        self.fpcore = translated
+            .functions
+            .iter()
+            .map(|f| (f.c_name.clone(), f.clone()))
+            .collect();
     }
 
     /// The flags of both builds (`--opt-flags` for P').

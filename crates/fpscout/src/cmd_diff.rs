@@ -12,7 +12,7 @@ use fpscout_search::config::check_seconds;
 use fpscout_search::diff::{run_diff, DiffConfig, DiffReport};
 use fpscout_search::records::{diff_lines, DiffTotal};
 use fpscout_search::session::Session;
-use fpscout_search::sources::{CompileArgs, FpCoreFunction, FpCoreInputs};
+use fpscout_search::sources::CompileArgs;
 use fpscout_toolchain::BuildKind;
 use std::collections::HashMap;
 use std::io::Write;
@@ -101,20 +101,12 @@ pub struct DiffArgs {
 }
 
 impl DiffArgs {
-    /// The configuration for `function`; `fpcore` adds its `:pre` ranges under the
-    /// user's `--range`s.
-    fn config(
-        &self,
-        function: &str,
-        fpcore: Option<&FpCoreFunction>,
-        started: Instant,
-    ) -> Result<DiffConfig, InputError> {
+    /// The configuration for `function` (an FPCore's `:pre` ranges under the user's
+    /// `--range`s, as in every mode).
+    fn config(&self, function: &str, started: Instant) -> Result<DiffConfig, InputError> {
         let mut cfg = DiffConfig::new(function);
         // Diff compares both builds: the common configuration's build is not read.
         cfg.common = self.common.config(function, BuildKind::P, started)?;
-        if let Some(f) = fpcore {
-            f.ranges_under(&mut cfg.common.ranges);
-        }
         cfg.collect.loop_bound = self.loop_bound;
         cfg.collect.max_paths = self.max_paths;
         cfg.query_timeout_ms = self.timeout_ms;
@@ -145,7 +137,7 @@ impl DiffArgs {
 pub fn run(mut args: DiffArgs, started: Instant) -> Result<ExitCode, InputError> {
     let mut flags = args.common.build_flags();
     // Checked before compiling: a typo should not cost a build.
-    args.config("", None, started)?;
+    args.config("", started)?;
     args.outputs.prepare()?;
     args.shard.parse()?;
     if args.function.is_some() {
@@ -157,6 +149,7 @@ pub fn run(mut args: DiffArgs, started: Instant) -> Result<ExitCode, InputError>
     args.common
         .inputs
         .harness_defaults(&fpcore, &mut args.function);
+    args.common.know_fpcore(&fpcore);
     let Some(name) = &args.function else {
         if args.worker.is_none() {
             for f in &fpcore.functions {
@@ -181,10 +174,7 @@ pub fn run(mut args: DiffArgs, started: Instant) -> Result<ExitCode, InputError>
             shard: &args.shard,
             worker: args.worker.as_deref(),
         };
-        let whole = WholeDiff {
-            args: &args,
-            fpcore: &fpcore,
-        };
+        let whole = WholeDiff { args: &args };
         return worklist::run_program(&whole, program, worklist::number_parameters, &options);
     };
     args.shard.refuse_single("--function")?;
@@ -202,7 +192,7 @@ pub fn run(mut args: DiffArgs, started: Instant) -> Result<ExitCode, InputError>
         &BuildKind::BOTH,
         Some(&function),
     )?;
-    let (report, cfg) = analyse(&args, &session, &function, fp, started, true, false)?;
+    let (report, cfg) = analyse(&args, &session, &function, started, true, false)?;
     let mut sink = args
         .outputs
         .start(Mode::Diff, std::slice::from_ref(&function), None)?;
@@ -232,12 +222,11 @@ fn analyse(
     args: &DiffArgs,
     session: &Session,
     function: &str,
-    fpcore: Option<&FpCoreFunction>,
     started: Instant,
     notes: bool,
     quiet: bool,
 ) -> Result<(DiffReport, DiffConfig), InputError> {
-    let cfg = args.config(function, fpcore, started)?;
+    let cfg = args.config(function, started)?;
     // Integer parameters and array lengths are not searched: say what they default to.
     let fid = session.function(BuildKind::P, function)?;
     for p in &session.p()?.function(fid).params {
@@ -309,7 +298,6 @@ fn ranges_text(ranges: &HashMap<String, (f64, f64)>) -> String {
 /// `diff` in a whole-file run.
 struct WholeDiff<'a> {
     args: &'a DiffArgs,
-    fpcore: &'a FpCoreInputs,
 }
 
 impl WholeRun for WholeDiff<'_> {
@@ -330,16 +318,7 @@ impl WholeRun for WholeDiff<'_> {
         item: &Item,
         quiet: bool,
     ) -> Result<Analysed<DiffTotal>, InputError> {
-        let fpcore = self.fpcore.functions.iter().find(|f| f.c_name == item.name);
-        let (report, cfg) = analyse(
-            self.args,
-            session,
-            &item.name,
-            fpcore,
-            Instant::now(),
-            false,
-            quiet,
-        )?;
+        let (report, cfg) = analyse(self.args, session, &item.name, Instant::now(), false, quiet)?;
         let s = &report.summary;
         let lines = diff_lines(&report, &cfg, self.args.show_unconfirmed);
         Ok(Analysed {

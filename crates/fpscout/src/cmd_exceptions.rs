@@ -12,9 +12,8 @@ use fpscout_report::InputError;
 use fpscout_search::exceptions::{run_exceptions, ExceptionsConfig};
 use fpscout_search::records::{exceptions_lines, ExceptionsTotal};
 use fpscout_search::session::Session;
-use fpscout_search::sources::{CompileArgs, FpCoreFunction};
+use fpscout_search::sources::CompileArgs;
 use fpscout_toolchain::BuildKind;
-use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -80,18 +79,12 @@ pub struct ExceptionsArgs {
     /// N, in JSON Lines
     #[arg(long, hide = true, value_name = "I/N")]
     worker: Option<String>,
-    /// The functions translated from FPCore files, by C name (their :pre ranges).
-    #[arg(skip)]
-    fpcore: HashMap<String, FpCoreFunction>,
 }
 
 impl ExceptionsArgs {
     fn config(&self, function: &str, started: Instant) -> Result<ExceptionsConfig, InputError> {
         let mut cfg = ExceptionsConfig::new(function);
         cfg.common = self.common.config(function, self.build.kind(), started)?;
-        if let Some(f) = self.fpcore.get(function) {
-            f.ranges_under(&mut cfg.common.ranges);
-        }
         cfg.collect.loop_bound = self.loop_bound;
         cfg.collect.max_paths = self.max_paths;
         cfg.query_timeout_ms = self.timeout_ms;
@@ -140,11 +133,7 @@ pub fn run(mut args: ExceptionsArgs, started: Instant) -> Result<ExitCode, Input
             }
         }
     }
-    args.fpcore = fpcore
-        .functions
-        .iter()
-        .map(|f| (f.c_name.clone(), f.clone()))
-        .collect();
+    args.common.know_fpcore(&fpcore);
     // Only the analysed build is compiled; IR is cut down to what the function reaches.
     if let Some(function) = &args.function {
         let session = Session::open_focused(

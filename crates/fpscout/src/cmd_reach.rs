@@ -147,6 +147,7 @@ pub fn run(mut args: ReachArgs, started: Instant) -> Result<ExitCode, InputError
     let (sources, fpcore) = args
         .compile
         .apply_translating(&args.source_files, &mut flags)?;
+    args.common.know_fpcore(&fpcore);
     args.common
         .inputs
         .harness_defaults(&fpcore, &mut args.function);

@@ -84,6 +84,65 @@ fn diff_searches_the_pre_ranges_unless_the_user_overrides_them() {
 }
 
 #[test]
+fn reach_and_error_search_the_pre_ranges_unless_the_user_overrides_them() {
+    let (_dir, file) = cores_file();
+    // Under its :pre (0 <= x <= 1), x + 1 stays in [1, 2]: nothing lands outside.
+    let inside = run(&[
+        "reach",
+        &file,
+        "-f",
+        "plus one",
+        "--outside",
+        "1:2",
+        "--time-budget",
+        "10",
+    ]);
+    assert_eq!(inside.code, 0, "{}{}", inside.stdout, inside.stderr);
+    // The user's --range replaces the :pre: x = 5 gives 6.
+    let widened = run(&[
+        "reach",
+        &file,
+        "-f",
+        "plus one",
+        "--outside",
+        "1:2",
+        "--range",
+        "x=0:10",
+        "--time-budget",
+        "10",
+    ]);
+    assert_eq!(widened.code, 1, "{}{}", widened.stdout, widened.stderr);
+    // error's worst input stays inside the :pre as well.
+    let out = run(&[
+        "error",
+        &file,
+        "-f",
+        "ratio",
+        "--time-budget",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let recs = records(&out.stdout);
+    let error = recs
+        .iter()
+        .find(|r| r["type"] == "error")
+        .expect("an error record");
+    for input in error["data"]["inputs"].as_array().expect("inputs") {
+        let value: f64 = input["value"]["decimal"]
+            .as_str()
+            .and_then(|d| d.parse().ok())
+            .expect("a decimal value");
+        let (lo, hi) = match input["name"].as_str() {
+            Some("x") => (1.0, 2.0),
+            Some("y") => (-1.0, 1.0),
+            other => panic!("unexpected parameter {other:?}"),
+        };
+        assert!((lo..=hi).contains(&value), "{input} outside [{lo}, {hi}]");
+    }
+}
+
+#[test]
 fn exceptions_of_one_fpcore_find_the_division() {
     let (_dir, file) = cores_file();
     let out = run(&[
