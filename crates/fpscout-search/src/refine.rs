@@ -240,6 +240,7 @@ pub(crate) fn refine(
     };
     let total = missed.len() as u64;
     let mut pending: Vec<Pending> = Vec::new();
+    let mut open_executions: Vec<OpenExecution> = Vec::new();
     progress("refine", 0, total);
     let summary = walker.explore(fid, args, limits, |domain, end| {
         refined.paths += 1;
@@ -287,9 +288,11 @@ pub(crate) fn refine(
                     }
                 };
                 let (mut refuted, mut solved) = (true, false);
+                let (first_pending, mut others_refuted) = (pending.len(), true);
                 for raise in networks {
                     if state.candidates >= REFINE_CANDIDATES {
                         refuted = false;
+                        others_refuted = false;
                         break;
                     }
                     let deadline = first_round_deadline(until);
@@ -307,17 +310,28 @@ pub(crate) fn refine(
                         Settled::Solved => {
                             refuted = false;
                             solved = true;
+                            others_refuted = false;
                         }
-                        Settled::Open => refuted = false,
+                        Settled::Open => {
+                            refuted = false;
+                            others_refuted = false;
+                        }
                         Settled::OutOfTime => {
                             refuted = false;
                             pending.push(Pending {
                                 raise,
                                 inputs: domain.inputs().to_vec(),
                                 target,
+                                execution: open_executions.len(),
                             });
                         }
                     }
+                }
+                if pending.len() > first_pending {
+                    open_executions.push(OpenExecution {
+                        open: pending.len() - first_pending,
+                        unrefuted: !others_refuted,
+                    });
                 }
                 if refuted {
                     state.infeasible += 1;
@@ -337,7 +351,7 @@ pub(crate) fn refine(
             format!("paths left unexplored: {stop}"),
         );
     }
-    retry_rounds(pending, until, &mut refined);
+    retry_rounds(pending, open_executions, until, &mut refined);
     Ok(refined)
 }
 
@@ -352,6 +366,15 @@ struct Pending {
     raise: fpscout_walk::raising::RaiseNetwork,
     inputs: Vec<fpscout_walk::floatpath::PathInput>,
     target: (FpOpId, ExceptionKind),
+    /// Its execution in [`OpenExecution`]s.
+    execution: usize,
+}
+
+/// An execution of a target's operation some of whose networks the first round left
+/// open: it is refuted once all of them are and none of the others was solvable.
+struct OpenExecution {
+    open: usize,
+    unrefuted: bool,
 }
 
 /// How one network's answer counted for its target.
@@ -428,11 +451,17 @@ fn settle(
 }
 
 /// Networks that ran out of time get longer attempts, round after round, while a
-/// round still finds something and time is left: the step saturates instead of
+/// round still finds something (a solution, or the refutation of a whole execution)
+/// and time is left: the step saturates instead of
 /// spending its whole budget on networks that more time does not settle. Only targets
 /// still without any candidate are retried: one witness is what the search after
 /// needs, and more of them for a target cost most where they are hardest to find.
-fn retry_rounds(mut pending: Vec<Pending>, until: Option<Instant>, refined: &mut Refined) {
+fn retry_rounds(
+    mut pending: Vec<Pending>,
+    mut executions: Vec<OpenExecution>,
+    until: Option<Instant>,
+    refined: &mut Refined,
+) {
     let deadline_passed = || until.is_some_and(|d| Instant::now() >= d);
     let mut slice = FIRST_ROUND * ROUND_GROWTH;
     while !pending.is_empty() && !deadline_passed() {
@@ -465,15 +494,26 @@ fn retry_rounds(mut pending: Vec<Pending>, until: Option<Instant>, refined: &mut
                 &mut state,
                 &mut refined.candidates,
             );
+            let execution = &mut executions[p.execution];
             match settled {
                 Settled::Solved => {
                     found = true;
                     // The execution counted unknown in the first round is now solved.
                     state.unknown = state.unknown.saturating_sub(1);
                     state.sat += 1;
+                    execution.unrefuted = true;
                 }
+                Settled::Refuted => {
+                    execution.open -= 1;
+                    if execution.open == 0 && !execution.unrefuted {
+                        // Its last open network refuted: the execution is, as a whole.
+                        found = true;
+                        state.unknown = state.unknown.saturating_sub(1);
+                        state.infeasible += 1;
+                    }
+                }
+                Settled::Open => execution.unrefuted = true,
                 Settled::OutOfTime => {}
-                Settled::Refuted | Settled::Open => {}
             }
             refined.states.insert(p.target, state);
             if matches!(settled, Settled::OutOfTime) {
