@@ -119,6 +119,29 @@ impl CommonConfig {
         }
     }
 
+    /// The function of the configured build, with its input space (`mode` names the
+    /// command in errors).
+    pub fn searched_function<'s>(
+        &self,
+        session: &'s crate::session::Session,
+        mode: &str,
+    ) -> Result<
+        (
+            &'s fpscout_ir::Module,
+            fpscout_ir::FuncId,
+            crate::search::InputSpace,
+        ),
+        InputError,
+    > {
+        crate::search::searched_function(
+            session,
+            self.build,
+            &self.function,
+            &self.input_options(),
+            mode,
+        )
+    }
+
     /// When the time budget counts from.
     pub fn start(&self) -> Instant {
         self.started.unwrap_or_else(Instant::now)

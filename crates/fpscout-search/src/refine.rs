@@ -295,7 +295,7 @@ pub(crate) fn refine(
                         others_refuted = false;
                         break;
                     }
-                    let deadline = first_round_deadline(until);
+                    let deadline = attempt_deadline(until, FIRST_ROUND);
                     let answer = solve_raise(&raise, deadline);
                     let target = (watched.site.op, kind);
                     match settle(
@@ -387,8 +387,9 @@ enum Settled {
     OutOfTime,
 }
 
-fn first_round_deadline(until: Option<Instant>) -> Option<Instant> {
-    let short = Instant::now() + FIRST_ROUND;
+/// The end of an attempt of `slice` starting now, within the step's `until`.
+fn attempt_deadline(until: Option<Instant>, slice: Duration) -> Option<Instant> {
+    let short = Instant::now() + slice;
     Some(until.map_or(short, |d| d.min(short)))
 }
 
@@ -475,13 +476,11 @@ fn retry_rounds(
             if done {
                 continue;
             }
-            let now = Instant::now();
-            if until.is_some_and(|d| now >= d) {
+            if deadline_passed() {
                 still_open.push(p);
                 continue;
             }
-            let deadline = Some(until.map_or(now + slice, |d| d.min(now + slice)));
-            let answer = solve_raise(&p.raise, deadline);
+            let answer = solve_raise(&p.raise, attempt_deadline(until, slice));
             let Some(state) = refined.states.get_mut(&p.target) else {
                 continue;
             };

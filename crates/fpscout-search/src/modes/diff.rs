@@ -440,7 +440,7 @@ fn run_diff_once(
     cfg: &DiffConfig,
     progress: Progress,
 ) -> Result<DiffReport, InputError> {
-    let start = cfg.common.started.unwrap_or_else(Instant::now);
+    let start = cfg.common.start();
     let mut summary = Summary {
         function: cfg.common.function.clone(),
         hang_limit_ms: cfg.common.hang_limit_ms,

@@ -17,9 +17,7 @@
 
 use crate::config::{self, CommonConfig};
 use crate::executable::Executable;
-use crate::search::{
-    after, fit_in_range, is_finite_bits, random_input, searched_function, InputSpace,
-};
+use crate::search::{after, fit_in_range, is_finite_bits, random_input, InputSpace};
 use crate::session::Session;
 use crate::InputError;
 use fpscout_ir::{FloatTy, FpOpId, Module, Param, ScalarTy, SourceLoc, Type};
@@ -661,16 +659,9 @@ fn run_error_once(
     cfg: &ErrorConfig,
     progress: &mut dyn FnMut(&ErrorProgress),
 ) -> Result<ErrorReport, InputError> {
-    let started = cfg.common.started.unwrap_or_else(Instant::now);
+    let started = cfg.common.start();
     let deadline = after(started, cfg.common.time_budget_s);
-    let options = cfg.common.input_options();
-    let (module, func, space) = searched_function(
-        session,
-        cfg.common.build,
-        &cfg.common.function,
-        &options,
-        "error",
-    )?;
+    let (module, func, space) = cfg.common.searched_function(session, "error")?;
     let f = module.function(func);
     let returns_float = f.ret.float_ty();
     let has_float_arrays = f

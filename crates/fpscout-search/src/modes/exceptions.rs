@@ -453,7 +453,7 @@ pub fn run_exceptions(
     progress: Progress,
 ) -> Result<ExceptionsReport, InputError> {
     cfg.common.validate()?;
-    let start = cfg.common.started.unwrap_or_else(Instant::now);
+    let start = cfg.common.start();
     let run_deadline = after(start, cfg.common.time_budget_s);
     let share = |s: f64| Duration::from_secs_f64((cfg.common.time_budget_s * s).max(0.0));
     let build = cfg.common.build;

@@ -11,7 +11,7 @@
 use crate::config::{self, CommonConfig};
 use crate::executable::Executable;
 use crate::floatsolve::{complete_solve, float_path_walker, quick_solve, sample, solution_bits};
-use crate::search::{after, searched_function, InputSpace};
+use crate::search::{after, InputSpace};
 use crate::session::Session;
 use crate::InputError;
 use fpscout_fpsolve::{
@@ -820,16 +820,9 @@ fn run_reach_once(
     cfg: &ReachConfig,
     progress: &mut dyn FnMut(&PathCounts),
 ) -> Result<ReachReport, InputError> {
-    let started = cfg.common.started.unwrap_or_else(Instant::now);
+    let started = cfg.common.start();
     let deadline = after(started, cfg.common.time_budget_s);
-    let options = cfg.common.input_options();
-    let (module, func, space) = searched_function(
-        session,
-        cfg.common.build,
-        &cfg.common.function,
-        &options,
-        "reach",
-    )?;
+    let (module, func, space) = cfg.common.searched_function(session, "reach")?;
     let f = module.function(func);
     if cfg.target != Target::FailedAssertion && f.ret.float_ty().is_none() {
         return Err(InputError(format!(
