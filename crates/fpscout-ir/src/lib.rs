@@ -1161,6 +1161,16 @@ impl fmt::Display for ExceptionKind {
 )]
 pub struct ExceptionSet(pub u8);
 
+impl FromIterator<ExceptionKind> for ExceptionSet {
+    fn from_iter<I: IntoIterator<Item = ExceptionKind>>(kinds: I) -> ExceptionSet {
+        let mut set = ExceptionSet::default();
+        for k in kinds {
+            set.insert(k);
+        }
+        set
+    }
+}
+
 impl ExceptionSet {
     pub const EMPTY: ExceptionSet = ExceptionSet(0);
     /// Keeps the five IEEE flags of an MXCSR value.

@@ -355,6 +355,39 @@ pub(crate) fn refine(
     Ok(refined)
 }
 
+/// [`refine`] on two builds at once, the second on a thread of its own (the float
+/// solver is single-threaded and both builds share `until`); `None` for a build with
+/// nothing missed. Progress is the first build's.
+pub(crate) fn refine_both(
+    builds: [(&Module, FuncId, FpMode); 2],
+    space: &InputSpace,
+    limits: RefineLimits,
+    missed: [&[(FpOpId, ExceptionKind)]; 2],
+    until: Option<Instant>,
+    progress: &mut dyn FnMut(&str, u64, u64),
+) -> Result<[Option<Refined>; 2], InputError> {
+    let [first, second] = builds;
+    std::thread::scope(|scope| {
+        let other = (!missed[1].is_empty()).then(|| {
+            scope.spawn(move || refine(second, space, limits, missed[1], until, &mut |_, _, _| {}))
+        });
+        let mine = if missed[0].is_empty() {
+            None
+        } else {
+            Some(refine(first, space, limits, missed[0], until, progress)?)
+        };
+        let theirs = match other {
+            None => None,
+            Some(handle) => Some(
+                handle
+                    .join()
+                    .map_err(|_| InputError("the float solver's thread panicked".to_string()))??,
+            ),
+        };
+        Ok([mine, theirs])
+    })
+}
+
 /// What the first, short attempt at one network gives every network: most are decided
 /// in milliseconds, and a hard one must not hold up every execution after it.
 const FIRST_ROUND: Duration = Duration::from_millis(100);

@@ -210,10 +210,21 @@ pub enum Verdict {
     /// Satisfiable, with the exact value of each requested input.
     Sat(Vec<Rational>),
     Unsat,
-    /// Unknown or timed out, with Z3's reason.
+    /// Unknown or timed out, with Z3's reason ([`Verdict::TIMEOUT`] when killed at the
+    /// query's time limit).
     Unknown(String),
     /// Skipped: the solving budget ran out first.
     NotAttempted,
+}
+
+impl Verdict {
+    /// The reason of a query killed at its time limit.
+    pub const TIMEOUT: &'static str = "timeout";
+
+    /// Whether the query ran out of its own time (a longer attempt may settle it).
+    pub fn timed_out(&self) -> bool {
+        matches!(self, Verdict::Unknown(why) if why == Verdict::TIMEOUT)
+    }
 }
 
 /// Solves every formula (see [`QueryPool`]).
@@ -251,6 +262,12 @@ impl<'a> QueryPool<'a> {
         }
     }
 
+    /// Changes the time limit of each query from the next batch on.
+    pub fn set_timeout_ms(&mut self, timeout_ms: u32) {
+        self.pool
+            .set_per_task(Duration::from_millis(timeout_ms.into()));
+    }
+
     /// Verdicts on the formulas `which` (indices), in order.
     pub fn solve(&mut self, which: &[usize], deadline: Option<std::time::Instant>) -> Vec<Verdict> {
         self.pool
@@ -265,7 +282,7 @@ impl<'a> QueryPool<'a> {
 pub(crate) fn verdict_of(outcome: Outcome) -> Verdict {
     match outcome {
         Outcome::Done(text) => decode(&text),
-        Outcome::TimedOut => Verdict::Unknown("timeout".into()),
+        Outcome::TimedOut => Verdict::Unknown(Verdict::TIMEOUT.into()),
         Outcome::OverBudget { started: true } => {
             Verdict::Unknown("stopped: solve budget exhausted".into())
         }

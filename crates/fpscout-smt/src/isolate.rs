@@ -73,6 +73,11 @@ impl<'w> Pool<'w> {
         }
     }
 
+    /// The time limit of each task from the next run on.
+    pub fn set_per_task(&mut self, per_task: Duration) {
+        self.per_task = per_task;
+    }
+
     /// Runs `work(t)` for each `t` of `tasks`, in order; one outcome per task.
     pub fn run(&mut self, tasks: &[usize], deadline: Option<Instant>) -> Vec<Outcome> {
         let mut outcomes: Vec<Option<Outcome>> = vec![None; tasks.len()];

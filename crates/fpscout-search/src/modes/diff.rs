@@ -7,7 +7,7 @@ use crate::config::{self, CommonConfig};
 use crate::confirm::confirm_each_pair;
 use crate::executable::{ExecutablePair, Pacer};
 pub use crate::observe::{native_observe, plain_observe, Observation, ResultClass};
-use crate::refine::{missed_targets, refine, RefineLimits, RefineState, Refinement};
+use crate::refine::{missed_targets, refine_both, RefineLimits, RefineState, Refinement};
 use crate::search::{after, earliest, is_finite_bits, model_floats, neighbours, InputSpace};
 use crate::session::Session;
 use crate::trace::{compare_traces, interpreter_steps, native_steps};
@@ -62,6 +62,9 @@ const AUTOMATIC_SOLVE_SHARE: f64 = 0.6;
 const RANDOM_RESERVE_SHARE: f64 = 0.2;
 /// Share of the time budget for the float solver at most (taken before the search).
 const REFINE_SHARE: f64 = 0.1;
+/// The float solver's time at most, per second the solver phase took: it works on what
+/// that phase missed, most of which the search finds near the models anyway.
+const REFINE_PER_SOLVE: f64 = 0.4;
 /// Seconds of solving the automatic budget always gives (its base).
 const AUTOMATIC_SOLVE_BASE_S: f64 = 3.0;
 
@@ -561,8 +564,15 @@ fn run_diff_once(
             rq: &mut rq,
             saturation: cfg.solve_budget_s.is_none().then_some((t, t)),
             stopped_saturated: false,
+            rounds_done: 0,
+            saturation_base: saturation_base(uniq.len()),
+            timeout_ms: FIRST_ATTEMPT_MS.min(cfg.query_timeout_ms),
+            retry_plain: Vec::new(),
+            retry_differential: Vec::new(),
+            differential_given_up: false,
+            signatures: HashSet::new(),
         };
-        let mut plain_solver = scripts.pool(&names, cfg.query_timeout_ms, cfg.threads);
+        let mut plain_solver = scripts.pool(&names, rounds.timeout_ms, cfg.threads);
         rounds.plain(
             &mut plain_solver,
             &mut pending,
@@ -590,23 +600,37 @@ fn run_diff_once(
             uniq.len() as u64,
             (uniq.len() + diff_scripts.len()) as u64,
         );
-        let mut diff_solver = diff_scripts.pool(&names, cfg.query_timeout_ms, cfg.threads);
-        let diff_left = rounds.differential(
-            &mut diff_solver,
+        let mut diff_solver = diff_scripts.pool(&names, rounds.timeout_ms, cfg.threads);
+        let mut diff_pending: VecDeque<usize> = (0..diff_origins.len()).collect();
+        let mut solvers = Solvers {
+            plain: &mut plain_solver,
+            differential: &mut diff_solver,
+        };
+        rounds.differential(
+            solvers.differential,
             &diff_origins,
+            &mut diff_pending,
             deadline,
             &mut pool,
             &mut summary,
         );
-        drop(diff_solver);
         rounds.plain(
-            &mut plain_solver,
+            solvers.plain,
             &mut pending,
             deadline,
             &mut pool,
             &mut summary,
         );
-        summary.not_attempted += pending.len() + diff_left;
+        rounds.retry_longer(
+            &mut solvers,
+            (&mut pending, &mut diff_pending),
+            &diff_origins,
+            deadline,
+            &mut pool,
+            &mut summary,
+        );
+        summary.unknown += rounds.retry_plain.len();
+        summary.not_attempted += pending.len() + diff_pending.len();
         summary.differential_queries = diff_scripts.len();
         summary.unique_inputs = pool.unique.len();
         summary.phases.solve = t.elapsed().as_secs_f64();
@@ -618,37 +642,41 @@ fn run_diff_once(
         if cfg.float_solver {
             let t = Instant::now();
             // It is solving too: the solve budget again at most (so that `--solve-budget`
-            // bounds it), and a tenth of the run.
-            let share = (REFINE_SHARE * cfg.common.time_budget_s).min(summary.solve_budget_s);
+            // bounds it), a tenth of the run, and `REFINE_PER_SOLVE` of the time the
+            // solver phase took.
+            let share = (REFINE_SHARE * cfg.common.time_budget_s)
+                .min(summary.solve_budget_s)
+                .min(REFINE_PER_SOLVE * summary.phases.solve);
             let until = earliest(after(t, share), work_deadline);
             let limits = RefineLimits {
                 max_paths: cfg.collect.max_paths,
                 loop_bound: cfg.collect.loop_bound,
             };
-            let by_build = [
-                ("P", &cp, builds.p, mode_p),
-                ("P'", &cq, builds.pp, mode_pp),
-            ];
-            for (k, (build, collected, (module, fid), mode)) in by_build.into_iter().enumerate() {
-                let (_, missed) = missed_targets(module, &collected.queries, |&(op, kind)| {
-                    pool.witnessed.contains(&(build, op.0, kind))
-                });
-                if missed.is_empty() {
+            let missed = [&cp, &cq].map(|collected| collected.queries.as_slice());
+            let missed = [("P", builds.p, missed[0]), ("P'", builds.pp, missed[1])].map(
+                |(build, (module, _), queries)| {
+                    missed_targets(module, queries, |&(op, kind)| {
+                        pool.witnessed.contains(&(build, op.0, kind))
+                    })
+                    .1
+                },
+            );
+            // Both builds at once, each on its own core: the share is wall time.
+            let refined = refine_both(
+                [
+                    (builds.p.0, builds.p.1, mode_p),
+                    (builds.pp.0, builds.pp.1, mode_pp),
+                ],
+                &space,
+                limits,
+                [&missed[0], &missed[1]],
+                until,
+                &mut |_, done, total| progress("refine", done, total),
+            )?;
+            for ((build, refined), missed) in ["P", "P'"].into_iter().zip(refined).zip(&missed) {
+                let Some(refined) = refined else {
                     continue;
-                }
-                // Each build gets half of what is left for it.
-                let build_until = until.map(|d| {
-                    let now = Instant::now();
-                    now + d.saturating_duration_since(now) / (2 - k) as u32
-                });
-                let refined = refine(
-                    (module, fid, mode),
-                    &space,
-                    limits,
-                    &missed,
-                    build_until,
-                    &mut |_, done, total| progress("refine", done, total),
-                )?;
+                };
                 // Operations no path of either walk reached are not counted: they are
                 // dead code, or in functions this one does not call.
                 let asked: Vec<&RefineState> = missed
@@ -1047,21 +1075,60 @@ struct CandidatePool {
 type PlainWork = (usize, Target);
 
 /// Solving in rounds of a few queries per solver thread, between which the pool learns
-/// what its new candidates raise.
+/// what its new candidates raise. Every query is first tried briefly; those that run out
+/// of time are tried again for longer while time is left and solving still pays.
 struct SolveRounds<'a, 'm> {
     cfg: &'a DiffConfig,
     space: &'a InputSpace,
     rp: &'a mut ConcreteRunner<'m>,
     rq: &'a mut ConcreteRunner<'m>,
-    /// With the automatic budget: when solving began, and when a model last gave a new
-    /// candidate (see `saturated`).
+    /// With the automatic budget: when solving began, and when a candidate last raised
+    /// something no earlier one did (see `saturated`).
     saturation: Option<(Instant, Instant)>,
     /// Whether saturation ended solving (said once in the stop reasons).
     stopped_saturated: bool,
+    /// Rounds whose verdicts came back.
+    rounds_done: usize,
+    /// Solving before saturation may end it: [`saturation_base`].
+    saturation_base: Duration,
+    /// The time limit of the current attempts, up to the configured query timeout.
+    timeout_ms: u32,
+    /// Queries whose attempt at `timeout_ms` ran out of time.
+    retry_plain: Vec<PlainWork>,
+    retry_differential: Vec<usize>,
+    /// Whether the differential queries stopped paying (none of the first rounds was
+    /// satisfiable): they are not retried.
+    differential_given_up: bool,
+    /// What the candidates raise in the interpreter: (P's kinds, P''s kinds).
+    signatures: HashSet<(ExceptionSet, ExceptionSet)>,
+}
+
+/// Both builds' solver pools.
+struct Solvers<'s, 'p, 'd> {
+    plain: &'s mut QueryPool<'p>,
+    differential: &'s mut QueryPool<'d>,
 }
 
 /// Differential queries tried before giving up on them when none is satisfiable.
 const DIFFERENTIAL_PROBE_ROUNDS: usize = 3;
+/// The time limit of a query's first attempt, in milliseconds: most models come within
+/// it, and queries that need longer wait until every other query had its turn.
+const FIRST_ATTEMPT_MS: u32 = 25;
+/// Each retry gives the queries still open this many times the last attempt's time.
+const ATTEMPT_GROWTH: u32 = 4;
+/// Seconds of solving before saturation may end it, at least.
+const SATURATION_BASE_S: f64 = 0.8;
+
+/// Solving before saturation may end it, once some candidate made progress: its base,
+/// plus 5 ms per query beyond 200 like the automatic budget, since a candidate of an
+/// unrolled loop covers many operations at once and the rounds after it may find nothing
+/// new for a while.
+fn saturation_base(unique_queries: usize) -> Duration {
+    Duration::from_secs_f64(SATURATION_BASE_S + 0.005 * unique_queries.saturating_sub(200) as f64)
+}
+/// Solving saturates once it has gone this share of the time it took to make its last
+/// progress without making more.
+const SATURATION_PATIENCE: f64 = 0.3;
 
 impl SolveRounds<'_, '_> {
     fn round_len(&self) -> usize {
@@ -1069,20 +1136,30 @@ impl SolveRounds<'_, '_> {
     }
 
     /// Adds a model's candidate, unless its floats were found before; `first` puts it
-    /// ahead of the others.
+    /// ahead of the others. A candidate that raises an exception no earlier one raised,
+    /// or a new pair of the builds' exception kinds, is progress (see `saturated`).
     fn add(&mut self, pool: &mut CandidatePool, values: &[Rational], origin: Origin, first: bool) {
         let (center, around) = model_floats(values, &self.space.tys);
         if !pool.unique.insert(center.clone()) {
             return;
         }
-        if let Some((_, last_new)) = &mut self.saturation {
-            *last_new = Instant::now();
-        }
         let args = self.space.assemble(&center);
-        for (build, runner) in [("P", &mut *self.rp), ("P'", &mut *self.rq)] {
+        let witnessed_before = pool.witnessed.len();
+        let mut kinds = [ExceptionSet::default(); 2];
+        for (k, (build, runner)) in [("P", &mut *self.rp), ("P'", &mut *self.rq)]
+            .into_iter()
+            .enumerate()
+        {
             if let Ok(e) = runner.eval(&args) {
                 pool.witnessed
                     .extend(e.events.iter().map(|e| (build, e.site.op.0, e.kind)));
+                kinds[k] = e.events.iter().map(|e| e.kind).collect();
+            }
+        }
+        let new_signature = self.signatures.insert((kinds[0], kinds[1]));
+        if pool.witnessed.len() > witnessed_before || new_signature {
+            if let Some((_, last_new)) = &mut self.saturation {
+                *last_new = Instant::now();
             }
         }
         if first {
@@ -1093,16 +1170,34 @@ impl SolveRounds<'_, '_> {
     }
 
     /// Whether solving has stopped paying, so that the automatic budget need not be spent:
-    /// past its base, it has gone at least as long without a new candidate as it took to
-    /// find the last one. In an unrolled loop the thousands of queries left mostly time
-    /// out on conditions alike to those already answered.
+    /// past its base, it has gone without progress for `SATURATION_PATIENCE` of the time
+    /// it took to make the last. In an unrolled loop the thousands of queries left mostly time out on
+    /// conditions alike to those already answered.
     fn saturated(&self) -> bool {
-        let Some((began, last_new)) = self.saturation else {
-            return false;
-        };
-        let solving = began.elapsed().as_secs_f64();
-        let idle = last_new.elapsed().as_secs_f64();
-        solving >= AUTOMATIC_SOLVE_BASE_S && idle >= solving - idle
+        self.saturation_moment()
+            .is_some_and(|moment| Instant::now() >= moment)
+    }
+
+    /// When solving saturates unless a candidate makes progress first: a round in flight
+    /// ends there too.
+    fn saturation_moment(&self) -> Option<Instant> {
+        // However slow the first round (large queries on a loaded machine), it must end
+        // before solving can be judged.
+        if self.rounds_done == 0 {
+            return None;
+        }
+        let (began, last_new) = self.saturation?;
+        // Where nothing was found at all, there is nothing whose pace to scale by.
+        if last_new == began {
+            return Some(began + Duration::from_secs_f64(SATURATION_BASE_S));
+        }
+        let base = began + self.saturation_base;
+        Some(base.max(last_new + (last_new - began).mul_f64(SATURATION_PATIENCE)))
+    }
+
+    /// The end of the next round: `until`, or saturation if that comes first.
+    fn round_end(&self, until: Option<Instant>) -> Option<Instant> {
+        earliest(until, self.saturation_moment())
     }
 
     /// Says once, among the stop reasons, that saturation ended solving.
@@ -1112,12 +1207,17 @@ impl SolveRounds<'_, '_> {
         }
         let (began, last_new) = self.saturation.unwrap_or((Instant::now(), Instant::now()));
         summary.stopped.push(format!(
-            "solver saturated: no new candidate in the last {:.1} s of {:.1} s of solving; \
-             {left} queries of this kind left (the automatic budget ends there; \
+            "solver saturated: no candidate raised anything new in the last {:.1} s of {:.1} s \
+             of solving; {left} queries of this kind left (the automatic budget ends there; \
              --solve-budget spends it all)",
             last_new.elapsed().as_secs_f64(),
             began.elapsed().as_secs_f64(),
         ));
+    }
+
+    /// Whether a query that ran out of time at this attempt deserves a longer one.
+    fn retries(&self, verdict: &Verdict) -> bool {
+        verdict.timed_out() && self.timeout_ms < self.cfg.query_timeout_ms
     }
 
     /// Solves pending plain queries until `until` (or saturation), skipping those whose
@@ -1132,7 +1232,7 @@ impl SolveRounds<'_, '_> {
     ) {
         while !pending.is_empty() && until.is_none_or(|d| Instant::now() < d) {
             if self.saturated() {
-                self.note_saturated(summary, pending.len());
+                self.note_saturated(summary, pending.len() + self.retry_plain.len());
                 break;
             }
             let mut batch = Vec::new();
@@ -1147,7 +1247,8 @@ impl SolveRounds<'_, '_> {
                 }
             }
             let which: Vec<usize> = batch.iter().map(|w| w.0).collect();
-            let verdicts = solver.solve(&which, until);
+            let verdicts = solver.solve(&which, self.round_end(until));
+            self.rounds_done += 1;
             for (work, v) in batch.into_iter().zip(verdicts) {
                 let (build, op, kind) = work.1;
                 match v {
@@ -1162,6 +1263,7 @@ impl SolveRounds<'_, '_> {
                         self.add(pool, &values, origin, false);
                     }
                     Verdict::Unsat => summary.unsatisfiable += 1,
+                    ref timed_out if self.retries(timed_out) => self.retry_plain.push(work),
                     Verdict::Unknown(_) => summary.unknown += 1,
                     // Back in line for the next call, with the time it brings.
                     Verdict::NotAttempted => pending.push_back(work),
@@ -1170,54 +1272,99 @@ impl SolveRounds<'_, '_> {
         }
     }
 
-    /// Solves differential queries in order until `until`, giving up when none of the
-    /// first rounds is satisfiable; returns how many were not attempted.
+    /// Solves the differential queries of `pending` (indices of `origins`) in order until
+    /// `until`, giving up when none of the first rounds is satisfiable.
     fn differential(
         &mut self,
         solver: &mut QueryPool,
         origins: &[Origin],
+        pending: &mut VecDeque<usize>,
         until: Option<Instant>,
         pool: &mut CandidatePool,
         summary: &mut Summary,
-    ) -> usize {
-        let mut next = 0;
+    ) {
         let mut rounds = 0;
+        let mut tried = 0;
         // Where the plain queries already stopped paying, one round tells whether these do.
         let probe_rounds = if self.saturated() {
             1
         } else {
             DIFFERENTIAL_PROBE_ROUNDS
         };
-        while next < origins.len() && until.is_none_or(|d| Instant::now() < d) {
+        while !pending.is_empty() && until.is_none_or(|d| Instant::now() < d) {
             if rounds >= probe_rounds && self.saturated() {
-                self.note_saturated(summary, origins.len() - next);
+                self.note_saturated(summary, pending.len() + self.retry_differential.len());
                 break;
             }
             if rounds == probe_rounds && summary.differential_satisfiable == 0 {
+                self.differential_given_up = true;
+                self.retry_differential.clear();
                 summary.stopped.push(format!(
-                    "differential queries: none of the first {next} was satisfiable; their \
+                    "differential queries: none of the first {tried} was satisfiable; their \
                      time went to the plain queries"
                 ));
                 break;
             }
-            let end = (next + self.round_len()).min(origins.len());
-            let which: Vec<usize> = (next..end).collect();
-            let verdicts = solver.solve(&which, until);
-            for (v, origin) in verdicts.iter().zip(&origins[next..end]) {
+            let take = self.round_len().min(pending.len());
+            let which: Vec<usize> = pending.drain(..take).collect();
+            let verdicts = solver.solve(&which, self.round_end(until));
+            self.rounds_done += 1;
+            for (k, v) in which.into_iter().zip(verdicts) {
                 match v {
                     Verdict::Sat(values) => {
                         summary.differential_satisfiable += 1;
                         // Differential candidates go first: they are the likeliest witnesses.
-                        self.add(pool, values, origin.clone(), true);
+                        self.add(pool, &values, origins[k].clone(), true);
                     }
-                    Verdict::NotAttempted => return origins.len() - next,
+                    Verdict::NotAttempted => pending.push_back(k),
+                    ref timed_out if self.retries(timed_out) => self.retry_differential.push(k),
                     _ => {}
                 }
-                next += 1;
+                tried += 1;
             }
             rounds += 1;
         }
-        origins.len() - next
+    }
+
+    /// Tries the queries that ran out of time again, each round with `ATTEMPT_GROWTH`
+    /// times more, up to the configured timeout, while time is left and solving pays.
+    fn retry_longer(
+        &mut self,
+        solvers: &mut Solvers<'_, '_, '_>,
+        (pending, diff_pending): (&mut VecDeque<PlainWork>, &mut VecDeque<usize>),
+        origins: &[Origin],
+        until: Option<Instant>,
+        pool: &mut CandidatePool,
+        summary: &mut Summary,
+    ) {
+        while self.timeout_ms < self.cfg.query_timeout_ms
+            && pending.is_empty()
+            && diff_pending.is_empty()
+            && !(self.retry_plain.is_empty() && self.retry_differential.is_empty())
+            && until.is_none_or(|d| Instant::now() < d)
+        {
+            if self.saturated() {
+                let left = self.retry_plain.len() + self.retry_differential.len();
+                self.note_saturated(summary, left);
+                break;
+            }
+            self.timeout_ms = (self.timeout_ms * ATTEMPT_GROWTH).min(self.cfg.query_timeout_ms);
+            solvers.plain.set_timeout_ms(self.timeout_ms);
+            solvers.differential.set_timeout_ms(self.timeout_ms);
+            pending.extend(self.retry_plain.drain(..));
+            self.plain(solvers.plain, pending, until, pool, summary);
+            if !self.differential_given_up {
+                diff_pending.extend(self.retry_differential.drain(..));
+                self.differential(
+                    solvers.differential,
+                    origins,
+                    diff_pending,
+                    until,
+                    pool,
+                    summary,
+                );
+            }
+        }
     }
 }
 
