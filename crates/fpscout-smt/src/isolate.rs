@@ -3,7 +3,10 @@
 //! The child is a copy of the calling thread, so it sees the caller's thread-local Z3
 //! context and its terms without any translation or serialisation. It answers task after
 //! task over a pipe (text answers) until it is killed: at its task's time limit, at the
-//! deadline, or when the batch is done. The parent never blocks on a child beyond its
+//! deadline, or when the batch is done. A task's time limit is processor time (the child
+//! arms a profiling timer whose signal ends it), so that a query's verdict does not depend
+//! on how loaded the machine is; the parent kills a child at `WALL_SLACK` times the limit
+//! of wall time as well, for a child that waits instead of computing. The parent never blocks on a child beyond its
 //! deadline. Invariant: while a fork happens no other thread of the process may be inside
 //! Z3 (a Z3 lock held at that instant would hang the child until its deadline); fpscout
 //! uses Z3 from one thread only.
@@ -11,12 +14,16 @@
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::time::{Duration, Instant};
 
+/// Wall time a task may take per unit of its processor-time limit before the parent
+/// kills it (a loaded machine gives a child a share of a core).
+const WALL_SLACK: u32 = 4;
+
 /// What became of one task.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {
     /// The child's answer.
     Done(String),
-    /// Killed at its own time limit.
+    /// Ended at its own time limit (processor time, or the wall-time backstop).
     TimedOut,
     /// Killed, or never started, because the overall deadline passed.
     OverBudget { started: bool },
@@ -30,7 +37,7 @@ pub enum Outcome {
 struct Worker {
     /// 0 once reaped.
     pid: libc::pid_t,
-    /// Task indices to the worker, 8 bytes each.
+    /// Tasks to the worker: an 8-byte index, then the 8-byte processor-time limit in µs.
     tasks: OwnedFd,
     /// Answers from the worker: an 8-byte length, then the text.
     answers: OwnedFd,
@@ -117,8 +124,10 @@ impl<'w> Pool<'w> {
                     None => break,
                 };
                 let w = &mut self.workers[idle];
-                if write_all(w.tasks.as_raw_fd(), &(tasks[next] as u64).to_le_bytes()) {
-                    w.current = Some((next, now + self.per_task));
+                let limit_us = self.per_task.as_micros().min(u64::MAX as u128) as u64;
+                let message = [(tasks[next] as u64).to_le_bytes(), limit_us.to_le_bytes()].concat();
+                if write_all(w.tasks.as_raw_fd(), &message) {
+                    w.current = Some((next, now + self.per_task * WALL_SLACK));
                 } else {
                     let w = self.workers.swap_remove(idle);
                     outcomes[next] = Some(reap(w));
@@ -206,16 +215,20 @@ fn spawn(work: &dyn Fn(usize) -> String) -> Result<Worker, String> {
     })
 }
 
-/// The worker's loop: a task index in, its answer out, until the task pipe closes.
+/// The worker's loop: a task and its limit in, its answer out, until the task pipe closes.
 fn serve(tasks: i32, answers: i32, work: &dyn Fn(usize) -> String) -> ! {
     loop {
-        let mut index = [0u8; 8];
-        if !read_exact(tasks, &mut index) {
+        let mut message = [0u8; 16];
+        if !read_exact(tasks, &mut message) {
             // SAFETY: ends the child without unwinding into the parent's frames.
             unsafe { libc::_exit(0) };
         }
-        let task = u64::from_le_bytes(index) as usize;
+        let [index, limit] = [&message[..8], &message[8..]]
+            .map(|bytes| u64::from_le_bytes(bytes.try_into().unwrap_or([0; 8])));
+        let task = index as usize;
+        arm_processor_timer(limit);
         let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(task)));
+        arm_processor_timer(0);
         let Ok(text) = answer else {
             // SAFETY: as above; the parent reports the status.
             unsafe { libc::_exit(101) };
@@ -226,6 +239,24 @@ fn serve(tasks: i32, answers: i32, work: &dyn Fn(usize) -> String) -> ! {
             unsafe { libc::_exit(0) };
         }
     }
+}
+
+/// Ends this process (SIGPROF's default action) once it has used `micros` of processor
+/// time from now; 0 disarms.
+fn arm_processor_timer(micros: u64) {
+    let timer = libc::itimerval {
+        it_interval: libc::timeval {
+            tv_sec: 0,
+            tv_usec: 0,
+        },
+        it_value: libc::timeval {
+            tv_sec: (micros / 1_000_000) as libc::time_t,
+            tv_usec: (micros % 1_000_000) as libc::suseconds_t,
+        },
+    };
+    // SAFETY: sets this process's profiling timer from a live record; the old value is
+    // not asked for.
+    unsafe { libc::setitimer(libc::ITIMER_PROF, &timer, std::ptr::null_mut()) };
 }
 
 fn read_exact(fd: i32, mut buf: &mut [u8]) -> bool {
@@ -342,7 +373,9 @@ fn reap(mut w: Worker) -> Outcome {
     // SAFETY: waits for our own child, whose pipe has closed, so it is exiting.
     unsafe { libc::waitpid(w.pid, &mut status, 0) };
     w.pid = 0;
-    if libc::WIFSIGNALED(status) {
+    if libc::WIFSIGNALED(status) && libc::WTERMSIG(status) == libc::SIGPROF {
+        Outcome::TimedOut
+    } else if libc::WIFSIGNALED(status) {
         Outcome::Failed(format!(
             "solver child killed by signal {}",
             libc::WTERMSIG(status)
@@ -410,6 +443,23 @@ mod tests {
         assert_eq!(out[1], Outcome::TimedOut);
         assert_eq!(out[2], Outcome::Done("ok".into()));
         assert!(t0.elapsed() < Duration::from_secs(10), "{:?}", t0.elapsed());
+    }
+
+    #[test]
+    fn a_computing_child_ends_at_its_processor_time_limit() {
+        let t0 = Instant::now();
+        let out = run_forked(2, 1, Duration::from_millis(100), None, &|i| {
+            if i == 0 {
+                let mut x = 0u64;
+                loop {
+                    x = std::hint::black_box(x.wrapping_add(1));
+                }
+            }
+            "ok".into()
+        });
+        assert_eq!(out, vec![Outcome::TimedOut, Outcome::Done("ok".into())]);
+        // Well before the wall-time backstop on an idle machine, and a new child answered.
+        assert!(t0.elapsed() < Duration::from_secs(5), "{:?}", t0.elapsed());
     }
 
     #[test]

@@ -42,7 +42,8 @@ pub struct DiffArgs {
     /// Paths explored per build
     #[arg(long, default_value_t = 256)]
     pub(crate) max_paths: usize,
-    /// Timeout of each solver query, in milliseconds
+    /// Longest attempt at one solver query, in milliseconds (first attempts get 25 ms; those
+    /// that run out are retried with 4x more while time is left)
     #[arg(long, default_value_t = 200)]
     pub(crate) timeout_ms: u32,
     /// Solver threads (default: all cores); without --function, functions analysed at

@@ -565,7 +565,7 @@ fn run_diff_once(
             saturation: cfg.solve_budget_s.is_none().then_some((t, t)),
             stopped_saturated: false,
             rounds_done: 0,
-            saturation_base: saturation_base(uniq.len()),
+            saturation_pace: saturation_pace(uniq.len()),
             timeout_ms: FIRST_ATTEMPT_MS.min(cfg.query_timeout_ms),
             retry_plain: Vec::new(),
             retry_differential: Vec::new(),
@@ -1089,8 +1089,8 @@ struct SolveRounds<'a, 'm> {
     stopped_saturated: bool,
     /// Rounds whose verdicts came back.
     rounds_done: usize,
-    /// Solving before saturation may end it: [`saturation_base`].
-    saturation_base: Duration,
+    /// Solving before saturation may end it, and the patience: [`saturation_pace`].
+    saturation_pace: (Duration, f64),
     /// The time limit of the current attempts, up to the configured query timeout.
     timeout_ms: u32,
     /// Queries whose attempt at `timeout_ms` ran out of time.
@@ -1119,16 +1119,30 @@ const ATTEMPT_GROWTH: u32 = 4;
 /// Seconds of solving before saturation may end it, at least.
 const SATURATION_BASE_S: f64 = 0.8;
 
-/// Solving before saturation may end it, once some candidate made progress: its base,
-/// plus 5 ms per query beyond 200 like the automatic budget, since a candidate of an
-/// unrolled loop covers many operations at once and the rounds after it may find nothing
-/// new for a while.
-fn saturation_base(unique_queries: usize) -> Duration {
-    Duration::from_secs_f64(SATURATION_BASE_S + 0.005 * unique_queries.saturating_sub(200) as f64)
-}
-/// Solving saturates once it has gone this share of the time it took to make its last
-/// progress without making more.
+/// Solving saturates once it has gone without progress for this share of the time it
+/// took to make the last, in a function of at most `SMALL_FUNCTION_QUERIES` queries
+/// (answered in a few rounds: what the last rounds did not find, more time rarely does),
+/// and for as long as that took in a larger one (an unrolled loop's candidate covers many
+/// operations at once, and the rounds after it may find nothing new for a while).
 const SATURATION_PATIENCE: f64 = 0.3;
+const SMALL_FUNCTION_QUERIES: usize = 200;
+
+/// Solving before saturation may end it once some candidate made progress (at least
+/// `SATURATION_BASE_S`, plus 5 ms per query beyond 200 like the automatic budget, at most
+/// the automatic budget's base: thousands of alike queries must not hold solving open to
+/// the end of the budget), and the patience.
+fn saturation_pace(unique_queries: usize) -> (Duration, f64) {
+    let scaled = SATURATION_BASE_S + 0.005 * unique_queries.saturating_sub(200) as f64;
+    let patience = if unique_queries <= SMALL_FUNCTION_QUERIES {
+        SATURATION_PATIENCE
+    } else {
+        1.0
+    };
+    (
+        Duration::from_secs_f64(scaled.min(AUTOMATIC_SOLVE_BASE_S)),
+        patience,
+    )
+}
 
 impl SolveRounds<'_, '_> {
     fn round_len(&self) -> usize {
@@ -1170,9 +1184,9 @@ impl SolveRounds<'_, '_> {
     }
 
     /// Whether solving has stopped paying, so that the automatic budget need not be spent:
-    /// past its base, it has gone without progress for `SATURATION_PATIENCE` of the time
-    /// it took to make the last. In an unrolled loop the thousands of queries left mostly time out on
-    /// conditions alike to those already answered.
+    /// past its base, it has gone without progress for its patience's share of the time
+    /// it took to make the last ([`saturation_pace`]). In an unrolled loop the thousands
+    /// of queries left mostly time out on conditions alike to those already answered.
     fn saturated(&self) -> bool {
         self.saturation_moment()
             .is_some_and(|moment| Instant::now() >= moment)
@@ -1187,12 +1201,14 @@ impl SolveRounds<'_, '_> {
             return None;
         }
         let (began, last_new) = self.saturation?;
-        // Where nothing was found at all, there is nothing whose pace to scale by.
+        // Where nothing was found yet, there is no pace to judge by: the automatic
+        // budget's base (a range may hold its few models behind many unsatisfiable
+        // queries).
         if last_new == began {
-            return Some(began + Duration::from_secs_f64(SATURATION_BASE_S));
+            return Some(began + Duration::from_secs_f64(AUTOMATIC_SOLVE_BASE_S));
         }
-        let base = began + self.saturation_base;
-        Some(base.max(last_new + (last_new - began).mul_f64(SATURATION_PATIENCE)))
+        let (base, patience) = self.saturation_pace;
+        Some((began + base).max(last_new + (last_new - began).mul_f64(patience)))
     }
 
     /// The end of the next round: `until`, or saturation if that comes first.
