@@ -19,7 +19,7 @@ use fpscout_smt::{
     collect, dedupe, exact_value, CollectOptions, ParamSpec, Query, QueryPool, QuerySet, Verdict,
 };
 use fpscout_toolchain::BuildKind;
-use fpscout_walk::concrete::{AdaptiveSteps, ArgBits, ConcreteRunner, EvalEnd, Evaluation};
+use fpscout_walk::concrete::{AdaptiveSteps, ArgBits, ConcreteRunner, EvalEnd, Evaluation, FpMode};
 use fpscout_walk::WalkConfig;
 use rand::SeedableRng;
 use rug::Rational;
@@ -462,8 +462,7 @@ fn run_diff_once(
     let f = session.p()?.function(fp);
     let ret = f.ret;
     let space = InputSpace::of(f, &cfg.common.input_options(), "diff")?;
-    let (specs, inputs, input_ranges, tys) =
-        (&space.specs, &space.inputs, &space.ranges, &space.tys);
+    let (specs, input_ranges, tys) = (&space.specs, &space.ranges, &space.tys);
     let lens = &space.lens;
 
     // Native builds and the modes they really run with (the compile phase counts from the
@@ -475,9 +474,7 @@ fn run_diff_once(
     let (mode_p, mode_pp) = (exes.p.mode(), exes.pp.mode());
     summary.backend_rewrites_pprime = session.backend_rewrites(BuildKind::PPrime);
 
-    let mut findings: Vec<Finding> = Vec::new();
-    let mut seen_inputs: HashSet<Vec<ArgBits>> = HashSet::new();
-    let mut max_ulps: Option<Divergence> = None;
+    let mut found = Found::default();
 
     // The interpreter: the judge of which exceptions candidates already raise, the guide
     // for trace-only differences and the local search, and
@@ -498,8 +495,467 @@ fn run_diff_once(
     summary.phases.compile = t.elapsed().as_secs_f64();
 
     // Step 1: Solve.
-    let mut pool = CandidatePool::default();
-    if !cfg.common.random_only {
+    let pool = if cfg.common.random_only {
+        CandidatePool::default()
+    } else {
+        let steps = SolveStep {
+            cfg,
+            builds: &builds,
+            modes: (mode_p, mode_pp),
+            space: &space,
+            work_deadline,
+        };
+        let (mut pool, collected) = steps.solve(&mut rp, &mut rq, &mut summary, progress)?;
+        if cfg.float_solver {
+            steps.float_solver(&collected, &mut pool, &mut summary, progress)?;
+        }
+        pool
+    };
+
+    // Step 2: Search around each candidate on the executables themselves: a difference
+    // is what the machine does, so the model cannot lose one. Every neighbour runs
+    // untraced on both executables (results and flags, about a microsecond each); traces
+    // cost a signal pair per exception, so only the neighbours worth it are replayed
+    // traced: those whose results or flags differ, and those whose exception kinds differ
+    // in the interpreter (a difference in the trace alone needs the machine's trace to
+    // decide).
+    let t = Instant::now();
+    let mut candidates = pool.candidates;
+    // The search leaves the random phase a share of what is left (at most its own budget):
+    // where neighbours hang or interpret slowly, random inputs are the cheaper finds.
+    let search_deadline = match (work_deadline, cfg.random_inputs) {
+        (Some(end), n) if n > 0 => {
+            let left = end.saturating_duration_since(t).as_secs_f64();
+            let reserve = cfg.random_budget_s.min(RANDOM_RESERVE_SHARE * left);
+            Some(end - std::time::Duration::from_secs_f64(reserve))
+        }
+        (end, _) => end,
+    };
+    // Seeds are candidates of their own: NaN and the infinities (where loop conditions
+    // become unordered and fast-math's assumptions break), zeros, subnormals, the ends of
+    // the normal range, and the function's constants and their neighbours.
+    let constants = crate::seeds::float_constants(builds.p.0, builds.p.1);
+    for point in crate::seeds::seed_points(tys, input_ranges, &constants) {
+        candidates.push((point, vec![], Origin::Special));
+    }
+    // A function of one float parameter: a sweep over its whole input space on both
+    // executables (one code byte per input, tens of millions per second), each signature
+    // in which the builds differ a candidate.
+    if let ([ty], [None], 1) = (tys.as_slice(), input_ranges.as_slice(), f.params.len()) {
+        let ts = Instant::now();
+        match sweep_one_input(&exes, *ty, cfg, work_deadline) {
+            Ok(points) => {
+                for (bits, sig, count) in points {
+                    *found.inputs_seen.entry(sig).or_insert(0) += count;
+                    candidates.push((vec![bits], vec![], Origin::Sweep));
+                }
+            }
+            Err(why) => summary.stopped.push(format!("sweep: {why}")),
+        }
+        summary.phases.sweep = ts.elapsed().as_secs_f64();
+    }
+    let neighbourhoods: Vec<Vec<Vec<u64>>> = candidates
+        .iter()
+        .map(|(center, around, origin)| match origin {
+            Origin::Special | Origin::Sweep => vec![center.clone()],
+            _ => neighbours(center, around, tys, cfg.search_budget),
+        })
+        .collect();
+    // First the few nearest points of every candidate, then the rest of those whose
+    // first points did not all hang in both builds: an input that does not terminate
+    // costs the hang limit, and its neighbours would mostly cost it again.
+    let mut probe = |wanted: Vec<(usize, usize, Vec<ArgBits>)>| {
+        let inputs: Vec<Vec<ArgBits>> = wanted.iter().map(|w| w.2.clone()).collect();
+        let (ps, qs) = exes.run(&inputs, search_deadline, &mut |done, total| {
+            progress("search", done, 2 * total)
+        })?;
+        let asked = wanted.len();
+        let done: Vec<Probe> = wanted
+            .into_iter()
+            .zip(ps.into_iter().zip(qs))
+            .map(|((n, steps, args), (p, q))| Probe {
+                n,
+                steps,
+                args,
+                p,
+                q,
+            })
+            .collect();
+        Ok::<_, InputError>((done, asked))
+    };
+    let wanted = |from: usize, to: usize, skip: &dyn Fn(usize) -> bool| {
+        let mut out = Vec::new();
+        for (n, hood) in neighbourhoods.iter().enumerate().filter(|(n, _)| !skip(*n)) {
+            for (steps, point) in hood.iter().enumerate().take(to).skip(from) {
+                out.push((n, steps, space.assemble(point)));
+            }
+        }
+        out
+    };
+    let (mut probes, mut asked) = probe(wanted(0, HANG_PROBE, &|_| false))?;
+    // Per candidate: whether every point tried so far hung in both builds.
+    let mut all_hang: Vec<Option<bool>> = vec![None; candidates.len()];
+    for x in &probes {
+        let both = hangs(&x.p) && hangs(&x.q);
+        all_hang[x.n] = Some(all_hang[x.n].unwrap_or(true) && both);
+        if both {
+            found.hanging.note(&x.args);
+        }
+    }
+    summary.hanging_candidates = all_hang.iter().filter(|h| **h == Some(true)).count();
+    let (rest, rest_asked) = probe(wanted(HANG_PROBE, usize::MAX, &|n| {
+        all_hang[n] == Some(true)
+    }))?;
+    asked += rest_asked;
+    probes.extend(rest);
+    if probes.len() < asked {
+        summary.stopped.push(format!(
+            "search: its share of the time budget ran out after {} of {asked} points",
+            probes.len()
+        ));
+    }
+    // Each candidate's points in neighbourhood order again.
+    probes.sort_by_key(|x| (x.n, x.steps));
+    let mut worth: Vec<&Probe> = Vec::new();
+    let mut traced_of = vec![0; candidates.len()];
+    // Candidates with a neighbour whose results or flags differ: that one is their finding.
+    let mut settled = vec![false; candidates.len()];
+    let mut interpreted_until = probes.len();
+    for (k, x) in probes.iter().enumerate() {
+        // Interpreting both builds can take milliseconds per point on long loops: past the
+        // search's deadline the remaining points are looked at natively only.
+        if interpreted_until == probes.len() && search_deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            interpreted_until = k;
+        }
+        let (Some(op), Some(oq)) = (plain_observe(&x.p, ret), plain_observe(&x.q, ret)) else {
+            continue;
+        };
+        let (kinds, ulps) = compare(&op, &oq, ret, cfg.tolerance_ulps);
+        track_max(&mut found.max_ulps, ulps, &x.args, &op, &oq);
+        if !kinds.is_empty() {
+            *found
+                .inputs_seen
+                .entry((op.flags, oq.flags, op.class, oq.class))
+                .or_insert(0) += 1;
+        }
+        if traced_of[x.n] >= TRACED_PER_CANDIDATE || settled[x.n] {
+            continue;
+        }
+        // Traces can only differ where something was raised.
+        let raised = !op.flags.is_empty() || !oq.flags.is_empty();
+        let mut interpreted_kinds_differ = || match (rp.eval(&x.args), rq.eval(&x.args)) {
+            (Ok(ep), Ok(eq)) => interpreted_kinds(&ep) != interpreted_kinds(&eq),
+            _ => false,
+        };
+        settled[x.n] = !kinds.is_empty();
+        if !kinds.is_empty() || (raised && k < interpreted_until && interpreted_kinds_differ()) {
+            traced_of[x.n] += 1;
+            worth.push(x);
+        }
+    }
+    if interpreted_until < probes.len() {
+        summary.stopped.push(format!(
+            "search: its share of the time budget ran out while interpreting point {interpreted_until} of \
+             {}; the others were compared on their native results and flags only",
+            probes.len()
+        ));
+    }
+    let worth_inputs: Vec<Vec<ArgBits>> = worth.iter().map(|x| x.args.clone()).collect();
+    let (outs_p, outs_q) = exes.traced(&worth_inputs, search_deadline, &mut |done, total| {
+        progress("search", total + done, 2 * total)
+    })?;
+    let mut found_for = vec![false; candidates.len()];
+    for (x, (tp, tq)) in worth.into_iter().zip(outs_p.iter().zip(&outs_q)) {
+        let (Some(op), Some(oq)) = (native_observe(tp, ret), native_observe(tq, ret)) else {
+            continue;
+        };
+        let (kinds, ulps) = compare(&op, &oq, ret, cfg.tolerance_ulps);
+        if kinds.is_empty() || found_for[x.n] || !found.seen_inputs.insert(x.args.clone()) {
+            continue;
+        }
+        found_for[x.n] = true;
+        let origin = candidates[x.n].2.at_steps(x.steps);
+        found.findings.push(Finding::found(
+            x.args.clone(),
+            (kinds, ulps),
+            op,
+            oq,
+            origin,
+        ));
+    }
+    summary.phases.search = t.elapsed().as_secs_f64();
+
+    // The cheap phase: random inputs on the native builds.
+    let t = Instant::now();
+    let random_signatures = random_phase(
+        RandomPhase {
+            cfg,
+            space: &space,
+            exes: &exes,
+            ret,
+            work_deadline,
+            run_deadline,
+        },
+        &mut found,
+        &mut summary,
+        progress,
+    )?;
+    summary.phases.random = t.elapsed().as_secs_f64();
+    let mut seen_counts: Vec<SignatureInputs> = found
+        .inputs_seen
+        .into_iter()
+        .map(|(s, inputs)| SignatureInputs {
+            p_flags: s.0,
+            p_prime_flags: s.1,
+            p_class: s.2,
+            p_prime_class: s.3,
+            inputs,
+        })
+        .collect();
+    seen_counts.sort_by_key(|c| {
+        (
+            c.inputs,
+            c.p_flags,
+            c.p_prime_flags,
+            c.p_class,
+            c.p_prime_class,
+        )
+    });
+    summary.signature_inputs = seen_counts;
+
+    // Within ranges: local search around the largest divergence seen so far, guided by
+    // the interpreter; the best input is then replayed natively.
+    if let Some((_, args, _, _)) = found.max_ulps.clone() {
+        let before = found.max_ulps.as_ref().map(|m| m.0);
+        local_search_max(
+            &mut rp,
+            &mut rq,
+            (&space, ret),
+            args,
+            &mut found.max_ulps,
+            run_deadline,
+        );
+        if found.max_ulps.as_ref().map(|m| m.0) != before {
+            found.max_ulps = native_max(&exes, ret, found.max_ulps)?;
+        }
+    }
+
+    // Confirm every difference by a second traced replay of both executables (as
+    // linked, and with FTZ/DAZ off).
+    let t = Instant::now();
+    progress("confirm", 0, found.findings.len() as u64);
+    confirm(
+        &mut found.findings,
+        &exes,
+        ret,
+        cfg.tolerance_ulps,
+        run_deadline,
+    )?;
+    // Inputs on which neither build terminates, confirmed by a second run.
+    let (again_p, again_q) = exes.run(&found.hanging.inputs, run_deadline, &mut |_, _| {})?;
+    let non_terminating: Vec<Vec<ArgBits>> = found
+        .hanging
+        .inputs
+        .into_iter()
+        .zip(again_p.iter().zip(&again_q))
+        .filter(|(_, (a, b))| hangs(a) && hangs(b))
+        .map(|(args, _)| args)
+        .collect();
+    let mut watch = crate::run::FastMathWatch::new(builds.pp.0, builds.pp.1, mode_pp, run_deadline);
+    for x in found.findings.iter_mut().filter(|x| x.confirmed) {
+        x.fast_math_note = watch.as_mut().and_then(|w| w.note(&x.input));
+        x.model_agrees = match (rp.eval(&x.input), rq.eval(&x.input)) {
+            (Ok(ep), Ok(eq)) => {
+                model_agrees(builds.p.0, &ep, &x.p, ret)
+                    && model_agrees(builds.pp.0, &eq, &x.p_prime, ret)
+            }
+            _ => false,
+        };
+    }
+    summary.phases.confirm = t.elapsed().as_secs_f64();
+
+    summary.random_signatures = random_signatures.into_iter().collect();
+    count_confirmed(&mut summary, &found.findings);
+    if let Some((u, args, a, b)) = found.max_ulps {
+        summary.max_ulps = summary.max_ulps.max(u);
+        summary.worst = Some(worst_with_exact(builds.p, specs, ret, args, a, b, u));
+    }
+    summary.wall_seconds = start.elapsed().as_secs_f64();
+    Ok(DiffReport {
+        findings: found.findings,
+        non_terminating,
+        candidates: candidates
+            .iter()
+            .map(|(center, _, _)| space.assemble(center))
+            .collect(),
+        summary,
+        ret,
+        params: f.params.clone(),
+        symbol: f.name.clone(),
+    })
+}
+
+use crate::oracle::Signature;
+
+/// A divergence between the builds: ulps apart, the input, P's and P′'s result bits.
+type Divergence = (u64, Vec<ArgBits>, u64, u64);
+
+/// A solver candidate: the nearest floats, the floats around each rational coordinate,
+/// and where it came from.
+type Candidate = (Vec<u64>, Vec<(u64, u64)>, Origin);
+
+/// Where an exception is raised: build (`P`, `P'`), operation, kind.
+type Target = (&'static str, u32, ExceptionKind);
+
+/// The solver's distinct candidates, and the exceptions they already raise (in the
+/// interpreter), so that queries asking for one of those need not be solved again: in
+/// an unrolled loop most conditions are alike across iterations, and one model
+/// witnesses many of them.
+#[derive(Default)]
+struct CandidatePool {
+    candidates: Vec<Candidate>,
+    unique: HashSet<Vec<u64>>,
+    witnessed: HashSet<Target>,
+}
+
+/// A plain query waiting to be solved: its index among the scripts and what it asks for.
+type PlainWork = (usize, Target);
+
+/// What the search and random phases gather for the confirmation and the summary.
+#[derive(Default)]
+struct Found {
+    findings: Vec<Finding>,
+    /// Inputs already made findings.
+    seen_inputs: HashSet<Vec<ArgBits>>,
+    max_ulps: Option<Divergence>,
+    /// How many inputs each signature of a difference was seen on, in every phase.
+    inputs_seen: HashMap<Signature, u64>,
+    hanging: HangingInputs,
+}
+
+/// The random phase's inputs.
+struct RandomPhase<'a> {
+    cfg: &'a DiffConfig,
+    space: &'a InputSpace,
+    exes: &'a ExecutablePair<'a>,
+    ret: Type,
+    work_deadline: Option<Instant>,
+    run_deadline: Option<Instant>,
+}
+
+/// Random inputs on both executables, untraced, within the phase's budget; a few of each
+/// signature of a difference replayed traced as findings. Returns the signatures seen.
+fn random_phase(
+    phase: RandomPhase,
+    found: &mut Found,
+    summary: &mut Summary,
+    progress: &mut dyn FnMut(&str, u64, u64),
+) -> Result<HashSet<Signature>, InputError> {
+    let RandomPhase {
+        cfg,
+        space,
+        exes,
+        ret,
+        work_deadline,
+        run_deadline,
+    } = phase;
+    let t = Instant::now();
+    let mut random_signatures: HashSet<Signature> = HashSet::new();
+    if cfg.random_inputs > 0 {
+        progress("random", 0, cfg.random_inputs as u64);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(cfg.common.seed);
+        let batch: Vec<Vec<ArgBits>> = (0..cfg.random_inputs)
+            .map(|_| space.random(&mut rng))
+            .collect();
+        // In chunks, within the phase's time budget: inputs that crash the executable
+        // (an integer division by zero) cost a driver restart each. Chunks double, but
+        // never beyond what the time left allows at the pace of the last one.
+        let deadline = earliest(after(t, cfg.random_budget_s), work_deadline);
+        let pacer = Pacer::new(deadline).batches(RANDOM_FIRST_CHUNK, RANDOM_MAX_CHUNK);
+        let (outs_p, outs_q) = exes.run_paced(&batch, pacer, &mut |done, total| {
+            progress("random", done, total)
+        })?;
+        if outs_p.len() < batch.len() {
+            let whose = if work_deadline.is_some_and(|d| Instant::now() >= d) {
+                "the run's time budget (--time-budget)".to_string()
+            } else {
+                format!("its time budget of {} s", cfg.random_budget_s)
+            };
+            summary.stopped.push(format!(
+                "random phase: {whose} ran out after {} inputs",
+                outs_p.len()
+            ));
+        }
+        summary.random_inputs = outs_p.len();
+        let mut per_signature: HashMap<Signature, usize> = HashMap::new();
+        let mut witnesses: Vec<Vec<ArgBits>> = Vec::new();
+        for (i, (a, b)) in outs_p.iter().zip(&outs_q).enumerate() {
+            if hangs(a) && hangs(b) {
+                found.hanging.note(&batch[i]);
+            }
+            let (Some(np), Some(nq)) = (plain_observe(a, ret), plain_observe(b, ret)) else {
+                continue;
+            };
+            let (kinds, ulps) = compare(&np, &nq, ret, cfg.tolerance_ulps);
+            track_max(&mut found.max_ulps, ulps, &batch[i], &np, &nq);
+            if kinds.is_empty() {
+                continue;
+            }
+            let sig = (np.flags, nq.flags, np.class, nq.class);
+            random_signatures.insert(sig);
+            *found.inputs_seen.entry(sig).or_insert(0) += 1;
+            // Keep a few witnesses per signature; the rest only count.
+            let count = per_signature.entry(sig).or_insert(0);
+            *count += 1;
+            if *count > 3 || !found.seen_inputs.insert(batch[i].clone()) {
+                continue;
+            }
+            witnesses.push(batch[i].clone());
+        }
+        // The witnesses kept, replayed traced for their exception traces.
+        let (wp, wq) = exes.traced(&witnesses, run_deadline, &mut |_, _| {})?;
+        let replayed = wp.len().min(wq.len());
+        for (i, args) in witnesses.into_iter().enumerate().take(replayed) {
+            let (Some(op), Some(oq)) = (native_observe(&wp[i], ret), native_observe(&wq[i], ret))
+            else {
+                continue;
+            };
+            let (kinds, ulps) = compare(&op, &oq, ret, cfg.tolerance_ulps);
+            if kinds.is_empty() {
+                continue;
+            }
+            found
+                .findings
+                .push(Finding::found(args, (kinds, ulps), op, oq, Origin::Random));
+        }
+    }
+    Ok(random_signatures)
+}
+
+/// The solving steps' common inputs.
+struct SolveStep<'a, 's> {
+    cfg: &'a DiffConfig,
+    builds: &'a Builds<'s>,
+    modes: (FpMode, FpMode),
+    space: &'a InputSpace,
+    work_deadline: Option<Instant>,
+}
+
+impl<'s> SolveStep<'_, 's> {
+    /// Step 1: the exception conditions of both builds, collected on their paths and
+    /// solved over the reals in rounds; the candidates, and the queries of each build.
+    fn solve(
+        &self,
+        rp: &mut ConcreteRunner<'s>,
+        rq: &mut ConcreteRunner<'s>,
+        summary: &mut Summary,
+        progress: &mut dyn FnMut(&str, u64, u64),
+    ) -> Result<(CandidatePool, [Vec<Query>; 2]), InputError> {
+        let (cfg, builds, space, work_deadline) =
+            (self.cfg, self.builds, self.space, self.work_deadline);
+        let (specs, inputs) = (&space.specs, &space.inputs);
+        let mut pool = CandidatePool::default();
         let t = Instant::now();
         progress("collect", 0, 2);
         // Each build's exploration gets half the budget: loops whose branch checks are
@@ -560,8 +1016,8 @@ fn run_diff_once(
         let mut rounds = SolveRounds {
             cfg,
             space: &space,
-            rp: &mut rp,
-            rq: &mut rq,
+            rp,
+            rq,
             saturation: cfg.solve_budget_s.is_none().then_some((t, t)),
             stopped_saturated: false,
             rounds_done: 0,
@@ -578,7 +1034,7 @@ fn run_diff_once(
             &mut pending,
             earliest(after(t, summary.solve_budget_s / 2.0), work_deadline),
             &mut pool,
-            &mut summary,
+            summary,
         );
         // Differential queries aim at the difference itself: this build raises the
         // exception while no operation of the other build raises one of that kind.
@@ -612,467 +1068,115 @@ fn run_diff_once(
             &mut diff_pending,
             deadline,
             &mut pool,
-            &mut summary,
+            summary,
         );
-        rounds.plain(
-            solvers.plain,
-            &mut pending,
-            deadline,
-            &mut pool,
-            &mut summary,
-        );
+        rounds.plain(solvers.plain, &mut pending, deadline, &mut pool, summary);
         rounds.retry_longer(
             &mut solvers,
             (&mut pending, &mut diff_pending),
             &diff_origins,
             deadline,
             &mut pool,
-            &mut summary,
+            summary,
         );
         summary.unknown += rounds.retry_plain.len();
         summary.not_attempted += pending.len() + diff_pending.len();
         summary.differential_queries = diff_scripts.len();
         summary.unique_inputs = pool.unique.len();
         summary.phases.solve = t.elapsed().as_secs_f64();
+        Ok((pool, [cp.queries, cq.queries]))
+    }
 
-        // Step 1b: the float solver on the exceptions no model raised. A real-valued
-        // model need not round to a float that meets its condition (nor does "unsat"
-        // over the reals mean no float does): each such exception is stated over floats
-        // at every execution of its operation on its build's paths.
-        if cfg.float_solver {
-            let t = Instant::now();
-            // It is solving too: the solve budget again at most (so that `--solve-budget`
-            // bounds it), a tenth of the run, and `REFINE_PER_SOLVE` of the time the
-            // solver phase took.
-            let share = (REFINE_SHARE * cfg.common.time_budget_s)
-                .min(summary.solve_budget_s)
-                .min(REFINE_PER_SOLVE * summary.phases.solve);
-            let until = earliest(after(t, share), work_deadline);
-            let limits = RefineLimits {
-                max_paths: cfg.collect.max_paths,
-                loop_bound: cfg.collect.loop_bound,
+    /// Step 1b: the float solver on the exceptions no model raised. A real-valued model
+    /// need not round to a float that meets its condition (nor does "unsat" over the
+    /// reals mean no float does): each such exception is stated over floats at every
+    /// execution of its operation on its build's paths.
+    fn float_solver(
+        &self,
+        queries: &[Vec<Query>; 2],
+        pool: &mut CandidatePool,
+        summary: &mut Summary,
+        progress: &mut dyn FnMut(&str, u64, u64),
+    ) -> Result<(), InputError> {
+        let (cfg, builds, space, work_deadline) =
+            (self.cfg, self.builds, self.space, self.work_deadline);
+        let (mode_p, mode_pp) = self.modes;
+        let t = Instant::now();
+        // It is solving too: the solve budget again at most (so that `--solve-budget`
+        // bounds it), a tenth of the run, and `REFINE_PER_SOLVE` of the time the
+        // solver phase took.
+        let share = (REFINE_SHARE * cfg.common.time_budget_s)
+            .min(summary.solve_budget_s)
+            .min(REFINE_PER_SOLVE * summary.phases.solve);
+        let until = earliest(after(t, share), work_deadline);
+        let limits = RefineLimits {
+            max_paths: cfg.collect.max_paths,
+            loop_bound: cfg.collect.loop_bound,
+        };
+        let missed = [queries[0].as_slice(), queries[1].as_slice()];
+        let missed = [("P", builds.p, missed[0]), ("P'", builds.pp, missed[1])].map(
+            |(build, (module, _), queries)| {
+                missed_targets(module, queries, |&(op, kind)| {
+                    pool.witnessed.contains(&(build, op.0, kind))
+                })
+                .1
+            },
+        );
+        // Both builds at once, each on its own core: the share is wall time.
+        let refined = refine_both(
+            [
+                (builds.p.0, builds.p.1, mode_p),
+                (builds.pp.0, builds.pp.1, mode_pp),
+            ],
+            &space,
+            limits,
+            [&missed[0], &missed[1]],
+            until,
+            &mut |_, done, total| progress("refine", done, total),
+        )?;
+        for ((build, refined), missed) in ["P", "P'"].into_iter().zip(refined).zip(&missed) {
+            let Some(refined) = refined else {
+                continue;
             };
-            let missed = [&cp, &cq].map(|collected| collected.queries.as_slice());
-            let missed = [("P", builds.p, missed[0]), ("P'", builds.pp, missed[1])].map(
-                |(build, (module, _), queries)| {
-                    missed_targets(module, queries, |&(op, kind)| {
-                        pool.witnessed.contains(&(build, op.0, kind))
-                    })
-                    .1
-                },
-            );
-            // Both builds at once, each on its own core: the share is wall time.
-            let refined = refine_both(
-                [
-                    (builds.p.0, builds.p.1, mode_p),
-                    (builds.pp.0, builds.pp.1, mode_pp),
-                ],
-                &space,
-                limits,
-                [&missed[0], &missed[1]],
-                until,
-                &mut |_, done, total| progress("refine", done, total),
-            )?;
-            for ((build, refined), missed) in ["P", "P'"].into_iter().zip(refined).zip(&missed) {
-                let Some(refined) = refined else {
-                    continue;
-                };
-                // Operations no path of either walk reached are not counted: they are
-                // dead code, or in functions this one does not call.
-                let asked: Vec<&RefineState> = missed
-                    .iter()
-                    .filter_map(|target| refined.states.get(target))
-                    .collect();
-                if refined.open_at_deadline > 0 {
-                    summary.stopped.push(format!(
+            // Operations no path of either walk reached are not counted: they are
+            // dead code, or in functions this one does not call.
+            let asked: Vec<&RefineState> = missed
+                .iter()
+                .filter_map(|target| refined.states.get(target))
+                .collect();
+            if refined.open_at_deadline > 0 {
+                summary.stopped.push(format!(
                         "float solver on {build}: its time share ran out with {} executions of missed exceptions still open",
                         refined.open_at_deadline
                     ));
+            }
+            summary.float_solver_targets += asked.len();
+            summary.float_solver_infeasible += asked
+                .iter()
+                .filter(|state| {
+                    matches!(refined.answer(state, false), Refinement::Infeasible { .. })
+                })
+                .count();
+            for (center, (op, kind)) in refined.candidates {
+                if !pool.unique.insert(center.clone()) {
+                    continue;
                 }
-                summary.float_solver_targets += asked.len();
-                summary.float_solver_infeasible += asked
-                    .iter()
-                    .filter(|state| {
-                        matches!(refined.answer(state, false), Refinement::Infeasible { .. })
-                    })
-                    .count();
-                for (center, (op, kind)) in refined.candidates {
-                    if !pool.unique.insert(center.clone()) {
-                        continue;
-                    }
-                    summary.float_solver_candidates += 1;
-                    let origin = Origin::FloatSolver {
-                        build,
-                        op: op.0,
-                        kind: kind.name(),
-                        steps: 0,
-                    };
-                    // Solutions meet their condition over floats: likelier witnesses
-                    // than the models around which the search still has to look.
-                    pool.candidates.insert(0, (center, vec![], origin));
-                }
-            }
-            summary.phases.refine = t.elapsed().as_secs_f64();
-        }
-    }
-
-    // Step 2: Search around each candidate on the executables themselves: a difference
-    // is what the machine does, so the model cannot lose one. Every neighbour runs
-    // untraced on both executables (results and flags, about a microsecond each); traces
-    // cost a signal pair per exception, so only the neighbours worth it are replayed
-    // traced: those whose results or flags differ, and those whose exception kinds differ
-    // in the interpreter (a difference in the trace alone needs the machine's trace to
-    // decide).
-    let t = Instant::now();
-    let mut candidates = pool.candidates;
-    // The search leaves the random phase a share of what is left (at most its own budget):
-    // where neighbours hang or interpret slowly, random inputs are the cheaper finds.
-    let search_deadline = match (work_deadline, cfg.random_inputs) {
-        (Some(end), n) if n > 0 => {
-            let left = end.saturating_duration_since(t).as_secs_f64();
-            let reserve = cfg.random_budget_s.min(RANDOM_RESERVE_SHARE * left);
-            Some(end - std::time::Duration::from_secs_f64(reserve))
-        }
-        (end, _) => end,
-    };
-    let mut hanging = HangingInputs::default();
-    // How many inputs each signature of a difference was seen on, in every phase.
-    let mut inputs_seen: HashMap<Signature, u64> = HashMap::new();
-    // Seeds are candidates of their own: NaN and the infinities (where loop conditions
-    // become unordered and fast-math's assumptions break), zeros, subnormals, the ends of
-    // the normal range, and the function's constants and their neighbours.
-    let constants = crate::seeds::float_constants(builds.p.0, builds.p.1);
-    for point in crate::seeds::seed_points(tys, input_ranges, &constants) {
-        candidates.push((point, vec![], Origin::Special));
-    }
-    // A function of one float parameter: a sweep over its whole input space on both
-    // executables (one code byte per input, tens of millions per second), each signature
-    // in which the builds differ a candidate.
-    if let ([ty], [None], 1) = (tys.as_slice(), input_ranges.as_slice(), f.params.len()) {
-        let ts = Instant::now();
-        match sweep_one_input(&exes, *ty, cfg, work_deadline) {
-            Ok(points) => {
-                for (bits, sig, count) in points {
-                    *inputs_seen.entry(sig).or_insert(0) += count;
-                    candidates.push((vec![bits], vec![], Origin::Sweep));
-                }
-            }
-            Err(why) => summary.stopped.push(format!("sweep: {why}")),
-        }
-        summary.phases.sweep = ts.elapsed().as_secs_f64();
-    }
-    let neighbourhoods: Vec<Vec<Vec<u64>>> = candidates
-        .iter()
-        .map(|(center, around, origin)| match origin {
-            Origin::Special | Origin::Sweep => vec![center.clone()],
-            _ => neighbours(center, around, tys, cfg.search_budget),
-        })
-        .collect();
-    // First the few nearest points of every candidate, then the rest of those whose
-    // first points did not all hang in both builds: an input that does not terminate
-    // costs the hang limit, and its neighbours would mostly cost it again.
-    let mut probe = |wanted: Vec<(usize, usize, Vec<ArgBits>)>| {
-        let inputs: Vec<Vec<ArgBits>> = wanted.iter().map(|w| w.2.clone()).collect();
-        let (ps, qs) = exes.run(&inputs, search_deadline, &mut |done, total| {
-            progress("search", done, 2 * total)
-        })?;
-        let asked = wanted.len();
-        let done: Vec<Probe> = wanted
-            .into_iter()
-            .zip(ps.into_iter().zip(qs))
-            .map(|((n, steps, args), (p, q))| Probe {
-                n,
-                steps,
-                args,
-                p,
-                q,
-            })
-            .collect();
-        Ok::<_, InputError>((done, asked))
-    };
-    let wanted = |from: usize, to: usize, skip: &dyn Fn(usize) -> bool| {
-        let mut out = Vec::new();
-        for (n, hood) in neighbourhoods.iter().enumerate().filter(|(n, _)| !skip(*n)) {
-            for (steps, point) in hood.iter().enumerate().take(to).skip(from) {
-                out.push((n, steps, space.assemble(point)));
+                summary.float_solver_candidates += 1;
+                let origin = Origin::FloatSolver {
+                    build,
+                    op: op.0,
+                    kind: kind.name(),
+                    steps: 0,
+                };
+                // Solutions meet their condition over floats: likelier witnesses
+                // than the models around which the search still has to look.
+                pool.candidates.insert(0, (center, vec![], origin));
             }
         }
-        out
-    };
-    let (mut probes, mut asked) = probe(wanted(0, HANG_PROBE, &|_| false))?;
-    // Per candidate: whether every point tried so far hung in both builds.
-    let mut all_hang: Vec<Option<bool>> = vec![None; candidates.len()];
-    for x in &probes {
-        let both = hangs(&x.p) && hangs(&x.q);
-        all_hang[x.n] = Some(all_hang[x.n].unwrap_or(true) && both);
-        if both {
-            hanging.note(&x.args);
-        }
+        summary.phases.refine = t.elapsed().as_secs_f64();
+        Ok(())
     }
-    summary.hanging_candidates = all_hang.iter().filter(|h| **h == Some(true)).count();
-    let (rest, rest_asked) = probe(wanted(HANG_PROBE, usize::MAX, &|n| {
-        all_hang[n] == Some(true)
-    }))?;
-    asked += rest_asked;
-    probes.extend(rest);
-    if probes.len() < asked {
-        summary.stopped.push(format!(
-            "search: its share of the time budget ran out after {} of {asked} points",
-            probes.len()
-        ));
-    }
-    // Each candidate's points in neighbourhood order again.
-    probes.sort_by_key(|x| (x.n, x.steps));
-    let mut worth: Vec<&Probe> = Vec::new();
-    let mut traced_of = vec![0; candidates.len()];
-    // Candidates with a neighbour whose results or flags differ: that one is their finding.
-    let mut settled = vec![false; candidates.len()];
-    let mut interpreted_until = probes.len();
-    for (k, x) in probes.iter().enumerate() {
-        // Interpreting both builds can take milliseconds per point on long loops: past the
-        // search's deadline the remaining points are looked at natively only.
-        if interpreted_until == probes.len() && search_deadline.is_some_and(|d| Instant::now() >= d)
-        {
-            interpreted_until = k;
-        }
-        let (Some(op), Some(oq)) = (plain_observe(&x.p, ret), plain_observe(&x.q, ret)) else {
-            continue;
-        };
-        let (kinds, ulps) = compare(&op, &oq, ret, cfg.tolerance_ulps);
-        track_max(&mut max_ulps, ulps, &x.args, &op, &oq);
-        if !kinds.is_empty() {
-            *inputs_seen
-                .entry((op.flags, oq.flags, op.class, oq.class))
-                .or_insert(0) += 1;
-        }
-        if traced_of[x.n] >= TRACED_PER_CANDIDATE || settled[x.n] {
-            continue;
-        }
-        // Traces can only differ where something was raised.
-        let raised = !op.flags.is_empty() || !oq.flags.is_empty();
-        let mut interpreted_kinds_differ = || match (rp.eval(&x.args), rq.eval(&x.args)) {
-            (Ok(ep), Ok(eq)) => interpreted_kinds(&ep) != interpreted_kinds(&eq),
-            _ => false,
-        };
-        settled[x.n] = !kinds.is_empty();
-        if !kinds.is_empty() || (raised && k < interpreted_until && interpreted_kinds_differ()) {
-            traced_of[x.n] += 1;
-            worth.push(x);
-        }
-    }
-    if interpreted_until < probes.len() {
-        summary.stopped.push(format!(
-            "search: its share of the time budget ran out while interpreting point {interpreted_until} of \
-             {}; the others were compared on their native results and flags only",
-            probes.len()
-        ));
-    }
-    let worth_inputs: Vec<Vec<ArgBits>> = worth.iter().map(|x| x.args.clone()).collect();
-    let (outs_p, outs_q) = exes.traced(&worth_inputs, search_deadline, &mut |done, total| {
-        progress("search", total + done, 2 * total)
-    })?;
-    let mut found_for = vec![false; candidates.len()];
-    for (x, (tp, tq)) in worth.into_iter().zip(outs_p.iter().zip(&outs_q)) {
-        let (Some(op), Some(oq)) = (native_observe(tp, ret), native_observe(tq, ret)) else {
-            continue;
-        };
-        let (kinds, ulps) = compare(&op, &oq, ret, cfg.tolerance_ulps);
-        if kinds.is_empty() || found_for[x.n] || !seen_inputs.insert(x.args.clone()) {
-            continue;
-        }
-        found_for[x.n] = true;
-        let origin = candidates[x.n].2.at_steps(x.steps);
-        findings.push(Finding::found(
-            x.args.clone(),
-            (kinds, ulps),
-            op,
-            oq,
-            origin,
-        ));
-    }
-    summary.phases.search = t.elapsed().as_secs_f64();
-
-    // The cheap phase: random inputs on the native builds.
-    let t = Instant::now();
-    let mut random_signatures: HashSet<Signature> = HashSet::new();
-    if cfg.random_inputs > 0 {
-        progress("random", 0, cfg.random_inputs as u64);
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(cfg.common.seed);
-        let batch: Vec<Vec<ArgBits>> = (0..cfg.random_inputs)
-            .map(|_| space.random(&mut rng))
-            .collect();
-        // In chunks, within the phase's time budget: inputs that crash the executable
-        // (an integer division by zero) cost a driver restart each. Chunks double, but
-        // never beyond what the time left allows at the pace of the last one.
-        let deadline = earliest(after(t, cfg.random_budget_s), work_deadline);
-        let pacer = Pacer::new(deadline).batches(RANDOM_FIRST_CHUNK, RANDOM_MAX_CHUNK);
-        let (outs_p, outs_q) = exes.run_paced(&batch, pacer, &mut |done, total| {
-            progress("random", done, total)
-        })?;
-        if outs_p.len() < batch.len() {
-            let whose = if work_deadline.is_some_and(|d| Instant::now() >= d) {
-                "the run's time budget (--time-budget)".to_string()
-            } else {
-                format!("its time budget of {} s", cfg.random_budget_s)
-            };
-            summary.stopped.push(format!(
-                "random phase: {whose} ran out after {} inputs",
-                outs_p.len()
-            ));
-        }
-        summary.random_inputs = outs_p.len();
-        let mut per_signature: HashMap<Signature, usize> = HashMap::new();
-        let mut witnesses: Vec<Vec<ArgBits>> = Vec::new();
-        for (i, (a, b)) in outs_p.iter().zip(&outs_q).enumerate() {
-            if hangs(a) && hangs(b) {
-                hanging.note(&batch[i]);
-            }
-            let (Some(np), Some(nq)) = (plain_observe(a, ret), plain_observe(b, ret)) else {
-                continue;
-            };
-            let (kinds, ulps) = compare(&np, &nq, ret, cfg.tolerance_ulps);
-            track_max(&mut max_ulps, ulps, &batch[i], &np, &nq);
-            if kinds.is_empty() {
-                continue;
-            }
-            let sig = (np.flags, nq.flags, np.class, nq.class);
-            random_signatures.insert(sig);
-            *inputs_seen.entry(sig).or_insert(0) += 1;
-            // Keep a few witnesses per signature; the rest only count.
-            let count = per_signature.entry(sig).or_insert(0);
-            *count += 1;
-            if *count > 3 || !seen_inputs.insert(batch[i].clone()) {
-                continue;
-            }
-            witnesses.push(batch[i].clone());
-        }
-        // The witnesses kept, replayed traced for their exception traces.
-        let (wp, wq) = exes.traced(&witnesses, run_deadline, &mut |_, _| {})?;
-        let replayed = wp.len().min(wq.len());
-        for (i, args) in witnesses.into_iter().enumerate().take(replayed) {
-            let (Some(op), Some(oq)) = (native_observe(&wp[i], ret), native_observe(&wq[i], ret))
-            else {
-                continue;
-            };
-            let (kinds, ulps) = compare(&op, &oq, ret, cfg.tolerance_ulps);
-            if kinds.is_empty() {
-                continue;
-            }
-            findings.push(Finding::found(args, (kinds, ulps), op, oq, Origin::Random));
-        }
-    }
-    summary.phases.random = t.elapsed().as_secs_f64();
-    let mut seen_counts: Vec<SignatureInputs> = inputs_seen
-        .into_iter()
-        .map(|(s, inputs)| SignatureInputs {
-            p_flags: s.0,
-            p_prime_flags: s.1,
-            p_class: s.2,
-            p_prime_class: s.3,
-            inputs,
-        })
-        .collect();
-    seen_counts.sort_by_key(|c| {
-        (
-            c.inputs,
-            c.p_flags,
-            c.p_prime_flags,
-            c.p_class,
-            c.p_prime_class,
-        )
-    });
-    summary.signature_inputs = seen_counts;
-
-    // Within ranges: local search around the largest divergence seen so far, guided by
-    // the interpreter; the best input is then replayed natively.
-    if let Some((_, args, _, _)) = max_ulps.clone() {
-        let before = max_ulps.as_ref().map(|m| m.0);
-        local_search_max(
-            &mut rp,
-            &mut rq,
-            (&space, ret),
-            args,
-            &mut max_ulps,
-            run_deadline,
-        );
-        if max_ulps.as_ref().map(|m| m.0) != before {
-            max_ulps = native_max(&exes, ret, max_ulps)?;
-        }
-    }
-
-    // Confirm every difference by a second traced replay of both executables (as
-    // linked, and with FTZ/DAZ off).
-    let t = Instant::now();
-    progress("confirm", 0, findings.len() as u64);
-    confirm(&mut findings, &exes, ret, cfg.tolerance_ulps, run_deadline)?;
-    // Inputs on which neither build terminates, confirmed by a second run.
-    let (again_p, again_q) = exes.run(&hanging.inputs, run_deadline, &mut |_, _| {})?;
-    let non_terminating: Vec<Vec<ArgBits>> = hanging
-        .inputs
-        .into_iter()
-        .zip(again_p.iter().zip(&again_q))
-        .filter(|(_, (a, b))| hangs(a) && hangs(b))
-        .map(|(args, _)| args)
-        .collect();
-    let mut watch = crate::run::FastMathWatch::new(builds.pp.0, builds.pp.1, mode_pp, run_deadline);
-    for x in findings.iter_mut().filter(|x| x.confirmed) {
-        x.fast_math_note = watch.as_mut().and_then(|w| w.note(&x.input));
-        x.model_agrees = match (rp.eval(&x.input), rq.eval(&x.input)) {
-            (Ok(ep), Ok(eq)) => {
-                model_agrees(builds.p.0, &ep, &x.p, ret)
-                    && model_agrees(builds.pp.0, &eq, &x.p_prime, ret)
-            }
-            _ => false,
-        };
-    }
-    summary.phases.confirm = t.elapsed().as_secs_f64();
-
-    summary.random_signatures = random_signatures.into_iter().collect();
-    count_confirmed(&mut summary, &findings);
-    if let Some((u, args, a, b)) = max_ulps {
-        summary.max_ulps = summary.max_ulps.max(u);
-        summary.worst = Some(worst_with_exact(builds.p, specs, ret, args, a, b, u));
-    }
-    summary.wall_seconds = start.elapsed().as_secs_f64();
-    Ok(DiffReport {
-        findings,
-        non_terminating,
-        candidates: candidates
-            .iter()
-            .map(|(center, _, _)| space.assemble(center))
-            .collect(),
-        summary,
-        ret,
-        params: f.params.clone(),
-        symbol: f.name.clone(),
-    })
 }
-
-use crate::oracle::Signature;
-
-/// A divergence between the builds: ulps apart, the input, P's and P′'s result bits.
-type Divergence = (u64, Vec<ArgBits>, u64, u64);
-
-/// A solver candidate: the nearest floats, the floats around each rational coordinate,
-/// and where it came from.
-type Candidate = (Vec<u64>, Vec<(u64, u64)>, Origin);
-
-/// Where an exception is raised: build (`P`, `P'`), operation, kind.
-type Target = (&'static str, u32, ExceptionKind);
-
-/// The solver's distinct candidates, and the exceptions they already raise (in the
-/// interpreter), so that queries asking for one of those need not be solved again: in
-/// an unrolled loop most conditions are alike across iterations, and one model
-/// witnesses many of them.
-#[derive(Default)]
-struct CandidatePool {
-    candidates: Vec<Candidate>,
-    unique: HashSet<Vec<u64>>,
-    witnessed: HashSet<Target>,
-}
-
-/// A plain query waiting to be solved: its index among the scripts and what it asks for.
-type PlainWork = (usize, Target);
 
 /// Solving in rounds of a few queries per solver thread, between which the pool learns
 /// what its new candidates raise. Every query is first tried briefly; those that run out
