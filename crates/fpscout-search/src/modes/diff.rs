@@ -1015,7 +1015,7 @@ impl<'s> SolveStep<'_, 's> {
             .collect();
         let mut rounds = SolveRounds {
             cfg,
-            space: &space,
+            space,
             rp,
             rq,
             saturation: cfg.solve_budget_s.is_none().then_some((t, t)),
@@ -1128,7 +1128,7 @@ impl<'s> SolveStep<'_, 's> {
                 (builds.p.0, builds.p.1, mode_p),
                 (builds.pp.0, builds.pp.1, mode_pp),
             ],
-            &space,
+            space,
             limits,
             [&missed[0], &missed[1]],
             until,
