@@ -681,6 +681,22 @@ mod tests {
     use super::*;
 
     #[test]
+    fn random_integers_reach_every_type_and_its_edges() {
+        use rand::SeedableRng;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let drawn: HashSet<i64> = (0..20_000).map(|_| random_integer(&mut rng)).collect();
+        for edge in [0, 1, -1, 255, -128, 65535, i64::from(i32::MAX), i64::from(i32::MIN)] {
+            assert!(drawn.contains(&edge), "{edge} never drawn");
+        }
+        assert!(drawn.contains(&i64::MAX) && drawn.contains(&i64::MIN));
+        // Values of every magnitude, not only edges and small ones.
+        assert!(drawn
+            .iter()
+            .any(|v| (1u64 << 40..1u64 << 50).contains(&v.unsigned_abs())));
+        assert!(drawn.iter().any(|v| (1000..1 << 15).contains(v)));
+    }
+
+    #[test]
     fn integer_parameters_are_sampled_unless_fixed() {
         use fpscout_ir::Param;
         let param = |name: &str, ty| Param {

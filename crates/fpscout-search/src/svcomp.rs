@@ -650,6 +650,33 @@ mod tests {
     }
 
     #[test]
+    fn recognises_integer_nondets_and_deterministic_tasks() {
+        let ints = "extern int __VERIFIER_nondet_int(void);\nint main() { int n = __VERIFIER_nondet_int(); unsigned char c = __VERIFIER_nondet_uchar(); return n + c; }";
+        let found = call_inputs(ints).expect("an SV-COMP program");
+        assert!(found.integers && !found.floats && !found.doubles);
+        assert_eq!(found.integer_calls, 2);
+        // Declared by the file: not redeclared; called undeclared: declared by the prelude.
+        assert_eq!(
+            undeclared_integer_inputs(ints),
+            vec![("__VERIFIER_nondet_uchar", "unsigned char")]
+        );
+        assert!(undeclared_integer_inputs("int main() { return __VERIFIER_nondet_bool(); }")
+            .contains(&("__VERIFIER_nondet_bool", "_Bool")));
+        // No nondet call, but an SV-COMP error function: decided by one run.
+        let deterministic = "void reach_error() {}\nint main() { if (0.1 + 0.2 != 0.3) reach_error(); }";
+        assert_eq!(call_inputs(deterministic), Some(CallInputs::default()));
+        // An ordinary program with main is not a task.
+        assert_eq!(call_inputs("int main() { return 0; }"), None);
+        let source = support_source(CallInputs::default());
+        assert!(source.contains("int fpscout_harness(void) {"), "{source}");
+        let source = support_source(found);
+        assert!(source.contains("int fpscout_harness(const long long *integers) {"));
+        assert!(source.contains(
+            "unsigned char __VERIFIER_nondet_uchar(void) {\n  return (unsigned char)fpscout_integers[fpscout_next_integer++];"
+        ));
+    }
+
+    #[test]
     fn the_harness_takes_only_the_arrays_the_program_reads() {
         let floats = support_source(CallInputs {
             floats: true,

@@ -352,12 +352,12 @@ fn print_text(out: &mut impl Write, report: &ReachReport) {
         answer_line(report)
     );
     if let Some(w) = &report.witness {
-        let _ = writeln!(
-            out,
-            "  witness ({}): {}",
-            report.method,
+        let inputs = if w.inputs.is_empty() {
+            "no input".to_string()
+        } else {
             inputs_text(&report.params, &w.inputs)
-        );
+        };
+        let _ = writeln!(out, "  witness ({}): {inputs}", report.method);
         let _ = writeln!(out, "  executable: {}", w.native);
         let _ = writeln!(
             out,
