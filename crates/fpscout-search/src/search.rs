@@ -318,6 +318,17 @@ pub fn float_inputs(
                     .unwrap_or_else(|| default_array_len(p)),
                 range,
             },
+            // `exceptions` and `diff` prove exceptions absent with the float solver, which
+            // would hold for these zeros only, and nothing would say so.
+            (Type::Scalar(ScalarTy::Ptr), Some(ScalarTy::Int(_)))
+                if p.name == crate::svcomp::INTEGERS_PARAM && !INTEGER_NONDET_MODES.contains(&mode) =>
+            {
+                return Err(InputError(format!(
+                    "{mode} does not search integer nondets (__VERIFIER_nondet_int()…): its \
+                     proofs would hold for one value of them only; {} take them",
+                    INTEGER_NONDET_MODES.join(" and ")
+                )))
+            }
             // The integer nondets of an SV-COMP harness: zeros, as an unfixed integer
             // parameter is 0 (`reach` draws other values in its random phase).
             (Type::Scalar(ScalarTy::Ptr), Some(ScalarTy::Int(width)))
@@ -344,6 +355,10 @@ pub fn float_inputs(
     }
     Ok(specs)
 }
+
+/// The modes that take an SV-COMP harness's integer nondets, fixed at 0 in their
+/// searches: `reach` never refutes with them (see `modes::reach`), `error` only measures.
+const INTEGER_NONDET_MODES: [&str; 2] = ["reach", "error"];
 
 /// Elements searched in an array parameter without `--array-len`: 8, or as many as the
 /// body reaches at constant indices, so no input runs past the buffer.

@@ -174,3 +174,18 @@ fn deterministic_tasks_are_decided_by_their_one_run() {
     let reason = answer["reason"].as_str().unwrap_or_default();
     assert!(reason.contains("uninitialized value"), "{reason}");
 }
+
+#[test]
+fn modes_whose_proofs_would_hold_for_zeros_only_refuse_integer_nondets() {
+    for mode in ["diff", "exceptions"] {
+        let out = common::cli::run(&[mode, &task("scaled_count_int.c"), "--time-budget", "2"]);
+        assert_eq!(out.code, 2, "{}", out.stderr);
+        assert!(
+            out.stderr.contains(&format!(
+                "{mode} does not search integer nondets (__VERIFIER_nondet_int()…)"
+            )),
+            "{}",
+            out.stderr
+        );
+    }
+}
