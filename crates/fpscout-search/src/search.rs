@@ -321,7 +321,8 @@ pub fn float_inputs(
             // `exceptions` and `diff` prove exceptions absent with the float solver, which
             // would hold for these zeros only, and nothing would say so.
             (Type::Scalar(ScalarTy::Ptr), Some(ScalarTy::Int(_)))
-                if p.name == crate::svcomp::INTEGERS_PARAM && !INTEGER_NONDET_MODES.contains(&mode) =>
+                if p.name == crate::svcomp::INTEGERS_PARAM
+                    && !INTEGER_NONDET_MODES.contains(&mode) =>
             {
                 return Err(InputError(format!(
                     "{mode} does not search integer nondets (__VERIFIER_nondet_int()…): its \
@@ -700,7 +701,16 @@ mod tests {
         use rand::SeedableRng;
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
         let drawn: HashSet<i64> = (0..20_000).map(|_| random_integer(&mut rng)).collect();
-        for edge in [0, 1, -1, 255, -128, 65535, i64::from(i32::MAX), i64::from(i32::MIN)] {
+        for edge in [
+            0,
+            1,
+            -1,
+            255,
+            -128,
+            65535,
+            i64::from(i32::MAX),
+            i64::from(i32::MIN),
+        ] {
             assert!(drawn.contains(&edge), "{edge} never drawn");
         }
         assert!(drawn.contains(&i64::MAX) && drawn.contains(&i64::MIN));

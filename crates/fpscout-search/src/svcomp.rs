@@ -582,7 +582,8 @@ pub fn harness(files: &mut Vec<SourceFile>) -> Result<Option<Harness>, InputErro
         .tempdir()
         .map_err(|e| InputError(format!("cannot create a directory: {e}")))?;
     let support = dir.path().join("fpscout_harness.c");
-    let write_error = |e: std::io::Error| InputError(format!("cannot write the SV-COMP harness: {e}"));
+    let write_error =
+        |e: std::io::Error| InputError(format!("cannot write the SV-COMP harness: {e}"));
     std::fs::write(dir.path().join("fpscout.h"), HEADER)
         .and_then(|()| std::fs::write(&support, support_source(inputs)))
         .map_err(write_error)?;
@@ -660,10 +661,13 @@ mod tests {
             undeclared_integer_inputs(ints),
             vec![("__VERIFIER_nondet_uchar", "unsigned char")]
         );
-        assert!(undeclared_integer_inputs("int main() { return __VERIFIER_nondet_bool(); }")
-            .contains(&("__VERIFIER_nondet_bool", "_Bool")));
+        assert!(
+            undeclared_integer_inputs("int main() { return __VERIFIER_nondet_bool(); }")
+                .contains(&("__VERIFIER_nondet_bool", "_Bool"))
+        );
         // No nondet call, but an SV-COMP error function: decided by one run.
-        let deterministic = "void reach_error() {}\nint main() { if (0.1 + 0.2 != 0.3) reach_error(); }";
+        let deterministic =
+            "void reach_error() {}\nint main() { if (0.1 + 0.2 != 0.3) reach_error(); }";
         assert_eq!(call_inputs(deterministic), Some(CallInputs::default()));
         // An ordinary program with main is not a task.
         assert_eq!(call_inputs("int main() { return 0; }"), None);

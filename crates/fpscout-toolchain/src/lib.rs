@@ -34,7 +34,9 @@ pub enum ToolchainError {
     },
     #[error("source file {0} does not exist")]
     MissingSource(PathBuf),
-    #[error("{path}: unsupported file extension (expected .c, .i, .cc, .cpp, .cxx, .ii, .ll or .bc)")]
+    #[error(
+        "{path}: unsupported file extension (expected .c, .i, .cc, .cpp, .cxx, .ii, .ll or .bc)"
+    )]
     UnknownExtension { path: PathBuf },
     #[error("clang could not compile {path} for build {build} (flags: {flags}):\n{diagnostics}")]
     CompileFailed {
@@ -108,10 +110,7 @@ impl SourceKind {
     /// Whether `path` is already preprocessed (`.i`, `.ii`): `-include` and other
     /// preprocessor flags do not apply to it.
     pub fn is_preprocessed(path: &Path) -> bool {
-        matches!(
-            path.extension().and_then(|e| e.to_str()),
-            Some("i" | "ii")
-        )
+        matches!(path.extension().and_then(|e| e.to_str()), Some("i" | "ii"))
     }
 }
 

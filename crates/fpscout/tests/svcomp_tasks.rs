@@ -108,7 +108,9 @@ fn an_integer_nondet_reaches_the_error_for_some_values_only() {
     // The Test-Comp test case gives the nondet values in call order.
     let text = std::fs::read_to_string(&xml).expect("a test case");
     assert!(
-        text.contains(&format!("<testcase coversError=\"true\">\n  <input>{n}</input>\n")),
+        text.contains(&format!(
+            "<testcase coversError=\"true\">\n  <input>{n}</input>\n"
+        )),
         "{text}"
     );
 }
@@ -144,7 +146,10 @@ fn an_unreachable_integer_task_is_unknown_not_wrong() {
     assert!(witness.is_none());
     let reason = answer["reason"].as_str().unwrap_or_default();
     assert!(reason.contains("every integer nondet 0"), "{reason}");
-    assert!(reason.contains("random testing found no witness"), "{reason}");
+    assert!(
+        reason.contains("random testing found no witness"),
+        "{reason}"
+    );
 }
 
 #[test]

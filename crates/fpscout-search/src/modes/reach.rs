@@ -600,9 +600,7 @@ fn decide_by_one_run(
 /// Where the module reads an `undef` or `poison` operand (in IR from C: an
 /// uninitialized variable), if anywhere.
 fn undef_use(module: &fpscout_ir::Module) -> Option<String> {
-    let is_undef = |op: &fpscout_ir::Operand| {
-        matches!(op, fpscout_ir::Operand::Const(c) if const_has_undef(c))
-    };
+    let is_undef = |op: &fpscout_ir::Operand| matches!(op, fpscout_ir::Operand::Const(c) if const_has_undef(c));
     for f in &module.functions {
         for block in &f.blocks {
             let in_phis = block
@@ -1057,8 +1055,51 @@ fn run_reach_once(
             }
         }
     }
+    if let Some(witness) = report.witness.take() {
+        report.witness = Some(trim_integers(&replayer, &space, witness, deadline)?);
+    }
     report.wall_s = started.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// The witness with the tail of each integer array zeroed from the first element on
+/// whose zeroing it still reaches the target (replayed again): a random draw fills all
+/// the elements, while the program reads a few, and the test case lists them all. Stops
+/// at the deadline, keeping the last confirmed witness.
+fn trim_integers(
+    replayer: &Replayer,
+    space: &InputSpace,
+    mut witness: Witness,
+    deadline: Option<Instant>,
+) -> Result<Witness, InputError> {
+    let arrays: Vec<usize> = space
+        .specs
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| matches!(s, fpscout_smt::ParamSpec::IntArray { .. }))
+        .map(|(k, _)| k)
+        .collect();
+    for k in arrays {
+        let Some(ArgBits::Array(values)) = witness.inputs.get(k) else {
+            continue;
+        };
+        for start in 0..values.len() {
+            if values[start..].iter().all(|&v| v == 0)
+                || deadline.is_some_and(|d| Instant::now() >= d)
+            {
+                break;
+            }
+            let mut trial = witness.inputs.clone();
+            if let Some(ArgBits::Array(tail)) = trial.get_mut(k) {
+                tail[start..].iter_mut().for_each(|v| *v = 0);
+            }
+            if let Some(trimmed) = replayer.confirm(&trial)? {
+                witness = trimmed;
+                break;
+            }
+        }
+    }
+    Ok(witness)
 }
 
 fn note(reasons: &mut Vec<String>, reason: String) {
