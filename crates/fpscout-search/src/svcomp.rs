@@ -109,6 +109,9 @@ pub struct CallInputs {
     /// The program reads integer nondets (`__VERIFIER_nondet_int()`…): an `integers` array.
     pub integers: bool,
     pub integer_calls: usize,
+    /// `main` is defined `void main()` (older tasks): the harness calls it and returns 0,
+    /// since reading the result of a void call is no value.
+    pub void_main: bool,
     /// The program declares results with `fpscout_result*` (a `results` array).
     pub results: bool,
     /// Result slots: one per `fpscout_result` call site plus literal array counts.
@@ -284,14 +287,22 @@ pub fn call_inputs(text: &str) -> Option<CallInputs> {
         results: harness.results,
         result_slots: harness.result_slots,
         double_range: harness.range,
+        void_main: false,
     };
     let has_main =
         identifier_positions(text, "main").any(|end| text[end..].trim_start().starts_with('('));
+    let void_main = identifier_positions(text, "main").any(|end| {
+        text[..end - "main".len()].trim_end().ends_with("void")
+            && text[end..].trim_start().starts_with('(')
+    });
     let svcomp = inputs.floats
         || inputs.doubles
         || inputs.integers
         || ERROR_MARKERS.iter().any(|n| mentions_call(text, n));
-    (svcomp && has_main).then_some(inputs)
+    (svcomp && has_main).then_some(CallInputs {
+        void_main,
+        ..inputs
+    })
 }
 
 /// The integer nondet functions `text` calls without declaring them (old tasks rely on
@@ -532,13 +543,19 @@ __attribute__((weak)) void __VERIFIER_error(void) {{
   __assert_fail(\"__VERIFIER_error()\", __FILE__, __LINE__, __func__);
 }}
 {harness_functions}
-int main();
+{main_declaration}
 
 int {HARNESS_FUNCTION}({params}) {{
-{setup}  return main();
+{setup}{call_main}
 }}
 ",
-        params = params.join(", ")
+        params = params.join(", "),
+        main_declaration = if inputs.void_main { "void main();" } else { "int main();" },
+        call_main = if inputs.void_main {
+            "  main();\n  return 0;"
+        } else {
+            "  return main();"
+        }
     )
 }
 
@@ -563,6 +580,7 @@ pub fn harness(files: &mut Vec<SourceFile>) -> Result<Option<Harness>, InputErro
             inputs.float_calls += found.float_calls;
             inputs.double_calls += found.double_calls;
             inputs.integers |= found.integers;
+            inputs.void_main |= found.void_main;
             inputs.integer_calls += found.integer_calls;
             inputs.results |= found.results;
             inputs.result_slots += found.result_slots;
@@ -673,6 +691,11 @@ mod tests {
         assert_eq!(call_inputs("int main() { return 0; }"), None);
         let source = support_source(CallInputs::default());
         assert!(source.contains("int fpscout_harness(void) {"), "{source}");
+        // `void main()`: called, its no-value not read.
+        let void_main = call_inputs("void reach_error();\nvoid main() { reach_error(); }")
+            .expect("an SV-COMP program");
+        assert!(void_main.void_main);
+        assert!(support_source(void_main).contains("void main();\n\nint fpscout_harness(void) {\n  main();\n  return 0;\n}"));
         let source = support_source(found);
         assert!(source.contains("int fpscout_harness(const long long *integers) {"));
         assert!(source.contains(
