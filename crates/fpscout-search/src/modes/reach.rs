@@ -511,8 +511,15 @@ fn decide_by_one_run(
     report: &mut ReachReport,
 ) -> Result<(), InputError> {
     let inputs = space.assemble(&[]);
+    // The one run may be long (a simulation loop): the deadline, not a step count,
+    // bounds it when there is one.
     let config = WalkConfig {
         deadline,
+        step_budget: if deadline.is_some() {
+            u64::MAX
+        } else {
+            WalkConfig::default().step_budget
+        },
         ..WalkConfig::default()
     };
     let mut runner =
