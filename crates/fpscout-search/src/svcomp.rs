@@ -550,7 +550,11 @@ int {HARNESS_FUNCTION}({params}) {{
 }}
 ",
         params = params.join(", "),
-        main_declaration = if inputs.void_main { "void main();" } else { "int main();" },
+        main_declaration = if inputs.void_main {
+            "void main();"
+        } else {
+            "int main();"
+        },
         call_main = if inputs.void_main {
             "  main();\n  return 0;"
         } else {
@@ -695,7 +699,8 @@ mod tests {
         let void_main = call_inputs("void reach_error();\nvoid main() { reach_error(); }")
             .expect("an SV-COMP program");
         assert!(void_main.void_main);
-        assert!(support_source(void_main).contains("void main();\n\nint fpscout_harness(void) {\n  main();\n  return 0;\n}"));
+        assert!(support_source(void_main)
+            .contains("void main();\n\nint fpscout_harness(void) {\n  main();\n  return 0;\n}"));
         let source = support_source(found);
         assert!(source.contains("int fpscout_harness(const long long *integers) {"));
         assert!(source.contains(
