@@ -61,6 +61,17 @@ pub(crate) fn float_path_walker<'m>(
                     .map_err(|e| InputError(e.to_string()))?;
                 Val::Ptr(ptr)
             }
+            ParamSpec::IntArray {
+                name,
+                width,
+                values,
+            } => {
+                let cells = values.iter().map(|&b| PathScalar::Bits(b)).collect();
+                let ptr = walker
+                    .alloc_array(name, ScalarTy::Int(*width), cells)
+                    .map_err(|e| InputError(e.to_string()))?;
+                Val::Ptr(ptr)
+            }
         });
     }
     Ok((walker, args))

@@ -38,20 +38,32 @@ pub struct InputSpace {
 impl InputSpace {
     /// The input space of `f`, or why it cannot be searched.
     pub fn of(f: &Function, cfg: &InputOptions, mode: &str) -> Result<InputSpace, InputError> {
-        let specs = float_inputs(f, cfg, mode)?;
-        let inputs: Vec<(String, FloatTy)> = specs.iter().flat_map(|s| s.inputs()).collect();
-        if inputs.is_empty() {
+        let space = InputSpace::allowing_no_floats(f, cfg, mode)?;
+        if space.inputs.is_empty() {
             return Err(InputError(format!(
                 "{} has no floating-point inputs to search",
                 f.display_name
             )));
         }
+        Ok(space)
+    }
+
+    /// As [`InputSpace::of`], for a mode that also decides functions without float
+    /// inputs (`reach` runs a deterministic program once).
+    pub fn allowing_no_floats(
+        f: &Function,
+        cfg: &InputOptions,
+        mode: &str,
+    ) -> Result<InputSpace, InputError> {
+        let specs = float_inputs(f, cfg, mode)?;
+        let inputs: Vec<(String, FloatTy)> = specs.iter().flat_map(|s| s.inputs()).collect();
         let ranges = input_ranges(&specs);
         let tys = inputs.iter().map(|(_, t)| *t).collect();
         let lens = specs
             .iter()
             .map(|s| match s {
                 ParamSpec::FloatArray { len, .. } => Some(*len),
+                ParamSpec::IntArray { values, .. } => Some(values.len()),
                 _ => None,
             })
             .collect();
@@ -145,6 +157,28 @@ impl InputSpace {
     /// A random finite input (see [`random_input`]).
     pub fn random(&self, rng: &mut impl Rng) -> Vec<ArgBits> {
         self.assemble(&random_input(rng, &self.inputs, &self.ranges))
+    }
+
+    /// Whether the space has integer arrays (an SV-COMP harness's integer nondets),
+    /// whose values the float search does not explore.
+    pub fn has_integer_arrays(&self) -> bool {
+        self.specs
+            .iter()
+            .any(|s| matches!(s, ParamSpec::IntArray { .. }))
+    }
+
+    /// As [`InputSpace::random`], the integer arrays' elements drawn too (see
+    /// [`random_integer`]).
+    pub fn random_with_integers(&self, rng: &mut impl Rng) -> Vec<ArgBits> {
+        let mut args = self.random(rng);
+        for (spec, arg) in self.specs.iter().zip(&mut args) {
+            if let (ParamSpec::IntArray { width, .. }, ArgBits::Array(values)) = (spec, arg) {
+                for v in values.iter_mut() {
+                    *v = fpscout_ir::truncate_bits(random_integer(rng) as u64, *width);
+                }
+            }
+        }
+        args
     }
 }
 
@@ -284,6 +318,34 @@ pub fn float_inputs(
                     .unwrap_or_else(|| default_array_len(p)),
                 range,
             },
+            // `exceptions` and `diff` prove exceptions absent with the float solver, which
+            // would hold for these zeros only, and nothing would say so.
+            (Type::Scalar(ScalarTy::Ptr), Some(ScalarTy::Int(_)))
+                if p.name == crate::svcomp::INTEGERS_PARAM
+                    && !INTEGER_NONDET_MODES.contains(&mode) =>
+            {
+                return Err(InputError(format!(
+                    "{mode} does not search integer nondets (__VERIFIER_nondet_int()…): its \
+                     proofs would hold for one value of them only; {} take them",
+                    INTEGER_NONDET_MODES.join(" and ")
+                )))
+            }
+            // The integer nondets of an SV-COMP harness: zeros, as an unfixed integer
+            // parameter is 0 (`reach` draws other values in its random phase).
+            (Type::Scalar(ScalarTy::Ptr), Some(ScalarTy::Int(width)))
+                if p.name == crate::svcomp::INTEGERS_PARAM =>
+            {
+                let len = cfg
+                    .array_lens
+                    .get(&p.name)
+                    .copied()
+                    .unwrap_or_else(|| default_array_len(p));
+                ParamSpec::IntArray {
+                    name: p.name.clone(),
+                    width,
+                    values: vec![0; len],
+                }
+            }
             (ty, _) => {
                 return Err(InputError(format!(
                     "{mode} supports float, integer and float-array parameters; '{}' is {ty}",
@@ -294,6 +356,10 @@ pub fn float_inputs(
     }
     Ok(specs)
 }
+
+/// The modes that take an SV-COMP harness's integer nondets, fixed at 0 in their
+/// searches: `reach` never refutes with them (see `modes::reach`), `error` only measures.
+const INTEGER_NONDET_MODES: [&str; 2] = ["reach", "error"];
 
 /// Elements searched in an array parameter without `--array-len`: 8, or as many as the
 /// body reaches at constant indices, so no input runs past the buffer.
@@ -338,6 +404,48 @@ pub fn int_range_values(range: (f64, f64), width: u32, unsigned: bool) -> Vec<i6
     values
 }
 
+/// Boundaries of the C integer types (each value in range of the narrower types is
+/// unchanged by their conversions), drawn by [`random_integer`].
+const INTEGER_BOUNDARIES: [i64; 14] = [
+    i8::MIN as i64,
+    i8::MAX as i64,
+    u8::MAX as i64,
+    i16::MIN as i64,
+    i16::MAX as i64,
+    u16::MAX as i64,
+    i32::MIN as i64,
+    i32::MAX as i64,
+    u32::MAX as i64,
+    i64::MIN,
+    i64::MAX,
+    -1,
+    0,
+    1,
+];
+
+/// A random integer for a nondet call of any integer type: small values (loop counts,
+/// flags, enumerations) half of the time, a type's boundary or a neighbour of one an
+/// eighth, otherwise a magnitude of random bit length, so every width gets values in its
+/// range and at its edges.
+pub fn random_integer(rng: &mut impl Rng) -> i64 {
+    match rng.gen_range(0..8) {
+        0..=3 => rng.gen_range(-16..=16),
+        4 => {
+            let edge = INTEGER_BOUNDARIES[rng.gen_range(0..INTEGER_BOUNDARIES.len())];
+            edge.wrapping_add(rng.gen_range(-2..=2))
+        }
+        _ => {
+            let bits = rng.gen_range(1..=63);
+            let magnitude = rng.gen_range(0..=(i64::MAX >> (63 - bits)));
+            if rng.gen_bool(0.5) {
+                -magnitude
+            } else {
+                magnitude
+            }
+        }
+    }
+}
+
 /// The range of each float input, in the order of `ParamSpec::inputs`.
 pub fn input_ranges(specs: &[ParamSpec]) -> Vec<Option<(f64, f64)>> {
     specs
@@ -345,7 +453,7 @@ pub fn input_ranges(specs: &[ParamSpec]) -> Vec<Option<(f64, f64)>> {
         .flat_map(|s| match s {
             ParamSpec::Float { range, .. } => vec![*range],
             ParamSpec::FloatArray { len, range, .. } => vec![*range; *len],
-            ParamSpec::Int { .. } => vec![],
+            ParamSpec::Int { .. } | ParamSpec::IntArray { .. } => vec![],
         })
         .collect()
 }
@@ -358,6 +466,7 @@ pub fn assemble(specs: &[ParamSpec], floats: &[u64]) -> Vec<ArgBits> {
         .map(|s| match s {
             ParamSpec::Float { .. } => ArgBits::Scalar(it.next().unwrap_or(0)),
             ParamSpec::Int { bits } => ArgBits::Scalar(*bits),
+            ParamSpec::IntArray { values, .. } => ArgBits::Array(values.clone()),
             ParamSpec::FloatArray { len, .. } => {
                 ArgBits::Array((0..*len).map(|_| it.next().unwrap_or(0)).collect())
             }
@@ -586,6 +695,31 @@ pub fn exact_args(specs: &[ParamSpec], input: &[ArgBits]) -> Option<Vec<ExactArg
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn random_integers_reach_every_type_and_its_edges() {
+        use rand::SeedableRng;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let drawn: HashSet<i64> = (0..20_000).map(|_| random_integer(&mut rng)).collect();
+        for edge in [
+            0,
+            1,
+            -1,
+            255,
+            -128,
+            65535,
+            i64::from(i32::MAX),
+            i64::from(i32::MIN),
+        ] {
+            assert!(drawn.contains(&edge), "{edge} never drawn");
+        }
+        assert!(drawn.contains(&i64::MAX) && drawn.contains(&i64::MIN));
+        // Values of every magnitude, not only edges and small ones.
+        assert!(drawn
+            .iter()
+            .any(|v| (1u64 << 40..1u64 << 50).contains(&v.unsigned_abs())));
+        assert!(drawn.iter().any(|v| (1000..1 << 15).contains(v)));
+    }
 
     #[test]
     fn integer_parameters_are_sampled_unless_fixed() {

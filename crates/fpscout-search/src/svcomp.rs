@@ -21,12 +21,15 @@
 
 use crate::InputError;
 use fpscout_ir::{FloatTy, Param, ScalarTy};
-use fpscout_toolchain::SourceFile;
+use fpscout_toolchain::{SourceFile, SourceKind};
 use fpscout_walk::concrete::ArgBits;
 use std::path::Path;
 
 /// The function a harnessed program is analysed as (`--function main` names it too).
 pub const HARNESS_FUNCTION: &str = "fpscout_harness";
+
+/// The harness parameter holding the values of integer nondet calls.
+pub const INTEGERS_PARAM: &str = "integers";
 
 /// The header of `fpscout.h` harnesses (the repository's `include/fpscout.h`).
 pub const HEADER: &str = include_str!("../../../include/fpscout.h");
@@ -43,6 +46,43 @@ const DEFAULT_RESULTS: usize = 64;
 /// The call-input functions whose presence makes a C file an SV-COMP-style program.
 const FLOAT_INPUTS: [&str; 2] = ["__VERIFIER_nondet_float", "nondet_float"];
 const DOUBLE_INPUTS: [&str; 2] = ["__VERIFIER_nondet_double", "nondet_double"];
+
+/// Integer nondet functions (SV-COMP's pointer-free ones) and the C type each returns.
+/// All read the next element of one `long long` array, converted to their type, so their
+/// order across types is the program's call order.
+const INTEGER_INPUTS: [(&str, &str); 18] = [
+    ("__VERIFIER_nondet_bool", "_Bool"),
+    ("__VERIFIER_nondet__Bool", "_Bool"),
+    ("__VERIFIER_nondet_char", "char"),
+    ("__VERIFIER_nondet_uchar", "unsigned char"),
+    ("__VERIFIER_nondet_short", "short"),
+    ("__VERIFIER_nondet_ushort", "unsigned short"),
+    ("__VERIFIER_nondet_int", "int"),
+    ("__VERIFIER_nondet_uint", "unsigned int"),
+    ("__VERIFIER_nondet_unsigned", "unsigned int"),
+    ("__VERIFIER_nondet_u32", "unsigned int"),
+    ("__VERIFIER_nondet_long", "long"),
+    ("__VERIFIER_nondet_ulong", "unsigned long"),
+    ("__VERIFIER_nondet_longlong", "long long"),
+    ("__VERIFIER_nondet_ulonglong", "unsigned long long"),
+    ("__VERIFIER_nondet_size_t", "unsigned long"),
+    ("__VERIFIER_nondet_loff_t", "long"),
+    ("__VERIFIER_nondet_sector_t", "unsigned long"),
+    ("__VERIFIER_nondet_pthread_t", "unsigned long"),
+];
+
+/// Elements of the integer array by default: integers cost the search nothing (they are
+/// fixed or drawn, never solved for), so calls in loops get room without `--array-len`.
+const DEFAULT_INTEGERS: usize = 64;
+
+/// Names that make a C file with `main` an SV-COMP program even without nondet calls:
+/// a deterministic task is decided by running it once.
+const ERROR_MARKERS: [&str; 4] = [
+    "reach_error",
+    "__VERIFIER_error",
+    "__VERIFIER_assert",
+    "__VERIFIER_assume",
+];
 
 /// Declarations every harnessed file sees first. Prototypes compatible with the
 /// declarations SV-COMP files write themselves (`extern float __VERIFIER_nondet_float();`,
@@ -66,6 +106,12 @@ pub struct CallInputs {
     pub doubles: bool,
     pub float_calls: usize,
     pub double_calls: usize,
+    /// The program reads integer nondets (`__VERIFIER_nondet_int()`…): an `integers` array.
+    pub integers: bool,
+    pub integer_calls: usize,
+    /// `main` is defined `void main()` (older tasks): the harness calls it and returns 0,
+    /// since reading the result of a void call is no value.
+    pub void_main: bool,
     /// The program declares results with `fpscout_result*` (a `results` array).
     pub results: bool,
     /// Result slots: one per `fpscout_result` call site plus literal array counts.
@@ -98,6 +144,18 @@ impl Harness {
         if self.inputs.doubles {
             arrays.push(format!("doubles[{}]", self.inputs.double_calls.max(1)));
         }
+        if self.inputs.integers {
+            arrays.push(format!(
+                "integers[{}]",
+                self.inputs.integer_calls.max(DEFAULT_INTEGERS)
+            ));
+        }
+        if arrays.is_empty() {
+            return format!(
+                "SV-COMP program without nondet inputs: main runs once as {HARNESS_FUNCTION}, \
+                 which decides it"
+            );
+        }
         if self.inputs.results {
             return format!(
                 "fpscout.h harness: main runs as {HARNESS_FUNCTION}, inputs read from {}, \
@@ -110,7 +168,7 @@ impl Harness {
         format!(
             "SV-COMP program: main runs as {HARNESS_FUNCTION}, each nondet call reading the \
              next element of {}, one per call site; a call in a loop reads more (--array-len \
-             floats=N), and a failed __VERIFIER_assume ends the run with exit(0)",
+             NAME=N), and a failed __VERIFIER_assume ends the run with exit(0)",
             arrays.join(" and ")
         )
     }
@@ -123,6 +181,11 @@ impl Harness {
         for (used, name, calls) in [
             (self.inputs.floats, "floats", self.inputs.float_calls),
             (self.inputs.doubles, "doubles", self.inputs.double_calls),
+            (
+                self.inputs.integers,
+                "integers",
+                self.inputs.integer_calls.max(DEFAULT_INTEGERS),
+            ),
             (self.inputs.results, "results", self.inputs.result_slots),
         ] {
             if used && !sized(name) {
@@ -151,22 +214,24 @@ pub fn testcase_xml(params: &[Param], inputs: &[ArgBits]) -> Result<String, Inpu
     let mut values = Vec::new();
     let mut kinds = Vec::new();
     for (param, input) in params.iter().zip(inputs) {
-        let (Some(ScalarTy::Float(ty)), ArgBits::Array(elements)) = (param.pointee, input) else {
-            return Err(InputError(format!(
-                "a test case is written for an SV-COMP program's harness ({HARNESS_FUNCTION}); \
-                 parameter {} is no array of nondet values",
-                param.name
-            )));
+        let ArgBits::Array(elements) = input else {
+            return Err(not_nondet(param));
+        };
+        let literals: Vec<String> = match param.pointee {
+            Some(ScalarTy::Float(ty)) => elements.iter().map(|&b| c_literal(b, ty)).collect(),
+            // Each call converts its element to its own type: the element is the value.
+            Some(ScalarTy::Int(64)) => elements.iter().map(|&b| (b as i64).to_string()).collect(),
+            _ => return Err(not_nondet(param)),
         };
         if !elements.is_empty() {
             kinds.push(param.name.clone());
         }
-        values.extend(elements.iter().map(|&bits| c_literal(bits, ty)));
+        values.extend(literals);
     }
     if kinds.len() > 1 {
         return Err(InputError(
-            "the program reads both floats and doubles: the order of its nondet calls across \
-             the two is not known, so no test case is written"
+            "the program reads nondet values of several kinds (floats, doubles, integers): the \
+             order of its calls across them is not known, so no test case is written"
                 .into(),
         ));
     }
@@ -180,6 +245,14 @@ pub fn testcase_xml(params: &[Param], inputs: &[ArgBits]) -> Result<String, Inpu
     }
     xml.push_str("</testcase>\n");
     Ok(xml)
+}
+
+fn not_nondet(param: &Param) -> InputError {
+    InputError(format!(
+        "a test case is written for an SV-COMP program's harness ({HARNESS_FUNCTION}); \
+         parameter {} is no array of nondet values",
+        param.name
+    ))
 }
 
 /// A float as C reads it back exactly (`strtod` takes `nan` and `inf` too).
@@ -198,23 +271,65 @@ fn c_literal(bits: u64, ty: FloatTy) -> String {
 }
 
 /// Which call inputs an SV-COMP-style C source reads, `None` for ordinary code (no
-/// nondet float call, or no `main`).
+/// `main`, or neither a nondet call nor an SV-COMP error or assumption function).
 pub fn call_inputs(text: &str) -> Option<CallInputs> {
     let calls = |names: &[&str]| names.iter().map(|n| call_sites(text, n)).sum::<usize>();
     let (float_calls, double_calls) = (calls(&FLOAT_INPUTS), calls(&DOUBLE_INPUTS));
+    let integer_names: Vec<&str> = INTEGER_INPUTS.iter().map(|(n, _)| *n).collect();
     let harness = harness_calls(text);
     let inputs = CallInputs {
         floats: FLOAT_INPUTS.iter().any(|n| mentions_call(text, n)),
         doubles: DOUBLE_INPUTS.iter().any(|n| mentions_call(text, n)) || harness.inputs,
         float_calls,
         double_calls: double_calls + harness.input_count,
+        integers: integer_names.iter().any(|n| mentions_call(text, n)),
+        integer_calls: integer_names.iter().map(|n| call_sites(text, n)).sum(),
         results: harness.results,
         result_slots: harness.result_slots,
         double_range: harness.range,
+        void_main: false,
     };
     let has_main =
         identifier_positions(text, "main").any(|end| text[end..].trim_start().starts_with('('));
-    ((inputs.floats || inputs.doubles) && has_main).then_some(inputs)
+    let void_main = identifier_positions(text, "main").any(|end| {
+        text[..end - "main".len()].trim_end().ends_with("void")
+            && text[end..].trim_start().starts_with('(')
+    });
+    let svcomp = inputs.floats
+        || inputs.doubles
+        || inputs.integers
+        || ERROR_MARKERS.iter().any(|n| mentions_call(text, n));
+    (svcomp && has_main).then_some(CallInputs {
+        void_main,
+        ..inputs
+    })
+}
+
+/// The integer nondet functions `text` calls without declaring them (old tasks rely on
+/// implicit declarations, which clang 19 refuses): the prelude declares those only, so
+/// a file's own declaration, whatever type it spells, is never contradicted.
+fn undeclared_integer_inputs(text: &str) -> Vec<(&'static str, &'static str)> {
+    INTEGER_INPUTS
+        .iter()
+        .filter(|(name, _)| mentions_call(text, name) && !declares(text, name))
+        .copied()
+        .collect()
+}
+
+/// Whether `name` occurs after a type (an identifier other than a statement keyword, or
+/// `*`): a declaration or definition rather than a call.
+fn declares(text: &str, name: &str) -> bool {
+    identifier_positions(text, name).any(|end| {
+        let start = end - name.len();
+        let before = text[..start].trim_end();
+        let word = before
+            .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .next()
+            .unwrap_or("");
+        before.ends_with('*')
+            || (!word.is_empty()
+                && !matches!(word, "return" | "else" | "do" | "case" | "sizeof" | "goto"))
+    })
 }
 
 /// What the `fpscout.h` calls of a file say.
@@ -352,10 +467,26 @@ fn support_source(inputs: CallInputs) -> String {
         params.push("const double *doubles");
         setup.push_str("  fpscout_doubles = doubles;\n  fpscout_next_double = 0;\n");
     }
+    if inputs.integers {
+        params.push("const long long *integers");
+        setup.push_str("  fpscout_integers = integers;\n  fpscout_next_integer = 0;\n");
+    }
     if inputs.results {
         params.push("double *results");
         setup.push_str("  fpscout_results = results;\n  fpscout_next_result = 0;\n");
     }
+    if params.is_empty() {
+        params.push("void");
+    }
+    let integer_functions: String = INTEGER_INPUTS
+        .iter()
+        .map(|(name, ty)| {
+            // _Bool's conversion is `!= 0`, any other is the element's low bits.
+            format!(
+                "__attribute__((weak)) {ty} {name}(void) {{\n  return ({ty})fpscout_integers[fpscout_next_integer++];\n}}\n"
+            )
+        })
+        .collect();
     let harness_functions = format!(
         "
 static double *fpscout_results;
@@ -390,6 +521,8 @@ static const float *fpscout_floats;
 static int fpscout_next_float;
 static const double *fpscout_doubles;
 static int fpscout_next_double;
+static const long long *fpscout_integers;
+static int fpscout_next_integer;
 
 __attribute__((weak)) float __VERIFIER_nondet_float(void) {{
   return fpscout_floats[fpscout_next_float++];
@@ -403,20 +536,30 @@ __attribute__((weak)) void __VERIFIER_assume(int holds) {{
   if (!holds)
     exit(0);
 }}
-__attribute__((weak)) void reach_error(void) {{
+{integer_functions}__attribute__((weak)) void reach_error(void) {{
   __assert_fail(\"reach_error()\", __FILE__, __LINE__, __func__);
 }}
 __attribute__((weak)) void __VERIFIER_error(void) {{
   __assert_fail(\"__VERIFIER_error()\", __FILE__, __LINE__, __func__);
 }}
 {harness_functions}
-int main();
+{main_declaration}
 
 int {HARNESS_FUNCTION}({params}) {{
-{setup}  return main();
+{setup}{call_main}
 }}
 ",
-        params = params.join(", ")
+        params = params.join(", "),
+        main_declaration = if inputs.void_main {
+            "void main();"
+        } else {
+            "int main();"
+        },
+        call_main = if inputs.void_main {
+            "  main();\n  return 0;"
+        } else {
+            "  return main();"
+        }
     )
 }
 
@@ -425,6 +568,7 @@ int {HARNESS_FUNCTION}({params}) {{
 pub fn harness(files: &mut Vec<SourceFile>) -> Result<Option<Harness>, InputError> {
     let mut inputs = CallInputs::default();
     let mut ranges: Vec<Option<(f64, f64)>> = Vec::new();
+    // Each harnessed file with the integer nondets it calls undeclared.
     let mut harnessed = Vec::new();
     for (k, file) in files.iter().enumerate() {
         if !is_c(&file.path) {
@@ -439,10 +583,13 @@ pub fn harness(files: &mut Vec<SourceFile>) -> Result<Option<Harness>, InputErro
             inputs.doubles |= found.doubles;
             inputs.float_calls += found.float_calls;
             inputs.double_calls += found.double_calls;
+            inputs.integers |= found.integers;
+            inputs.void_main |= found.void_main;
+            inputs.integer_calls += found.integer_calls;
             inputs.results |= found.results;
             inputs.result_slots += found.result_slots;
             ranges.push(found.double_range);
-            harnessed.push(k);
+            harnessed.push((k, undeclared_integer_inputs(&text)));
         }
     }
     if harnessed.is_empty() {
@@ -456,13 +603,24 @@ pub fn harness(files: &mut Vec<SourceFile>) -> Result<Option<Harness>, InputErro
         .prefix("fpscout-svcomp-")
         .tempdir()
         .map_err(|e| InputError(format!("cannot create a directory: {e}")))?;
-    let prelude = dir.path().join("fpscout_svcomp.h");
     let support = dir.path().join("fpscout_harness.c");
-    std::fs::write(&prelude, PRELUDE)
-        .and_then(|()| std::fs::write(dir.path().join("fpscout.h"), HEADER))
+    let write_error =
+        |e: std::io::Error| InputError(format!("cannot write the SV-COMP harness: {e}"));
+    std::fs::write(dir.path().join("fpscout.h"), HEADER)
         .and_then(|()| std::fs::write(&support, support_source(inputs)))
-        .map_err(|e| InputError(format!("cannot write the SV-COMP harness: {e}")))?;
-    for k in harnessed {
+        .map_err(write_error)?;
+    for (k, undeclared) in harnessed {
+        // A preprocessed file is compiled without the preprocessor: it declares what it
+        // calls itself (clang would only warn that -include is unused).
+        if SourceKind::is_preprocessed(&files[k].path) {
+            continue;
+        }
+        let mut prelude_text = PRELUDE.to_string();
+        for (name, ty) in undeclared {
+            prelude_text.push_str(&format!("{ty} {name}(void);\n"));
+        }
+        let prelude = dir.path().join(format!("fpscout_svcomp_{k}.h"));
+        std::fs::write(&prelude, prelude_text).map_err(write_error)?;
         files[k].flags.push("-include".into());
         files[k].flags.push(prelude.display().to_string());
         files[k].flags.push(format!("-I{}", dir.path().display()));
@@ -512,6 +670,42 @@ mod tests {
             None
         );
         assert_eq!(call_inputs("double f(double x) { return x; }"), None);
+    }
+
+    #[test]
+    fn recognises_integer_nondets_and_deterministic_tasks() {
+        let ints = "extern int __VERIFIER_nondet_int(void);\nint main() { int n = __VERIFIER_nondet_int(); unsigned char c = __VERIFIER_nondet_uchar(); return n + c; }";
+        let found = call_inputs(ints).expect("an SV-COMP program");
+        assert!(found.integers && !found.floats && !found.doubles);
+        assert_eq!(found.integer_calls, 2);
+        // Declared by the file: not redeclared; called undeclared: declared by the prelude.
+        assert_eq!(
+            undeclared_integer_inputs(ints),
+            vec![("__VERIFIER_nondet_uchar", "unsigned char")]
+        );
+        assert!(
+            undeclared_integer_inputs("int main() { return __VERIFIER_nondet_bool(); }")
+                .contains(&("__VERIFIER_nondet_bool", "_Bool"))
+        );
+        // No nondet call, but an SV-COMP error function: decided by one run.
+        let deterministic =
+            "void reach_error() {}\nint main() { if (0.1 + 0.2 != 0.3) reach_error(); }";
+        assert_eq!(call_inputs(deterministic), Some(CallInputs::default()));
+        // An ordinary program with main is not a task.
+        assert_eq!(call_inputs("int main() { return 0; }"), None);
+        let source = support_source(CallInputs::default());
+        assert!(source.contains("int fpscout_harness(void) {"), "{source}");
+        // `void main()`: called, its no-value not read.
+        let void_main = call_inputs("void reach_error();\nvoid main() { reach_error(); }")
+            .expect("an SV-COMP program");
+        assert!(void_main.void_main);
+        assert!(support_source(void_main)
+            .contains("void main();\n\nint fpscout_harness(void) {\n  main();\n  return 0;\n}"));
+        let source = support_source(found);
+        assert!(source.contains("int fpscout_harness(const long long *integers) {"));
+        assert!(source.contains(
+            "unsigned char __VERIFIER_nondet_uchar(void) {\n  return (unsigned char)fpscout_integers[fpscout_next_integer++];"
+        ));
     }
 
     #[test]

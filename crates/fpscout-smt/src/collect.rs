@@ -31,6 +31,13 @@ pub enum ParamSpec {
         len: usize,
         range: Option<(f64, f64)>,
     },
+    /// An array of concrete integers of `width` bits (the integer nondets of an SV-COMP
+    /// harness): fixed like [`ParamSpec::Int`], never solved for.
+    IntArray {
+        name: String,
+        width: u32,
+        values: Vec<u64>,
+    },
 }
 
 impl ParamSpec {
@@ -38,7 +45,7 @@ impl ParamSpec {
     pub fn inputs(&self) -> Vec<(String, FloatTy)> {
         match self {
             ParamSpec::Float { name, ty, .. } => vec![(name.clone(), *ty)],
-            ParamSpec::Int { .. } => vec![],
+            ParamSpec::Int { .. } | ParamSpec::IntArray { .. } => vec![],
             ParamSpec::FloatArray { name, ty, len, .. } => {
                 (0..*len).map(|i| (format!("{name}[{i}]"), *ty)).collect()
             }
@@ -154,6 +161,21 @@ pub fn collect(
                     .collect();
                 let ptr = walker
                     .alloc_array(name, ScalarTy::Float(*ty), elems)
+                    .map_err(|e| e.to_string())?;
+                args.push(Val::Ptr(ptr));
+            }
+            (
+                Type::Scalar(ScalarTy::Ptr),
+                ParamSpec::IntArray {
+                    name,
+                    width,
+                    values,
+                },
+            ) => {
+                let ty = ScalarTy::Int(*width);
+                let elems: Vec<Sym> = values.iter().map(|&b| Sym::Bits(ty, b)).collect();
+                let ptr = walker
+                    .alloc_array(name, ty, elems)
                     .map_err(|e| e.to_string())?;
                 args.push(Val::Ptr(ptr));
             }

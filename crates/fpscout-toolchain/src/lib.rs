@@ -34,7 +34,9 @@ pub enum ToolchainError {
     },
     #[error("source file {0} does not exist")]
     MissingSource(PathBuf),
-    #[error("{path}: unsupported file extension (expected .c, .cc, .cpp, .cxx, .ll or .bc)")]
+    #[error(
+        "{path}: unsupported file extension (expected .c, .i, .cc, .cpp, .cxx, .ii, .ll or .bc)"
+    )]
     UnknownExtension { path: PathBuf },
     #[error("clang could not compile {path} for build {build} (flags: {flags}):\n{diagnostics}")]
     CompileFailed {
@@ -77,7 +79,9 @@ impl fmt::Display for BuildKind {
     }
 }
 
-/// Source language of an input file.
+/// Source language of an input file. Preprocessed sources (`.i`, `.ii`) are C and C++:
+/// clang takes them as `cpp-output` by their extension, so the preprocessor does not run
+/// again (a preprocessed file may use identifiers such as `linux` that GNU C predefines).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SourceKind {
     C,
@@ -90,8 +94,8 @@ impl SourceKind {
     pub fn of(path: &Path) -> Result<SourceKind> {
         let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
         match ext {
-            "c" => Ok(SourceKind::C),
-            "cc" | "cpp" | "cxx" | "C" | "c++" => Ok(SourceKind::Cxx),
+            "c" | "i" => Ok(SourceKind::C),
+            "cc" | "cpp" | "cxx" | "C" | "c++" | "ii" => Ok(SourceKind::Cxx),
             "ll" => Ok(SourceKind::LlvmText),
             "bc" => Ok(SourceKind::LlvmBitcode),
             _ => Err(ToolchainError::UnknownExtension {
@@ -101,6 +105,12 @@ impl SourceKind {
     }
     pub fn is_ir(self) -> bool {
         matches!(self, SourceKind::LlvmText | SourceKind::LlvmBitcode)
+    }
+
+    /// Whether `path` is already preprocessed (`.i`, `.ii`): `-include` and other
+    /// preprocessor flags do not apply to it.
+    pub fn is_preprocessed(path: &Path) -> bool {
+        matches!(path.extension().and_then(|e| e.to_str()), Some("i" | "ii"))
     }
 }
 
@@ -615,6 +625,10 @@ mod tests {
     fn source_kinds_by_extension() {
         assert_eq!(SourceKind::of(Path::new("a.c")).unwrap(), SourceKind::C);
         assert_eq!(SourceKind::of(Path::new("a.cpp")).unwrap(), SourceKind::Cxx);
+        assert_eq!(SourceKind::of(Path::new("task.i")).unwrap(), SourceKind::C);
+        assert_eq!(SourceKind::of(Path::new("a.ii")).unwrap(), SourceKind::Cxx);
+        assert!(SourceKind::is_preprocessed(Path::new("task.i")));
+        assert!(!SourceKind::is_preprocessed(Path::new("task.c")));
         assert_eq!(
             SourceKind::of(Path::new("a.bc")).unwrap(),
             SourceKind::LlvmBitcode

@@ -25,7 +25,7 @@ const ORACLE_SAMPLES: usize = 1 << 20;
 
 #[derive(clap::Args)]
 pub struct DiffArgs {
-    /// C/C++ sources (.c, .cc, .cpp), LLVM IR (.ll, .bc) or FPCore (.fpcore), linked into one program;
+    /// C/C++ sources (.c, .cc, .cpp; preprocessed .i, .ii), LLVM IR (.ll, .bc) or FPCore (.fpcore), linked into one program;
     /// optional with --compile-commands (then every entry)
     #[arg(required_unless_present = "compile_commands", value_name = "FILE")]
     pub(crate) source_files: Vec<PathBuf>,

@@ -22,7 +22,7 @@ use std::time::Instant;
 
 #[derive(clap::Args)]
 pub struct ErrorArgs {
-    /// C/C++ sources (.c, .cc, .cpp) or LLVM IR (.ll, .bc), linked into one program; a
+    /// C/C++ sources (.c, .cc, .cpp; preprocessed .i, .ii) or LLVM IR (.ll, .bc), linked into one program; a
     /// harness written with fpscout.h is analysed as its harness function
     #[arg(required = true, value_name = "FILE")]
     source_files: Vec<PathBuf>,

@@ -21,7 +21,7 @@ use std::time::Instant;
 
 #[derive(clap::Args)]
 pub struct ExceptionsArgs {
-    /// C/C++ sources (.c, .cc, .cpp), LLVM IR (.ll, .bc) or FPCore (.fpcore), linked
+    /// C/C++ sources (.c, .cc, .cpp; preprocessed .i, .ii), LLVM IR (.ll, .bc) or FPCore (.fpcore), linked
     /// into one program; optional with --compile-commands (then every entry)
     #[arg(required_unless_present = "compile_commands", value_name = "FILE")]
     source_files: Vec<PathBuf>,

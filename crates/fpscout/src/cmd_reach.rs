@@ -22,7 +22,7 @@ use std::time::Instant;
 
 #[derive(clap::Args)]
 pub struct ReachArgs {
-    /// C/C++ sources (.c, .cc, .cpp) or LLVM IR (.ll, .bc), linked into one program; an
+    /// C/C++ sources (.c, .cc, .cpp; preprocessed .i, .ii) or LLVM IR (.ll, .bc), linked into one program; an
     /// SV-COMP-style program (main reading __VERIFIER_nondet_*) is analysed as a whole
     #[arg(required = true, value_name = "FILE")]
     source_files: Vec<PathBuf>,
@@ -318,6 +318,11 @@ impl WholeRun for WholeReach<'_> {
 fn answer_line(report: &ReachReport) -> String {
     match &report.answer {
         ReachAnswer::Reachable => "reachable".into(),
+        ReachAnswer::Unreachable if report.method == "one run" => {
+            "unreachable (no input: the program's one run, on the interpreter and the \
+             executable, ends without reaching the target)"
+                .into()
+        }
         ReachAnswer::Unreachable => format!(
             "unreachable (every path explored: {} paths, {} of them ending at the target, all infeasible over floats{})",
             report.paths.explored,
@@ -347,12 +352,12 @@ fn print_text(out: &mut impl Write, report: &ReachReport) {
         answer_line(report)
     );
     if let Some(w) = &report.witness {
-        let _ = writeln!(
-            out,
-            "  witness ({}): {}",
-            report.method,
+        let inputs = if w.inputs.is_empty() {
+            "no input".to_string()
+        } else {
             inputs_text(&report.params, &w.inputs)
-        );
+        };
+        let _ = writeln!(out, "  witness ({}): {inputs}", report.method);
         let _ = writeln!(out, "  executable: {}", w.native);
         let _ = writeln!(
             out,

@@ -82,7 +82,7 @@ enum Command {
     /// Evaluate one input on P (-O0) and P' (optimised): results, exception traces, and a
     /// native replay of each build to confirm them.
     Run {
-        /// C/C++ sources (.c, .cc, .cpp), LLVM IR (.ll, .bc) or FPCore (.fpcore), linked
+        /// C/C++ sources (.c, .cc, .cpp; preprocessed .i, .ii), LLVM IR (.ll, .bc) or FPCore (.fpcore), linked
         /// into one program; optional with --compile-commands (then every entry)
         #[arg(required_unless_present = "compile_commands", value_name = "FILE")]
         source_files: Vec<PathBuf>,

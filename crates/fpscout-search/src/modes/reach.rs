@@ -493,6 +493,153 @@ const SHORT_COMPLETE_NODES: u64 = 5_000;
 
 const NO_REPLAY: &str = "a solver solution did not replay on the interpreter and the executable";
 
+const INTEGERS_FIXED: &str = "no path reaches the target with every integer nondet 0 (the float \
+     search fixes integer inputs; other values were not all explored)";
+
+/// Decides a function with no input to search (a deterministic SV-COMP program, or one
+/// whose integers are all fixed) by its one execution, on the interpreter and on the
+/// executable: both reaching the target is reachable (the witness, replayed), both
+/// ending elsewhere the same way is unreachable. Anything else is unknown: a trap, a
+/// step budget or deadline, the two disagreeing, or an `undef` in the program (an
+/// uninitialized variable, which SV-COMP reads as a nondet value and the interpreter as
+/// zero, so one run would not be the only execution).
+fn decide_by_one_run(
+    replayer: &Replayer,
+    space: &InputSpace,
+    module: &fpscout_ir::Module,
+    deadline: Option<Instant>,
+    report: &mut ReachReport,
+) -> Result<(), InputError> {
+    let inputs = space.assemble(&[]);
+    // The one run may be long (a simulation loop): the deadline, not a step count,
+    // bounds it when there is one.
+    let config = WalkConfig {
+        deadline,
+        step_budget: if deadline.is_some() {
+            u64::MAX
+        } else {
+            WalkConfig::default().step_budget
+        },
+        ..WalkConfig::default()
+    };
+    let mut runner =
+        crate::concrete::concrete_runner(module, replayer.exe.func(), replayer.exe.mode(), config)
+            .map_err(|e| InputError(e.to_string()))?;
+    report.paths.explored = 1;
+    let unknown = |reason: String| ReachAnswer::Unknown { reason };
+    let interpreted = match runner.eval(&inputs) {
+        Ok(evaluation) => evaluation.end,
+        Err(e) => {
+            report.answer = unknown(format!("the one run failed on the interpreter: {e}"));
+            return Ok(());
+        }
+    };
+    if replayer.interpreted_hits(&interpreted) {
+        report.paths.target = 1;
+        report.answer = match replayer.confirm(&inputs)? {
+            Some(witness) => {
+                report.witness = Some(witness);
+                ReachAnswer::Reachable
+            }
+            None => unknown(
+                "the interpreter's one run reaches the target, the executable's does not".into(),
+            ),
+        };
+        return Ok(());
+    }
+    let ended_elsewhere = match &interpreted {
+        EvalEnd::Returned(_) => true,
+        EvalEnd::Ended { end, loc } => {
+            replayer.error_ends.verdict(end, loc.as_ref()) == EndVerdict::NotError
+        }
+        EvalEnd::Trapped(why) => {
+            report.answer = unknown(format!("the one run traps on the interpreter: {why}"));
+            return Ok(());
+        }
+        EvalEnd::Stopped(why) => {
+            report.answer = unknown(format!("the one run stopped: {why}"));
+            return Ok(());
+        }
+    };
+    if !ended_elsewhere {
+        report.answer = unknown(
+            "the one run ends where the program's error function does, without debug \
+             locations to tell whether this is the error"
+                .into(),
+        );
+        return Ok(());
+    }
+    let native = replayer.exe.run_one(&inputs)?;
+    let agrees = match (&native, &interpreted) {
+        (Some(NativeOutcome::Returned { .. }), EvalEnd::Returned(_)) => true,
+        (Some(NativeOutcome::Ended { end, .. }), EvalEnd::Ended { end: seen, .. }) => end == seen,
+        _ => false,
+    };
+    // An end of the same kind is not the error where the interpreter placed it (as for
+    // witnesses); a returned result must miss an output target natively too.
+    let misses = match &native {
+        Some(o @ NativeOutcome::Returned { .. }) => replayer.hits_native(o).is_none(),
+        Some(NativeOutcome::Ended { .. }) => true,
+        _ => false,
+    };
+    report.answer = if !(agrees && misses) {
+        unknown(format!(
+            "the one run does not reach the target on the interpreter, and the executable {}",
+            match &native {
+                Some(NativeOutcome::Returned { .. }) => "returns".to_string(),
+                Some(NativeOutcome::Ended { end, .. }) => format!("{end}"),
+                Some(NativeOutcome::Crashed { detail, .. }) => format!("crashes: {detail}"),
+                Some(NativeOutcome::TimedOut) => "runs past the hang limit".to_string(),
+                None => "gave no outcome".to_string(),
+            }
+        ))
+    } else if let Some(where_) = undef_use(module) {
+        unknown(format!(
+            "the one run does not reach the target, but the program reads an uninitialized \
+             value ({where_}), which may differ between executions"
+        ))
+    } else {
+        ReachAnswer::Unreachable
+    };
+    Ok(())
+}
+
+/// Where the module reads an `undef` or `poison` operand (in IR from C: an
+/// uninitialized variable), if anywhere.
+fn undef_use(module: &fpscout_ir::Module) -> Option<String> {
+    let is_undef = |op: &fpscout_ir::Operand| matches!(op, fpscout_ir::Operand::Const(c) if const_has_undef(c));
+    for f in &module.functions {
+        for block in &f.blocks {
+            let in_phis = block
+                .phis
+                .iter()
+                .any(|phi| phi.incoming.iter().any(|(_, op)| is_undef(op)));
+            let in_insts = block
+                .insts
+                .iter()
+                .any(|inst| inst.kind.operands().into_iter().any(is_undef));
+            let in_term = match &block.term {
+                fpscout_ir::Terminator::CondBr { cond: op, .. }
+                | fpscout_ir::Terminator::Switch { value: op, .. }
+                | fpscout_ir::Terminator::Ret(Some(op)) => is_undef(op),
+                _ => false,
+            };
+            if in_phis || in_insts || in_term {
+                return Some(format!("in {}", f.display_name));
+            }
+        }
+    }
+    None
+}
+
+fn const_has_undef(c: &fpscout_ir::Const) -> bool {
+    match c {
+        fpscout_ir::Const::Undef(_) => true,
+        fpscout_ir::Const::Vector(lanes) => lanes.iter().any(const_has_undef),
+        _ => false,
+    }
+}
+
 /// A target path the first pass left open: its networks still to search, and whether
 /// the ones it settled were all refuted.
 struct OpenPath {
@@ -822,8 +969,10 @@ fn run_reach_once(
 ) -> Result<ReachReport, InputError> {
     let started = cfg.common.start();
     let deadline = after(started, cfg.common.time_budget_s);
-    let (module, func, space) = cfg.common.searched_function(session, "reach")?;
+    let module = session.module(cfg.common.build)?;
+    let func = session.function(cfg.common.build, &cfg.common.function)?;
     let f = module.function(func);
+    let space = InputSpace::allowing_no_floats(f, &cfg.common.input_options(), "reach")?;
     if cfg.target != Target::FailedAssertion && f.ret.float_ty().is_none() {
         return Err(InputError(format!(
             "--output-range/--outside need a float result; {} returns {}",
@@ -862,7 +1011,10 @@ fn run_reach_once(
             (false, PathSolver::Z3FloatTheory) => "z3 qf_fp",
         },
     };
-    if cfg.common.random_only {
+    if space.inputs.is_empty() && !space.has_integer_arrays() {
+        report.method = "one run";
+        decide_by_one_run(&replayer, &space, module, deadline, &mut report)?;
+    } else if cfg.common.random_only {
         random_search(&replayer, &space, cfg, deadline, &mut report)?;
     } else {
         // Paths and their searches stop at 90% of the budget, so that random testing
@@ -877,6 +1029,19 @@ fn run_reach_once(
             &mut report,
             progress,
         )?;
+        // The paths were walked with every integer nondet 0: a refutation holds for those
+        // values only, and random testing draws others.
+        if space.has_integer_arrays() {
+            let refuted = matches!(
+                report.answer,
+                ReachAnswer::Unreachable | ReachAnswer::UnreachableWithinBound { .. }
+            );
+            if refuted {
+                report.answer = ReachAnswer::Unknown {
+                    reason: INTEGERS_FIXED.into(),
+                };
+            }
+        }
         // Unsettled: the time left goes to random testing on the executable, which can
         // still find a witness (the answer is then reachable; it never proves anything).
         // Not for the Z3 baseline, whose column must be Z3's own answer.
@@ -897,8 +1062,51 @@ fn run_reach_once(
             }
         }
     }
+    if let Some(witness) = report.witness.take() {
+        report.witness = Some(trim_integers(&replayer, &space, witness, deadline)?);
+    }
     report.wall_s = started.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// The witness with the tail of each integer array zeroed from the first element on
+/// whose zeroing it still reaches the target (replayed again): a random draw fills all
+/// the elements, while the program reads a few, and the test case lists them all. Stops
+/// at the deadline, keeping the last confirmed witness.
+fn trim_integers(
+    replayer: &Replayer,
+    space: &InputSpace,
+    mut witness: Witness,
+    deadline: Option<Instant>,
+) -> Result<Witness, InputError> {
+    let arrays: Vec<usize> = space
+        .specs
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| matches!(s, fpscout_smt::ParamSpec::IntArray { .. }))
+        .map(|(k, _)| k)
+        .collect();
+    for k in arrays {
+        let Some(ArgBits::Array(values)) = witness.inputs.get(k) else {
+            continue;
+        };
+        for start in 0..values.len() {
+            if values[start..].iter().all(|&v| v == 0)
+                || deadline.is_some_and(|d| Instant::now() >= d)
+            {
+                break;
+            }
+            let mut trial = witness.inputs.clone();
+            if let Some(ArgBits::Array(tail)) = trial.get_mut(k) {
+                tail[start..].iter_mut().for_each(|v| *v = 0);
+            }
+            if let Some(trimmed) = replayer.confirm(&trial)? {
+                witness = trimmed;
+                break;
+            }
+        }
+    }
+    Ok(witness)
 }
 
 fn note(reasons: &mut Vec<String>, reason: String) {
@@ -1174,7 +1382,9 @@ fn random_search(
     let mut batches_left = if deadline.is_some() { u64::MAX } else { 16 };
     while deadline.is_none_or(|d| Instant::now() < d) && batches_left > 0 {
         batches_left -= 1;
-        let inputs: Vec<Vec<ArgBits>> = (0..RANDOM_BATCH).map(|_| space.random(&mut rng)).collect();
+        let inputs: Vec<Vec<ArgBits>> = (0..RANDOM_BATCH)
+            .map(|_| space.random_with_integers(&mut rng))
+            .collect();
         let outs = replayer.exe.run(&inputs, deadline)?;
         report.random_inputs += outs.len() as u64;
         for (input, out) in inputs.iter().zip(&outs) {
