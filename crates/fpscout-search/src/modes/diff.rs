@@ -1103,11 +1103,15 @@ impl<'s> SolveStep<'_, 's> {
         let (mode_p, mode_pp) = self.modes;
         let t = Instant::now();
         // It is solving too: the solve budget again at most (so that `--solve-budget`
-        // bounds it), a tenth of the run, and `REFINE_PER_SOLVE` of the time the
-        // solver phase took.
+        // bounds it), a tenth of the run, and with the automatic budget
+        // `REFINE_PER_SOLVE` of the time the solver phase took.
+        let paced = match cfg.solve_budget_s {
+            None => REFINE_PER_SOLVE * summary.phases.solve,
+            Some(_) => f64::INFINITY,
+        };
         let share = (REFINE_SHARE * cfg.common.time_budget_s)
             .min(summary.solve_budget_s)
-            .min(REFINE_PER_SOLVE * summary.phases.solve);
+            .min(paced);
         let until = earliest(after(t, share), work_deadline);
         let limits = RefineLimits {
             max_paths: cfg.collect.max_paths,
