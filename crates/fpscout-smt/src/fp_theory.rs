@@ -2,7 +2,7 @@
 
 use crate::isolate::{run_forked, Outcome};
 use fpscout_fpsolve::{
-    Arith, BinaryOp, Constraint, Domain, FcmpPredicate, FloatDomain, FloatValue, Format, MinMaxOp,
+    Arith, BinaryOp, Constraint, Domain, FcmpPredicate, FloatClasses, FloatDomain, FloatValue, Format, MinMaxOp,
     Network, VarId,
 };
 use std::time::{Duration, Instant};
@@ -241,6 +241,31 @@ fn either_nan(a: &Float, b: &Float) -> Bool {
 }
 
 /// `fcmp predicate a, b` as LLVM defines it.
+/// `a` is in one of `classes`, in the theory's own class predicates.
+fn in_classes(classes: FloatClasses, a: &Float) -> Bool {
+    let (negative, positive) = (a.is_negative(), a.is_positive());
+    let tests = [
+        (FloatClasses::NAN, a.is_nan(), None),
+        (FloatClasses::NEG_INF, a.is_infinite(), Some(&negative)),
+        (FloatClasses::NEG_NORMAL, a.is_normal(), Some(&negative)),
+        (FloatClasses::NEG_SUBNORMAL, a.is_subnormal(), Some(&negative)),
+        (FloatClasses::NEG_ZERO, a.is_zero(), Some(&negative)),
+        (FloatClasses::POS_ZERO, a.is_zero(), Some(&positive)),
+        (FloatClasses::POS_SUBNORMAL, a.is_subnormal(), Some(&positive)),
+        (FloatClasses::POS_NORMAL, a.is_normal(), Some(&positive)),
+        (FloatClasses::POS_INF, a.is_infinite(), Some(&positive)),
+    ];
+    let parts: Vec<Bool> = tests
+        .into_iter()
+        .filter(|(class, _, _)| classes.contains_class(*class))
+        .map(|(_, test, sign)| match sign {
+            Some(sign) => Bool::and(&[test, sign.clone()]),
+            None => test,
+        })
+        .collect();
+    Bool::or(&parts)
+}
+
 fn compare(predicate: FcmpPredicate, a: &Float, b: &Float) -> Bool {
     use FcmpPredicate::*;
     let ordered = |p: FcmpPredicate| match p {
@@ -310,6 +335,7 @@ fn constraint(vars: &[Term], net: &Network, c: &Constraint) -> Result<Bool, Stri
             v(result)?.eq(first.ite(a, b))
         }
         Constraint::Compare { predicate, a, b } => compare(predicate, v(a)?, v(b)?),
+        Constraint::Class { a, classes } => in_classes(classes, v(a)?),
         Constraint::FloatConvert { a, result } => {
             v(result)?.eq(v(a)?.to_fp_with_rounding_mode(&rne, &format_sort(result)?))
         }

@@ -95,6 +95,69 @@ pub fn tiny(ty: FloatTy) -> Real {
     }
 }
 
+/// Whether the float nearest the real `x` (to nearest, ties to even) is in one of `mask`'s
+/// classes. A real is never NaN; it stands for an infinity from the overflow threshold on,
+/// as the overflow conditions say, and an exact 0 for +0 (an input or `x - x`).
+fn class_condition(mask: FpClassMask, ty: FloatTy, x: &Real) -> Bool {
+    let min_subnormal = match ty {
+        FloatTy::F64 => f64::from_bits(1),
+        FloatTy::F32 => f64::from(f32::from_bits(1)),
+    };
+    let half_subnormal = float_to_real(min_subnormal / 2.0);
+    // Between the largest subnormal and the smallest normal, the tie rounds to the even
+    // smallest normal.
+    let normal_from = tiny(ty) - &half_subnormal;
+    let magnitude = abs(x);
+    let negative = x.lt(zero());
+    let zero_class = magnitude.le(&half_subnormal);
+    let subnormal = Bool::and(&[magnitude.gt(&half_subnormal), magnitude.lt(&normal_from)]);
+    let normal = Bool::and(&[magnitude.ge(&normal_from), magnitude.lt(overflow_threshold(ty))]);
+    let infinite = magnitude.ge(overflow_threshold(ty));
+    let classes = [
+        (FpClassMask::NEG_INF, &infinite, true),
+        (FpClassMask::NEG_NORMAL, &normal, true),
+        (FpClassMask::NEG_SUBNORMAL, &subnormal, true),
+        (FpClassMask::NEG_ZERO, &zero_class, true),
+        (FpClassMask::POS_ZERO, &zero_class, false),
+        (FpClassMask::POS_SUBNORMAL, &subnormal, false),
+        (FpClassMask::POS_NORMAL, &normal, false),
+        (FpClassMask::POS_INF, &infinite, false),
+    ];
+    let parts: Vec<Bool> = classes
+        .into_iter()
+        .filter(|(bit, _, _)| mask.any(*bit))
+        .map(|(_, class, sign_negative)| {
+            let sign = if sign_negative {
+                negative.clone()
+            } else {
+                negative.not()
+            };
+            Bool::and(&[class.clone(), sign])
+        })
+        .collect();
+    Bool::or(&parts)
+}
+
+/// `fcmp pred x, c` of a real `x` and an infinite or NaN constant `c`, with `x` infinite
+/// where [`class_condition`] says so (`isinf` at -O0 is `fabs(x) == inf`).
+fn compare_with_non_finite(pred: FCmpPred, ty: FloatTy, x: &Real, c: f64) -> Bool {
+    use std::cmp::Ordering::{Equal, Greater, Less};
+    if c.is_nan() {
+        return Bool::from_bool(pred.holds(None));
+    }
+    let (at_c, elsewhere, beyond) = if c > 0.0 {
+        (Equal, Less, x.ge(overflow_threshold(ty)))
+    } else {
+        (Equal, Greater, x.le(-overflow_threshold(ty)))
+    };
+    match (pred.holds(Some(at_c)), pred.holds(Some(elsewhere))) {
+        (true, true) => Bool::from_bool(true),
+        (false, false) => Bool::from_bool(false),
+        (true, false) => beyond,
+        (false, true) => beyond.not(),
+    }
+}
+
 fn abs(x: &Real) -> Real {
     x.lt(small_real(0, 1)).ite(&-x, x)
 }
@@ -445,8 +508,34 @@ impl Domain for SymReal {
             };
             return Ok(Sym::Bits(ScalarTy::Int(1), u64::from(pred.holds(ord))));
         }
+        let non_finite = |v: &Sym| match v {
+            Sym::Bits(ScalarTy::Float(_), bits) => {
+                let c = match ty {
+                    FloatTy::F64 => f64::from_bits(*bits),
+                    FloatTy::F32 => f64::from(f32::from_bits(*bits as u32)),
+                };
+                (!c.is_finite()).then_some(c)
+            }
+            _ => None,
+        };
+        if let Some(c) = non_finite(b) {
+            let x = self.real_of(a)?;
+            return Ok(Sym::Bool(compare_with_non_finite(pred, ty, &x, c)));
+        }
+        if let Some(c) = non_finite(a) {
+            let y = self.real_of(b)?;
+            return Ok(Sym::Bool(compare_with_non_finite(pred.swapped(), ty, &y, c)));
+        }
         let (x, y) = (self.real_of(a)?, self.real_of(b)?);
         Ok(Sym::Bool(relational(pred, &x, &y)))
+    }
+
+    fn fclass(&mut self, mask: FpClassMask, ty: FloatTy, a: &Sym, _site: OpSite) -> DResult<Sym> {
+        if let Sym::Bits(_, bits) = a {
+            return Ok(Sym::Bits(ScalarTy::Int(1), u64::from(mask.holds(ty, *bits))));
+        }
+        let x = self.real_of(a)?;
+        Ok(Sym::Bool(class_condition(mask, ty, &x)))
     }
 
     fn funary(&mut self, op: FUnaryOp, ty: FloatTy, a: &Sym, site: OpSite) -> DResult<Sym> {

@@ -8,7 +8,7 @@
 
 use crate::WalkError;
 use fpscout_ir::{
-    CastOp, CmpLowering, ExternalCall, FBinOp, FBinaryOp, FCmpPred, FUnaryOp, FloatTy, FpOpId,
+    CastOp, CmpLowering, ExternalCall, FBinOp, FBinaryOp, FCmpPred, FpClassMask, FUnaryOp, FloatTy, FpOpId,
     IBinOp, ICmpPred, MathFn, OutMathFn, ScalarTy,
 };
 
@@ -80,6 +80,14 @@ pub trait Domain {
     fn funary(
         &mut self,
         op: FUnaryOp,
+        ty: FloatTy,
+        a: &Self::Scalar,
+        site: OpSite,
+    ) -> DResult<Self::Scalar>;
+    /// `llvm.is.fpclass` tested on the bits (an i1): never raises a flag, never sees DAZ.
+    fn fclass(
+        &mut self,
+        mask: FpClassMask,
         ty: FloatTy,
         a: &Self::Scalar,
         site: OpSite,
