@@ -22,6 +22,10 @@ pub enum Sym {
     Bool(Bool),
     /// A symbolic integer of the given width (from a conversion of a symbolic float).
     Int(Int, u32),
+    /// A float's bits reinterpreted as an integer of the given width (`signbit`'s bitcast):
+    /// only the sign is modelled (signed comparisons with 0 and -1, a shift by width - 1),
+    /// the sign of the real, so -0 counts as positive.
+    FloatBits(Real, u32),
 }
 
 /// One exception condition: `formula` holds exactly for the inputs that reach the op on
@@ -343,6 +347,9 @@ impl SymReal {
             Sym::Int(i, _) => Ok(i.modulo(Int::from_i64(2)).eq(Int::from_i64(1))),
             Sym::Real(_) => Err(WalkError::unsupported(
                 "a floating-point value used as a branch condition",
+            )),
+            Sym::FloatBits(..) => Err(WalkError::unsupported(
+                "the bits of a symbolic float used as a condition (bit tricks beyond the sign)",
             )),
         }
     }
@@ -845,6 +852,12 @@ impl Domain for SymReal {
     fn icast(&mut self, op: CastOp, from: ScalarTy, to: ScalarTy, a: &Sym) -> DResult<Sym> {
         match a {
             Sym::Bits(..) => concrete_cast(op, from, to, a),
+            Sym::Real(x) if op == CastOp::BitCast => match (from, to) {
+                (ScalarTy::Float(_), ScalarTy::Int(w)) => Ok(Sym::FloatBits(x.clone(), w)),
+                _ => Err(WalkError::unsupported(format!(
+                    "bitcast {from} → {to} of a symbolic value (bit reinterpretation)"
+                ))),
+            },
             Sym::Int(i, _) => match (op, to) {
                 (CastOp::Trunc | CastOp::ZExt | CastOp::SExt, ScalarTy::Int(w)) => {
                     Ok(Sym::Int(i.clone(), w))
@@ -869,6 +882,18 @@ impl Domain for SymReal {
     fn ibin(&mut self, op: IBinOp, width: u32, a: &Sym, b: &Sym) -> DResult<Sym> {
         if let (Sym::Bits(_, x), Sym::Bits(_, y)) = (a, b) {
             return int_binop(op, width, *x, *y).map(|r| Sym::Bits(ScalarTy::Int(width), r));
+        }
+        if let (Sym::FloatBits(x, w), Sym::Bits(_, shift), IBinOp::LShr) = (a, b, op) {
+            // `signbit` under fast-math: the top bit shifted down.
+            if *w == width && *shift == u64::from(width - 1) {
+                let bit = x.lt(zero()).ite(&Int::from_i64(1), &Int::from_i64(0));
+                return Ok(Sym::Int(bit, width));
+            }
+        }
+        if matches!(a, Sym::FloatBits(..)) || matches!(b, Sym::FloatBits(..)) {
+            return Err(WalkError::unsupported(format!(
+                "{op:?} on the bits of a symbolic float (bit tricks beyond the sign)"
+            )));
         }
         let (bool_a, bool_b) = (matches!(a, Sym::Bool(_)), matches!(b, Sym::Bool(_)));
         if width == 1 && (bool_a || bool_b) {
@@ -917,6 +942,17 @@ impl Domain for SymReal {
                 ScalarTy::Int(1),
                 u64::from(int_cmp(pred, width, *x, *y)),
             ));
+        }
+        if let (Sym::FloatBits(x, _), Sym::Bits(_, k)) = (a, b) {
+            // The sign tests `signbit` compiles to: `bits < 0`, `bits > -1` and kin.
+            let negative = x.lt(zero());
+            return match (pred, sign_extend(*k, width)) {
+                (ICmpPred::Slt, 0) | (ICmpPred::Sle, -1) => Ok(Sym::Bool(negative)),
+                (ICmpPred::Sge, 0) | (ICmpPred::Sgt, -1) => Ok(Sym::Bool(negative.not())),
+                _ => Err(WalkError::unsupported(format!(
+                    "{pred:?} of the bits of a symbolic float with {k} (bit tricks beyond the sign)"
+                ))),
+            };
         }
         let int = |v: &Sym| -> DResult<Int> {
             match v {
