@@ -629,8 +629,22 @@ fn is_fpclass_every_mask_matches_native() {
             );
         }
     }
+    // Vectors: lane-wise, the result as lane0 + 2 * lane1.
+    for mask in [3u32, 99, 264, 924] {
+        text += &format!(
+            "define i32 @vcls_{mask}(double %a, double %b) {{\n  \
+             %v0 = insertelement <2 x double> poison, double %a, i32 0\n  \
+             %v = insertelement <2 x double> %v0, double %b, i32 1\n  \
+             %c = call <2 x i1> @llvm.is.fpclass.v2f64(<2 x double> %v, i32 {mask})\n  \
+             %z = zext <2 x i1> %c to <2 x i32>\n  \
+             %l0 = extractelement <2 x i32> %z, i32 0\n  \
+             %l1 = extractelement <2 x i32> %z, i32 1\n  \
+             %t = shl i32 %l1, 1\n  %r = or i32 %l0, %t\n  ret i32 %r\n}}\n"
+        );
+    }
     text += "declare i1 @llvm.is.fpclass.f64(double, i32 immarg)\n\
-             declare i1 @llvm.is.fpclass.f32(float, i32 immarg)\n";
+             declare i1 @llvm.is.fpclass.f32(float, i32 immarg)\n\
+             declare <2 x i1> @llvm.is.fpclass.v2f64(<2 x double>, i32 immarg)\n";
     let m = load_ll(&text);
     let doubles = [
         d::PZ,
@@ -679,6 +693,14 @@ fn is_fpclass_every_mask_matches_native() {
                 if under_daz {
                     cases.push(case(&name, &[t], CTy::I32, &[v], DAZ, None));
                 }
+            }
+        }
+    }
+    for mask in [3u32, 99, 264, 924] {
+        let name = format!("vcls_{mask}");
+        for (&x, &y) in doubles.iter().zip(doubles.iter().rev()) {
+            for mode in [IEEE, DAZ] {
+                cases.push(case(&name, &[CTy::F64, CTy::F64], CTy::I32, &[x, y], mode, None));
             }
         }
     }
