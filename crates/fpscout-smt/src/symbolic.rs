@@ -107,7 +107,7 @@ fn class_condition(mask: FpClassMask, ty: FloatTy, x: &Real) -> Bool {
         FloatTy::F64 => f64::from_bits(1),
         FloatTy::F32 => f64::from(f32::from_bits(1)),
     };
-    let half_subnormal = float_to_real(min_subnormal / 2.0);
+    let half_subnormal = float_to_real(min_subnormal) * small_real(1, 2);
     // Between the largest subnormal and the smallest normal, the tie rounds to the even
     // smallest normal.
     let normal_from = tiny(ty) - &half_subnormal;
