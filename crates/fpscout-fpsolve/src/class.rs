@@ -86,7 +86,12 @@ impl FloatClasses {
             }
             _ => (format.pos_zero(), format.pos_zero()),
         };
-        if Self::NEG_INF.union(Self::NEG_NORMAL).union(Self::NEG_SUBNORMAL).union(Self::NEG_ZERO).contains_class(class) {
+        if Self::NEG_INF
+            .union(Self::NEG_NORMAL)
+            .union(Self::NEG_SUBNORMAL)
+            .union(Self::NEG_ZERO)
+            .contains_class(class)
+        {
             // The ordered line mirrors the negative half: -x is key -1 - key(x).
             (format.negate(positive.1), format.negate(positive.0))
         } else {

@@ -1,9 +1,9 @@
 //! The constraint network: variables with domains, constraints over them, 2B propagation to a fixpoint, concrete checking.
 
 use crate::arith::{Arith, BinaryOp};
+use crate::class::FloatClasses;
 use crate::compare::FcmpPredicate;
 use crate::domain::{FloatDomain, IntDomain};
-use crate::class::FloatClasses;
 use crate::error::NetworkError;
 use crate::format::{FloatValue, Format};
 use crate::project::binary::project_binary;
@@ -533,11 +533,7 @@ impl Network {
         classes: FloatClasses,
         holds: bool,
     ) -> Result<(), NetworkError> {
-        let classes = if holds {
-            classes
-        } else {
-            classes.complement()
-        };
+        let classes = if holds { classes } else { classes.complement() };
         self.add(Constraint::Class { a, classes })
     }
 

@@ -642,7 +642,11 @@ impl FpClassMask {
             FloatTy::F32 => (32, 23),
             FloatTy::F64 => (64, 52),
         };
-        let bits = if width == 32 { bits & 0xffff_ffff } else { bits };
+        let bits = if width == 32 {
+            bits & 0xffff_ffff
+        } else {
+            bits
+        };
         let negative = (bits >> (width - 1)) & 1 == 1;
         let exponent_mask = (1u64 << (width - 1 - mantissa_bits)) - 1;
         let exponent = (bits >> mantissa_bits) & exponent_mask;

@@ -563,8 +563,16 @@ fn is_fpclass_is_a_quiet_compare_for_four_masks_and_a_bit_test_otherwise() {
             })
             .unwrap_or_else(|| panic!("{name} has no class test: {f:?}"))
     };
-    assert!(kind_of("a").starts_with("fcmp Uno Quiet Value("), "{}", kind_of("a"));
-    assert!(kind_of("b").starts_with("fcmp Ord Quiet Value("), "{}", kind_of("b"));
+    assert!(
+        kind_of("a").starts_with("fcmp Uno Quiet Value("),
+        "{}",
+        kind_of("a")
+    );
+    assert!(
+        kind_of("b").starts_with("fcmp Ord Quiet Value("),
+        "{}",
+        kind_of("b")
+    );
     assert_eq!(
         kind_of("c"),
         format!("fcmp Ueq Quiet {:?}", Operand::Const(Const::f32(0.0)))

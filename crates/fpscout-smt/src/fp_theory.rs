@@ -2,8 +2,8 @@
 
 use crate::isolate::{run_forked, Outcome};
 use fpscout_fpsolve::{
-    Arith, BinaryOp, Constraint, Domain, FcmpPredicate, FloatClasses, FloatDomain, FloatValue, Format, MinMaxOp,
-    Network, VarId,
+    Arith, BinaryOp, Constraint, Domain, FcmpPredicate, FloatClasses, FloatDomain, FloatValue,
+    Format, MinMaxOp, Network, VarId,
 };
 use std::time::{Duration, Instant};
 use z3::ast::{Ast, Bool, Float, RoundingMode, BV};
@@ -248,10 +248,18 @@ fn in_classes(classes: FloatClasses, a: &Float) -> Bool {
         (FloatClasses::NAN, a.is_nan(), None),
         (FloatClasses::NEG_INF, a.is_infinite(), Some(&negative)),
         (FloatClasses::NEG_NORMAL, a.is_normal(), Some(&negative)),
-        (FloatClasses::NEG_SUBNORMAL, a.is_subnormal(), Some(&negative)),
+        (
+            FloatClasses::NEG_SUBNORMAL,
+            a.is_subnormal(),
+            Some(&negative),
+        ),
         (FloatClasses::NEG_ZERO, a.is_zero(), Some(&negative)),
         (FloatClasses::POS_ZERO, a.is_zero(), Some(&positive)),
-        (FloatClasses::POS_SUBNORMAL, a.is_subnormal(), Some(&positive)),
+        (
+            FloatClasses::POS_SUBNORMAL,
+            a.is_subnormal(),
+            Some(&positive),
+        ),
         (FloatClasses::POS_NORMAL, a.is_normal(), Some(&positive)),
         (FloatClasses::POS_INF, a.is_infinite(), Some(&positive)),
     ];

@@ -115,7 +115,10 @@ fn class_condition(mask: FpClassMask, ty: FloatTy, x: &Real) -> Bool {
     let negative = x.lt(zero());
     let zero_class = magnitude.le(&half_subnormal);
     let subnormal = Bool::and(&[magnitude.gt(&half_subnormal), magnitude.lt(&normal_from)]);
-    let normal = Bool::and(&[magnitude.ge(&normal_from), magnitude.lt(overflow_threshold(ty))]);
+    let normal = Bool::and(&[
+        magnitude.ge(&normal_from),
+        magnitude.lt(overflow_threshold(ty)),
+    ]);
     let infinite = magnitude.ge(overflow_threshold(ty));
     let classes = [
         (FpClassMask::NEG_INF, &infinite, true),
@@ -531,7 +534,12 @@ impl Domain for SymReal {
         }
         if let Some(c) = non_finite(a) {
             let y = self.real_of(b)?;
-            return Ok(Sym::Bool(compare_with_non_finite(pred.swapped(), ty, &y, c)));
+            return Ok(Sym::Bool(compare_with_non_finite(
+                pred.swapped(),
+                ty,
+                &y,
+                c,
+            )));
         }
         let (x, y) = (self.real_of(a)?, self.real_of(b)?);
         Ok(Sym::Bool(relational(pred, &x, &y)))
@@ -539,7 +547,10 @@ impl Domain for SymReal {
 
     fn fclass(&mut self, mask: FpClassMask, ty: FloatTy, a: &Sym, _site: OpSite) -> DResult<Sym> {
         if let Sym::Bits(_, bits) = a {
-            return Ok(Sym::Bits(ScalarTy::Int(1), u64::from(mask.holds(ty, *bits))));
+            return Ok(Sym::Bits(
+                ScalarTy::Int(1),
+                u64::from(mask.holds(ty, *bits)),
+            ));
         }
         let x = self.real_of(a)?;
         Ok(Sym::Bool(class_condition(mask, ty, &x)))

@@ -201,7 +201,14 @@ fn class_conditions_match_the_rounded_value() {
         .unwrap();
     let inf = Sym::Bits(ScalarTy::Float(FloatTy::F64), f64::INFINITY.to_bits());
     let Sym::Bool(is_inf) = sym
-        .fcmp(FCmpPred::Oeq, CmpLowering::Quiet, FloatTy::F64, &magnitude, &inf, SITE)
+        .fcmp(
+            FCmpPred::Oeq,
+            CmpLowering::Quiet,
+            FloatTy::F64,
+            &magnitude,
+            &inf,
+            SITE,
+        )
         .unwrap()
     else {
         panic!("a condition")

@@ -8,8 +8,8 @@
 
 use crate::WalkError;
 use fpscout_ir::{
-    CastOp, CmpLowering, ExternalCall, FBinOp, FBinaryOp, FCmpPred, FpClassMask, FUnaryOp, FloatTy, FpOpId,
-    IBinOp, ICmpPred, MathFn, OutMathFn, ScalarTy,
+    CastOp, CmpLowering, ExternalCall, FBinOp, FBinaryOp, FCmpPred, FUnaryOp, FloatTy, FpClassMask,
+    FpOpId, IBinOp, ICmpPred, MathFn, OutMathFn, ScalarTy,
 };
 
 /// Where a floating-point operation happens: the IR op and, for vectors, the lane.

@@ -13,11 +13,12 @@ use crate::concrete::{Concrete, FpMode};
 use crate::domain::{DResult, Decision, Domain, OpSite};
 use crate::WalkError;
 use fpscout_fpsolve::{
-    Arith, FcmpPredicate, FloatClasses, FloatDomain, Format, MinMaxOp, Network, NetworkError, Propagation, VarId,
+    Arith, FcmpPredicate, FloatClasses, FloatDomain, Format, MinMaxOp, Network, NetworkError,
+    Propagation, VarId,
 };
 use fpscout_ir::{
-    CastOp, CmpLowering, ExceptionSet, FBinOp, FBinaryOp, FCmpPred, FUnaryOp, FloatTy, FpClassMask, FpOpId,
-    IBinOp, ICmpPred, MathFn, ScalarTy,
+    CastOp, CmpLowering, ExceptionSet, FBinOp, FBinaryOp, FCmpPred, FUnaryOp, FloatTy, FpClassMask,
+    FpOpId, IBinOp, ICmpPred, MathFn, ScalarTy,
 };
 use std::collections::HashSet;
 

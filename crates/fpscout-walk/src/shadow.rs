@@ -17,8 +17,9 @@ use crate::domain::{DResult, Decision, Domain, OpSite};
 use crate::walker::{Outcome, Val, WalkConfig, Walker};
 use crate::{Ptr, WalkError};
 use fpscout_ir::{
-    CastOp, CmpLowering, ExternalCall, FBinOp, FBinaryOp, FCmpPred, FUnaryOp, FpClassMask, FloatTy, FpOpId,
-    FuncId, IBinOp, ICmpPred, MathFn, Module, OutMathFn, ProgramEnd, ScalarTy, SourceLoc, Type,
+    CastOp, CmpLowering, ExternalCall, FBinOp, FBinaryOp, FCmpPred, FUnaryOp, FloatTy, FpClassMask,
+    FpOpId, FuncId, IBinOp, ICmpPred, MathFn, Module, OutMathFn, ProgramEnd, ScalarTy, SourceLoc,
+    Type,
 };
 use rug::ops::Pow;
 use rug::Float;

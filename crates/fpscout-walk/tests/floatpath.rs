@@ -199,7 +199,7 @@ fn class_tests_narrow_the_input_to_their_classes() {
             (*k, f32_of(lo), f32_of(hi))
         })
         .collect();
-    seen.sort_by(|a, b| a.0.cmp(&b.0));
+    seen.sort_by_key(|s| s.0);
     let max_subnormal = f32::from_bits(0x007f_ffff);
     assert_eq!(
         seen,

@@ -700,7 +700,14 @@ fn is_fpclass_every_mask_matches_native() {
         let name = format!("vcls_{mask}");
         for (&x, &y) in doubles.iter().zip(doubles.iter().rev()) {
             for mode in [IEEE, DAZ] {
-                cases.push(case(&name, &[CTy::F64, CTy::F64], CTy::I32, &[x, y], mode, None));
+                cases.push(case(
+                    &name,
+                    &[CTy::F64, CTy::F64],
+                    CTy::I32,
+                    &[x, y],
+                    mode,
+                    None,
+                ));
             }
         }
     }

@@ -227,8 +227,14 @@ fn an_isfinite_guard_no_longer_stops_the_symbolic_half() {
         .unwrap_or_else(|| panic!("an overflow finding: {}", out.stdout));
     assert_eq!(overflow["data"]["operation"], "fmul");
     assert_eq!(overflow["data"]["line"], 5);
-    assert_eq!(overflow["data"]["witnesses"][0]["source"], "z3", "{overflow}");
+    assert_eq!(
+        overflow["data"]["witnesses"][0]["source"], "z3",
+        "{overflow}"
+    );
     let summary = &recs.last().expect("summary record")["data"];
     assert_eq!(summary["stopped"], serde_json::json!([]), "{summary}");
-    assert!(summary["queries"]["z3_sat"].as_u64().unwrap() >= 1, "{summary}");
+    assert!(
+        summary["queries"]["z3_sat"].as_u64().unwrap() >= 1,
+        "{summary}"
+    );
 }
