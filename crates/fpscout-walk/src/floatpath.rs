@@ -605,12 +605,27 @@ impl Domain for FloatPath {
                 .known_at(site, |c| c.fbinary(op, ty, x, y, site))
                 .map(PathScalar::Bits);
         }
+        if let (FBinaryOp::CopySign, PathScalar::Bits(sign)) = (op, b) {
+            // A known sign (`copysign(x, 1.0)`): |x|, negated for a negative sign; a bit
+            // operation that raises nothing.
+            let x = self.float_var(ty, a)?;
+            let magnitude = self.network.fabs(x).map_err(solver_error)?;
+            let r = if sign & sign_bit(ty) != 0 {
+                self.network.fneg(magnitude).map_err(solver_error)?
+            } else {
+                magnitude
+            };
+            if self.watching(site) {
+                self.record(site, WatchedOp::Known(ExceptionSet::EMPTY));
+            }
+            return Ok(PathScalar::Float(r));
+        }
         let which = match op {
             FBinaryOp::MinSse => MinMaxOp::Min,
             FBinaryOp::MaxSse => MinMaxOp::Max,
             other => {
                 return Err(WalkError::unsupported(format!(
-                    "{other:?} of a float input (the float solver models SSE min/max)"
+                    "{other:?} of a float input (the float solver models SSE min/max, copysign with a known sign)"
                 )))
             }
         };

@@ -217,3 +217,23 @@ fn class_tests_narrow_the_input_to_their_classes() {
         .count();
     assert_eq!(feasible, 5, "nan, inf, normal, subnormal, zero");
 }
+
+#[test]
+fn copysign_with_a_known_sign_is_a_magnitude_constraint() {
+    // copysignf(x, -1) is -|x|: never above zero, whatever x (NaN included).
+    let m = build(
+        "#include <math.h>\nint c(float x) { float y = copysignf(x, -1.0f);\n  \
+         if (y > 0.0f) return 1;\n  if (y < -2.0f) return 2;\n  return 0;\n}\n",
+    );
+    let (paths, _) = explore(&m, "c", &[FloatDomain::full(Format::F32)]);
+    let mut results: Vec<u64> = paths
+        .iter()
+        .filter(|p| p.propagation != Propagation::Infeasible)
+        .map(|p| match returned(p) {
+            PathScalar::Bits(k) => *k,
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    results.sort_unstable();
+    assert_eq!(results, vec![0, 2]);
+}
