@@ -456,6 +456,39 @@ mod tests {
     }
 
     #[test]
+    fn class_memberships_are_the_theorys_class_predicates() {
+        let _turn = crate::z3_turn();
+        // No normal float lies in (0, 1e-38): normals start at 2^-126.
+        let mut net = Network::new(Arith::IEEE);
+        let x = f32_between(&mut net, "x", 0.0, 1e-38);
+        let zero = net.float_const_f64(Format::F32, 0.0);
+        let normal = FloatClasses::NEG_NORMAL.union(FloatClasses::POS_NORMAL);
+        net.require_class(x, normal, true).expect("class");
+        net.require(FcmpPredicate::Ogt, x, zero, true)
+            .expect("compare");
+        assert_eq!(
+            solve_fp_theory(&net, &[x], Duration::from_secs(20), None),
+            FpTheoryAnswer::Infeasible
+        );
+        // Not a positive subnormal, zero or normal, and not NaN: only -0, negatives or
+        // +inf remain; asking x > 1 leaves +inf.
+        let mut net = Network::new(Arith::IEEE);
+        let x = net.float_var("x", Format::F32);
+        let one = net.float_const_f64(Format::F32, 1.0);
+        let excluded = FloatClasses::POS_SUBNORMAL
+            .union(FloatClasses::POS_ZERO)
+            .union(FloatClasses::POS_NORMAL)
+            .union(FloatClasses::NAN);
+        net.require_class(x, excluded, false).expect("class");
+        net.require(FcmpPredicate::Ogt, x, one, true)
+            .expect("compare");
+        assert_eq!(
+            solve_fp_theory(&net, &[x], Duration::from_secs(20), None),
+            FpTheoryAnswer::Solution(vec![u64::from(f32::INFINITY.to_bits())])
+        );
+    }
+
+    #[test]
     fn integer_conversions_round_and_truncate_as_the_machine() {
         let _turn = crate::z3_turn();
         // 2^24 + 1 as f32 rounds to even, 2^24: asking for 2^24 + 2 is infeasible, and
