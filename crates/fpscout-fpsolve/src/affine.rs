@@ -640,7 +640,7 @@ impl Builder<'_> {
                 Some(self.rounded(form, error))
             }
             Constraint::IntToFloat { .. } | Constraint::FloatToInt { .. } => None,
-            Constraint::Compare { .. } => None,
+            Constraint::Compare { .. } | Constraint::Class { .. } => None,
         }
     }
 
@@ -996,7 +996,7 @@ pub(crate) fn same_operation(constraint: &Constraint, result: VarId) -> Constrai
         | Constraint::FloatConvert { result: r, .. }
         | Constraint::IntToFloat { result: r, .. }
         | Constraint::FloatToInt { result: r, .. } => *r = result,
-        Constraint::Compare { .. } => {}
+        Constraint::Compare { .. } | Constraint::Class { .. } => {}
     }
     shape
 }

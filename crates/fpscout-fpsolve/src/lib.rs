@@ -2,6 +2,7 @@
 
 pub mod affine;
 pub mod arith;
+pub mod class;
 pub mod compare;
 pub mod domain;
 pub mod error;
@@ -14,6 +15,7 @@ mod real;
 pub mod search;
 
 pub use arith::{Arith, BinaryOp};
+pub use class::FloatClasses;
 pub use compare::FcmpPredicate;
 pub use domain::{integer_type_range, FloatDomain, IntDomain, NanState};
 pub use error::{FormatError, NetworkError};

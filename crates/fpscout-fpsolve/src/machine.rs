@@ -1,6 +1,7 @@
 //! A network compiled to straight-line f32/f64 machine operations (IEEE mode): search leaves decide points at a few nanoseconds per operation.
 
 use crate::arith::{Arith, BinaryOp};
+use crate::class::FloatClasses;
 use crate::compare::FcmpPredicate;
 use crate::domain::FloatDomain;
 use crate::format::{FloatValue, Format};
@@ -44,6 +45,11 @@ enum Step {
         wide: bool,
         a: usize,
         b: usize,
+    },
+    Class {
+        classes: FloatClasses,
+        wide: bool,
+        a: usize,
     },
 }
 
@@ -138,6 +144,11 @@ impl MachineProgram {
                     wide: wide(a)?,
                     a: a.index(),
                     b: b.index(),
+                },
+                Constraint::Class { a, classes } => Step::Class {
+                    classes,
+                    wide: wide(a)?,
+                    a: a.index(),
                 },
                 Constraint::IntToFloat { .. } | Constraint::FloatToInt { .. } => return None,
             });
@@ -239,6 +250,12 @@ impl MachineProgram {
                         f32_of(registers[a]).partial_cmp(&f32_of(registers[b]))
                     };
                     if !predicate.holds(ordering) {
+                        return false;
+                    }
+                }
+                Step::Class { classes, wide, a } => {
+                    let format = if wide { Format::F64 } else { Format::F32 };
+                    if !classes.holds(format, format.from_bits(registers[a])) {
                         return false;
                     }
                 }

@@ -1,6 +1,7 @@
 //! The constraint network: variables with domains, constraints over them, 2B propagation to a fixpoint, concrete checking.
 
 use crate::arith::{Arith, BinaryOp};
+use crate::class::FloatClasses;
 use crate::compare::FcmpPredicate;
 use crate::domain::{FloatDomain, IntDomain};
 use crate::error::NetworkError;
@@ -143,6 +144,11 @@ pub enum Constraint {
         a: VarId,
         b: VarId,
     },
+    /// `a` is in one of `classes` (a class test: `isnan`, `isinf`, `isnormal`…).
+    Class {
+        a: VarId,
+        classes: FloatClasses,
+    },
     /// fpext or fptrunc from `a`'s format to `result`'s.
     FloatConvert {
         a: VarId,
@@ -166,7 +172,7 @@ impl Constraint {
     /// The variable this constraint computes from the others (none for a comparison).
     pub fn result(&self) -> Option<VarId> {
         match *self {
-            Constraint::Compare { .. } => None,
+            Constraint::Compare { .. } | Constraint::Class { .. } => None,
             Constraint::Binary { result, .. }
             | Constraint::MinMax { result, .. }
             | Constraint::Sqrt { result, .. }
@@ -185,6 +191,7 @@ impl Constraint {
                 vec![a, b, result]
             }
             Constraint::Compare { a, b, .. } => vec![a, b],
+            Constraint::Class { a, .. } => vec![a],
             Constraint::Sqrt { a, result }
             | Constraint::FNeg { a, result }
             | Constraint::FAbs { a, result }
@@ -365,6 +372,9 @@ impl Network {
             Constraint::Compare { a, b, .. } => {
                 self.same_format(a, b)?;
             }
+            Constraint::Class { a, .. } => {
+                self.float_format(a)?;
+            }
             Constraint::Sqrt { a, result }
             | Constraint::FNeg { a, result }
             | Constraint::FAbs { a, result }
@@ -516,6 +526,17 @@ impl Network {
         self.add(Constraint::Compare { predicate, a, b })
     }
 
+    /// Requires `a` to be in one of `classes` (`holds`) or in none of them.
+    pub fn require_class(
+        &mut self,
+        a: VarId,
+        classes: FloatClasses,
+        holds: bool,
+    ) -> Result<(), NetworkError> {
+        let classes = if holds { classes } else { classes.complement() };
+        self.add(Constraint::Class { a, classes })
+    }
+
     /// Narrows this network's own domains by 2B propagation: runs projections from a queue
     /// until no domain changes, a domain empties (a proof that no float solution exists), or
     /// `budget` projections ran (the domains are then narrowed soundly, not fully).
@@ -626,6 +647,10 @@ impl Network {
                 }
                 project_compare(predicate, arith, float(a)?, float(b)?).map(pair)
             }
+            Constraint::Class { a, classes } => {
+                let kept = classes.restrict(float(a)?);
+                (!kept.is_empty()).then(|| vec![Domain::Float(kept)])
+            }
             Constraint::Sqrt { a, result } => {
                 project_sqrt(arith, float(a)?, float(result)?).map(pair)
             }
@@ -671,6 +696,12 @@ impl Network {
             let computed = match *constraint {
                 Constraint::Compare { predicate, a, b } => {
                     if !arith.compare(predicate, format(a)?, float(a)?, float(b)?) {
+                        return Some(false);
+                    }
+                    continue;
+                }
+                Constraint::Class { a, classes } => {
+                    if !classes.holds(format(a)?, float(a)?) {
                         return Some(false);
                     }
                     continue;
@@ -785,6 +816,7 @@ impl Network {
                 Constraint::Compare { predicate, a, b } => {
                     arith.compare(predicate, format(a)?, float(a)?, float(b)?)
                 }
+                Constraint::Class { a, classes } => classes.holds(format(a)?, float(a)?),
                 Constraint::Sqrt { a, result } => {
                     arith.fsqrt_exact(format(a)?, float(a)?) == float(result)?
                 }

@@ -335,6 +335,22 @@ impl FCmpPred {
         matches!(self, Ogt | Oge | Olt | Ole | Ugt | Uge | Ult | Ule)
     }
 
+    /// The predicate with its operands exchanged (`a < b` is `b > a`).
+    pub fn swapped(self) -> FCmpPred {
+        use FCmpPred::*;
+        match self {
+            Ogt => Olt,
+            Olt => Ogt,
+            Oge => Ole,
+            Ole => Oge,
+            Ugt => Ult,
+            Ult => Ugt,
+            Uge => Ule,
+            Ule => Uge,
+            symmetric => symmetric,
+        }
+    }
+
     /// Evaluates the predicate given the IEEE comparison outcome (None = unordered).
     pub fn holds(self, order: Option<std::cmp::Ordering>) -> bool {
         use std::cmp::Ordering::*;
@@ -601,6 +617,72 @@ pub enum FUnaryOp {
     RsqrtEstimateNewton,
 }
 
+/// The classes a value may belong to, as `llvm.is.fpclass` tests them (one bit per class,
+/// LLVM's layout: bit 0 signalling NaN … bit 9 positive infinity).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct FpClassMask(pub u16);
+
+impl FpClassMask {
+    pub const SNAN: u16 = 1 << 0;
+    pub const QNAN: u16 = 1 << 1;
+    pub const NEG_INF: u16 = 1 << 2;
+    pub const NEG_NORMAL: u16 = 1 << 3;
+    pub const NEG_SUBNORMAL: u16 = 1 << 4;
+    pub const NEG_ZERO: u16 = 1 << 5;
+    pub const POS_ZERO: u16 = 1 << 6;
+    pub const POS_SUBNORMAL: u16 = 1 << 7;
+    pub const POS_NORMAL: u16 = 1 << 8;
+    pub const POS_INF: u16 = 1 << 9;
+    pub const NAN: u16 = Self::SNAN | Self::QNAN;
+    pub const ALL: u16 = (1 << 10) - 1;
+
+    /// The class bit of a value given by its bits (f32 bits in the low 32).
+    pub fn class_of(ty: FloatTy, bits: u64) -> u16 {
+        let (width, mantissa_bits) = match ty {
+            FloatTy::F32 => (32, 23),
+            FloatTy::F64 => (64, 52),
+        };
+        let bits = if width == 32 {
+            bits & 0xffff_ffff
+        } else {
+            bits
+        };
+        let negative = (bits >> (width - 1)) & 1 == 1;
+        let exponent_mask = (1u64 << (width - 1 - mantissa_bits)) - 1;
+        let exponent = (bits >> mantissa_bits) & exponent_mask;
+        let mantissa = bits & ((1u64 << mantissa_bits) - 1);
+        let quiet_bit = 1u64 << (mantissa_bits - 1);
+        let (neg, pos) = match (exponent, mantissa) {
+            (e, m) if e == exponent_mask && m != 0 => {
+                return if m & quiet_bit != 0 {
+                    Self::QNAN
+                } else {
+                    Self::SNAN
+                }
+            }
+            (e, _) if e == exponent_mask => (Self::NEG_INF, Self::POS_INF),
+            (0, 0) => (Self::NEG_ZERO, Self::POS_ZERO),
+            (0, _) => (Self::NEG_SUBNORMAL, Self::POS_SUBNORMAL),
+            _ => (Self::NEG_NORMAL, Self::POS_NORMAL),
+        };
+        if negative {
+            neg
+        } else {
+            pos
+        }
+    }
+
+    /// Whether a value given by its bits is in one of the mask's classes.
+    pub fn holds(self, ty: FloatTy, bits: u64) -> bool {
+        self.0 & Self::class_of(ty, bits) != 0
+    }
+
+    /// Whether the mask has any of the classes `classes`.
+    pub fn any(self, classes: u16) -> bool {
+        self.0 & classes != 0
+    }
+}
+
 /// Two-operand processor floating-point operations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum FBinaryOp {
@@ -708,6 +790,15 @@ pub enum InstKind {
         ty: Type,
         a: Operand,
         b: Operand,
+        site: FpOpId,
+    },
+    /// `llvm.is.fpclass` where x86 tests the bits with integer instructions: an i1 (a vector
+    /// of i1 for vectors) that never raises a flag and ignores DAZ. The masks the backend
+    /// tests with a compare instead (`isnan`'s `ucomisd x, x`) are lowered to `FCmp`.
+    FClass {
+        ty: Type,
+        a: Operand,
+        mask: FpClassMask,
         site: FpOpId,
     },
     /// `llvm.fma` (single rounding) or `llvm.fmuladd` with `fused` chosen by the target:
@@ -824,7 +915,11 @@ impl InstKind {
             | ICmp { a, b, .. }
             | FBinary { a, b, .. }
             | Shuffle { a, b, .. } => vec![a, b],
-            FNeg { a, .. } | IAbs { a, .. } | Cast { a, .. } | FUnary { a, .. } => vec![a],
+            FNeg { a, .. }
+            | IAbs { a, .. }
+            | Cast { a, .. }
+            | FUnary { a, .. }
+            | FClass { a, .. } => vec![a],
             Select { cond, a, b, .. } => vec![cond, a, b],
             Fma { a, b, c, .. } => vec![a, b, c],
             Math { args, .. } | Call { args, .. } => args.iter().collect(),

@@ -964,6 +964,18 @@ impl<'c, 'm> Emitter<'c, 'm> {
                 }
                 out
             }
+            InstKind::FClass { ty, a, mask, .. } => {
+                // In a strictfp function LLVM tests the bits with integer instructions for
+                // every mask, as `FClass` means: no flag, no DAZ.
+                let (lt, n) = lanes(*ty)?;
+                let t = self.float_type(lt)?;
+                let mask = self.cx.i32_type().const_int(u64::from(mask.0), false);
+                let mut out = Vec::with_capacity(n as usize);
+                for x in self.lanes(a, n)? {
+                    out.push(self.call("llvm.is.fpclass", &[t], &[x.into(), mask.into()])?);
+                }
+                out
+            }
             InstKind::FBinary {
                 op, ty, a, b: rhs, ..
             } => {

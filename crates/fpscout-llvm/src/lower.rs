@@ -1978,6 +1978,7 @@ impl FuncCx<'_> {
                     site,
                 }
             }
+            "is" if full.starts_with("is.fpclass.") => self.lower_is_fpclass(inst, full, args)?,
             "fma" | "fmuladd" => {
                 let fused = base == "fma" || self.m.opts.target_has_fma;
                 let site = self.site(inst, &opname, ty);
@@ -2067,6 +2068,62 @@ impl FuncCx<'_> {
             _ => return Err(self.unsupported(inst, format!("intrinsic llvm.{full}"))),
         };
         Ok(Some(kind))
+    }
+
+    /// `llvm.is.fpclass` as x86-64 code generation lowers it (LLVM 19's
+    /// `expandIS_FPCLASS`, checked on every mask against the processor): four masks become
+    /// a quiet compare (`ucomisd`, invalid on signalling NaNs, subnormals zero under DAZ),
+    /// every other mask integer tests on the bits, which raise nothing.
+    unsafe fn lower_is_fpclass(
+        &mut self,
+        inst: LLVMValueRef,
+        full: &str,
+        args: Vec<Operand>,
+    ) -> Result<InstKind> {
+        let opty = self.ty_of(inst, LLVMGetOperand(inst, 0))?;
+        let (Some(fty), [a, Operand::Const(Const::Int { bits: mask, .. })]) =
+            (opty.float_ty(), args.as_slice())
+        else {
+            return Err(self.unsupported(inst, format!("intrinsic llvm.{full} operands")));
+        };
+        let mask = (*mask & u64::from(FpClassMask::ALL)) as u16;
+        let zero = || {
+            let zero = match fty {
+                FloatTy::F32 => Const::f32(0.0),
+                FloatTy::F64 => Const::f64(0.0),
+            };
+            Operand::Const(match opty {
+                Type::Vector(_, len) => Const::Vector(vec![zero; len as usize]),
+                _ => zero,
+            })
+        };
+        const NAN_OR_ZERO: u16 = FpClassMask::NAN | FpClassMask::NEG_ZERO | FpClassMask::POS_ZERO;
+        let compare = match mask {
+            FpClassMask::NAN => Some((FCmpPred::Uno, a.clone())),
+            m if m == FpClassMask::ALL & !FpClassMask::NAN => Some((FCmpPred::Ord, a.clone())),
+            NAN_OR_ZERO => Some((FCmpPred::Ueq, zero())),
+            m if m == FpClassMask::ALL & !NAN_OR_ZERO => Some((FCmpPred::One, zero())),
+            _ => None,
+        };
+        Ok(match compare {
+            Some((pred, b)) => {
+                let site = self.site(inst, "fcmp", opty);
+                InstKind::FCmp {
+                    pred,
+                    ty: opty,
+                    a: a.clone(),
+                    b,
+                    lowering: CmpLowering::Quiet,
+                    site,
+                }
+            }
+            None => InstKind::FClass {
+                ty: opty,
+                a: a.clone(),
+                mask: FpClassMask(mask),
+                site: self.site(inst, "llvm.is.fpclass", opty),
+            },
+        })
     }
 
     unsafe fn int_vector_reduce(

@@ -530,3 +530,57 @@ define double @other(double %x) {
     assert!(!fpscout_llvm::write_reachable_from(&ll, "nope", &missing).unwrap());
     assert!(!missing.exists());
 }
+
+#[test]
+fn is_fpclass_is_a_quiet_compare_for_four_masks_and_a_bit_test_otherwise() {
+    // x86 tests nan (3), its complement (1020), nan-or-zero (99) and its complement
+    // (924) with `ucomisd`; every other mask with integer instructions on the bits.
+    let dir = tempfile::tempdir().unwrap();
+    let c = src(
+        &dir,
+        "c.c",
+        "#include <math.h>\n\
+         int a(double x) { return isnan(x); }\n\
+         int b(double x) { return __builtin_isfpclass(x, 0x3fc); }\n\
+         int c(float x) { return __builtin_isfpclass(x, 0x063); }\n\
+         int d(double x) { return __builtin_isfpclass(x, 0x39c); }\n\
+         int e(double x) { return isfinite(x); }\n\
+         int f(float x) { return isnormal(x); }\n",
+    );
+    let tc = Toolchain::discover().unwrap();
+    let m = load_build(&tc, &c, BuildKind::P, &BuildFlags::default(), dir.path()).unwrap();
+    let kind_of = |name: &str| {
+        let f = m.function(m.find_function(name).unwrap());
+        f.blocks
+            .iter()
+            .flat_map(|b| &b.insts)
+            .find_map(|i| match &i.kind {
+                InstKind::FCmp {
+                    pred, b, lowering, ..
+                } => Some(format!("fcmp {pred:?} {lowering:?} {b:?}")),
+                InstKind::FClass { mask, ty, .. } => Some(format!("class {:#x} {ty:?}", mask.0)),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("{name} has no class test: {f:?}"))
+    };
+    assert!(
+        kind_of("a").starts_with("fcmp Uno Quiet Value("),
+        "{}",
+        kind_of("a")
+    );
+    assert!(
+        kind_of("b").starts_with("fcmp Ord Quiet Value("),
+        "{}",
+        kind_of("b")
+    );
+    assert_eq!(
+        kind_of("c"),
+        format!("fcmp Ueq Quiet {:?}", Operand::Const(Const::f32(0.0)))
+    );
+    assert_eq!(
+        kind_of("d"),
+        format!("fcmp One Quiet {:?}", Operand::Const(Const::f64(0.0)))
+    );
+    assert_eq!(kind_of("e"), format!("class 0x1f8 {:?}", Type::F64));
+    assert_eq!(kind_of("f"), format!("class 0x108 {:?}", Type::F32));
+}

@@ -2,8 +2,8 @@
 
 use crate::isolate::{run_forked, Outcome};
 use fpscout_fpsolve::{
-    Arith, BinaryOp, Constraint, Domain, FcmpPredicate, FloatDomain, FloatValue, Format, MinMaxOp,
-    Network, VarId,
+    Arith, BinaryOp, Constraint, Domain, FcmpPredicate, FloatClasses, FloatDomain, FloatValue,
+    Format, MinMaxOp, Network, VarId,
 };
 use std::time::{Duration, Instant};
 use z3::ast::{Ast, Bool, Float, RoundingMode, BV};
@@ -241,6 +241,39 @@ fn either_nan(a: &Float, b: &Float) -> Bool {
 }
 
 /// `fcmp predicate a, b` as LLVM defines it.
+/// `a` is in one of `classes`, in the theory's own class predicates.
+fn in_classes(classes: FloatClasses, a: &Float) -> Bool {
+    let (negative, positive) = (a.is_negative(), a.is_positive());
+    let tests = [
+        (FloatClasses::NAN, a.is_nan(), None),
+        (FloatClasses::NEG_INF, a.is_infinite(), Some(&negative)),
+        (FloatClasses::NEG_NORMAL, a.is_normal(), Some(&negative)),
+        (
+            FloatClasses::NEG_SUBNORMAL,
+            a.is_subnormal(),
+            Some(&negative),
+        ),
+        (FloatClasses::NEG_ZERO, a.is_zero(), Some(&negative)),
+        (FloatClasses::POS_ZERO, a.is_zero(), Some(&positive)),
+        (
+            FloatClasses::POS_SUBNORMAL,
+            a.is_subnormal(),
+            Some(&positive),
+        ),
+        (FloatClasses::POS_NORMAL, a.is_normal(), Some(&positive)),
+        (FloatClasses::POS_INF, a.is_infinite(), Some(&positive)),
+    ];
+    let parts: Vec<Bool> = tests
+        .into_iter()
+        .filter(|(class, _, _)| classes.contains_class(*class))
+        .map(|(_, test, sign)| match sign {
+            Some(sign) => Bool::and(&[test, sign.clone()]),
+            None => test,
+        })
+        .collect();
+    Bool::or(&parts)
+}
+
 fn compare(predicate: FcmpPredicate, a: &Float, b: &Float) -> Bool {
     use FcmpPredicate::*;
     let ordered = |p: FcmpPredicate| match p {
@@ -310,6 +343,7 @@ fn constraint(vars: &[Term], net: &Network, c: &Constraint) -> Result<Bool, Stri
             v(result)?.eq(first.ite(a, b))
         }
         Constraint::Compare { predicate, a, b } => compare(predicate, v(a)?, v(b)?),
+        Constraint::Class { a, classes } => in_classes(classes, v(a)?),
         Constraint::FloatConvert { a, result } => {
             v(result)?.eq(v(a)?.to_fp_with_rounding_mode(&rne, &format_sort(result)?))
         }
@@ -419,6 +453,39 @@ mod tests {
             FpTheoryAnswer::Solution(bits) => assert!(f64::from_bits(bits[0]).is_nan()),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn class_memberships_are_the_theorys_class_predicates() {
+        let _turn = crate::z3_turn();
+        // No normal float lies in (0, 1e-38): normals start at 2^-126.
+        let mut net = Network::new(Arith::IEEE);
+        let x = f32_between(&mut net, "x", 0.0, 1e-38);
+        let zero = net.float_const_f64(Format::F32, 0.0);
+        let normal = FloatClasses::NEG_NORMAL.union(FloatClasses::POS_NORMAL);
+        net.require_class(x, normal, true).expect("class");
+        net.require(FcmpPredicate::Ogt, x, zero, true)
+            .expect("compare");
+        assert_eq!(
+            solve_fp_theory(&net, &[x], Duration::from_secs(20), None),
+            FpTheoryAnswer::Infeasible
+        );
+        // Not a positive subnormal, zero or normal, and not NaN: only -0, negatives or
+        // +inf remain; asking x > 1 leaves +inf.
+        let mut net = Network::new(Arith::IEEE);
+        let x = net.float_var("x", Format::F32);
+        let one = net.float_const_f64(Format::F32, 1.0);
+        let excluded = FloatClasses::POS_SUBNORMAL
+            .union(FloatClasses::POS_ZERO)
+            .union(FloatClasses::POS_NORMAL)
+            .union(FloatClasses::NAN);
+        net.require_class(x, excluded, false).expect("class");
+        net.require(FcmpPredicate::Ogt, x, one, true)
+            .expect("compare");
+        assert_eq!(
+            solve_fp_theory(&net, &[x], Duration::from_secs(20), None),
+            FpTheoryAnswer::Solution(vec![u64::from(f32::INFINITY.to_bits())])
+        );
     }
 
     #[test]

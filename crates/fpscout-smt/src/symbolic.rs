@@ -22,6 +22,10 @@ pub enum Sym {
     Bool(Bool),
     /// A symbolic integer of the given width (from a conversion of a symbolic float).
     Int(Int, u32),
+    /// A float's bits reinterpreted as an integer of the given width (`signbit`'s bitcast):
+    /// only the sign is modelled (signed comparisons with 0 and -1, a shift by width - 1),
+    /// the sign of the real, so -0 counts as positive.
+    FloatBits(Real, u32),
 }
 
 /// One exception condition: `formula` holds exactly for the inputs that reach the op on
@@ -92,6 +96,72 @@ pub fn tiny(ty: FloatTy) -> Real {
     match ty {
         FloatTy::F64 => float_to_real(f64::MIN_POSITIVE),
         FloatTy::F32 => float_to_real(f64::from(f32::MIN_POSITIVE)),
+    }
+}
+
+/// Whether the float nearest the real `x` (to nearest, ties to even) is in one of `mask`'s
+/// classes. A real is never NaN; it stands for an infinity from the overflow threshold on,
+/// as the overflow conditions say, and an exact 0 for +0 (an input or `x - x`).
+fn class_condition(mask: FpClassMask, ty: FloatTy, x: &Real) -> Bool {
+    let min_subnormal = match ty {
+        FloatTy::F64 => f64::from_bits(1),
+        FloatTy::F32 => f64::from(f32::from_bits(1)),
+    };
+    let half_subnormal = float_to_real(min_subnormal) * small_real(1, 2);
+    // Between the largest subnormal and the smallest normal, the tie rounds to the even
+    // smallest normal.
+    let normal_from = tiny(ty) - &half_subnormal;
+    let magnitude = abs(x);
+    let negative = x.lt(zero());
+    let zero_class = magnitude.le(&half_subnormal);
+    let subnormal = Bool::and(&[magnitude.gt(&half_subnormal), magnitude.lt(&normal_from)]);
+    let normal = Bool::and(&[
+        magnitude.ge(&normal_from),
+        magnitude.lt(overflow_threshold(ty)),
+    ]);
+    let infinite = magnitude.ge(overflow_threshold(ty));
+    let classes = [
+        (FpClassMask::NEG_INF, &infinite, true),
+        (FpClassMask::NEG_NORMAL, &normal, true),
+        (FpClassMask::NEG_SUBNORMAL, &subnormal, true),
+        (FpClassMask::NEG_ZERO, &zero_class, true),
+        (FpClassMask::POS_ZERO, &zero_class, false),
+        (FpClassMask::POS_SUBNORMAL, &subnormal, false),
+        (FpClassMask::POS_NORMAL, &normal, false),
+        (FpClassMask::POS_INF, &infinite, false),
+    ];
+    let parts: Vec<Bool> = classes
+        .into_iter()
+        .filter(|(bit, _, _)| mask.any(*bit))
+        .map(|(_, class, sign_negative)| {
+            let sign = if sign_negative {
+                negative.clone()
+            } else {
+                negative.not()
+            };
+            Bool::and(&[class.clone(), sign])
+        })
+        .collect();
+    Bool::or(&parts)
+}
+
+/// `fcmp pred x, c` of a real `x` and an infinite or NaN constant `c`, with `x` infinite
+/// where [`class_condition`] says so (`isinf` at -O0 is `fabs(x) == inf`).
+fn compare_with_non_finite(pred: FCmpPred, ty: FloatTy, x: &Real, c: f64) -> Bool {
+    use std::cmp::Ordering::{Equal, Greater, Less};
+    if c.is_nan() {
+        return Bool::from_bool(pred.holds(None));
+    }
+    let (at_c, elsewhere, beyond) = if c > 0.0 {
+        (Equal, Less, x.ge(overflow_threshold(ty)))
+    } else {
+        (Equal, Greater, x.le(-overflow_threshold(ty)))
+    };
+    match (pred.holds(Some(at_c)), pred.holds(Some(elsewhere))) {
+        (true, true) => Bool::from_bool(true),
+        (false, false) => Bool::from_bool(false),
+        (true, false) => beyond,
+        (false, true) => beyond.not(),
     }
 }
 
@@ -281,6 +351,9 @@ impl SymReal {
             Sym::Real(_) => Err(WalkError::unsupported(
                 "a floating-point value used as a branch condition",
             )),
+            Sym::FloatBits(..) => Err(WalkError::unsupported(
+                "the bits of a symbolic float used as a condition (bit tricks beyond the sign)",
+            )),
         }
     }
 
@@ -445,8 +518,42 @@ impl Domain for SymReal {
             };
             return Ok(Sym::Bits(ScalarTy::Int(1), u64::from(pred.holds(ord))));
         }
+        let non_finite = |v: &Sym| match v {
+            Sym::Bits(ScalarTy::Float(_), bits) => {
+                let c = match ty {
+                    FloatTy::F64 => f64::from_bits(*bits),
+                    FloatTy::F32 => f64::from(f32::from_bits(*bits as u32)),
+                };
+                (!c.is_finite()).then_some(c)
+            }
+            _ => None,
+        };
+        if let Some(c) = non_finite(b) {
+            let x = self.real_of(a)?;
+            return Ok(Sym::Bool(compare_with_non_finite(pred, ty, &x, c)));
+        }
+        if let Some(c) = non_finite(a) {
+            let y = self.real_of(b)?;
+            return Ok(Sym::Bool(compare_with_non_finite(
+                pred.swapped(),
+                ty,
+                &y,
+                c,
+            )));
+        }
         let (x, y) = (self.real_of(a)?, self.real_of(b)?);
         Ok(Sym::Bool(relational(pred, &x, &y)))
+    }
+
+    fn fclass(&mut self, mask: FpClassMask, ty: FloatTy, a: &Sym, _site: OpSite) -> DResult<Sym> {
+        if let Sym::Bits(_, bits) = a {
+            return Ok(Sym::Bits(
+                ScalarTy::Int(1),
+                u64::from(mask.holds(ty, *bits)),
+            ));
+        }
+        let x = self.real_of(a)?;
+        Ok(Sym::Bool(class_condition(mask, ty, &x)))
     }
 
     fn funary(&mut self, op: FUnaryOp, ty: FloatTy, a: &Sym, site: OpSite) -> DResult<Sym> {
@@ -756,6 +863,12 @@ impl Domain for SymReal {
     fn icast(&mut self, op: CastOp, from: ScalarTy, to: ScalarTy, a: &Sym) -> DResult<Sym> {
         match a {
             Sym::Bits(..) => concrete_cast(op, from, to, a),
+            Sym::Real(x) if op == CastOp::BitCast => match (from, to) {
+                (ScalarTy::Float(_), ScalarTy::Int(w)) => Ok(Sym::FloatBits(x.clone(), w)),
+                _ => Err(WalkError::unsupported(format!(
+                    "bitcast {from} → {to} of a symbolic value (bit reinterpretation)"
+                ))),
+            },
             Sym::Int(i, _) => match (op, to) {
                 (CastOp::Trunc | CastOp::ZExt | CastOp::SExt, ScalarTy::Int(w)) => {
                     Ok(Sym::Int(i.clone(), w))
@@ -780,6 +893,18 @@ impl Domain for SymReal {
     fn ibin(&mut self, op: IBinOp, width: u32, a: &Sym, b: &Sym) -> DResult<Sym> {
         if let (Sym::Bits(_, x), Sym::Bits(_, y)) = (a, b) {
             return int_binop(op, width, *x, *y).map(|r| Sym::Bits(ScalarTy::Int(width), r));
+        }
+        if let (Sym::FloatBits(x, w), Sym::Bits(_, shift), IBinOp::LShr) = (a, b, op) {
+            // `signbit` under fast-math: the top bit shifted down.
+            if *w == width && *shift == u64::from(width - 1) {
+                let bit = x.lt(zero()).ite(&Int::from_i64(1), &Int::from_i64(0));
+                return Ok(Sym::Int(bit, width));
+            }
+        }
+        if matches!(a, Sym::FloatBits(..)) || matches!(b, Sym::FloatBits(..)) {
+            return Err(WalkError::unsupported(format!(
+                "{op:?} on the bits of a symbolic float (bit tricks beyond the sign)"
+            )));
         }
         let (bool_a, bool_b) = (matches!(a, Sym::Bool(_)), matches!(b, Sym::Bool(_)));
         if width == 1 && (bool_a || bool_b) {
@@ -828,6 +953,17 @@ impl Domain for SymReal {
                 ScalarTy::Int(1),
                 u64::from(int_cmp(pred, width, *x, *y)),
             ));
+        }
+        if let (Sym::FloatBits(x, _), Sym::Bits(_, k)) = (a, b) {
+            // The sign tests `signbit` compiles to: `bits < 0`, `bits > -1` and kin.
+            let negative = x.lt(zero());
+            return match (pred, sign_extend(*k, width)) {
+                (ICmpPred::Slt, 0) | (ICmpPred::Sle, -1) => Ok(Sym::Bool(negative)),
+                (ICmpPred::Sge, 0) | (ICmpPred::Sgt, -1) => Ok(Sym::Bool(negative.not())),
+                _ => Err(WalkError::unsupported(format!(
+                    "{pred:?} of the bits of a symbolic float with {k} (bit tricks beyond the sign)"
+                ))),
+            };
         }
         let int = |v: &Sym| -> DResult<Int> {
             match v {

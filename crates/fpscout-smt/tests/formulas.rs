@@ -165,3 +165,69 @@ fn elementary_function_conditions_match_glibc() {
         }
     }
 }
+
+/// The class of a real product (`llvm.is.fpclass` and `fabs(r) == inf`, glibc's isinf)
+/// against the class of the float product: one rounding of the exact product is the
+/// float product, so the thresholds must agree exactly (but for the sign of an exact
+/// zero, which the reals do not keep).
+#[test]
+fn class_conditions_match_the_rounded_value() {
+    use fpscout_ir::{CmpLowering, FCmpPred, FUnaryOp, FpClassMask, ScalarTy};
+    let mut sym = SymReal::new("t.", 1000);
+    let x = sym.real_input("x", FloatTy::F64, None);
+    let y = sym.real_input("y", FloatTy::F64, None);
+    let (Sym::Real(xr), Sym::Real(yr)) = (x.clone(), y.clone()) else {
+        panic!("real inputs")
+    };
+    let product = sym.fbin(FBinOp::FMul, FloatTy::F64, &x, &y, SITE).unwrap();
+    let masks: Vec<u16> = (2..10)
+        .map(|bit| 1 << bit)
+        .chain([0x1f8, 0x108, 0x090, 0x060, 0x204, 0x3ff, 0])
+        .collect();
+    let tests: Vec<(u16, Bool)> = masks
+        .iter()
+        .map(|&mask| {
+            let Sym::Bool(b) = sym
+                .fclass(FpClassMask(mask), FloatTy::F64, &product, SITE)
+                .unwrap()
+            else {
+                panic!("a condition")
+            };
+            (mask, b)
+        })
+        .collect();
+    let magnitude = sym
+        .funary(FUnaryOp::Fabs, FloatTy::F64, &product, SITE)
+        .unwrap();
+    let inf = Sym::Bits(ScalarTy::Float(FloatTy::F64), f64::INFINITY.to_bits());
+    let Sym::Bool(is_inf) = sym
+        .fcmp(
+            FCmpPred::Oeq,
+            CmpLowering::Quiet,
+            FloatTy::F64,
+            &magnitude,
+            &inf,
+            SITE,
+        )
+        .unwrap()
+    else {
+        panic!("a condition")
+    };
+    let mut checked = 0;
+    for &a in &samples() {
+        for &b in &samples() {
+            let float = a * b;
+            if float == 0.0 && (a == 0.0 || b == 0.0) {
+                continue;
+            }
+            let at = [(&xr, a), (&yr, b)];
+            for (mask, cond) in &tests {
+                let want = FpClassMask(*mask).holds(FloatTy::F64, float.to_bits());
+                assert_eq!(truth(cond, &at), want, "mask {mask:#x} on {a:e} * {b:e}");
+                checked += 1;
+            }
+            assert_eq!(truth(&is_inf, &at), float.is_infinite(), "{a:e} * {b:e}");
+        }
+    }
+    assert!(checked > 15 * 40 * 40);
+}

@@ -103,6 +103,13 @@ pub(crate) enum Op {
         b: Opd,
         site: FpOpId,
     },
+    FClass {
+        mask: FpClassMask,
+        fty: FloatTy,
+        ty: Type,
+        a: Opd,
+        site: FpOpId,
+    },
     Fma {
         fty: FloatTy,
         ty: Type,
@@ -419,6 +426,13 @@ impl<D: Domain> Decoder<'_, D> {
             },
             InstKind::FUnary { op, ty, a, site } => Op::FUnary {
                 op: *op,
+                fty: float_of(*ty)?,
+                ty: *ty,
+                a: self.opd(a),
+                site: *site,
+            },
+            InstKind::FClass { ty, a, mask, site } => Op::FClass {
+                mask: *mask,
                 fty: float_of(*ty)?,
                 ty: *ty,
                 a: self.opd(a),

@@ -8,8 +8,8 @@
 
 use crate::WalkError;
 use fpscout_ir::{
-    CastOp, CmpLowering, ExternalCall, FBinOp, FBinaryOp, FCmpPred, FUnaryOp, FloatTy, FpOpId,
-    IBinOp, ICmpPred, MathFn, OutMathFn, ScalarTy,
+    CastOp, CmpLowering, ExternalCall, FBinOp, FBinaryOp, FCmpPred, FUnaryOp, FloatTy, FpClassMask,
+    FpOpId, IBinOp, ICmpPred, MathFn, OutMathFn, ScalarTy,
 };
 
 /// Where a floating-point operation happens: the IR op and, for vectors, the lane.
@@ -80,6 +80,14 @@ pub trait Domain {
     fn funary(
         &mut self,
         op: FUnaryOp,
+        ty: FloatTy,
+        a: &Self::Scalar,
+        site: OpSite,
+    ) -> DResult<Self::Scalar>;
+    /// `llvm.is.fpclass` tested on the bits (an i1): never raises a flag, never sees DAZ.
+    fn fclass(
+        &mut self,
+        mask: FpClassMask,
         ty: FloatTy,
         a: &Self::Scalar,
         site: OpSite,

@@ -13,11 +13,12 @@ use crate::concrete::{Concrete, FpMode};
 use crate::domain::{DResult, Decision, Domain, OpSite};
 use crate::WalkError;
 use fpscout_fpsolve::{
-    Arith, FcmpPredicate, FloatDomain, Format, MinMaxOp, Network, NetworkError, Propagation, VarId,
+    Arith, FcmpPredicate, FloatClasses, FloatDomain, Format, MinMaxOp, Network, NetworkError,
+    Propagation, VarId,
 };
 use fpscout_ir::{
-    CastOp, CmpLowering, ExceptionSet, FBinOp, FBinaryOp, FCmpPred, FUnaryOp, FloatTy, FpOpId,
-    IBinOp, ICmpPred, MathFn, ScalarTy,
+    CastOp, CmpLowering, ExceptionSet, FBinOp, FBinaryOp, FCmpPred, FUnaryOp, FloatTy, FpClassMask,
+    FpOpId, IBinOp, ICmpPred, MathFn, ScalarTy,
 };
 use std::collections::HashSet;
 
@@ -33,13 +34,24 @@ const BRANCH_PROPAGATION_BUDGET: u64 = 20_000;
 /// simulation reached gigabytes). Executions past it are recorded as unstated.
 pub const WATCHED_CELLS: usize = 2_000_000;
 
-/// A comparison of two float variables that must come out `holds`.
+/// A test on float variables that must come out `holds`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Comparison {
-    pub predicate: FcmpPredicate,
-    pub a: VarId,
-    pub b: VarId,
+    pub test: Test,
     pub holds: bool,
+}
+
+/// What a [`Comparison`] tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Test {
+    /// `fcmp predicate a, b`.
+    Fcmp {
+        predicate: FcmpPredicate,
+        a: VarId,
+        b: VarId,
+    },
+    /// `a` is in one of `classes` (`llvm.is.fpclass` tested on the bits).
+    Class { a: VarId, classes: FloatClasses },
 }
 
 impl Comparison {
@@ -351,9 +363,37 @@ impl FloatPath {
 }
 
 fn require(network: &mut Network, c: Comparison) -> DResult<()> {
-    network
-        .require(c.predicate, c.a, c.b, c.holds)
-        .map_err(solver_error)
+    match c.test {
+        Test::Fcmp { predicate, a, b } => network.require(predicate, a, b, c.holds),
+        Test::Class { a, classes } => network.require_class(a, classes, c.holds),
+    }
+    .map_err(solver_error)
+}
+
+/// The solver's classes of an `llvm.is.fpclass` mask; `None` when the mask tells
+/// signalling from quiet NaNs, which the solver's payload-less NaN cannot.
+pub fn classes_of(mask: FpClassMask) -> Option<FloatClasses> {
+    let nan = mask.0 & FpClassMask::NAN;
+    if nan != 0 && nan != FpClassMask::NAN {
+        return None;
+    }
+    let pairs = [
+        (FpClassMask::NAN, FloatClasses::NAN),
+        (FpClassMask::NEG_INF, FloatClasses::NEG_INF),
+        (FpClassMask::NEG_NORMAL, FloatClasses::NEG_NORMAL),
+        (FpClassMask::NEG_SUBNORMAL, FloatClasses::NEG_SUBNORMAL),
+        (FpClassMask::NEG_ZERO, FloatClasses::NEG_ZERO),
+        (FpClassMask::POS_ZERO, FloatClasses::POS_ZERO),
+        (FpClassMask::POS_SUBNORMAL, FloatClasses::POS_SUBNORMAL),
+        (FpClassMask::POS_NORMAL, FloatClasses::POS_NORMAL),
+        (FpClassMask::POS_INF, FloatClasses::POS_INF),
+    ];
+    Some(
+        pairs
+            .into_iter()
+            .filter(|(bits, _)| mask.any(*bits))
+            .fold(FloatClasses::NONE, |all, (_, class)| all.union(class)),
+    )
 }
 
 fn sign_bit(ty: FloatTy) -> u64 {
@@ -477,9 +517,41 @@ impl Domain for FloatPath {
         }
         Ok(PathScalar::Condition(
             Comparison {
-                predicate,
-                a: x,
-                b: y,
+                test: Test::Fcmp {
+                    predicate,
+                    a: x,
+                    b: y,
+                },
+                holds: true,
+            },
+            1,
+        ))
+    }
+
+    fn fclass(
+        &mut self,
+        mask: FpClassMask,
+        ty: FloatTy,
+        a: &PathScalar,
+        site: OpSite,
+    ) -> DResult<PathScalar> {
+        if let PathScalar::Bits(x) = a {
+            return self
+                .known_at(site, |c| c.fclass(mask, ty, x, site))
+                .map(PathScalar::Bits);
+        }
+        let classes = classes_of(mask).ok_or_else(|| {
+            WalkError::unsupported(
+                "a class test telling signalling from quiet NaNs (the float solver's NaN has no payload)",
+            )
+        })?;
+        let x = self.float_var(ty, a)?;
+        if self.watching(site) {
+            self.record(site, WatchedOp::Known(ExceptionSet::EMPTY));
+        }
+        Ok(PathScalar::Condition(
+            Comparison {
+                test: Test::Class { a: x, classes },
                 holds: true,
             },
             1,
@@ -533,12 +605,27 @@ impl Domain for FloatPath {
                 .known_at(site, |c| c.fbinary(op, ty, x, y, site))
                 .map(PathScalar::Bits);
         }
+        if let (FBinaryOp::CopySign, PathScalar::Bits(sign)) = (op, b) {
+            // A known sign (`copysign(x, 1.0)`): |x|, negated for a negative sign; a bit
+            // operation that raises nothing.
+            let x = self.float_var(ty, a)?;
+            let magnitude = self.network.fabs(x).map_err(solver_error)?;
+            let r = if sign & sign_bit(ty) != 0 {
+                self.network.fneg(magnitude).map_err(solver_error)?
+            } else {
+                magnitude
+            };
+            if self.watching(site) {
+                self.record(site, WatchedOp::Known(ExceptionSet::EMPTY));
+            }
+            return Ok(PathScalar::Float(r));
+        }
         let which = match op {
             FBinaryOp::MinSse => MinMaxOp::Min,
             FBinaryOp::MaxSse => MinMaxOp::Max,
             other => {
                 return Err(WalkError::unsupported(format!(
-                    "{other:?} of a float input (the float solver models SSE min/max)"
+                    "{other:?} of a float input (the float solver models SSE min/max, copysign with a known sign)"
                 )))
             }
         };

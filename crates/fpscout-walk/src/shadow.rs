@@ -17,8 +17,9 @@ use crate::domain::{DResult, Decision, Domain, OpSite};
 use crate::walker::{Outcome, Val, WalkConfig, Walker};
 use crate::{Ptr, WalkError};
 use fpscout_ir::{
-    CastOp, CmpLowering, ExternalCall, FBinOp, FBinaryOp, FCmpPred, FUnaryOp, FloatTy, FpOpId,
-    FuncId, IBinOp, ICmpPred, MathFn, Module, OutMathFn, ProgramEnd, ScalarTy, SourceLoc, Type,
+    CastOp, CmpLowering, ExternalCall, FBinOp, FBinaryOp, FCmpPred, FUnaryOp, FloatTy, FpClassMask,
+    FpOpId, FuncId, IBinOp, ICmpPred, MathFn, Module, OutMathFn, ProgramEnd, ScalarTy, SourceLoc,
+    Type,
 };
 use rug::ops::Pow;
 use rug::Float;
@@ -116,6 +117,39 @@ pub fn float_exponent(ty: FloatTy, bits: u64) -> Option<i32> {
 }
 
 /// The value of float bits as an f64 (exact for both formats).
+/// The `llvm.is.fpclass` class of the exact value `x` in format `ty`; a NaN keeps the
+/// signalling-ness of the float it shadows (`bits`), the exact value has none.
+fn exact_class(ty: FloatTy, x: &Float, bits: u64) -> u16 {
+    if x.is_nan() {
+        let float_class = FpClassMask::class_of(ty, bits);
+        return if float_class & FpClassMask::NAN != 0 {
+            float_class
+        } else {
+            FpClassMask::QNAN
+        };
+    }
+    let negative = x.is_sign_negative();
+    // |x| < 2^get_exp; the smallest normal is 2^-126 or 2^-1022.
+    let min_normal_exponent = match ty {
+        FloatTy::F32 => -126,
+        FloatTy::F64 => -1022,
+    };
+    let (neg, pos) = if x.is_infinite() {
+        (FpClassMask::NEG_INF, FpClassMask::POS_INF)
+    } else if x.is_zero() {
+        (FpClassMask::NEG_ZERO, FpClassMask::POS_ZERO)
+    } else if x.get_exp().is_some_and(|e| e <= min_normal_exponent) {
+        (FpClassMask::NEG_SUBNORMAL, FpClassMask::POS_SUBNORMAL)
+    } else {
+        (FpClassMask::NEG_NORMAL, FpClassMask::POS_NORMAL)
+    };
+    if negative {
+        neg
+    } else {
+        pos
+    }
+}
+
 pub fn float_value(ty: FloatTy, bits: u64) -> f64 {
     match ty {
         FloatTy::F64 => f64::from_bits(bits),
@@ -319,6 +353,24 @@ impl Domain for Shadow {
             .fcmp(pred, lowering, ty, &a.bits, &b.bits, site)?;
         let (x, y) = (self.high_of(ty, a), self.high_of(ty, b));
         let exact = pred.holds(x.partial_cmp(&y));
+        if exact != (bits & 1 != 0) {
+            self.divergences.push(Divergence {
+                site,
+                float_outcome: bits & 1 != 0,
+            });
+        }
+        Ok(Shadow::int(bits))
+    }
+
+    fn fclass(
+        &mut self,
+        mask: FpClassMask,
+        ty: FloatTy,
+        a: &ShadowScalar,
+        site: OpSite,
+    ) -> DResult<ShadowScalar> {
+        let bits = self.concrete.fclass(mask, ty, &a.bits, site)?;
+        let exact = mask.any(exact_class(ty, &self.high_of(ty, a), a.bits));
         if exact != (bits & 1 != 0) {
             self.divergences.push(Divergence {
                 site,

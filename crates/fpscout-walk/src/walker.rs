@@ -265,6 +265,7 @@ fn loc_of<'a>(module: &'a Module, kind: &InstKind) -> Option<&'a SourceLoc> {
         InstKind::FBin { site, .. }
         | InstKind::FCmp { site, .. }
         | InstKind::FUnary { site, .. }
+        | InstKind::FClass { site, .. }
         | InstKind::FBinary { site, .. }
         | InstKind::Fma { site, .. }
         | InstKind::Math { site, .. }
@@ -948,6 +949,17 @@ impl<'m, D: Domain> Walker<'m, D> {
             } => {
                 return self.un_into(code, frame, *ty, *a, dest, |d, x, lane| {
                     d.funary(*op, *fty, x, OpSite { op: *site, lane })
+                })
+            }
+            Op::FClass {
+                mask,
+                fty,
+                ty,
+                a,
+                site,
+            } => {
+                return self.un_into(code, frame, *ty, *a, dest, |d, x, lane| {
+                    d.fclass(*mask, *fty, x, OpSite { op: *site, lane })
                 })
             }
             Op::FBinary {

@@ -410,3 +410,62 @@ proptest! {
         }
     }
 }
+
+/// The `llvm.is.fpclass` class bit of a value, from Rust's own classification (LangRef
+/// layout: snan, qnan, -inf, -normal, -subnormal, -0, +0, +subnormal, +normal, +inf).
+fn rust_class_bit(fmt: Fmt, b: u64) -> u16 {
+    use std::num::FpCategory::*;
+    let (category, negative) = match fmt.ty {
+        FloatTy::F64 => {
+            let x = f64::from_bits(b);
+            (x.classify(), x.is_sign_negative())
+        }
+        FloatTy::F32 => {
+            let x = f32::from_bits(b as u32);
+            (x.classify(), x.is_sign_negative())
+        }
+    };
+    let bit = match (category, negative) {
+        (Nan, _) if fmt.is_snan(b) => 0,
+        (Nan, _) => 1,
+        (Infinite, true) => 2,
+        (Normal, true) => 3,
+        (Subnormal, true) => 4,
+        (Zero, true) => 5,
+        (Zero, false) => 6,
+        (Subnormal, false) => 7,
+        (Normal, false) => 8,
+        (Infinite, false) => 9,
+    };
+    1 << bit
+}
+
+fn check_fpclass(fmt: Fmt, b: u64) -> Result<(), TestCaseError> {
+    let class = rust_class_bit(fmt, b);
+    // A bit test: DAZ does not turn subnormals into zeros, and nothing is raised.
+    for mode in [FpMode::IEEE, FpMode::FAST_MATH_STARTUP] {
+        let mut dom = Concrete::new(mode);
+        for mask in 0..1024u16 {
+            let r = dom
+                .fclass(fpscout_ir::FpClassMask(mask), fmt.ty, &b, SITE)
+                .unwrap();
+            prop_assert_eq!(r, u64::from(mask & class != 0), "{:#x} mask {:#x}", b, mask);
+        }
+        prop_assert_eq!(dom.flags.0, 0, "{:#x} raised {:?}", b, dom.flags);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2048, ..ProptestConfig::default() })]
+
+    #[test]
+    fn f64_fpclass_every_mask_matches_rust_classification(b in bits(D)) {
+        check_fpclass(D, b)?;
+    }
+
+    #[test]
+    fn f32_fpclass_every_mask_matches_rust_classification(b in bits(S)) {
+        check_fpclass(S, b)?;
+    }
+}

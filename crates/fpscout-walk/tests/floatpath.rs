@@ -176,3 +176,64 @@ fn glibc_isinf_drops_its_sign_test_and_prunes_finite_inputs() {
     assert_eq!((paths.len(), forks), (1, 0));
     assert_eq!(returned(&paths[0]), &PathScalar::Bits(0));
 }
+
+#[test]
+fn class_tests_narrow_the_input_to_their_classes() {
+    // isnan is `fcmp uno`, isfinite and isnormal are class constraints (llvm.is.fpclass):
+    // on [0, 1] the NaN and infinite branches are refuted, and each class's path keeps
+    // exactly that class's floats.
+    let m = build(
+        "#include <math.h>\nint kind(float x) {\n  if (isnan(x) || !isfinite(x)) return 0;\n  \
+         if (isnormal(x)) return 1;\n  if (__builtin_isfpclass(x, 0x090)) return 2;\n  \
+         return 3;\n}\n",
+    );
+    let (paths, _) = explore(&m, "kind", &[FloatDomain::between(Format::F32, 0.0, 1.0)]);
+    let mut seen: Vec<(u64, f32, f32)> = paths
+        .iter()
+        .filter(|p| p.propagation != Propagation::Infeasible)
+        .map(|p| {
+            let PathScalar::Bits(k) = returned(p) else {
+                panic!("a known result");
+            };
+            let (lo, hi) = p.domains[0].range().expect("a non-empty range");
+            (*k, f32_of(lo), f32_of(hi))
+        })
+        .collect();
+    seen.sort_by_key(|s| s.0);
+    let max_subnormal = f32::from_bits(0x007f_ffff);
+    assert_eq!(
+        seen,
+        vec![
+            (1, f32::MIN_POSITIVE, 1.0),
+            (2, f32::from_bits(1), max_subnormal),
+            (3, 0.0, 0.0),
+        ]
+    );
+    // The whole line: every class is possible, NaN and infinities included.
+    let (paths, _) = explore(&m, "kind", &[FloatDomain::full(Format::F32)]);
+    let feasible = paths
+        .iter()
+        .filter(|p| p.propagation != Propagation::Infeasible)
+        .count();
+    assert_eq!(feasible, 5, "nan, inf, normal, subnormal, zero");
+}
+
+#[test]
+fn copysign_with_a_known_sign_is_a_magnitude_constraint() {
+    // copysignf(x, -1) is -|x|: never above zero, whatever x (NaN included).
+    let m = build(
+        "#include <math.h>\nint c(float x) { float y = copysignf(x, -1.0f);\n  \
+         if (y > 0.0f) return 1;\n  if (y < -2.0f) return 2;\n  return 0;\n}\n",
+    );
+    let (paths, _) = explore(&m, "c", &[FloatDomain::full(Format::F32)]);
+    let mut results: Vec<u64> = paths
+        .iter()
+        .filter(|p| p.propagation != Propagation::Infeasible)
+        .map(|p| match returned(p) {
+            PathScalar::Bits(k) => *k,
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    results.sort_unstable();
+    assert_eq!(results, vec![0, 2]);
+}

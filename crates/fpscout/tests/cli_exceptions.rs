@@ -190,3 +190,51 @@ fn bad_arguments_exit_2_with_a_message() {
         assert!(out.stderr.contains(says), "{args:?}: {}", out.stderr);
     }
 }
+
+#[test]
+fn an_isfinite_guard_no_longer_stops_the_symbolic_half() {
+    // isfinite, isnan (llvm.is.fpclass at -O0) and glibc's isinf (fabs == inf, then a
+    // sign test on the bits) before the code: the overflow behind them is Z3's to find,
+    // with no random inputs, and the symbolic walk is not stopped.
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "guarded.c",
+        "#include <math.h>\n\
+         double guarded(double x) {\n\
+         \x20 if (!isfinite(x)) return 0;\n\
+         \x20 if (isnan(x) || isinf(x)) return 1;\n\
+         \x20 if (x / 3.0 > 4e199 && x / 3.0 < 5e199) return x * x;\n\
+         \x20 return 1.0;\n\
+         }\n",
+    );
+    let out = run(&[
+        "exceptions",
+        &src,
+        "-f",
+        "guarded",
+        "--json",
+        "--time-budget",
+        "10",
+        "--random",
+        "0",
+    ]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let recs = records(&out.stdout);
+    let overflow = recs
+        .iter()
+        .find(|r| r["type"] == "finding" && r["data"]["kind"] == "overflow")
+        .unwrap_or_else(|| panic!("an overflow finding: {}", out.stdout));
+    assert_eq!(overflow["data"]["operation"], "fmul");
+    assert_eq!(overflow["data"]["line"], 5);
+    assert_eq!(
+        overflow["data"]["witnesses"][0]["source"], "z3",
+        "{overflow}"
+    );
+    let summary = &recs.last().expect("summary record")["data"];
+    assert_eq!(summary["stopped"], serde_json::json!([]), "{summary}");
+    assert!(
+        summary["queries"]["z3_sat"].as_u64().unwrap() >= 1,
+        "{summary}"
+    );
+}

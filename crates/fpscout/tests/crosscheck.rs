@@ -225,6 +225,11 @@ const CORPUS: &[Case] = &[
         params: &[P::F32(-10.0, 10.0), P::F32(-10.0, 0.0), P::F32(0.0, 10.0)],
     },
     Case {
+        file: "fpclass.c",
+        func: "fpclass",
+        params: &[P::F64(-1e200, 1e200), P::F32(-1e-30, 1e-30)],
+    },
+    Case {
         file: "rounding.c",
         func: "rounding",
         params: &[P::F64(-1e3, 1e3), P::F64(-1e3, 1e3)],
@@ -332,6 +337,8 @@ const KERNEL_RUNS: &[&str] = &[
     "carbonGas [P]",
     "classify [P']",
     "classify [P]",
+    "fpclass [P']",
+    "fpclass [P]",
     "heronf [P']",
     "horner [P']",
     "horner [P]",

@@ -542,3 +542,28 @@ fn a_reachable_answer_writes_a_test_comp_test_case_whose_inputs_reach_the_error(
         out.stderr
     );
 }
+
+#[test]
+fn class_tests_are_solved_and_refuted_over_floats() {
+    // isnan, isfinite, isnormal (llvm.is.fpclass at -O0) are float-solver constraints:
+    // the error behind them is reached with a witness the executable confirms…
+    let path = file("svcomp", "fpclass_reachable.c");
+    let (answer, witness, code) = reach(&[&path]);
+    assert_eq!(answer["answer"], "reachable", "{answer}");
+    assert_eq!(code, Some(1));
+    let witness = witness.expect("a witness");
+    let p = replay(&path, "main", &witness);
+    assert_eq!(p["native_end"], "fails assertion `reach_error()`", "{p}");
+    let x: f64 = witness["inputs"][0]["values"][0]["decimal"]
+        .as_str()
+        .and_then(|d| d.parse().ok())
+        .expect("the input's decimal");
+    assert!(x.abs() > 1.8e19, "{witness}");
+    // …and refuted where no float passes them (normals start at 2^-126).
+    let path = file("svcomp", "fpclass_unreachable.c");
+    let (answer, witness, code) = reach(&[&path]);
+    assert_eq!(answer["answer"], "unreachable", "{answer}");
+    assert_eq!(code, Some(0));
+    assert!(witness.is_none());
+    assert_eq!(answer["paths"]["unknown"], 0, "{answer}");
+}

@@ -87,6 +87,13 @@ enum Step {
         b: u32,
         site: OpSite,
     },
+    FClass {
+        mask: FpClassMask,
+        fty: FloatTy,
+        d: u32,
+        a: u32,
+        site: OpSite,
+    },
     Fma {
         fty: FloatTy,
         fused: bool,
@@ -734,6 +741,13 @@ fn exec(step: &Step, regs: &mut [u64], dom: &mut Concrete) -> Result<(), Restart
             a,
             site,
         } => (d, ok(dom.funary(op, fty, &regs[a as usize], site))?),
+        Step::FClass {
+            mask,
+            fty,
+            d,
+            a,
+            site,
+        } => (d, ok(dom.fclass(mask, fty, &regs[a as usize], site))?),
         Step::FBinary {
             op,
             fty,
@@ -918,6 +932,7 @@ impl Step {
             | Step::FNeg { d, .. }
             | Step::FCmp { d, .. }
             | Step::FUnary { d, .. }
+            | Step::FClass { d, .. }
             | Step::FBinary { d, .. }
             | Step::Fma { d, .. }
             | Step::Math { d, .. }
@@ -957,6 +972,7 @@ impl Step {
             }
             Step::FNeg { a, .. }
             | Step::FUnary { a, .. }
+            | Step::FClass { a, .. }
             | Step::IAbs { a, .. }
             | Step::FCast { a, .. }
             | Step::ICast { a, .. }
@@ -1003,6 +1019,7 @@ impl Step {
             } => [*a, *b].into_iter().collect(),
             Step::FNeg { a, .. }
             | Step::FUnary { a, .. }
+            | Step::FClass { a, .. }
             | Step::IAbs { a, .. }
             | Step::FCast { a, .. }
             | Step::ICast { a, .. }
@@ -1065,7 +1082,9 @@ fn result_type(kind: &InstKind) -> Option<Type> {
         | InstKind::Math { ty, .. }
         | InstKind::InsertElement { ty, .. }
         | InstKind::Shuffle { ty, .. } => *ty,
-        InstKind::FCmp { ty, .. } | InstKind::ICmp { ty, .. } => bools(*ty),
+        InstKind::FCmp { ty, .. } | InstKind::ICmp { ty, .. } | InstKind::FClass { ty, .. } => {
+            bools(*ty)
+        }
         InstKind::Cast { to, .. } => *to,
         InstKind::ExtractElement { ty, .. } => Type::Scalar(ty.lanes()?.0),
         InstKind::Gep { .. } | InstKind::Alloca { .. } => Type::PTR,
@@ -1392,7 +1411,8 @@ impl Compiler<'_> {
             // walker's `un_into`/`map1_lanes`).
             InstKind::FNeg { ty, a }
             | InstKind::IAbs { ty, a }
-            | InstKind::FUnary { ty, a, .. } => {
+            | InstKind::FUnary { ty, a, .. }
+            | InstKind::FClass { ty, a, .. } => {
                 let a = self.operand(a)?;
                 let (lanes, vector) = shape(*ty)?;
                 if a.vector != vector || a.lanes != lanes || dest.lanes != lanes {
@@ -1407,6 +1427,15 @@ impl Compiler<'_> {
                         }
                         (InstKind::IAbs { .. }, ScalarTy::Int(width)) => {
                             Step::IAbs { width, d, a: x }
+                        }
+                        (InstKind::FClass { mask, site: s, .. }, ScalarTy::Float(fty)) => {
+                            Step::FClass {
+                                mask: *mask,
+                                fty,
+                                d,
+                                a: x,
+                                site: site(*s, i),
+                            }
                         }
                         (InstKind::FUnary { op, site: s, .. }, ScalarTy::Float(fty)) => {
                             Step::FUnary {

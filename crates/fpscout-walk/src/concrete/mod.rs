@@ -593,6 +593,11 @@ impl Domain for Concrete {
     }
 
     #[inline]
+    fn fclass(&mut self, mask: FpClassMask, ty: FloatTy, a: &u64, _site: OpSite) -> DResult<u64> {
+        Ok(u64::from(mask.holds(ty, *a)))
+    }
+
+    #[inline]
     fn funary(&mut self, op: FUnaryOp, ty: FloatTy, a: &u64, site: OpSite) -> DResult<u64> {
         let r = self.funary_value(op, ty, a, site)?;
         self.watch(site, &[(ty, *a), (ty, r)]);
