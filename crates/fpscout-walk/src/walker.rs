@@ -494,6 +494,16 @@ impl<'m, D: Domain> Walker<'m, D> {
                     return Err(e.at(inst_loc(module, frame.func, frame.block, frame.pc - 1)));
                 }
             }
+            // A block of no instructions is a step of its own: a loop of such blocks
+            // (`LOOP: goto LOOP;`) would otherwise never meet a budget or the deadline.
+            if block.insts.is_empty() {
+                self.steps += 1;
+                if self.steps > self.next_check {
+                    if let Some(stop) = self.check_limits() {
+                        return Ok(Outcome::Stopped(stop));
+                    }
+                }
+            }
             match &block.term {
                 Term::Br(b) => {
                     let from = frame.block;

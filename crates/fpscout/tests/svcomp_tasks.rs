@@ -194,3 +194,29 @@ fn modes_whose_proofs_would_hold_for_zeros_only_refuse_integer_nondets() {
         );
     }
 }
+
+#[test]
+fn a_tasks_own_nondet_returning_an_uninitialized_value_is_no_proof() {
+    // The walks take the uninitialized value as 0, where the error is out of reach; a NaN
+    // reaches it natively. Unreachable would be wrong.
+    let (answer, witness, code) =
+        reach(&[&task("own_nondet_uninitialized.c"), "--time-budget", "5"]);
+    assert_ne!(answer["answer"], "unreachable", "{answer}");
+    if answer["answer"] == "unknown" {
+        assert_eq!(code, Some(3));
+        assert!(witness.is_none());
+        let reason = answer["reason"].as_str().unwrap_or_default();
+        assert!(reason.contains("uninitialized value"), "{reason}");
+    }
+}
+
+#[test]
+fn an_empty_self_loop_meets_the_time_budget() {
+    // The task's own __VERIFIER_assume spins on `LOOP: goto LOOP;` for x <= 1: a walk
+    // that never counted the empty block ran past any budget.
+    let started = std::time::Instant::now();
+    let (answer, _, _) = reach(&[&task("empty_self_loop.c"), "--time-budget", "4"]);
+    let took = started.elapsed().as_secs_f64();
+    assert!(took < 20.0, "{took} s: {answer}");
+    assert_ne!(answer["answer"], "reachable", "{answer}");
+}

@@ -614,10 +614,15 @@ fn undef_use(module: &fpscout_ir::Module) -> Option<String> {
                 .phis
                 .iter()
                 .any(|phi| phi.incoming.iter().any(|(_, op)| is_undef(op)));
-            let in_insts = block
-                .insts
-                .iter()
-                .any(|inst| inst.kind.operands().into_iter().any(is_undef));
+            // An `undef` vector that an insertelement or shuffle fills is a placeholder,
+            // not a read.
+            let in_insts = block.insts.iter().any(|inst| match &inst.kind {
+                fpscout_ir::InstKind::InsertElement { elt, index, .. } => {
+                    is_undef(elt) || is_undef(index)
+                }
+                fpscout_ir::InstKind::Shuffle { .. } => false,
+                kind => kind.operands().into_iter().any(is_undef),
+            });
             let in_term = match &block.term {
                 fpscout_ir::Terminator::CondBr { cond: op, .. }
                 | fpscout_ir::Terminator::Switch { value: op, .. }
@@ -877,7 +882,8 @@ pub fn run_reach(
         .function(session.function(build, &cfg.common.function)?);
     let assignments = cfg.common.per_int_assignment(f);
     if assignments.len() == 1 {
-        return run_reach_once(session, cfg, progress);
+        let report = run_reach_once(session, cfg, progress)?;
+        return Ok(no_proof_over_undef(session.module(build)?, report));
     }
     let count = assignments.len();
     let mut merged: Option<ReachReport> = None;
@@ -958,7 +964,25 @@ pub fn run_reach(
         };
     }
     report.wall_s = started.elapsed().as_secs_f64();
-    Ok(report)
+    Ok(no_proof_over_undef(session.module(build)?, report))
+}
+
+/// An `unreachable` answer (within the loop bound or not) becomes unknown where the
+/// program reads an uninitialized value: the walks take it as one value (0), an execution
+/// may see any other (an SV-COMP task's own `__VERIFIER_nondet_double` returning an
+/// uninitialized local is one).
+fn no_proof_over_undef(module: &fpscout_ir::Module, mut report: ReachReport) -> ReachReport {
+    if let ReachAnswer::Unreachable | ReachAnswer::UnreachableWithinBound { .. } = report.answer {
+        if let Some(where_) = undef_use(module) {
+            report.answer = ReachAnswer::Unknown {
+                reason: format!(
+                    "no path reaches the target, but the program reads an uninitialized \
+                     value ({where_}), which the walks took as 0"
+                ),
+            };
+        }
+    }
+    report
 }
 
 /// Runs `reach` with the integer parameters as `cfg` fixes them.
