@@ -13,6 +13,7 @@ use crate::memory::{store_size, Cell, Memory, ObjectId, Ptr};
 use crate::{DResult, WalkError};
 use fpscout_ir::*;
 use smallvec::SmallVec;
+use std::time::Instant;
 
 /// A first-class value in a frame.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,6 +45,8 @@ pub struct WalkConfig {
 
 /// How many instructions run between two looks at the clock when a deadline is set.
 pub const DEADLINE_CHECK_STEPS: u64 = 1 << 16;
+/// Blocks without instructions entered between two looks at the limits.
+const EMPTY_BLOCK_CHECK: u64 = 1 << 12;
 
 impl Default for WalkConfig {
     fn default() -> Self {
@@ -460,6 +463,7 @@ impl<'m, D: Domain> Walker<'m, D> {
         let module = self.module;
         // The first instruction looks at the limits and sets the next check.
         self.next_check = self.steps.min(self.config.step_budget);
+        let mut empty_blocks: u64 = 0;
         'frames: loop {
             let depth = stack.depth;
             let frame = &mut stack.frames[depth - 1];
@@ -494,13 +498,18 @@ impl<'m, D: Domain> Walker<'m, D> {
                     return Err(e.at(inst_loc(module, frame.func, frame.block, frame.pc - 1)));
                 }
             }
-            // A block of no instructions is a step of its own: a loop of such blocks
-            // (`LOOP: goto LOOP;`) would otherwise never meet a budget or the deadline.
+            // A loop of blocks without instructions (`LOOP: goto LOOP;`) counts no step:
+            // such blocks are counted apart (the step count stays the compiled kernels'),
+            // and meet the deadline and the step budget all the same.
             if block.insts.is_empty() {
-                self.steps += 1;
-                if self.steps > self.next_check {
-                    if let Some(stop) = self.check_limits() {
-                        return Ok(Outcome::Stopped(stop));
+                empty_blocks += 1;
+                if empty_blocks % EMPTY_BLOCK_CHECK == 0 {
+                    let budget = self.config.step_budget;
+                    if empty_blocks > budget {
+                        return Ok(Outcome::Stopped(StopReason::StepBudget { steps: budget }));
+                    }
+                    if self.config.deadline.is_some_and(|d| Instant::now() >= d) {
+                        return Ok(Outcome::Stopped(StopReason::Deadline { steps: self.steps }));
                     }
                 }
             }
