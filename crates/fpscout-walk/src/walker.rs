@@ -503,7 +503,7 @@ impl<'m, D: Domain> Walker<'m, D> {
             // and meet the deadline and the step budget all the same.
             if block.insts.is_empty() {
                 empty_blocks += 1;
-                if empty_blocks % EMPTY_BLOCK_CHECK == 0 {
+                if empty_blocks.is_multiple_of(EMPTY_BLOCK_CHECK) {
                     let budget = self.config.step_budget;
                     if empty_blocks > budget {
                         return Ok(Outcome::Stopped(StopReason::StepBudget { steps: budget }));
