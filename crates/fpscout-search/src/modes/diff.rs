@@ -1433,6 +1433,7 @@ impl SolveRounds<'_, '_> {
             let which: Vec<usize> = pending.drain(..take).collect();
             let verdicts = solver.solve(&which, self.round_end(until));
             self.rounds_done += 1;
+            let tried_before = tried;
             for (k, v) in which.into_iter().zip(verdicts) {
                 match v {
                     Verdict::Sat(values) => {
@@ -1440,11 +1441,18 @@ impl SolveRounds<'_, '_> {
                         // Differential candidates go first: they are the likeliest witnesses.
                         self.add(pool, &values, origins[k].clone(), true);
                     }
-                    Verdict::NotAttempted => pending.push_back(k),
+                    // Back in line: the round ended (its deadline or saturation) first.
+                    Verdict::NotAttempted => {
+                        pending.push_back(k);
+                        continue;
+                    }
                     ref timed_out if self.retries(timed_out) => self.retry_differential.push(k),
                     _ => {}
                 }
                 tried += 1;
+            }
+            if tried == tried_before {
+                break;
             }
             rounds += 1;
         }
