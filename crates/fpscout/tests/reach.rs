@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::cli::json_run as fpscout_json;
+use common::cli::{json_run as fpscout_json, reach};
 use serde_json::Value;
 use std::path::Path;
 
@@ -13,23 +13,6 @@ fn file(dir: &str, name: &str) -> String {
         .join(name)
         .display()
         .to_string()
-}
-
-/// `reach`'s answer record and witness record (if any), and its exit code.
-fn reach(args: &[&str]) -> (Value, Option<Value>, Option<i32>) {
-    let mut all = vec!["reach"];
-    all.extend_from_slice(args);
-    let (records, code) = fpscout_json(&all);
-    let answer = records
-        .iter()
-        .find(|r| r["type"] == "answer")
-        .unwrap_or_else(|| panic!("no answer record: {records:?}"))["data"]
-        .clone();
-    let witness = records
-        .iter()
-        .find(|r| r["type"] == "witness")
-        .map(|r| r["data"].clone());
-    (answer, witness, code)
 }
 
 /// A witness's inputs as `fpscout run --args` reads them (exact hex floats).

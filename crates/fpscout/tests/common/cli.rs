@@ -41,6 +41,24 @@ pub fn json_run(args: &[&str]) -> (Vec<serde_json::Value>, Option<i32>) {
     (records(&out.stdout), Some(out.code))
 }
 
+/// `fpscout reach ARGS --json`: its answer record, its witness record (if any) and its
+/// exit code.
+pub fn reach(args: &[&str]) -> (serde_json::Value, Option<serde_json::Value>, Option<i32>) {
+    let mut all = vec!["reach"];
+    all.extend_from_slice(args);
+    let (records, code) = json_run(&all);
+    let answer = records
+        .iter()
+        .find(|r| r["type"] == "answer")
+        .unwrap_or_else(|| panic!("no answer record: {records:?}"))["data"]
+        .clone();
+    let witness = records
+        .iter()
+        .find(|r| r["type"] == "witness")
+        .map(|r| r["data"].clone());
+    (answer, witness, code)
+}
+
 /// Writes `text` to `dir/name`; its path, as an argument.
 pub fn write(dir: &Path, name: &str, text: &str) -> String {
     let p = dir.join(name);
