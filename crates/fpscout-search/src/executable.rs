@@ -208,6 +208,12 @@ impl<'s> Executable<'s> {
         self.paced(inputs, Pacer::new(until), NativeBuild::run_traced)
     }
 
+    /// Outcomes of all of `inputs`, in one call (a caller that sizes its own batches:
+    /// [`crate::random::RandomBatches`]).
+    pub fn run_batch(&self, inputs: &[Vec<ArgBits>]) -> Result<Vec<NativeOutcome>, InputError> {
+        self.batch(inputs, NativeBuild::run)
+    }
+
     /// Outcomes of the one input `args`; `None` if the executable gave none.
     pub fn run_one(&self, args: &[ArgBits]) -> Result<Option<NativeOutcome>, InputError> {
         Ok(self
@@ -301,16 +307,14 @@ impl<'s> ExecutablePair<'s> {
         self.paced(inputs, self.pacer(until), NativeBuild::run_traced, progress)
     }
 
-    /// Both executables' outcomes on `inputs`, in the batches `pacer` sizes (a phase of
-    /// many cheap inputs paces its own way).
+    /// Both executables' outcomes on all of `inputs`, in one call each (a caller that
+    /// sizes its own batches: [`crate::random::RandomBatches`]).
     #[allow(clippy::type_complexity)]
-    pub fn run_paced(
+    pub fn run_batch(
         &self,
         inputs: &[Vec<ArgBits>],
-        pacer: Pacer,
-        progress: &mut dyn FnMut(u64, u64),
     ) -> Result<(Vec<NativeOutcome>, Vec<NativeOutcome>), InputError> {
-        self.paced(inputs, pacer, NativeBuild::run, progress)
+        Ok((self.p.run_batch(inputs)?, self.pp.run_batch(inputs)?))
     }
 
     #[allow(clippy::type_complexity)]

@@ -4,12 +4,11 @@ use crate::diff::{DiffConfig, DiffReport};
 use crate::error::ErrorReport;
 use crate::exceptions::ExceptionsReport;
 use crate::observe::{Observation, ResultClass};
-use crate::oracle::Recall;
 use crate::reach::{ReachAnswer, ReachReport};
 use crate::run::{format_value, native_trace_records, ExceptionRecord, RunRecord};
 use crate::trace::TraceMatch;
 use crate::{diff, exceptions};
-use fpscout_ir::{ExceptionSet, FloatTy, Param, ScalarTy, Type};
+use fpscout_ir::{FloatTy, Param, ScalarTy, Type};
 use fpscout_report::args::{decimal, hex_float, run_args};
 use fpscout_report::report::{Report, Status};
 use fpscout_walk::concrete::ArgBits;
@@ -414,92 +413,30 @@ pub enum Avoidability {
     NotApplicable,
 }
 
-/// What produced a witness.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum WitnessSource {
-    Z3,
-    Fallback,
-    FloatSolver,
-    Seed,
-    Random,
-}
-
 /// One input that raised the exception.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ExceptionsWitness {
     pub inputs: Vec<Input>,
     /// What `fpscout run --args` takes to replay it.
     pub run_args: String,
-    pub source: WitnessSource,
+    pub source: exceptions::Source,
     pub result: Option<String>,
     pub result_class: ResultClass,
 }
 
-/// The counts of the text report of one function.
+/// The counts of the text report of one function: the mode's own summary, versioned.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ExceptionsSummary {
     pub format: u32,
-    pub function: String,
-    pub build: String,
-    pub loop_bound: u32,
-    pub integers: Vec<String>,
-    pub paths: usize,
-    pub targets: usize,
-    pub targets_confirmed: usize,
-    pub targets_raised_by: BTreeMap<String, usize>,
-    pub conditions: usize,
-    pub unique_conditions: usize,
-    pub queries: ExceptionsQueries,
-    pub float_solver: FloatSolverCounts,
-    pub failed_candidates: BTreeMap<String, usize>,
-    pub candidates: usize,
-    pub locations: usize,
-    pub pairs: usize,
-    pub findings: usize,
-    pub avoidable: usize,
-    pub native_runs: usize,
-    pub traced_runs: usize,
-    pub random_inputs: usize,
-    pub stopped: Vec<String>,
-    pub phases: ExceptionsPhases,
-    pub wall_seconds: f64,
+    #[serde(flatten)]
+    pub counts: exceptions::Summary,
 }
 
-/// Solver queries by outcome.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ExceptionsQueries {
-    pub z3_sat: usize,
-    pub z3_unsat: usize,
-    pub z3_unknown: usize,
-    pub fallback_sat: usize,
-    pub fallback_unknown: usize,
-    pub fallback_not_attempted: usize,
-    pub already_witnessed: usize,
-    pub not_attempted: usize,
-}
-
-/// The float solver on the targets the other solvers missed.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct FloatSolverCounts {
-    pub targets: usize,
-    pub witnessed: usize,
-    pub infeasible: usize,
-    pub unknown: usize,
-    pub proofs: Vec<String>,
-    pub open: Vec<String>,
-}
-
-/// Seconds per phase.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ExceptionsPhases {
-    pub compile: f64,
-    pub collect: f64,
-    pub solve: f64,
-    pub refine: f64,
-    pub search: f64,
-    pub random: f64,
-    pub confirm: f64,
+impl std::ops::Deref for ExceptionsSummary {
+    type Target = exceptions::Summary;
+    fn deref(&self) -> &exceptions::Summary {
+        &self.counts
+    }
 }
 
 /// The records of one function: its findings, then its summary.
@@ -525,13 +462,7 @@ fn exceptions_finding(
         .map(|w| ExceptionsWitness {
             inputs: inputs(&report.params, &w.input),
             run_args: run_args(&report.params, &w.input),
-            source: match w.source {
-                exceptions::Source::Z3 => WitnessSource::Z3,
-                exceptions::Source::Fallback => WitnessSource::Fallback,
-                exceptions::Source::FloatSolver => WitnessSource::FloatSolver,
-                exceptions::Source::Seed => WitnessSource::Seed,
-                exceptions::Source::Random => WitnessSource::Random,
-            },
+            source: w.source,
             result: w.result.map(|b| format_value(b, report.ret).0),
             result_class: w.class,
         })
@@ -560,83 +491,9 @@ fn exceptions_finding(
 
 impl From<&exceptions::Summary> for ExceptionsSummary {
     fn from(s: &exceptions::Summary) -> ExceptionsSummary {
-        // Every field named: a field the mode adds is a decision about this schema.
-        let exceptions::Summary {
-            function,
-            build,
-            loop_bound,
-            integers,
-            paths,
-            targets,
-            targets_confirmed,
-            targets_raised_by,
-            conditions,
-            unique_conditions,
-            queries,
-            float_solver,
-            failed_candidates,
-            candidates,
-            locations,
-            pairs,
-            findings,
-            avoidable,
-            native_runs,
-            traced_runs,
-            random_inputs,
-            stopped,
-            phases,
-            wall_seconds,
-        } = s;
         ExceptionsSummary {
             format: JSON_FORMAT,
-            function: function.clone(),
-            build: build.clone(),
-            loop_bound: *loop_bound,
-            integers: integers.clone(),
-            paths: *paths,
-            targets: *targets,
-            targets_confirmed: *targets_confirmed,
-            targets_raised_by: targets_raised_by.clone(),
-            conditions: *conditions,
-            unique_conditions: *unique_conditions,
-            queries: ExceptionsQueries {
-                z3_sat: queries.z3_sat,
-                z3_unsat: queries.z3_unsat,
-                z3_unknown: queries.z3_unknown,
-                fallback_sat: queries.fallback_sat,
-                fallback_unknown: queries.fallback_unknown,
-                fallback_not_attempted: queries.fallback_not_attempted,
-                already_witnessed: queries.already_witnessed,
-                not_attempted: queries.not_attempted,
-            },
-            float_solver: FloatSolverCounts {
-                targets: float_solver.targets,
-                witnessed: float_solver.witnessed,
-                infeasible: float_solver.infeasible,
-                unknown: float_solver.unknown,
-                proofs: float_solver.proofs.clone(),
-                open: float_solver.open.clone(),
-            },
-            failed_candidates: failed_candidates.clone(),
-            candidates: *candidates,
-            locations: *locations,
-            pairs: *pairs,
-            findings: *findings,
-            avoidable: *avoidable,
-            native_runs: *native_runs,
-            traced_runs: *traced_runs,
-            random_inputs: *random_inputs,
-            stopped: stopped.clone(),
-            phases: ExceptionsPhases {
-                compile: phases.compile,
-                collect: phases.collect,
-                solve: phases.solve,
-                refine: phases.refine,
-                search: phases.search,
-                random: phases.random,
-                confirm: phases.confirm,
-            },
-            wall_seconds: *wall_seconds,
+            counts: s.clone(),
         }
     }
 }
@@ -793,60 +650,23 @@ pub struct NonTerminating {
     pub limit_ms: u64,
 }
 
-/// The counts of one function's `diff` (see `docs/formats.md`).
+/// The counts of one function's `diff` (see `docs/formats.md`): the mode's own summary,
+/// versioned, with its worst input named and the ranges searched.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DiffSummary {
     pub format: u32,
-    pub function: String,
-    pub constraints_p: usize,
-    pub constraints_pprime: usize,
-    pub unique_constraints: usize,
-    pub satisfiable: usize,
-    pub unsatisfiable: usize,
-    pub unknown: usize,
-    pub not_attempted: usize,
-    pub already_witnessed: usize,
-    pub hanging_candidates: usize,
-    pub solve_budget_s: f64,
-    pub hang_limit_ms: u64,
-    pub backend_rewrites_pprime: Vec<String>,
-    pub differential_queries: usize,
-    pub differential_satisfiable: usize,
-    pub float_solver_targets: usize,
-    pub float_solver_candidates: usize,
-    pub float_solver_infeasible: usize,
-    pub unique_inputs: usize,
-    pub diff_confirmed: usize,
-    pub diff_unconfirmed: usize,
-    pub model_disagreements: usize,
-    pub signatures: usize,
-    pub max_ulps: u64,
-    pub solver_only_signatures: usize,
-    pub paths_p: usize,
-    pub paths_pprime: usize,
-    pub stopped: Vec<String>,
-    pub random_inputs: usize,
-    pub wall_seconds: f64,
-    pub phases: DiffPhases,
+    #[serde(flatten)]
+    pub counts: diff::Summary,
     pub worst: Option<DiffWorst>,
-    pub recall_estimate: Option<f64>,
-    pub recall: Option<Recall>,
-    pub signature_inputs: Vec<SignatureCount>,
     /// The ranges searched, by parameter: `[lo, hi]`.
     pub ranges: BTreeMap<String, (AnyF64, AnyF64)>,
 }
 
-/// Seconds per phase (`refine`: the float solver).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct DiffPhases {
-    pub compile: f64,
-    pub collect: f64,
-    pub solve: f64,
-    pub refine: f64,
-    pub search: f64,
-    pub random: f64,
-    pub sweep: f64,
-    pub confirm: f64,
+impl std::ops::Deref for DiffSummary {
+    type Target = diff::Summary;
+    fn deref(&self) -> &diff::Summary {
+        &self.counts
+    }
 }
 
 /// The largest |P − P'| found.
@@ -860,16 +680,6 @@ pub struct DiffWorst {
     pub exact: Option<String>,
     /// `P`, `P'` or `tie`.
     pub closer: Option<String>,
-}
-
-/// How many of the inputs tried showed one signature of a difference.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SignatureCount {
-    pub p_flags: ExceptionSet,
-    pub p_prime_flags: ExceptionSet,
-    pub p_class: ResultClass,
-    pub p_prime_class: ResultClass,
-    pub inputs: u64,
 }
 
 /// The records of one function: its findings (confirmed ones only unless
@@ -965,89 +775,11 @@ fn diff_finding(report: &DiffReport, x: &diff::Finding) -> DiffFinding {
 
 /// The summary of `report`, with the `ranges` it searched.
 pub fn diff_summary(report: &DiffReport, ranges: &HashMap<String, (f64, f64)>) -> DiffSummary {
-    // Every field named: a field the mode adds is a decision about this schema.
-    let diff::Summary {
-        function,
-        constraints_p,
-        constraints_pprime,
-        unique_constraints,
-        satisfiable,
-        unsatisfiable,
-        unknown,
-        not_attempted,
-        already_witnessed,
-        hanging_candidates,
-        solve_budget_s,
-        hang_limit_ms,
-        backend_rewrites_pprime,
-        differential_queries,
-        differential_satisfiable,
-        float_solver_targets,
-        float_solver_candidates,
-        float_solver_infeasible,
-        unique_inputs,
-        diff_confirmed,
-        diff_unconfirmed,
-        model_disagreements,
-        signatures,
-        max_ulps,
-        solver_only_signatures,
-        paths_p,
-        paths_pprime,
-        stopped,
-        random_inputs,
-        wall_seconds,
-        phases,
-        worst,
-        recall_estimate,
-        recall,
-        signature_inputs,
-        random_signatures: _,
-    } = &report.summary;
     let ft = report.ret.float_ty().unwrap_or(FloatTy::F64);
     DiffSummary {
         format: JSON_FORMAT,
-        function: function.clone(),
-        constraints_p: *constraints_p,
-        constraints_pprime: *constraints_pprime,
-        unique_constraints: *unique_constraints,
-        satisfiable: *satisfiable,
-        unsatisfiable: *unsatisfiable,
-        unknown: *unknown,
-        not_attempted: *not_attempted,
-        already_witnessed: *already_witnessed,
-        hanging_candidates: *hanging_candidates,
-        solve_budget_s: *solve_budget_s,
-        hang_limit_ms: *hang_limit_ms,
-        backend_rewrites_pprime: backend_rewrites_pprime.clone(),
-        differential_queries: *differential_queries,
-        differential_satisfiable: *differential_satisfiable,
-        float_solver_targets: *float_solver_targets,
-        float_solver_candidates: *float_solver_candidates,
-        float_solver_infeasible: *float_solver_infeasible,
-        unique_inputs: *unique_inputs,
-        diff_confirmed: *diff_confirmed,
-        diff_unconfirmed: *diff_unconfirmed,
-        model_disagreements: *model_disagreements,
-        signatures: *signatures,
-        max_ulps: *max_ulps,
-        solver_only_signatures: *solver_only_signatures,
-        paths_p: *paths_p,
-        paths_pprime: *paths_pprime,
-        stopped: stopped.clone(),
-        random_inputs: *random_inputs,
-        wall_seconds: *wall_seconds,
-        phases: DiffPhases {
-            compile: phases.compile,
-            collect: phases.collect,
-            solve: phases.solve,
-            refine: phases.refine,
-            search: phases.search,
-            random: phases.random,
-            sweep: phases.sweep,
-            confirm: phases.confirm,
-        },
-        worst: worst.as_ref().map(|w| DiffWorst {
+        counts: report.summary.clone(),
+        worst: report.summary.worst.as_ref().map(|w| DiffWorst {
             inputs: inputs(&report.params, &w.input),
             p: hex_float(w.p, ft),
             p_prime: hex_float(w.p_prime, ft),
@@ -1055,18 +787,6 @@ pub fn diff_summary(report: &DiffReport, ranges: &HashMap<String, (f64, f64)>) -
             exact: w.exact.clone(),
             closer: w.closer.map(str::to_string),
         }),
-        recall_estimate: *recall_estimate,
-        recall: recall.clone(),
-        signature_inputs: signature_inputs
-            .iter()
-            .map(|c| SignatureCount {
-                p_flags: c.p_flags,
-                p_prime_flags: c.p_prime_flags,
-                p_class: c.p_class,
-                p_prime_class: c.p_prime_class,
-                inputs: c.inputs,
-            })
-            .collect(),
         ranges: ranges
             .iter()
             .map(|(name, (lo, hi))| (name.clone(), (AnyF64(*lo), AnyF64(*hi))))

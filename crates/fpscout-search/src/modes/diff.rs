@@ -7,6 +7,7 @@ use crate::config::{self, CommonConfig};
 use crate::confirm::confirm_each_pair;
 use crate::executable::{ExecutablePair, Pacer};
 pub use crate::observe::{native_observe, plain_observe, Observation, ResultClass};
+use crate::random::RandomBatches;
 use crate::refine::{missed_targets, refine_both, RefineLimits, RefineState, Refinement};
 use crate::search::{after, earliest, is_finite_bits, model_floats, neighbours, InputSpace};
 use crate::session::Session;
@@ -21,9 +22,8 @@ use fpscout_smt::{
 use fpscout_toolchain::BuildKind;
 use fpscout_walk::concrete::{AdaptiveSteps, ArgBits, ConcreteRunner, EvalEnd, Evaluation, FpMode};
 use fpscout_walk::WalkConfig;
-use rand::SeedableRng;
 use rug::Rational;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::time::{Duration, Instant};
 
@@ -211,7 +211,7 @@ impl Finding {
 }
 
 /// The largest |P − P'| found.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Worst {
     #[serde(skip)]
     pub input: Vec<ArgBits>,
@@ -224,7 +224,7 @@ pub struct Worst {
     pub closer: Option<&'static str>,
 }
 
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct PhaseTimes {
     pub compile: f64,
     pub collect: f64,
@@ -238,7 +238,7 @@ pub struct PhaseTimes {
 }
 
 /// The `{"type":"summary"}` record.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     pub function: String,
     pub constraints_p: usize,
@@ -292,6 +292,8 @@ pub struct Summary {
     pub random_inputs: usize,
     pub wall_seconds: f64,
     pub phases: PhaseTimes,
+    /// In `--json` as the record's `worst` (inputs named, results as hex floats).
+    #[serde(skip)]
     pub worst: Option<Worst>,
     /// Share of the difference signatures that exist which were confirmed, where the
     /// oracle ran (`--oracle`; exhaustive for a `float` parameter, sampled for a `double`).
@@ -307,7 +309,7 @@ pub struct Summary {
 }
 
 /// How many of the inputs tried showed one signature.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SignatureInputs {
     pub p_flags: ExceptionSet,
     pub p_prime_flags: ExceptionSet,
@@ -864,19 +866,25 @@ fn random_phase(
     let mut random_signatures: HashSet<Signature> = HashSet::new();
     if cfg.random_inputs > 0 {
         progress("random", 0, cfg.random_inputs as u64);
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(cfg.common.seed);
-        let batch: Vec<Vec<ArgBits>> = (0..cfg.random_inputs)
-            .map(|_| space.random(&mut rng))
-            .collect();
-        // In chunks, within the phase's time budget: inputs that crash the executable
-        // (an integer division by zero) cost a driver restart each. Chunks double, but
-        // never beyond what the time left allows at the pace of the last one.
+        // Within the phase's time budget: inputs that crash the executable (an integer
+        // division by zero) cost a driver restart each.
         let deadline = earliest(after(t, cfg.random_budget_s), work_deadline);
         let pacer = Pacer::new(deadline).batches(RANDOM_FIRST_CHUNK, RANDOM_MAX_CHUNK);
-        let (outs_p, outs_q) = exes.run_paced(&batch, pacer, &mut |done, total| {
-            progress("random", done, total)
-        })?;
-        if outs_p.len() < batch.len() {
+        let mut draws = RandomBatches::new(
+            std::slice::from_ref(space),
+            cfg.common.seed,
+            cfg.random_inputs,
+            pacer,
+        );
+        let (mut batch, mut outs_p, mut outs_q) = (Vec::new(), Vec::new(), Vec::new());
+        while let Some(inputs) = draws.next_batch() {
+            let (p, q) = exes.run_batch(&inputs)?;
+            batch.extend(inputs);
+            outs_p.extend(p);
+            outs_q.extend(q);
+            progress("random", outs_p.len() as u64, cfg.random_inputs as u64);
+        }
+        if outs_p.len() < cfg.random_inputs {
             let whose = if work_deadline.is_some_and(|d| Instant::now() >= d) {
                 "the run's time budget (--time-budget)".to_string()
             } else {

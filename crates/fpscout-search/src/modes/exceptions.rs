@@ -10,8 +10,9 @@
 
 use crate::config::{self, CommonConfig};
 use crate::confirm::confirm_each;
-use crate::executable::Executable;
+use crate::executable::{Executable, Pacer};
 use crate::observe::ResultClass;
+use crate::random::RandomBatches;
 pub use crate::refine::Refinement;
 use crate::refine::{missed_targets, refine, RefineLimits};
 use crate::search::{after, earliest, model_floats, neighbours, InputSpace};
@@ -27,9 +28,8 @@ use fpscout_smt::{
 };
 use fpscout_walk::concrete::{AdaptiveSteps, ArgBits, ConcreteRunner};
 use fpscout_walk::WalkConfig;
-use rand::{Rng, SeedableRng};
 use rug::Rational;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::time::{Duration, Instant};
 
@@ -101,8 +101,8 @@ const EXACT_FAILURES_TOLERATED: usize = 4;
 /// Inputs whose exact result is computed to classify one overflow or underflow, at most.
 const CLASSIFIED_INPUTS: usize = 8;
 
-/// What produced an input.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+/// What produced an input (in `--json` witnesses as `source`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Source {
     /// A model of Z3 (or a float near it).
@@ -216,7 +216,7 @@ pub struct TargetOutcome {
 }
 
 /// What the float solver did with the targets the other solvers missed.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct RefineCounts {
     /// Targets asked about.
     pub targets: usize,
@@ -230,7 +230,7 @@ pub struct RefineCounts {
 }
 
 /// Queries by outcome and solver.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct QueryCounts {
     pub z3_sat: usize,
     pub z3_unsat: usize,
@@ -245,7 +245,7 @@ pub struct QueryCounts {
 }
 
 /// Seconds spent per phase.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Phases {
     pub compile: f64,
     pub collect: f64,
@@ -258,7 +258,7 @@ pub struct Phases {
 }
 
 /// Totals of a run.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     pub function: String,
     pub build: String,
@@ -1314,25 +1314,16 @@ fn random_phase(
     summary: &mut Summary,
     progress: Progress,
 ) -> Result<(), InputError> {
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(cfg.common.seed);
     let wanted = if cfg.common.random_only {
         usize::MAX
     } else {
         cfg.random_inputs
     };
     let mut done = 0usize;
-    let mut chunk = 64usize;
     let mut alike: HashMap<NoveltyKey, usize> = HashMap::new();
-    while done < wanted && until.is_none_or(|d| Instant::now() < d) {
-        let n = chunk.min(wanted - done);
-        // Each input with one of the integer assignments.
-        let batch: Vec<Vec<ArgBits>> = (0..n)
-            .map(|_| {
-                let k = rng.gen_range(0..spaces.len().max(1));
-                spaces[k.min(spaces.len() - 1)].random(&mut rng)
-            })
-            .collect();
-        let started = Instant::now();
+    let pacer = Pacer::new(until).batches(RANDOM_FIRST_BATCH, RANDOM_LARGEST_BATCH);
+    let mut draws = RandomBatches::new(spaces, cfg.common.seed, wanted, pacer);
+    while let Some(batch) = draws.next_batch() {
         if cfg.common.random_only {
             // The baseline: every input on the traced executable.
             let outs = exe.traced(&batch, until)?;
@@ -1342,7 +1333,7 @@ fn random_phase(
             }
             done += outs.len();
         } else {
-            let outs = exe.run(&batch, until)?;
+            let outs = exe.run_batch(&batch)?;
             summary.native_runs += outs.len();
             // Those that raised something and look new, traced: the trace says where. An
             // untraced run costs a fraction of a traced one, so tracing only the first few
@@ -1380,15 +1371,14 @@ fn random_phase(
                 wanted as u64
             },
         );
-        let per_input = started.elapsed().as_secs_f64() / n.max(1) as f64;
-        let affordable = until.map_or(usize::MAX, |d| {
-            (d.saturating_duration_since(Instant::now()).as_secs_f64() / per_input.max(1e-9))
-                as usize
-        });
-        chunk = (chunk * 2).min(16_384).min(affordable.max(1));
     }
     Ok(())
 }
+
+/// Random inputs of the first native run; each next one doubles, up to the largest (and to
+/// what the time left allows).
+const RANDOM_FIRST_BATCH: usize = 64;
+const RANDOM_LARGEST_BATCH: usize = 16_384;
 
 /// Random inputs alike (see [`novelty_key`]) traced at most.
 const TRACED_PER_KIND_OF_INPUT: usize = 2;

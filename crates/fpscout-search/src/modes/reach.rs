@@ -9,8 +9,9 @@
 //! every target path refuted.
 
 use crate::config::{self, CommonConfig};
-use crate::executable::Executable;
+use crate::executable::{Executable, Pacer};
 use crate::floatsolve::{complete_solve, float_path_walker, quick_solve, sample, solution_bits};
+use crate::random::RandomBatches;
 use crate::search::{after, InputSpace};
 use crate::session::Session;
 use crate::InputError;
@@ -25,7 +26,6 @@ use fpscout_walk::concrete::eval::EvalEnd;
 use fpscout_walk::concrete::ArgBits;
 use fpscout_walk::floatpath::{format_of, FloatPath, PathScalar};
 use fpscout_walk::{ExploreLimits, PathEnd, StopReason, Val, WalkConfig};
-use rand::SeedableRng;
 use rug::Rational;
 use std::time::{Duration, Instant};
 
@@ -1389,8 +1389,8 @@ fn explore_paths(
     Ok(())
 }
 
-/// Inputs per native batch of the random baseline (the deadline is looked at between).
-const RANDOM_BATCH: usize = crate::executable::NATIVE_BATCH;
+/// Random inputs without a deadline.
+const UNTIMED_RANDOM_INPUTS: usize = 16 * crate::executable::NATIVE_BATCH;
 
 /// Random generate-and-test on the executable until the deadline: finds witnesses,
 /// never proves anything.
@@ -1401,15 +1401,17 @@ fn random_search(
     deadline: Option<Instant>,
     report: &mut ReachReport,
 ) -> Result<(), InputError> {
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(cfg.common.seed);
-    // Without a deadline random testing still ends: a fixed number of batches.
-    let mut batches_left = if deadline.is_some() { u64::MAX } else { 16 };
-    while deadline.is_none_or(|d| Instant::now() < d) && batches_left > 0 {
-        batches_left -= 1;
-        let inputs: Vec<Vec<ArgBits>> = (0..RANDOM_BATCH)
-            .map(|_| space.random_with_integers(&mut rng))
-            .collect();
-        let outs = replayer.exe.run(&inputs, deadline)?;
+    // Without a deadline random testing still ends: a fixed number of inputs.
+    let wanted = if deadline.is_some() {
+        usize::MAX
+    } else {
+        UNTIMED_RANDOM_INPUTS
+    };
+    let spaces = std::slice::from_ref(space);
+    let mut draws =
+        RandomBatches::new(spaces, cfg.common.seed, wanted, Pacer::new(deadline)).integers_too();
+    while let Some(inputs) = draws.next_batch() {
+        let outs = replayer.exe.run_batch(&inputs)?;
         report.random_inputs += outs.len() as u64;
         for (input, out) in inputs.iter().zip(&outs) {
             if replayer.hits_native(out).is_some() {
