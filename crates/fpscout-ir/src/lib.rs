@@ -1205,7 +1205,7 @@ impl Module {
 }
 
 /// The floating-point exceptions fpscout reports.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ExceptionKind {
     Invalid,

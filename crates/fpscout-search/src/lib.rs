@@ -13,6 +13,7 @@ pub mod libraries;
 pub mod modes;
 pub mod observe;
 pub mod oracle;
+pub mod origin;
 pub mod random;
 pub mod records;
 mod refine;

@@ -4,6 +4,7 @@ use crate::diff::{DiffConfig, DiffReport};
 use crate::error::ErrorReport;
 use crate::exceptions::ExceptionsReport;
 use crate::observe::{Observation, ResultClass};
+use crate::origin::Origin;
 use crate::reach::{ReachAnswer, ReachReport};
 use crate::run::{format_value, native_trace_records, ExceptionRecord, RunRecord};
 use crate::trace::TraceMatch;
@@ -20,7 +21,7 @@ use std::collections::{BTreeMap, HashMap};
 /// records (see [`DiffSummary`], [`ExceptionsSummary`], [`ReachAnswerData`],
 /// [`ErrorData`], [`RunData`] and the totals). A change that renames or retypes a field
 /// raises it; new fields do not.
-pub const JSON_FORMAT: u32 = 1;
+pub const JSON_FORMAT: u32 = 2;
 
 // ---------------------------------------------------------------------------------------
 // Pieces every command's records share.
@@ -419,7 +420,7 @@ pub struct ExceptionsWitness {
     pub inputs: Vec<Input>,
     /// What `fpscout run --args` takes to replay it.
     pub run_args: String,
-    pub source: exceptions::Source,
+    pub source: crate::origin::Phase,
     pub result: Option<String>,
     pub result_class: ResultClass,
 }
@@ -607,27 +608,6 @@ pub enum DiffKind {
     Ulps,
 }
 
-/// Which phase produced the input (`steps`: how far the search walked from the model).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "phase", rename_all = "snake_case")]
-pub enum Origin {
-    Solver {
-        build: String,
-        op: u32,
-        kind: String,
-        steps: usize,
-    },
-    FloatSolver {
-        build: String,
-        op: u32,
-        kind: String,
-        steps: usize,
-    },
-    Random,
-    Special,
-    Sweep,
-}
-
 /// What one build's executable did on the input.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BuildObservation {
@@ -719,33 +699,7 @@ fn observation(o: &Observation, ret: Type) -> BuildObservation {
 }
 
 fn diff_finding(report: &DiffReport, x: &diff::Finding) -> DiffFinding {
-    let origin = match &x.origin {
-        diff::Origin::Solver {
-            build,
-            op,
-            kind,
-            steps,
-        } => Origin::Solver {
-            build: build.to_string(),
-            op: *op,
-            kind: kind.to_string(),
-            steps: *steps,
-        },
-        diff::Origin::FloatSolver {
-            build,
-            op,
-            kind,
-            steps,
-        } => Origin::FloatSolver {
-            build: build.to_string(),
-            op: *op,
-            kind: kind.to_string(),
-            steps: *steps,
-        },
-        diff::Origin::Random => Origin::Random,
-        diff::Origin::Special => Origin::Special,
-        diff::Origin::Sweep => Origin::Sweep,
-    };
+    let origin = x.origin;
     let kinds = x
         .kinds
         .iter()
@@ -1214,10 +1168,8 @@ mod tests {
             (JSON_FORMAT, 4, 1, 4)
         );
         let text = serde_json::to_string(&ErrorLine::Total(t)).expect("serialises");
-        assert!(
-            text.starts_with(r#"{"type":"total","data":{"format":1,"#),
-            "{text}"
-        );
+        let opening = format!(r#"{{"type":"total","data":{{"format":{JSON_FORMAT},"#);
+        assert!(text.starts_with(&opening), "{text}");
         assert!(text.contains(r#""worst_bits":"inf""#), "{text}");
     }
 }

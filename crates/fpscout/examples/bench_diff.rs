@@ -171,7 +171,7 @@ fn main() {
                     full.findings
                         .iter()
                         .filter(|f| f.confirmed
-                            && matches!(f.origin, fpscout_search::diff::Origin::FloatSolver { .. }))
+                            && f.origin.phase == fpscout_search::origin::Phase::FloatSolver)
                         .count()
                 ),
                 peak_rss_mib()

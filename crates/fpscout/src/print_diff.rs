@@ -2,7 +2,8 @@
 
 use fpscout_ir::FloatTy;
 use fpscout_report::args::{decimal, hex_float};
-use fpscout_search::diff::{DiffReport, Observation, Origin, ResultClass, Summary};
+use fpscout_search::diff::{DiffReport, Observation, ResultClass, Summary};
+use fpscout_search::origin::{Origin, Phase};
 use fpscout_search::run::{format_value, native_trace_records};
 use fpscout_walk::concrete::ArgBits;
 use std::io::Write;
@@ -65,31 +66,7 @@ pub fn print_text(out: &mut impl Write, report: &DiffReport, show_unconfirmed: b
             .iter()
             .map(|k| format!("{k:?}").to_lowercase())
             .collect();
-        let origin = match &x.origin {
-            Origin::Solver {
-                build,
-                op,
-                kind,
-                steps,
-            } => {
-                format!(
-                    "solver: {kind} condition of {build} op#{op}, {steps} step(s) from the model"
-                )
-            }
-            Origin::FloatSolver {
-                build,
-                op,
-                kind,
-                steps,
-            } => {
-                format!(
-                    "float solver: {kind} condition of {build} op#{op}, {steps} step(s) from its solution"
-                )
-            }
-            Origin::Random => "random phase".into(),
-            Origin::Sweep => "sweep over the input space".into(),
-            Origin::Special => "seed inputs (special values, the function's constants)".into(),
-        };
+        let origin = origin_text(&x.origin);
         let status = if x.confirmed {
             if x.ftz_only {
                 "confirmed natively (FTZ/DAZ only: gone when both builds run without it)"
@@ -328,4 +305,27 @@ pub fn backend_rewrite_note(build: &str, rewrites: &[String], consequence: &str)
          executable's; {consequence}.",
         rewrites.join("; ")
     )
+}
+
+/// How the text report says where an input came from.
+fn origin_text(origin: &Origin) -> String {
+    let solved = |what: &str, from: &str| {
+        origin.aim.map_or(what.to_string(), |a| {
+            format!(
+                "{what}: {} condition of {} op#{}, {} step(s) from {from}",
+                a.kind.name(),
+                a.build.label(),
+                a.op,
+                a.steps
+            )
+        })
+    };
+    match origin.phase {
+        Phase::Z3 => solved("solver", "the model"),
+        Phase::Fallback => solved("fallback solver", "the model"),
+        Phase::FloatSolver => solved("float solver", "its solution"),
+        Phase::Random => "random phase".into(),
+        Phase::Sweep => "sweep over the input space".into(),
+        Phase::Seed => "seed inputs (special values, the function's constants)".into(),
+    }
 }

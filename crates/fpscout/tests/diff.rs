@@ -2,7 +2,8 @@
 //! and on one with none.
 
 use fpscout_ir::ExceptionKind;
-use fpscout_search::diff::{run_diff, DiffConfig, DiffKind, DiffReport, Origin, ResultClass};
+use fpscout_search::diff::{run_diff, DiffConfig, DiffKind, DiffReport, ResultClass};
+use fpscout_search::origin::{Aim, Origin, Phase};
 use fpscout_search::session::{FtzDazChoice, Session};
 use fpscout_toolchain::BuildFlags;
 use std::path::{Path, PathBuf};
@@ -49,7 +50,7 @@ fn vectorised_summation_overflow_is_found_by_the_solver_and_confirmed() {
             f.confirmed
                 && f.p.flags.contains(ExceptionKind::Overflow)
                 && !f.p_prime.flags.contains(ExceptionKind::Overflow)
-                && matches!(f.origin, Origin::Solver { .. })
+                && f.origin.phase == Phase::Z3
         })
         .expect("an input from a Z3 model that overflows in P only");
     assert!(hit.kinds.contains(&DiffKind::Flags));
@@ -108,9 +109,12 @@ fn removed_reciprocal_changes_a_division_by_zero() {
     assert!(
         matches!(
             hit.origin,
-            Origin::Solver {
-                kind: "divbyzero",
-                ..
+            Origin {
+                phase: Phase::Z3,
+                aim: Some(Aim {
+                    kind: ExceptionKind::DivByZero,
+                    ..
+                }),
             }
         ),
         "{:?}",
@@ -405,7 +409,7 @@ fn a_build_that_hangs_where_the_other_ends_is_a_termination_difference() {
         .expect("a confirmed termination difference");
     assert_eq!(hit.p.class, ResultClass::Hang);
     assert_eq!(hit.p_prime.class, ResultClass::Nan);
-    assert!(matches!(hit.origin, Origin::Special));
+    assert_eq!(hit.origin, Origin::of(Phase::Seed));
     assert!(hit
         .fast_math_note
         .as_deref()

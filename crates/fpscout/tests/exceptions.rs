@@ -4,8 +4,9 @@
 
 use fpscout_ir::ExceptionKind;
 use fpscout_search::exceptions::{
-    run_exceptions, Avoidability, ExceptionsConfig, ExceptionsReport, Source,
+    run_exceptions, Avoidability, ExceptionsConfig, ExceptionsReport,
 };
+use fpscout_search::origin::Phase;
 use fpscout_search::session::Session;
 use fpscout_toolchain::{BuildFlags, BuildKind};
 use fpscout_walk::concrete::ArgBits;
@@ -113,7 +114,7 @@ fn av1_overflows_for_large_same_sign_inputs_and_it_is_avoidable() {
     let w = x
         .witnesses
         .iter()
-        .find(|w| w.source == Source::Z3)
+        .find(|w| w.source == Phase::Z3)
         .expect("a Z3 witness");
     let (a, b) = (double(&w.input[0]), double(&w.input[1]));
     assert!(a.is_finite() && b.is_finite());
@@ -280,7 +281,7 @@ fn some_exceptions_are_found_only_by_the_fallback_solver() {
             t.verdicts.z3_unknown > 0
                 && t.verdicts.z3_sat == 0
                 && t.verdicts.fallback_sat > 0
-                && t.raised_by == Some(Source::Fallback)
+                && t.raised_by == Some(Phase::Fallback)
         })
         .collect();
     assert!(
@@ -297,7 +298,7 @@ fn some_exceptions_are_found_only_by_the_fallback_solver() {
             // executable's DWARF may join it to the compile directory.
             .find(|x| x.kind == t.kind && same_place(&x.location, &t.location))
             .unwrap_or_else(|| panic!("the finding of {t:?} among {:#?}", r.findings));
-        assert!(x.witnesses.iter().any(|w| w.source == Source::Fallback));
+        assert!(x.witnesses.iter().any(|w| w.source == Phase::Fallback));
     }
 }
 

@@ -4,10 +4,11 @@ mod common;
 
 use common::cli::{records, run};
 use fpscout_ir::ExceptionKind;
-use fpscout_search::diff::{run_diff, DiffConfig, DiffKind, DiffReport, Origin};
+use fpscout_search::diff::{run_diff, DiffConfig, DiffKind, DiffReport};
 use fpscout_search::exceptions::{
-    run_exceptions, ExceptionsConfig, ExceptionsReport, Refinement, Source, TargetOutcome,
+    run_exceptions, ExceptionsConfig, ExceptionsReport, Refinement, TargetOutcome,
 };
+use fpscout_search::origin::{Aim, Build, Origin, Phase};
 use fpscout_search::session::Session;
 use fpscout_toolchain::{BuildFlags, BuildKind};
 use fpscout_walk::concrete::ArgBits;
@@ -69,7 +70,7 @@ fn an_overflow_only_floats_reach_is_witnessed_by_the_float_solver() {
 
     let (session, refined) = exceptions(&path, &solvers_only("absorbed", true));
     let t = target(&refined, 5, ExceptionKind::Overflow);
-    assert_eq!(t.raised_by, Some(Source::FloatSolver), "{t:?}");
+    assert_eq!(t.raised_by, Some(Phase::FloatSolver), "{t:?}");
     assert_eq!(t.float_solver, Some(Refinement::Witnessed));
     assert!(t.verdicts.float_solver_sat >= 1, "{:?}", t.verdicts);
     assert_eq!(
@@ -86,7 +87,7 @@ fn an_overflow_only_floats_reach_is_witnessed_by_the_float_solver() {
     let witness = finding
         .witnesses
         .iter()
-        .find(|w| w.source == Source::FloatSolver)
+        .find(|w| w.source == Phase::FloatSolver)
         .expect("a float-solver witness");
     // The witness takes the branch and overflows: 1.8 <= |x| <= 8, exactly as floats do.
     let ArgBits::Scalar(bits) = witness.input[0] else {
@@ -302,10 +303,13 @@ fn a_difference_behind_a_branch_only_floats_take_is_found_from_the_float_solvers
     assert!(
         matches!(
             hit.origin,
-            Origin::FloatSolver {
-                build: "P",
-                kind: "underflow",
-                ..
+            Origin {
+                phase: Phase::FloatSolver,
+                aim: Some(Aim {
+                    build: Build::P,
+                    kind: ExceptionKind::Underflow,
+                    ..
+                }),
             }
         ),
         "{:?}",
@@ -353,7 +357,7 @@ fn an_operation_only_floats_reach_is_a_target_of_exceptions_too() {
 
     let (_, refined) = exceptions(&path, &solvers_only("window", true));
     let t = target(&refined, 8, ExceptionKind::Underflow);
-    assert_eq!(t.raised_by, Some(Source::FloatSolver), "{t:?}");
+    assert_eq!(t.raised_by, Some(Phase::FloatSolver), "{t:?}");
     assert_eq!(t.float_solver, Some(Refinement::Witnessed));
     let finding = underflow_on_line_8(&refined).expect("the product's underflow");
     let ArgBits::Scalar(bits) = finding.witnesses[0].input[0] else {

@@ -7,6 +7,7 @@ use crate::config::{self, CommonConfig};
 use crate::confirm::confirm_each_pair;
 use crate::executable::{ExecutablePair, Pacer};
 pub use crate::observe::{native_observe, plain_observe, Observation, ResultClass};
+use crate::origin::{Aim, Build, Origin, Phase};
 use crate::random::RandomBatches;
 use crate::refine::{missed_targets, refine_both, RefineLimits, RefineState, Refinement};
 use crate::search::{after, earliest, is_finite_bits, model_floats, neighbours, InputSpace};
@@ -120,44 +121,17 @@ pub enum DiffKind {
     Ulps,
 }
 
-/// Where a finding came from.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(tag = "phase", rename_all = "snake_case")]
-pub enum Origin {
-    /// A solver candidate for an exception condition (or a neighbour of one).
-    Solver {
-        build: &'static str,
-        op: u32,
-        kind: &'static str,
-        steps: usize,
-    },
-    /// A float-solver solution for an exception condition no Z3 model met (or a
-    /// neighbour of one).
-    FloatSolver {
-        build: &'static str,
-        op: u32,
-        kind: &'static str,
-        steps: usize,
-    },
-    /// The random phase.
-    Random,
-    /// A seed input (special values, the function's constants: see `seeds`).
-    Special,
-    /// The sweep of a one-parameter function: the first input of a signature in which the
-    /// builds differ.
-    Sweep,
-}
-
-impl Origin {
-    /// The same origin for a point `steps` neighbours from its candidate (solver
-    /// origins count them; the others are their own points).
-    fn at_steps(&self, steps: usize) -> Origin {
-        let mut origin = self.clone();
-        if let Origin::Solver { steps: s, .. } | Origin::FloatSolver { steps: s, .. } = &mut origin
-        {
-            *s = steps;
-        }
-        origin
+/// What a solver aimed at: `kind` raised by the build labelled `build` at operation `op`.
+fn aim(build: &str, op: u32, kind: ExceptionKind) -> Aim {
+    Aim {
+        build: if build == "P" {
+            Build::P
+        } else {
+            Build::PPrime
+        },
+        op,
+        kind,
+        steps: 0,
     }
 }
 
@@ -538,7 +512,7 @@ fn run_diff_once(
     // the normal range, and the function's constants and their neighbours.
     let constants = crate::seeds::float_constants(builds.p.0, builds.p.1);
     for point in crate::seeds::seed_points(tys, input_ranges, &constants) {
-        candidates.push((point, vec![], Origin::Special));
+        candidates.push((point, vec![], Origin::of(Phase::Seed)));
     }
     // A function of one float parameter: a sweep over its whole input space on both
     // executables (one code byte per input, tens of millions per second), each signature
@@ -549,7 +523,7 @@ fn run_diff_once(
             Ok(points) => {
                 for (bits, sig, count) in points {
                     *found.inputs_seen.entry(sig).or_insert(0) += count;
-                    candidates.push((vec![bits], vec![], Origin::Sweep));
+                    candidates.push((vec![bits], vec![], Origin::of(Phase::Sweep)));
                 }
             }
             Err(why) => summary.stopped.push(format!("sweep: {why}")),
@@ -558,9 +532,9 @@ fn run_diff_once(
     }
     let neighbourhoods: Vec<Vec<Vec<u64>>> = candidates
         .iter()
-        .map(|(center, around, origin)| match origin {
-            Origin::Special | Origin::Sweep => vec![center.clone()],
-            _ => neighbours(center, around, tys, cfg.search_budget),
+        .map(|(center, around, origin)| match origin.aim {
+            None => vec![center.clone()],
+            Some(_) => neighbours(center, around, tys, cfg.search_budget),
         })
         .collect();
     // First the few nearest points of every candidate, then the rest of those whose
@@ -933,9 +907,13 @@ fn random_phase(
             if kinds.is_empty() {
                 continue;
             }
-            found
-                .findings
-                .push(Finding::found(args, (kinds, ulps), op, oq, Origin::Random));
+            found.findings.push(Finding::found(
+                args,
+                (kinds, ulps),
+                op,
+                oq,
+                Origin::of(Phase::Random),
+            ));
         }
     }
     Ok(random_signatures)
@@ -1052,11 +1030,11 @@ impl<'s> SolveStep<'_, 's> {
             let (set, origins) =
                 QuerySet::differential(&cp.constraints, &mine.queries, &theirs.queries, deadline);
             diff_scripts.extend(set);
-            diff_origins.extend(origins.into_iter().map(|i| Origin::Solver {
-                build,
-                op: mine.queries[i].op.0,
-                kind: mine.queries[i].kind.name(),
-                steps: 0,
+            diff_origins.extend(origins.into_iter().map(|i| {
+                Origin::aimed(
+                    Phase::Z3,
+                    aim(build, mine.queries[i].op.0, mine.queries[i].kind),
+                )
             }));
         }
         progress(
@@ -1174,12 +1152,7 @@ impl<'s> SolveStep<'_, 's> {
                     continue;
                 }
                 summary.float_solver_candidates += 1;
-                let origin = Origin::FloatSolver {
-                    build,
-                    op: op.0,
-                    kind: kind.name(),
-                    steps: 0,
-                };
+                let origin = Origin::aimed(Phase::FloatSolver, aim(build, op.0, kind));
                 // Solutions meet their condition over floats: likelier witnesses
                 // than the models around which the search still has to look.
                 pool.candidates.insert(0, (center, vec![], origin));
@@ -1386,12 +1359,7 @@ impl SolveRounds<'_, '_> {
                 match v {
                     Verdict::Sat(values) => {
                         summary.satisfiable += 1;
-                        let origin = Origin::Solver {
-                            build,
-                            op,
-                            kind: kind.name(),
-                            steps: 0,
-                        };
+                        let origin = Origin::aimed(Phase::Z3, aim(build, op, kind));
                         self.add(pool, &values, origin, false);
                     }
                     Verdict::Unsat => summary.unsatisfiable += 1,
@@ -1523,7 +1491,7 @@ fn count_confirmed(summary: &mut Summary, findings: &[Finding]) {
         .filter(|s| {
             confirmed
                 .iter()
-                .any(|x| signature(x) == **s && matches!(x.origin, Origin::Solver { .. }))
+                .any(|x| signature(x) == **s && x.origin.phase == Phase::Z3)
         })
         .count();
     summary.max_ulps = summary

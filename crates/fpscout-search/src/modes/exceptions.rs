@@ -12,6 +12,7 @@ use crate::config::{self, CommonConfig};
 use crate::confirm::confirm_each;
 use crate::executable::{Executable, Pacer};
 use crate::observe::ResultClass;
+use crate::origin::Phase;
 use crate::random::RandomBatches;
 pub use crate::refine::Refinement;
 use crate::refine::{missed_targets, refine, RefineLimits};
@@ -101,33 +102,6 @@ const EXACT_FAILURES_TOLERATED: usize = 4;
 /// Inputs whose exact result is computed to classify one overflow or underflow, at most.
 const CLASSIFIED_INPUTS: usize = 8;
 
-/// What produced an input (in `--json` witnesses as `source`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Source {
-    /// A model of Z3 (or a float near it).
-    Z3,
-    /// A model of the fallback solver (or a float near it).
-    Fallback,
-    /// A solution of the float solver on a path to the operation (replayed as it is).
-    FloatSolver,
-    /// A seed point: special values, the function's constants.
-    Seed,
-    Random,
-}
-
-impl Source {
-    pub fn name(self) -> &'static str {
-        match self {
-            Source::Z3 => "z3",
-            Source::Fallback => "fallback",
-            Source::FloatSolver => "float_solver",
-            Source::Seed => "seed",
-            Source::Random => "random",
-        }
-    }
-}
-
 /// Whether rewriting the computation could avoid an overflow or underflow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -158,7 +132,7 @@ impl Avoidability {
 #[derive(Clone, Debug)]
 pub struct Witness {
     pub input: Vec<ArgBits>,
-    pub source: Source,
+    pub source: Phase,
     pub result: Option<u64>,
     pub class: ResultClass,
 }
@@ -210,7 +184,7 @@ pub struct TargetOutcome {
     pub verdicts: Verdicts,
     /// Raised at its operation by the executable, on an input of this source (the first
     /// witness of its finding); `None`: not raised.
-    pub raised_by: Option<Source>,
+    pub raised_by: Option<Phase>,
     /// The float solver's answer, for a target it was asked about.
     pub float_solver: Option<Refinement>,
 }
@@ -387,7 +361,7 @@ impl Findings<'_> {
         &mut self,
         args: &[ArgBits],
         traced: &TracedOutcome,
-        source: Source,
+        source: Phase,
     ) -> Vec<(Option<LocKey>, ExceptionKind)> {
         let (result, class) = outcome_result(&traced.outcome, self.ret);
         let mut keys = Vec::new();
@@ -443,7 +417,7 @@ struct Candidate {
     center: Vec<u64>,
     around: Vec<(u64, u64)>,
     target: Option<(FpOpId, ExceptionKind)>,
-    source: Source,
+    source: Phase,
 }
 
 /// Runs the whole pipeline on one function.
@@ -611,7 +585,7 @@ pub fn run_exceptions(
                 center: point,
                 around: Vec::new(),
                 target: None,
-                source: Source::Seed,
+                source: Phase::Seed,
             });
         candidates.splice(0..0, seeds);
         summary.candidates += candidates.len();
@@ -714,7 +688,7 @@ pub fn run_exceptions(
                     center: center.clone(),
                     around: Vec::new(),
                     target: Some(*target),
-                    source: Source::FloatSolver,
+                    source: Phase::FloatSolver,
                 })
                 .collect();
             summary.candidates += candidates.len();
@@ -1078,7 +1052,7 @@ impl Solving<'_, '_> {
                     Verdict::Sat(values) => {
                         summary.queries.z3_sat += 1;
                         self.verdicts_of(asked[k]).z3_sat += 1;
-                        self.add(space, &values, asked[k], Source::Z3, &mut out);
+                        self.add(space, &values, asked[k], Phase::Z3, &mut out);
                     }
                     Verdict::Unsat => {
                         summary.queries.z3_unsat += 1;
@@ -1164,7 +1138,7 @@ impl Solving<'_, '_> {
                     Verdict::Sat(values) => {
                         summary.queries.fallback_sat += 1;
                         self.verdicts_of(asked[k]).fallback_sat += 1;
-                        self.add(space, &values, asked[k], Source::Fallback, out);
+                        self.add(space, &values, asked[k], Phase::Fallback, out);
                     }
                     Verdict::NotAttempted => pending.push_back(k),
                     _ => {
@@ -1187,7 +1161,7 @@ impl Solving<'_, '_> {
         space: &InputSpace,
         values: &[Rational],
         q: &Query,
-        source: Source,
+        source: Phase,
         out: &mut Vec<Candidate>,
     ) {
         let (center, around) = model_floats(values, &space.tys);
@@ -1229,7 +1203,7 @@ fn search_round(
         .iter()
         .map(|c| match c.source {
             // A float-solver solution takes its path exactly; its neighbours need not.
-            Source::Seed | Source::FloatSolver => vec![c.center.clone()],
+            Phase::Seed | Phase::FloatSolver => vec![c.center.clone()],
             _ => neighbours(&c.center, &c.around, &space.tys, cfg.search_budget),
         })
         .collect();
@@ -1329,7 +1303,7 @@ fn random_phase(
             let outs = exe.traced(&batch, until)?;
             summary.traced_runs += outs.len();
             for (args, t) in batch.iter().zip(&outs) {
-                findings.record(args, t, Source::Random);
+                findings.record(args, t, Phase::Random);
             }
             done += outs.len();
         } else {
@@ -1357,7 +1331,7 @@ fn random_phase(
             let traced = exe.traced(&worth, until)?;
             summary.traced_runs += traced.len();
             for (args, t) in worth.iter().zip(&traced) {
-                findings.record(args, t, Source::Random);
+                findings.record(args, t, Phase::Random);
             }
             done += outs.len();
         }
