@@ -1865,10 +1865,9 @@ impl FuncCx<'_> {
         if let Some(op) = HeapOp::from_c_name(name) {
             let (params, ret) = op.signature();
             if !signature_is(params, ret) {
-                return Err(self.unsupported(
-                    inst,
-                    format!("call to '{name}' with unexpected signature"),
-                ));
+                return Err(
+                    self.unsupported(inst, format!("call to '{name}' with unexpected signature"))
+                );
             }
             return Ok(Some(InstKind::Heap {
                 op,

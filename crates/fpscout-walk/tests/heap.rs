@@ -157,10 +157,7 @@ fn heap_calls_are_lowered_to_heap_instructions() {
             })
             .collect()
     };
-    assert_eq!(
-        ops("calloc_recurrence"),
-        vec![HeapOp::Calloc, HeapOp::Free]
-    );
+    assert_eq!(ops("calloc_recurrence"), vec![HeapOp::Calloc, HeapOp::Free]);
     assert_eq!(
         ops("realloc_growth"),
         vec![
