@@ -871,6 +871,12 @@ pub enum InstKind {
         byte: Operand,
         len: Operand,
     },
+    /// `malloc`, `calloc`, `realloc` or `free` on the walker's memory; `args` as the C
+    /// function takes them (sizes as i64, pointers as ptr).
+    Heap {
+        op: HeapOp,
+        args: Vec<Operand>,
+    },
     ExtractElement {
         ty: Type,
         v: Operand,
@@ -932,6 +938,7 @@ impl InstKind {
                 .collect(),
             Memcpy { dst, src, len } => vec![dst, src, len],
             Memset { dst, byte, len } => vec![dst, byte, len],
+            Heap { args, .. } => args.iter().collect(),
             ExtractElement { v, index, .. } => vec![v, index],
             InsertElement { v, elt, index, .. } => vec![v, elt, index],
             External(call) => call.args.iter().collect(),
@@ -1002,6 +1009,51 @@ impl OutputFn {
             "fwrite" | "fwrite_unlocked" => OutputFn::Fwrite,
             _ => return None,
         })
+    }
+}
+
+/// The C heap functions the walker models on its own memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum HeapOp {
+    /// `malloc(size)`: uninitialised cells.
+    Malloc,
+    /// `calloc(count, size)`: zeroed cells.
+    Calloc,
+    /// `realloc(ptr, size)`: a new object with the old contents up to the smaller size.
+    Realloc,
+    /// `free(ptr)`.
+    Free,
+}
+
+impl HeapOp {
+    pub fn from_c_name(name: &str) -> Option<HeapOp> {
+        Some(match name {
+            "malloc" => HeapOp::Malloc,
+            "calloc" => HeapOp::Calloc,
+            "realloc" => HeapOp::Realloc,
+            "free" => HeapOp::Free,
+            _ => return None,
+        })
+    }
+
+    pub fn c_name(self) -> &'static str {
+        match self {
+            HeapOp::Malloc => "malloc",
+            HeapOp::Calloc => "calloc",
+            HeapOp::Realloc => "realloc",
+            HeapOp::Free => "free",
+        }
+    }
+
+    /// The C signature: parameter types and result type.
+    pub fn signature(self) -> (&'static [Type], Type) {
+        const SIZE: Type = Type::Scalar(ScalarTy::Int(64));
+        match self {
+            HeapOp::Malloc => (&[SIZE], Type::PTR),
+            HeapOp::Calloc => (&[SIZE, SIZE], Type::PTR),
+            HeapOp::Realloc => (&[Type::PTR, SIZE], Type::PTR),
+            HeapOp::Free => (&[Type::PTR], Type::Void),
+        }
     }
 }
 

@@ -1072,7 +1072,8 @@ impl<'c, 'm> Emitter<'c, 'm> {
             | InstKind::Store { .. }
             | InstKind::Gep { .. }
             | InstKind::Memcpy { .. }
-            | InstKind::Memset { .. } => return refuse("memory"),
+            | InstKind::Memset { .. }
+            | InstKind::Heap { .. } => return refuse("memory"),
         }))
     }
 

@@ -1793,6 +1793,10 @@ impl FuncCx<'_> {
         dest: Option<ValueId>,
         out: &mut Vec<Inst>,
     ) -> Result<()> {
+        if let Some(kind) = self.lower_libc_memory_call(inst, &name, ty, &args, dest, out)? {
+            out.push(Inst { dest, kind });
+            return Ok(());
+        }
         let kind = if let Some(end) = EndFn::from_c_name(&name) {
             ExternalKind::End(end)
         } else if let Some(output) = OutputFn::from_c_name(&name) {
@@ -1834,6 +1838,70 @@ impl FuncCx<'_> {
             kind: InstKind::External(Box::new(call)),
         });
         Ok(())
+    }
+
+    /// The C library's memory functions, run on the walker's memory: the heap
+    /// (`InstKind::Heap`) and `memcpy`/`memmove`/`memset` called as functions rather than
+    /// intrinsics (`-fno-builtin`), whose returned destination is pushed as a zero-offset
+    /// GEP. `None` for any other function or an unexpected signature (left to the native
+    /// call, which reports it).
+    unsafe fn lower_libc_memory_call(
+        &mut self,
+        inst: LLVMValueRef,
+        name: &str,
+        ty: Type,
+        args: &[Operand],
+        dest: Option<ValueId>,
+        out: &mut Vec<Inst>,
+    ) -> Result<Option<InstKind>> {
+        let arg_tys: Vec<Option<Type>> = (0..args.len() as u32)
+            .map(|i| self.ty_of(inst, LLVMGetOperand(inst, i)).ok())
+            .collect();
+        let signature_is = |params: &[Type], ret: Type| {
+            ty == ret
+                && arg_tys.len() == params.len()
+                && arg_tys.iter().zip(params).all(|(a, p)| *a == Some(*p))
+        };
+        if let Some(op) = HeapOp::from_c_name(name) {
+            let (params, ret) = op.signature();
+            if !signature_is(params, ret) {
+                return Err(
+                    self.unsupported(inst, format!("call to '{name}' with unexpected signature"))
+                );
+            }
+            return Ok(Some(InstKind::Heap {
+                op,
+                args: args.to_vec(),
+            }));
+        }
+        let size = Type::int(64);
+        let kind = match name {
+            "memcpy" | "memmove" if signature_is(&[Type::PTR, Type::PTR, size], Type::PTR) => {
+                InstKind::Memcpy {
+                    dst: args[0].clone(),
+                    src: args[1].clone(),
+                    len: args[2].clone(),
+                }
+            }
+            "memset" if signature_is(&[Type::PTR, Type::int(32), size], Type::PTR) => {
+                InstKind::Memset {
+                    dst: args[0].clone(),
+                    byte: args[1].clone(),
+                    len: args[2].clone(),
+                }
+            }
+            _ => return Ok(None),
+        };
+        if dest.is_none() {
+            return Ok(Some(kind));
+        }
+        out.push(Inst { dest: None, kind });
+        // The functions return their destination.
+        Ok(Some(InstKind::Gep {
+            base: args[0].clone(),
+            const_offset: 0,
+            indices: Vec::new(),
+        }))
     }
 
     /// `llvm.pow` with the constant exponents DAGCombiner::visitFPOW rewrites: with afn and

@@ -204,6 +204,10 @@ pub(crate) enum Op {
         byte: Opd,
         len: Opd,
     },
+    Heap {
+        op: HeapOp,
+        args: Box<[Opd]>,
+    },
     ExtractElement {
         v: Opd,
         index: Opd,
@@ -573,6 +577,10 @@ impl<D: Domain> Decoder<'_, D> {
                 dst: self.opd(dst),
                 byte: self.opd(byte),
                 len: self.opd(len),
+            },
+            InstKind::Heap { op, args } => Op::Heap {
+                op: *op,
+                args: args.iter().map(|a| self.opd(a)).collect(),
             },
             InstKind::ExtractElement { v, index, .. } => Op::ExtractElement {
                 v: self.opd(v),

@@ -183,6 +183,8 @@ struct Object<S> {
     cells: Cells<S>,
     live: bool,
     writable: bool,
+    /// Returned by `malloc`, `calloc` or `realloc`: only such objects may be freed.
+    heap: bool,
     /// Cells or liveness changed since the memory was last reset.
     dirty: bool,
 }
@@ -200,6 +202,11 @@ pub struct Memory<S> {
     /// `last_reset` while nothing has changed since that reset (0 otherwise).
     unchanged_copy_of: u64,
 }
+
+/// The largest heap object `malloc`, `calloc` and `realloc` give (1 MiB): a zeroed or
+/// copied object holds a cell per byte, and the numerical code fpscout walks allocates
+/// work arrays far smaller. A larger request is unsupported on its path.
+pub const MAX_HEAP_OBJECT: u64 = 1 << 20;
 
 /// At most this many dropped objects are kept for reuse.
 const MAX_SPARE: usize = 64;
@@ -254,6 +261,7 @@ impl<S: Clone> Memory<S> {
             cells: Cells::for_size(0),
             live: false,
             writable: false,
+            heap: false,
             dirty: false,
         };
         Memory {
@@ -281,6 +289,7 @@ impl<S: Clone> Memory<S> {
                 o.cells.reuse_for(size);
                 o.live = true;
                 o.writable = writable;
+                o.heap = false;
                 o.dirty = true;
                 let obj = self.objects.len() as ObjectId;
                 self.objects.push(o);
@@ -299,6 +308,7 @@ impl<S: Clone> Memory<S> {
             cells: Cells::for_size(size),
             live: true,
             writable,
+            heap: false,
             dirty: true,
         });
         Ptr { obj, offset: 0 }
@@ -370,6 +380,83 @@ impl<S: Clone> Memory<S> {
         }
     }
 
+    /// `malloc(size)`: a fresh object of uninitialised cells (reading one before writing
+    /// it is unsupported, as for a local). `malloc(0)` gives a unique non-null pointer
+    /// to an object of no bytes, as glibc does.
+    pub fn heap_alloc(&mut self, size: u64) -> DResult<Ptr> {
+        if size > MAX_HEAP_OBJECT {
+            return Err(WalkError::unsupported(format!(
+                "a heap allocation of {size} bytes (fpscout models heap objects up to \
+                 {MAX_HEAP_OBJECT} bytes)"
+            )));
+        }
+        let p = self.alloc_named("heap", size, true);
+        self.objects[p.obj as usize].heap = true;
+        Ok(p)
+    }
+
+    /// `calloc`'s `count * size` bytes, all zero.
+    pub fn heap_alloc_zeroed<D: Domain<Scalar = S>>(&mut self, d: &D, size: u64) -> DResult<Ptr> {
+        let p = self.heap_alloc(size)?;
+        self.fill(d, p, 0, size)?;
+        Ok(p)
+    }
+
+    /// `realloc(old, size)`: a new object holding the old one's cells up to the smaller
+    /// size (the rest uninitialised), the old one freed. `realloc(NULL, size)` is
+    /// `malloc(size)`; `realloc(old, 0)` frees `old` and returns NULL (glibc's
+    /// REALLOC_ZERO_BYTES_FREES).
+    pub fn heap_realloc<D: Domain<Scalar = S>>(
+        &mut self,
+        d: &D,
+        old: Ptr,
+        size: u64,
+    ) -> DResult<Ptr> {
+        if old == Ptr::NULL {
+            return self.heap_alloc(size);
+        }
+        let old_size = self.freeable(old, "realloc")?;
+        if size == 0 {
+            self.heap_free(old)?;
+            return Ok(Ptr::NULL);
+        }
+        let new = self.heap_alloc(size)?;
+        self.copy(d, new, old, old_size.min(size))?;
+        self.heap_free(old)?;
+        Ok(new)
+    }
+
+    /// `free(p)`: ends a heap object's lifetime; later uses and a second free trap.
+    /// `free(NULL)` does nothing.
+    pub fn heap_free(&mut self, p: Ptr) -> DResult<()> {
+        if p == Ptr::NULL {
+            return Ok(());
+        }
+        self.freeable(p, "free")?;
+        self.kill(p.obj);
+        Ok(())
+    }
+
+    /// The size of the live heap object `p` points to the start of; a trap otherwise
+    /// (glibc aborts on an invalid pointer or a double free).
+    fn freeable(&self, p: Ptr, what: &str) -> DResult<u64> {
+        match self.objects.get(p.obj as usize) {
+            Some(o) if o.heap && !o.live => Err(WalkError::trap(format!(
+                "{what} of heap memory that was already freed"
+            ))),
+            Some(o) if o.heap && p.offset == 0 => Ok(o.size),
+            Some(o) if o.heap => Err(WalkError::trap(format!(
+                "{what} of a pointer {} bytes into a heap object",
+                p.offset
+            ))),
+            Some(o) => Err(WalkError::trap(format!(
+                "{what} of a pointer to '{}', which is not heap memory",
+                o.name
+            ))),
+            None => Err(bad_pointer(what)),
+        }
+    }
+
     pub fn object_size(&self, obj: ObjectId) -> Option<u64> {
         self.objects.get(obj as usize).map(|o| o.size)
     }
@@ -378,6 +465,7 @@ impl<S: Clone> Memory<S> {
     fn checked(&self, p: Ptr, size: u64, what: &str) -> DResult<(usize, u64)> {
         let o = match self.objects.get(p.obj as usize) {
             Some(o) if o.live => o,
+            Some(o) if o.heap => return Err(use_after_free(what)),
             _ => return Err(bad_pointer(what)),
         };
         if p.offset < 0 || (p.offset as u64).saturating_add(size) > o.size {
@@ -593,6 +681,12 @@ impl<S: Clone> Memory<S> {
 #[inline(never)]
 fn bad_pointer(what: &str) -> WalkError {
     WalkError::trap(format!("{what} through an invalid or null pointer"))
+}
+
+#[cold]
+#[inline(never)]
+fn use_after_free(what: &str) -> WalkError {
+    WalkError::trap(format!("{what} of heap memory after it was freed"))
 }
 
 #[cold]

@@ -1299,12 +1299,80 @@ impl<'m, D: Domain> Walker<'m, D> {
                 self.memory.fill(&self.domain, d, b, n)?;
                 return Ok(());
             }
+            Op::Heap { op, args } => {
+                let mut argv: SmallVec<[Reg<D::Scalar>; 2]> = SmallVec::new();
+                for a in args.iter() {
+                    argv.push(get(*a)?.clone());
+                }
+                match self.heap(*op, &argv)? {
+                    Some(p) => Reg::Ptr(p),
+                    None => return Ok(()),
+                }
+            }
             Op::Fail(i) => return Err(code.bad[*i as usize].clone()),
             Op::Call { .. } | Op::External(_) => unreachable!("calls are handled by the run loop"),
             _ => unreachable!("handled by exec"),
         };
         set(frame, inst.dest, result);
         Ok(())
+    }
+
+    /// `malloc`, `calloc`, `realloc` or `free` on the walk's memory; the pointer returned
+    /// (`None` for `free`). Sizes must be concrete: a size that depends on symbolic input
+    /// fails this path only. Allocation failure is not modelled (glibc returns NULL only
+    /// when the system is out of memory, and the sizes here are concrete and small; sizes
+    /// beyond the memory's limit are refused as unsupported instead), except for
+    /// `calloc`'s `count * size` overflowing, where glibc deterministically returns NULL.
+    #[inline(never)]
+    fn heap(&mut self, op: HeapOp, args: &[Reg<D::Scalar>]) -> DResult<Option<Ptr>> {
+        let size_arg = |w: &mut Self, i: usize| -> DResult<u64> {
+            let Some(Reg::Scalar(s)) = args.get(i) else {
+                return Err(WalkError::unsupported(format!(
+                    "argument {} of {} is not a size",
+                    i + 1,
+                    op.c_name()
+                )));
+            };
+            w.domain.concretize(s, ScalarTy::Int(64)).map_err(|_| {
+                WalkError::unsupported(format!(
+                    "the size given to {} depends on symbolic input",
+                    op.c_name()
+                ))
+            })
+        };
+        let ptr_arg = |w: &mut Self| -> DResult<Ptr> {
+            match args.first() {
+                Some(r) => w.ptr_of(r),
+                None => Err(WalkError::unsupported(format!(
+                    "{} without a pointer",
+                    op.c_name()
+                ))),
+            }
+        };
+        Ok(match op {
+            HeapOp::Malloc => {
+                let size = size_arg(self, 0)?;
+                Some(self.memory.heap_alloc(size)?)
+            }
+            HeapOp::Calloc => {
+                let (count, size) = (size_arg(self, 0)?, size_arg(self, 1)?);
+                match count.checked_mul(size) {
+                    Some(bytes) => Some(self.memory.heap_alloc_zeroed(&self.domain, bytes)?),
+                    // glibc's calloc fails (NULL, ENOMEM) when the product overflows.
+                    None => Some(Ptr::NULL),
+                }
+            }
+            HeapOp::Realloc => {
+                let old = ptr_arg(self)?;
+                let size = size_arg(self, 1)?;
+                Some(self.memory.heap_realloc(&self.domain, old, size)?)
+            }
+            HeapOp::Free => {
+                let p = ptr_arg(self)?;
+                self.memory.heap_free(p)?;
+                None
+            }
+        })
     }
 
     /// `select` on anything but three scalars.

@@ -238,3 +238,64 @@ fn an_isfinite_guard_no_longer_stops_the_symbolic_half() {
         "{summary}"
     );
 }
+
+#[test]
+fn a_calloc_work_array_keeps_the_solver_engaged() {
+    // The shape of R's bessel_j: a work array from calloc, filled by a recurrence in x,
+    // summed and freed. The overflow behind the narrow test is Z3's to find (no random
+    // inputs), through values that went through heap memory, and nothing stops the
+    // symbolic walk (calloc used to be "an external function whose argument or result
+    // type is not a C number").
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "work.c",
+        "#include <stdlib.h>\n\
+         double work(double x) {\n\
+         \x20 int n = 6;\n\
+         \x20 double *w = calloc(n, sizeof(double));\n\
+         \x20 if (!w) return 0;\n\
+         \x20 w[0] = x;\n\
+         \x20 for (int i = 1; i < n - 1; i++) w[i] = w[i - 1] * 0.5 + 1.0;\n\
+         \x20 double s = 0;\n\
+         \x20 for (int i = 0; i < n; i++) s += w[i];\n\
+         \x20 double *v = realloc(w, 2 * n * sizeof(double));\n\
+         \x20 v[n] = s;\n\
+         \x20 double t = v[n] / 3.0;\n\
+         \x20 free(v);\n\
+         \x20 if (t > 4e199 && t < 5e199) return t * t;\n\
+         \x20 return t;\n\
+         }\n",
+    );
+    let out = run(&[
+        "exceptions",
+        &src,
+        "-f",
+        "work",
+        "--json",
+        "--time-budget",
+        "10",
+        "--random",
+        "0",
+    ]);
+    assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
+    assert!(!out.stdout.contains("unsupported"), "{}", out.stdout);
+    let recs = records(&out.stdout);
+    let overflow = recs
+        .iter()
+        .find(|r| {
+            r["type"] == "finding" && r["data"]["kind"] == "overflow" && r["data"]["line"] == 14
+        })
+        .unwrap_or_else(|| panic!("an overflow finding on line 14: {}", out.stdout));
+    assert_eq!(overflow["data"]["operation"], "fmul");
+    assert_eq!(
+        overflow["data"]["witnesses"][0]["source"], "z3",
+        "{overflow}"
+    );
+    let summary = &recs.last().expect("summary record")["data"];
+    assert_eq!(summary["stopped"], serde_json::json!([]), "{summary}");
+    assert!(
+        summary["queries"]["z3_sat"].as_u64().unwrap() >= 1,
+        "{summary}"
+    );
+}
