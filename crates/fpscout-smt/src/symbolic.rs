@@ -456,7 +456,11 @@ impl SymReal {
     /// Runs `f` under the case condition `guard`: on the path condition while it runs (so
     /// the exceptions it records carry it); the defining facts of fresh variables it made
     /// are kept as implied by it.
-    fn under(&mut self, guard: &Bool, f: impl FnOnce(&mut SymReal) -> DResult<Sym>) -> DResult<Sym> {
+    fn under(
+        &mut self,
+        guard: &Bool,
+        f: impl FnOnce(&mut SymReal) -> DResult<Sym>,
+    ) -> DResult<Sym> {
         let base = self.pc.len();
         self.pc.push(guard.clone());
         self.case_depth += 1;
@@ -561,10 +565,7 @@ fn real_classes(ty: FloatTy, x: &Real) -> [(Bool, u64); 5] {
     };
     [
         (x.le(-&t), bits(f64::NEG_INFINITY)),
-        (
-            Bool::and(&[x.gt(-&t), x.lt(-&half_subnormal)]),
-            bits(-1.0),
-        ),
+        (Bool::and(&[x.gt(-&t), x.lt(-&half_subnormal)]), bits(-1.0)),
         (
             Bool::and(&[x.ge(-&half_subnormal), x.le(&half_subnormal)]),
             bits(0.0),
