@@ -6,7 +6,7 @@ use crate::isolate::{run_forked, Outcome};
 use crate::numeral::{float_to_real, small_real};
 use fpscout_ir::*;
 use fpscout_walk::concrete::x86::{call_libm_out, Env, MXCSR_DEFAULT};
-use fpscout_walk::concrete::{int_binop, int_cmp};
+use fpscout_walk::concrete::{int_binop, int_cmp, Concrete, FpMode};
 use fpscout_walk::{DResult, Decision, Domain, OpSite, WalkError};
 use std::time::Duration;
 use z3::ast::{Ast, Bool, Int, Real};
@@ -26,7 +26,18 @@ pub enum Sym {
     /// only the sign is modelled (signed comparisons with 0 and -1, a shift by width - 1),
     /// the sign of the real, so -0 counts as positive.
     FloatBits(Real, u32),
+    /// A float that is one of several values by mutually exclusive conditions on the
+    /// inputs (the extended reals' case split): where a real meets an infinite or NaN
+    /// constant (`x + INFINITY` is NaN where x stands for -inf, +inf elsewhere), or a
+    /// `select` on a symbolic condition has such a constant as an arm. Each case is known
+    /// bits (an infinity, a NaN, a signed zero) or a real term; every operation maps over
+    /// the cases under their conditions. At most [`MAX_CASES`] cases.
+    Cases(Vec<(Bool, Sym)>),
 }
+
+/// Most cases one extended value holds; an operation whose result would hold more fails
+/// its path (typed).
+pub const MAX_CASES: usize = 8;
 
 /// One exception condition: `formula` holds exactly for the inputs that reach the op on
 /// this path and satisfy the exception's condition over the reals.
@@ -194,6 +205,12 @@ pub struct SymReal {
     pub deadline: Option<std::time::Instant>,
     /// Branch feasibility checks that returned unknown (treated as feasible).
     pub unknown_checks: u32,
+    /// Operations on known bits that involve infinities or NaNs, and every known operation
+    /// inside a case, run here (x86 semantics, IEEE mode) for their result and flags.
+    concrete: Concrete,
+    /// How many case conditions the current operation runs under: inside a case, known
+    /// operands depend on the inputs through the case's condition, so their flags count.
+    case_depth: u32,
 }
 
 impl SymReal {
@@ -212,6 +229,8 @@ impl SymReal {
             check_timeout: Duration::from_millis(check_timeout_ms.into()),
             deadline: None,
             unknown_checks: 0,
+            concrete: Concrete::new(FpMode::IEEE),
+            case_depth: 0,
         }
     }
 
@@ -337,6 +356,9 @@ impl SymReal {
             }
             Sym::Bits(ScalarTy::Int(w), bits) => Ok(float_to_real(sign_extend(*bits, *w) as f64)),
             Sym::Int(i, _) => Ok(Real::from_int(i)),
+            Sym::Cases(_) => Err(WalkError::unsupported(
+                "a value that may be infinite or NaN used where only real terms are modelled",
+            )),
             other => Err(WalkError::unsupported(format!("{other:?} used as a real"))),
         }
     }
@@ -353,6 +375,9 @@ impl SymReal {
             )),
             Sym::FloatBits(..) => Err(WalkError::unsupported(
                 "the bits of a symbolic float used as a condition (bit tricks beyond the sign)",
+            )),
+            Sym::Cases(_) => Err(WalkError::unsupported(
+                "a value that may be infinite or NaN used as a branch condition",
             )),
         }
     }
@@ -395,6 +420,311 @@ impl SymReal {
     fn is_concrete(v: &Sym) -> bool {
         matches!(v, Sym::Bits(..))
     }
+
+    /// Runs an operation on known bits on the x86 domain: its result and the exceptions
+    /// it raised (inexact aside).
+    fn evaluate(
+        &mut self,
+        op: impl FnOnce(&mut Concrete) -> DResult<u64>,
+    ) -> (DResult<u64>, ExceptionSet) {
+        self.concrete.clear();
+        let out = op(&mut self.concrete);
+        let raised = self.concrete.flags.without_inexact();
+        self.concrete.clear();
+        (out, raised)
+    }
+
+    /// An operation on known bits. Inside a case its operands depend on the inputs through
+    /// the case's condition, so its exceptions are recorded under the path condition;
+    /// outside, known operands are the function's constants and raise nothing that
+    /// depends on the inputs (as in [`concrete_fbin`]).
+    fn known(
+        &mut self,
+        site: OpSite,
+        op: impl FnOnce(&mut Concrete) -> DResult<u64>,
+    ) -> DResult<u64> {
+        let (out, raised) = self.evaluate(op);
+        let bits = out?;
+        if self.case_depth > 0 {
+            for kind in raised.iter() {
+                self.record(site, kind, Bool::from_bool(true));
+            }
+        }
+        Ok(bits)
+    }
+
+    /// Runs `f` under the case condition `guard`: on the path condition while it runs (so
+    /// the exceptions it records carry it); the defining facts of fresh variables it made
+    /// are kept as implied by it.
+    fn under(
+        &mut self,
+        guard: &Bool,
+        f: impl FnOnce(&mut SymReal) -> DResult<Sym>,
+    ) -> DResult<Sym> {
+        let base = self.pc.len();
+        self.pc.push(guard.clone());
+        self.case_depth += 1;
+        let out = f(self);
+        self.case_depth -= 1;
+        let facts: Vec<Bool> = self.pc.drain(base + 1..).collect();
+        self.pc.truncate(base);
+        if !facts.is_empty() {
+            self.pc.push(guard.implies(Bool::and(&facts)));
+        }
+        out
+    }
+
+    /// `op` on every combination of the operands' cases (a value that is not `Cases` is
+    /// one case), each under the conjunction of its cases' conditions, joined into one
+    /// value.
+    fn map_cases(
+        &mut self,
+        operands: &[&Sym],
+        op: &mut dyn FnMut(&mut SymReal, &[Sym]) -> DResult<Sym>,
+    ) -> DResult<Sym> {
+        let mut combinations: Vec<(Vec<Bool>, Vec<Sym>)> = vec![(Vec::new(), Vec::new())];
+        for operand in operands {
+            let cases = match operand {
+                Sym::Cases(cases) => cases.clone(),
+                other => vec![(Bool::from_bool(true), (*other).clone())],
+            };
+            let mut next = Vec::with_capacity(combinations.len() * cases.len());
+            for (guards, values) in &combinations {
+                for (guard, value) in &cases {
+                    let mut guards = guards.clone();
+                    if guard.as_bool() != Some(true) {
+                        guards.push(guard.clone());
+                    }
+                    let mut values = values.clone();
+                    values.push(value.clone());
+                    next.push((guards, values));
+                }
+            }
+            if next.len() > MAX_CASES * MAX_CASES {
+                return Err(too_many_cases());
+            }
+            combinations = next;
+        }
+        let mut results = Vec::with_capacity(combinations.len());
+        for (guards, values) in combinations {
+            let guard = Bool::and(&guards);
+            let r = self.under(&guard, |d| op(d, &values))?;
+            results.push((guard, r));
+        }
+        join_cases(results)
+    }
+
+    /// `x op c` (or `c op x` when `constant_right` is false) of a real `x` and an infinite
+    /// or NaN constant `c`: the result depends only on x's class under the real domain's
+    /// reading (infinite from the overflow threshold on, zero up to half the smallest
+    /// subnormal, an exact 0 being +0), so each class is evaluated on the processor at a
+    /// representative, its exceptions recorded under the class's condition (`0 * inf` and
+    /// `inf - inf` invalid, `x / inf` a signed zero, `inf / x` signed by x).
+    fn fbin_non_finite(
+        &mut self,
+        op: FBinOp,
+        ty: FloatTy,
+        other: &Sym,
+        c: u64,
+        constant_right: bool,
+        site: OpSite,
+    ) -> DResult<Sym> {
+        if op == FBinOp::FRem {
+            // x rem inf is x itself: no class representative stands for it.
+            return Err(WalkError::unsupported(
+                "frem of a symbolic value and an infinite or NaN constant",
+            ));
+        }
+        let x = self.real_of(other)?;
+        let mut cases = Vec::new();
+        for (guard, representative) in real_classes(ty, &x) {
+            let (l, r) = if constant_right {
+                (representative, c)
+            } else {
+                (c, representative)
+            };
+            let (out, raised) = self.evaluate(|k| k.fbin(op, ty, &l, &r, site));
+            for kind in raised.iter() {
+                self.record(site, kind, guard.clone());
+            }
+            cases.push((guard, Sym::Bits(ScalarTy::Float(ty), out?)));
+        }
+        join_cases(cases)
+    }
+}
+
+/// The real domain's classes of a real `x` in format `ty`, each with a representative
+/// float (bits): -inf from minus the overflow threshold down, negative, zero (up to half
+/// the smallest subnormal, read as +0), positive, +inf from the threshold up.
+fn real_classes(ty: FloatTy, x: &Real) -> [(Bool, u64); 5] {
+    let t = overflow_threshold(ty);
+    let half_subnormal = float_to_real(min_subnormal(ty)) * small_real(1, 2);
+    let bits = |v: f64| match ty {
+        FloatTy::F64 => v.to_bits(),
+        FloatTy::F32 => u64::from((v as f32).to_bits()),
+    };
+    [
+        (x.le(-&t), bits(f64::NEG_INFINITY)),
+        (Bool::and(&[x.gt(-&t), x.lt(-&half_subnormal)]), bits(-1.0)),
+        (
+            Bool::and(&[x.ge(-&half_subnormal), x.le(&half_subnormal)]),
+            bits(0.0),
+        ),
+        (Bool::and(&[x.gt(&half_subnormal), x.lt(&t)]), bits(1.0)),
+        (x.ge(&t), bits(f64::INFINITY)),
+    ]
+}
+
+fn min_subnormal(ty: FloatTy) -> f64 {
+    match ty {
+        FloatTy::F64 => f64::from_bits(1),
+        FloatTy::F32 => f64::from(f32::from_bits(1)),
+    }
+}
+
+fn float_value(ty: FloatTy, bits: u64) -> f64 {
+    match ty {
+        FloatTy::F64 => f64::from_bits(bits),
+        FloatTy::F32 => f64::from(f32::from_bits(bits as u32)),
+    }
+}
+
+/// The bits of `v` when it is an infinite or NaN constant (read in format `ty`).
+fn non_finite_bits(ty: FloatTy, v: &Sym) -> Option<u64> {
+    match v {
+        Sym::Bits(ScalarTy::Float(_), bits) if !float_value(ty, *bits).is_finite() => Some(*bits),
+        _ => None,
+    }
+}
+
+/// Whether `v` is a float the real terms cannot carry: cases, or an infinite or NaN
+/// constant.
+fn is_extended(v: &Sym) -> bool {
+    match v {
+        Sym::Cases(_) => true,
+        Sym::Bits(ScalarTy::Float(ty), bits) => !float_value(*ty, *bits).is_finite(),
+        _ => false,
+    }
+}
+
+fn too_many_cases() -> WalkError {
+    WalkError::unsupported(format!(
+        "more than {MAX_CASES} cases of infinite, NaN and finite values in one value"
+    ))
+}
+
+/// The value of a case when it is a finite float: a real term or finite known bits.
+fn finite_real(v: &Sym) -> Option<Real> {
+    match v {
+        Sym::Real(r) => Some(r.clone()),
+        Sym::Bits(ScalarTy::Float(ty), bits) => {
+            let x = float_value(*ty, *bits);
+            x.is_finite().then(|| float_to_real(x))
+        }
+        _ => None,
+    }
+}
+
+/// One value from cases with exclusive conditions that cover the path: nested cases
+/// flattened, equal known bits merged, conditions as one formula, finite floats as one
+/// real term (an `ite` chain), integers as one integer term; `Cases` only where an
+/// infinity or NaN remains.
+fn join_cases(cases: Vec<(Bool, Sym)>) -> DResult<Sym> {
+    let mut flat = Vec::new();
+    for (guard, value) in cases {
+        if guard.as_bool() == Some(false) {
+            continue;
+        }
+        match value {
+            Sym::Cases(inner) => {
+                for (g, v) in inner {
+                    flat.push((Bool::and(&[guard.clone(), g]), v));
+                }
+            }
+            other => flat.push((guard, other)),
+        }
+    }
+    let mut merged: Vec<(Bool, Sym)> = Vec::new();
+    for (guard, value) in flat {
+        if let Sym::Bits(ty, bits) = &value {
+            let same = |m: &Sym| matches!(m, Sym::Bits(t, b) if t == ty && b == bits);
+            if let Some(slot) = merged.iter_mut().find(|(_, m)| same(m)) {
+                slot.0 = Bool::or(&[slot.0.clone(), guard]);
+                continue;
+            }
+        }
+        merged.push((guard, value));
+    }
+    if merged.len() <= 1 {
+        return merged
+            .pop()
+            .map(|(_, v)| v)
+            .ok_or_else(|| WalkError::unsupported("a value none of whose cases holds"));
+    }
+    let condition = |v: &Sym| match v {
+        Sym::Bool(b) => Some(b.clone()),
+        Sym::Bits(ScalarTy::Int(1), bits) => Some(Bool::from_bool(bits & 1 != 0)),
+        _ => None,
+    };
+    if let Some(parts) = merged
+        .iter()
+        .map(|(g, v)| condition(v).map(|b| Bool::and(&[g.clone(), b])))
+        .collect::<Option<Vec<Bool>>>()
+    {
+        return Ok(Sym::Bool(Bool::or(&parts)));
+    }
+    let chain = |leaves: Vec<(Bool, Real)>| {
+        let mut leaves = leaves.into_iter().rev();
+        let (_, last) = leaves.next()?;
+        Some(leaves.fold(last, |rest, (g, v)| g.ite(&v, &rest)))
+    };
+    if let Some(leaves) = merged
+        .iter()
+        .map(|(g, v)| finite_real(v).map(|r| (g.clone(), r)))
+        .collect::<Option<Vec<(Bool, Real)>>>()
+    {
+        return chain(leaves)
+            .map(Sym::Real)
+            .ok_or_else(|| WalkError::unsupported("a value none of whose cases holds"));
+    }
+    let width = merged.iter().find_map(|(_, v)| match v {
+        Sym::Int(_, w) | Sym::Bits(ScalarTy::Int(w), _) => Some(*w),
+        _ => None,
+    });
+    if let Some(w) = width {
+        let int = |v: &Sym| match v {
+            Sym::Int(i, iw) if *iw == w => Some(i.clone()),
+            Sym::Bits(ScalarTy::Int(bw), bits) if *bw == w => {
+                Some(Int::from_i64(sign_extend(*bits, w)))
+            }
+            _ => None,
+        };
+        if let Some(leaves) = merged
+            .iter()
+            .map(|(g, v)| int(v).map(|i| (g.clone(), i)))
+            .collect::<Option<Vec<(Bool, Int)>>>()
+        {
+            let mut leaves = leaves.into_iter().rev();
+            if let Some((_, last)) = leaves.next() {
+                return Ok(Sym::Int(
+                    leaves.fold(last, |rest, (g, v)| g.ite(&v, &rest)),
+                    w,
+                ));
+            }
+        }
+    }
+    if merged
+        .iter()
+        .any(|(_, v)| !matches!(v, Sym::Real(_) | Sym::Bits(ScalarTy::Float(_), _)))
+    {
+        return Err(WalkError::unsupported(
+            "cases of a value that are not all floats, conditions or integers (the bits of a value that may be infinite or NaN)",
+        ));
+    }
+    if merged.len() > MAX_CASES {
+        return Err(too_many_cases());
+    }
+    Ok(Sym::Cases(merged))
 }
 
 fn relational(pred: FCmpPred, a: &Real, b: &Real) -> Bool {
@@ -442,8 +772,23 @@ impl Domain for SymReal {
     }
 
     fn fbin(&mut self, op: FBinOp, ty: FloatTy, a: &Sym, b: &Sym, site: OpSite) -> DResult<Sym> {
-        if Self::is_concrete(a) && Self::is_concrete(b) {
-            return concrete_fbin(op, ty, a, b);
+        if let (Sym::Bits(_, x), Sym::Bits(_, y)) = (a, b) {
+            if self.case_depth == 0 {
+                return concrete_fbin(op, ty, a, b);
+            }
+            let (x, y) = (*x, *y);
+            return self
+                .known(site, |k| k.fbin(op, ty, &x, &y, site))
+                .map(|r| Sym::Bits(ScalarTy::Float(ty), r));
+        }
+        if matches!(a, Sym::Cases(_)) || matches!(b, Sym::Cases(_)) {
+            return self.map_cases(&[a, b], &mut |d, v| d.fbin(op, ty, &v[0], &v[1], site));
+        }
+        if let Some(c) = non_finite_bits(ty, b) {
+            return self.fbin_non_finite(op, ty, a, c, true, site);
+        }
+        if let Some(c) = non_finite_bits(ty, a) {
+            return self.fbin_non_finite(op, ty, b, c, false, site);
         }
         let (x, y) = (self.real_of(a)?, self.real_of(b)?);
         let r = match op {
@@ -498,6 +843,7 @@ impl Domain for SymReal {
     fn fneg(&mut self, ty: FloatTy, a: &Sym) -> DResult<Sym> {
         match a {
             Sym::Bits(t, bits) => Ok(Sym::Bits(*t, bits ^ sign_bit(ty))),
+            Sym::Cases(_) => self.map_cases(&[a], &mut |d, v| d.fneg(ty, &v[0])),
             _ => Ok(Sym::Real(-self.real_of(a)?)),
         }
     }
@@ -505,12 +851,23 @@ impl Domain for SymReal {
     fn fcmp(
         &mut self,
         pred: FCmpPred,
-        _lowering: CmpLowering,
+        lowering: CmpLowering,
         ty: FloatTy,
         a: &Sym,
         b: &Sym,
-        _site: OpSite,
+        site: OpSite,
     ) -> DResult<Sym> {
+        if let (Sym::Bits(_, x), Sym::Bits(_, y), true) = (a, b, self.case_depth > 0) {
+            let (x, y) = (*x, *y);
+            return self
+                .known(site, |k| k.fcmp(pred, lowering, ty, &x, &y, site))
+                .map(|r| Sym::Bits(ScalarTy::Int(1), r));
+        }
+        if matches!(a, Sym::Cases(_)) || matches!(b, Sym::Cases(_)) {
+            return self.map_cases(&[a, b], &mut |d, v| {
+                d.fcmp(pred, lowering, ty, &v[0], &v[1], site)
+            });
+        }
         if let (Sym::Bits(_, x), Sym::Bits(_, y)) = (a, b) {
             let ord = match ty {
                 FloatTy::F64 => f64::from_bits(*x).partial_cmp(&f64::from_bits(*y)),
@@ -528,6 +885,23 @@ impl Domain for SymReal {
             }
             _ => None,
         };
+        if let Some(c) = non_finite_bits(ty, a).or(non_finite_bits(ty, b)) {
+            // A NaN constant makes a signalling comparison (or any, when the NaN is
+            // signalling) invalid whatever the real is: the processor says which.
+            let one = match ty {
+                FloatTy::F64 => 1f64.to_bits(),
+                FloatTy::F32 => u64::from(1f32.to_bits()),
+            };
+            let (l, r) = if non_finite_bits(ty, b).is_some() {
+                (one, c)
+            } else {
+                (c, one)
+            };
+            let (_, raised) = self.evaluate(|k| k.fcmp(pred, lowering, ty, &l, &r, site));
+            for kind in raised.iter() {
+                self.record(site, kind, Bool::from_bool(true));
+            }
+        }
         if let Some(c) = non_finite(b) {
             let x = self.real_of(a)?;
             return Ok(Sym::Bool(compare_with_non_finite(pred, ty, &x, c)));
@@ -552,6 +926,9 @@ impl Domain for SymReal {
                 u64::from(mask.holds(ty, *bits)),
             ));
         }
+        if let Sym::Cases(_) = a {
+            return self.map_cases(&[a], &mut |d, v| d.fclass(mask, ty, &v[0], _site));
+        }
         let x = self.real_of(a)?;
         Ok(Sym::Bool(class_condition(mask, ty, &x)))
     }
@@ -561,6 +938,14 @@ impl Domain for SymReal {
             if op == FUnaryOp::Fabs {
                 return Ok(Sym::Bits(*t, bits & !sign_bit(ty)));
             }
+        }
+        if let Sym::Cases(_) = a {
+            return self.map_cases(&[a], &mut |d, v| d.funary(op, ty, &v[0], site));
+        }
+        if let Some(x) = non_finite_bits(ty, a) {
+            return self
+                .known(site, |k| k.funary(op, ty, &x, site))
+                .map(|r| Sym::Bits(ScalarTy::Float(ty), r));
         }
         let x = self.real_of(a)?;
         match op {
@@ -587,11 +972,17 @@ impl Domain for SymReal {
     fn fbinary(
         &mut self,
         op: FBinaryOp,
-        _ty: FloatTy,
+        ty: FloatTy,
         a: &Sym,
         b: &Sym,
-        _site: OpSite,
+        site: OpSite,
     ) -> DResult<Sym> {
+        if matches!(a, Sym::Cases(_)) || matches!(b, Sym::Cases(_)) {
+            return self.map_cases(&[a, b], &mut |d, v| d.fbinary(op, ty, &v[0], &v[1], site));
+        }
+        if is_extended(a) || is_extended(b) {
+            return self.fbinary_non_finite(op, ty, a, b, site);
+        }
         let (x, y) = (self.real_of(a)?, self.real_of(b)?);
         Ok(Sym::Real(match op {
             FBinaryOp::MinNum | FBinaryOp::MinSse => x.lt(&y).ite(&x, &y),
@@ -601,12 +992,44 @@ impl Domain for SymReal {
     }
 
     fn fma(&mut self, ty: FloatTy, a: &Sym, b: &Sym, c: &Sym, site: OpSite) -> DResult<Sym> {
+        if let (Sym::Bits(_, x), Sym::Bits(_, y), Sym::Bits(_, z)) = (a, b, c) {
+            if [a, b, c].into_iter().any(is_extended) {
+                let (x, y, z) = (*x, *y, *z);
+                return self
+                    .known(site, |k| k.fma(ty, &x, &y, &z, site))
+                    .map(|r| Sym::Bits(ScalarTy::Float(ty), r));
+            }
+        }
+        if [a, b, c].into_iter().any(is_extended) {
+            return Err(WalkError::unsupported(
+                "fused multiply-add of a symbolic value and an infinite or NaN value",
+            ));
+        }
         let r = &self.real_of(a)? * &self.real_of(b)? + &self.real_of(c)?;
         self.overflow_underflow(&r, ty, site);
         Ok(Sym::Real(r))
     }
 
     fn math(&mut self, func: MathFn, ty: FloatTy, args: &[Sym], site: OpSite) -> DResult<Sym> {
+        if args.iter().any(|a| matches!(a, Sym::Cases(_))) {
+            let operands: Vec<&Sym> = args.iter().collect();
+            return self.map_cases(&operands, &mut |d, v| d.math(func, ty, v, site));
+        }
+        if args.iter().any(is_extended) {
+            let Some(bits) = args
+                .iter()
+                .map(|a| self.concrete_bits(a))
+                .collect::<Option<Vec<u64>>>()
+            else {
+                return Err(WalkError::unsupported(format!(
+                    "libm function '{}' of a symbolic value and an infinite or NaN value",
+                    func.c_name()
+                )));
+            };
+            return self
+                .known(site, |k| k.math(func, ty, &bits, site))
+                .map(|r| Sym::Bits(ScalarTy::Float(ty), r));
+        }
         let x = self.real_of(&args[0])?;
         let ln_omega = match ty {
             FloatTy::F64 => float_to_real(f64::MAX.ln()),
@@ -825,6 +1248,9 @@ impl Domain for SymReal {
         if let Sym::Bits(..) = a {
             return concrete_cast(op, from, to, a);
         }
+        if let Sym::Cases(_) = a {
+            return self.map_cases(&[a], &mut |d, v| d.fcast(op, from, to, &v[0], site));
+        }
         match (op, to) {
             (CastOp::FPExt, _) => Ok(a.clone()),
             (CastOp::FPTrunc, ScalarTy::Float(t)) => {
@@ -863,6 +1289,7 @@ impl Domain for SymReal {
     fn icast(&mut self, op: CastOp, from: ScalarTy, to: ScalarTy, a: &Sym) -> DResult<Sym> {
         match a {
             Sym::Bits(..) => concrete_cast(op, from, to, a),
+            Sym::Cases(_) => self.map_cases(&[a], &mut |d, v| d.icast(op, from, to, &v[0])),
             Sym::Real(x) if op == CastOp::BitCast => match (from, to) {
                 (ScalarTy::Float(_), ScalarTy::Int(w)) => Ok(Sym::FloatBits(x.clone(), w)),
                 _ => Err(WalkError::unsupported(format!(
@@ -999,6 +1426,9 @@ impl Domain for SymReal {
             return Ok(if c & 1 != 0 { a.clone() } else { b.clone() });
         }
         let c = self.bool_of(cond)?;
+        if is_extended(a) || is_extended(b) {
+            return join_cases(vec![(c.clone(), a.clone()), (c.not(), b.clone())]);
+        }
         match (a, b) {
             (Sym::Bool(_), _) | (_, Sym::Bool(_)) => {
                 Ok(Sym::Bool(c.ite(&self.bool_of(a)?, &self.bool_of(b)?)))
@@ -1069,6 +1499,64 @@ impl Domain for SymReal {
 }
 
 impl SymReal {
+    /// min/max/copysign where an operand is an infinite or NaN constant or has cases
+    /// (known bits on both sides run on the processor): SSE min/max are `a < b ? a : b`
+    /// (`>` for max; the second operand on a NaN, which raises invalid), C's fmin/fmax
+    /// ignore a NaN operand, `copysign` takes a known sign or cases by the real's sign.
+    fn fbinary_non_finite(
+        &mut self,
+        op: FBinaryOp,
+        ty: FloatTy,
+        a: &Sym,
+        b: &Sym,
+        site: OpSite,
+    ) -> DResult<Sym> {
+        if let (Sym::Bits(_, x), Sym::Bits(_, y)) = (a, b) {
+            let (x, y) = (*x, *y);
+            return self
+                .known(site, |k| k.fbinary(op, ty, &x, &y, site))
+                .map(|r| Sym::Bits(ScalarTy::Float(ty), r));
+        }
+        let is_nan = |v: &Sym| non_finite_bits(ty, v).is_some_and(|c| float_value(ty, c).is_nan());
+        let flt = |bits: u64| Sym::Bits(ScalarTy::Float(ty), bits);
+        match op {
+            FBinaryOp::MinNum | FBinaryOp::MaxNum if is_nan(a) => Ok(b.clone()),
+            FBinaryOp::MinNum | FBinaryOp::MaxNum if is_nan(b) => Ok(a.clone()),
+            FBinaryOp::MinNum | FBinaryOp::MaxNum | FBinaryOp::MinSse | FBinaryOp::MaxSse => {
+                if is_nan(a) || is_nan(b) {
+                    self.record(site, ExceptionKind::Invalid, Bool::from_bool(true));
+                }
+                let pred = match op {
+                    FBinaryOp::MinNum | FBinaryOp::MinSse => FCmpPred::Olt,
+                    _ => FCmpPred::Ogt,
+                };
+                let first = self.fcmp(pred, CmpLowering::Quiet, ty, a, b, site)?;
+                self.select(&first, a, b)
+            }
+            FBinaryOp::CopySign => match (a, b) {
+                (_, Sym::Bits(_, sign)) => {
+                    let magnitude = self.funary(FUnaryOp::Fabs, ty, a, site)?;
+                    if sign & sign_bit(ty) != 0 {
+                        self.fneg(ty, &magnitude)
+                    } else {
+                        Ok(magnitude)
+                    }
+                }
+                (Sym::Bits(_, magnitude), _) => {
+                    let y = self.real_of(b)?;
+                    let positive = magnitude & !sign_bit(ty);
+                    join_cases(vec![
+                        (y.lt(zero()), flt(positive | sign_bit(ty))),
+                        (y.lt(zero()).not(), flt(positive)),
+                    ])
+                }
+                _ => Err(WalkError::unsupported(
+                    "copysign of two symbolic values, one infinite or NaN",
+                )),
+            },
+        }
+    }
+
     fn sqrt(&mut self, x: Real, ty: FloatTy, site: OpSite) -> DResult<Sym> {
         self.record(site, ExceptionKind::Invalid, x.lt(zero()));
         let s = self.fresh_real("sqrt", Some((MathFn::Sqrt, vec![x.clone()], ty)));

@@ -299,3 +299,65 @@ fn a_calloc_work_array_keeps_the_solver_engaged() {
         "{summary}"
     );
 }
+
+#[test]
+fn infinity_constants_no_longer_stop_the_symbolic_half() {
+    // An infinity returned, compared with, selected on a symbolic condition, passed to
+    // fmax and added: the symbolic reals carry them as cases, and the overflows behind
+    // them are Z3's to find (no random inputs), with the walk not stopped (it stopped at
+    // "non-finite constant in the symbolic real domain" before).
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "infinite.c",
+        "#include <math.h>\n\
+         double infinite(double x) {\n\
+         \x20 if (x < 0) return -INFINITY;\n\
+         \x20 if (x == INFINITY) return x;\n\
+         \x20 double bound = x > 1 ? INFINITY : -INFINITY;\n\
+         \x20 double top = fmax(x, -INFINITY) + bound;\n\
+         \x20 if (top != INFINITY) return 0;\n\
+         \x20 double y = x * 1e300;\n\
+         \x20 return y * 1e10;\n\
+         }\n",
+    );
+    let out = run(&[
+        "exceptions",
+        &src,
+        "-f",
+        "infinite",
+        "--json",
+        "--time-budget",
+        "10",
+        "--random",
+        "0",
+    ]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let recs = records(&out.stdout);
+    for line in [8, 9] {
+        let overflow = recs
+            .iter()
+            .find(|r| {
+                r["type"] == "finding"
+                    && r["data"]["kind"] == "overflow"
+                    && r["data"]["line"] == line
+            })
+            .unwrap_or_else(|| panic!("an overflow at line {line}: {}", out.stdout));
+        assert_eq!(overflow["data"]["operation"], "fmul");
+        // Line 8's overflow is also a seed's (DBL_MAX); line 9's is a model's.
+        if line == 9 {
+            assert!(
+                overflow["data"]["witnesses"]
+                    .as_array()
+                    .is_some_and(|w| w.iter().any(|w| w["source"] == "z3")),
+                "{overflow}"
+            );
+        }
+    }
+    let summary = &recs.last().expect("summary record")["data"];
+    assert_eq!(summary["stopped"], serde_json::json!([]), "{summary}");
+    assert!(
+        summary["queries"]["z3_sat"].as_u64().unwrap() >= 2,
+        "{summary}"
+    );
+}

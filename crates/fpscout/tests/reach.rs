@@ -550,3 +550,25 @@ fn class_tests_are_solved_and_refuted_over_floats() {
     assert!(witness.is_none());
     assert_eq!(answer["paths"]["unknown"], 0, "{answer}");
 }
+
+#[test]
+fn infinity_guards_keep_reach_exact() {
+    // x + INFINITY is NaN only at x = -inf or NaN: the float solver's infinities prove
+    // the first error unreachable over every double and reach the second at x near
+    // DBL_MAX, which fails natively.
+    let path = file("svcomp", "infinity_unreachable.c");
+    let (answer, witness, code) = reach(&[&path]);
+    assert_eq!(answer["answer"], "unreachable", "{answer}");
+    assert_eq!(code, Some(0));
+    assert!(witness.is_none());
+    let path = file("svcomp", "infinity_reachable.c");
+    let (answer, witness, code) = reach(&[&path]);
+    assert_eq!(answer["answer"], "reachable", "{answer}");
+    assert_eq!(code, Some(1));
+    let witness = witness.expect("a witness");
+    let p = replay(&path, "main", &witness);
+    assert_eq!(
+        p["native_end"], "fails assertion `__VERIFIER_error()`",
+        "{p}"
+    );
+}
