@@ -164,6 +164,27 @@ fn deterministic_tasks_are_decided_by_their_one_run() {
 }
 
 #[test]
+fn a_deterministic_task_the_interpreter_cannot_run_is_decided_reachable_by_its_executable() {
+    let path = task("tenth_sum_long_double_det.c");
+    let (answer, witness, code) = reach(&[&path]);
+    assert_eq!(answer["answer"], "reachable", "{answer}");
+    assert_eq!(answer["method"], "one run of the executable");
+    assert_eq!(code, Some(1));
+    let witness = witness.expect("a witness");
+    assert_eq!(witness["native"], "fails assertion `0`");
+    let p = replay(&path, "");
+    assert_eq!(p["native_end"], "fails assertion `0`", "{p}");
+
+    // Its twin whose assertion holds: the executable returns, which proves nothing.
+    let (answer, witness, code) = reach(&[&task("quarter_sum_long_double_det.c")]);
+    assert_eq!(answer["answer"], "unknown", "{answer}");
+    assert_eq!(code, Some(3));
+    assert!(witness.is_none());
+    let reason = answer["reason"].as_str().unwrap_or_default();
+    assert!(reason.contains("long double"), "{reason}");
+}
+
+#[test]
 fn modes_whose_proofs_would_hold_for_zeros_only_refuse_integer_nondets() {
     for mode in ["diff", "exceptions"] {
         let out = common::cli::run(&[mode, &task("scaled_count_int.c"), "--time-budget", "2"]);

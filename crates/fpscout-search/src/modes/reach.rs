@@ -530,6 +530,21 @@ fn decide_by_one_run(
     let interpreted = match runner.eval(&inputs) {
         Ok(evaluation) => evaluation.end,
         Err(e) => {
+            // The executable is the program: its one run failing an assertion is the
+            // target reached, even where the interpreter cannot follow the program (long
+            // double). Ending any other way proves nothing without the interpreter: an
+            // uninitialized read may go another way in another execution.
+            let native = replayer.exe.run_one(&inputs)?;
+            let failed_assertion = native.as_ref().filter(|o| {
+                matches!(o, NativeOutcome::Ended { end, .. } if ProgramEndKind::of(end).is_none())
+            });
+            if let Some(witness) = failed_assertion.and_then(|o| replayer.hits_native(o)) {
+                report.paths.target = 1;
+                report.witness = Some(witness);
+                report.answer = ReachAnswer::Reachable;
+                report.method = "one run of the executable";
+                return Ok(());
+            }
             report.answer = unknown(format!("the one run failed on the interpreter: {e}"));
             return Ok(());
         }
