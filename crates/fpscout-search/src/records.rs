@@ -573,7 +573,7 @@ impl Total for ExceptionsTotal {
 pub enum DiffLine {
     Finding(DiffFinding),
     NonTerminating(NonTerminating),
-    Summary(DiffSummary),
+    Summary(Box<DiffSummary>),
     Unsupported(Unsupported),
     Total(DiffTotal),
     Baseline(Baseline),
@@ -678,7 +678,10 @@ pub fn diff_lines(report: &DiffReport, cfg: &DiffConfig, show_unconfirmed: bool)
             limit_ms: report.summary.hang_limit_ms,
         })
     }));
-    lines.push(DiffLine::Summary(diff_summary(report, &cfg.common.ranges)));
+    lines.push(DiffLine::Summary(Box::new(diff_summary(
+        report,
+        &cfg.common.ranges,
+    ))));
     lines
 }
 

@@ -170,10 +170,11 @@ fn a_deterministic_task_the_interpreter_cannot_run_is_decided_reachable_by_its_e
     assert_eq!(answer["answer"], "reachable", "{answer}");
     assert_eq!(answer["method"], "one run of the executable");
     assert_eq!(code, Some(1));
+    // The witness is the executable's own run (`fpscout run` needs the interpreter,
+    // which refuses long double, so it cannot replay it).
     let witness = witness.expect("a witness");
     assert_eq!(witness["native"], "fails assertion `0`");
-    let p = replay(&path, "");
-    assert_eq!(p["native_end"], "fails assertion `0`", "{p}");
+    assert_eq!(witness["inputs"], serde_json::json!([]));
 
     // Its twin whose assertion holds: the executable returns, which proves nothing.
     let (answer, witness, code) = reach(&[&task("quarter_sum_long_double_det.c")]);

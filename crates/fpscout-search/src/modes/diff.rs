@@ -1415,7 +1415,7 @@ impl SolveRounds<'_, '_> {
                     Verdict::Sat(values) => {
                         summary.differential_satisfiable += 1;
                         // Differential candidates go first: they are the likeliest witnesses.
-                        self.add(pool, &values, origins[k].clone(), true);
+                        self.add(pool, &values, origins[k], true);
                     }
                     // Back in line: the round ended (its deadline or saturation) first.
                     Verdict::NotAttempted => {
