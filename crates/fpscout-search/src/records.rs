@@ -571,7 +571,7 @@ impl Total for ExceptionsTotal {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "type", content = "data", rename_all = "snake_case")]
 pub enum DiffLine {
-    Finding(DiffFinding),
+    Finding(Box<DiffFinding>),
     NonTerminating(NonTerminating),
     Summary(Box<DiffSummary>),
     Unsupported(Unsupported),
@@ -669,7 +669,7 @@ pub fn diff_lines(report: &DiffReport, cfg: &DiffConfig, show_unconfirmed: bool)
         .findings
         .iter()
         .filter(|x| x.confirmed || show_unconfirmed)
-        .map(|x| DiffLine::Finding(diff_finding(report, x)))
+        .map(|x| DiffLine::Finding(Box::new(diff_finding(report, x))))
         .collect();
     lines.extend(report.non_terminating.iter().map(|input| {
         DiffLine::NonTerminating(NonTerminating {
