@@ -640,7 +640,9 @@ impl Builder<'_> {
                 Some(self.rounded(form, error))
             }
             Constraint::IntToFloat { .. } | Constraint::FloatToInt { .. } => None,
-            Constraint::Compare { .. } | Constraint::Class { .. } => None,
+            Constraint::Compare { .. } | Constraint::Class { .. } | Constraint::InSet { .. } => {
+                None
+            }
         }
     }
 
@@ -996,7 +998,7 @@ pub(crate) fn same_operation(constraint: &Constraint, result: VarId) -> Constrai
         | Constraint::FloatConvert { result: r, .. }
         | Constraint::IntToFloat { result: r, .. }
         | Constraint::FloatToInt { result: r, .. } => *r = result,
-        Constraint::Compare { .. } | Constraint::Class { .. } => {}
+        Constraint::Compare { .. } | Constraint::Class { .. } | Constraint::InSet { .. } => {}
     }
     shape
 }

@@ -2,6 +2,7 @@
 
 pub mod affine;
 pub mod arith;
+pub mod bits;
 pub mod class;
 pub mod compare;
 pub mod domain;
@@ -15,6 +16,7 @@ mod real;
 pub mod search;
 
 pub use arith::{Arith, BinaryOp};
+pub use bits::{BitView, FloatSet, IntPredicate};
 pub use class::FloatClasses;
 pub use compare::FcmpPredicate;
 pub use domain::{integer_type_range, FloatDomain, IntDomain, NanState};

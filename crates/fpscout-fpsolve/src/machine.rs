@@ -1,6 +1,7 @@
 //! A network compiled to straight-line f32/f64 machine operations (IEEE mode): search leaves decide points at a few nanoseconds per operation.
 
 use crate::arith::{Arith, BinaryOp};
+use crate::bits::FloatSet;
 use crate::class::FloatClasses;
 use crate::compare::FcmpPredicate;
 use crate::domain::FloatDomain;
@@ -45,6 +46,11 @@ enum Step {
         wide: bool,
         a: usize,
         b: usize,
+    },
+    InSet {
+        set: FloatSet,
+        wide: bool,
+        a: usize,
     },
     Class {
         classes: FloatClasses,
@@ -147,6 +153,11 @@ impl MachineProgram {
                 },
                 Constraint::Class { a, classes } => Step::Class {
                     classes,
+                    wide: wide(a)?,
+                    a: a.index(),
+                },
+                Constraint::InSet { a, set } => Step::InSet {
+                    set,
                     wide: wide(a)?,
                     a: a.index(),
                 },
@@ -256,6 +267,12 @@ impl MachineProgram {
                 Step::Class { classes, wide, a } => {
                     let format = if wide { Format::F64 } else { Format::F32 };
                     if !classes.holds(format, format.from_bits(registers[a])) {
+                        return false;
+                    }
+                }
+                Step::InSet { ref set, wide, a } => {
+                    let format = if wide { Format::F64 } else { Format::F32 };
+                    if !set.contains(format.from_bits(registers[a])) {
                         return false;
                     }
                 }

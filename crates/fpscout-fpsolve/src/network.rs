@@ -1,6 +1,7 @@
 //! The constraint network: variables with domains, constraints over them, 2B propagation to a fixpoint, concrete checking.
 
 use crate::arith::{Arith, BinaryOp};
+use crate::bits::FloatSet;
 use crate::class::FloatClasses;
 use crate::compare::FcmpPredicate;
 use crate::domain::{FloatDomain, IntDomain};
@@ -149,6 +150,11 @@ pub enum Constraint {
         a: VarId,
         classes: FloatClasses,
     },
+    /// `a` is in `set` (an integer comparison of `a`'s bits: `GET_HIGH_WORD` tests).
+    InSet {
+        a: VarId,
+        set: FloatSet,
+    },
     /// fpext or fptrunc from `a`'s format to `result`'s.
     FloatConvert {
         a: VarId,
@@ -172,7 +178,9 @@ impl Constraint {
     /// The variable this constraint computes from the others (none for a comparison).
     pub fn result(&self) -> Option<VarId> {
         match *self {
-            Constraint::Compare { .. } | Constraint::Class { .. } => None,
+            Constraint::Compare { .. } | Constraint::Class { .. } | Constraint::InSet { .. } => {
+                None
+            }
             Constraint::Binary { result, .. }
             | Constraint::MinMax { result, .. }
             | Constraint::Sqrt { result, .. }
@@ -191,7 +199,7 @@ impl Constraint {
                 vec![a, b, result]
             }
             Constraint::Compare { a, b, .. } => vec![a, b],
-            Constraint::Class { a, .. } => vec![a],
+            Constraint::Class { a, .. } | Constraint::InSet { a, .. } => vec![a],
             Constraint::Sqrt { a, result }
             | Constraint::FNeg { a, result }
             | Constraint::FAbs { a, result }
@@ -375,6 +383,15 @@ impl Network {
             Constraint::Class { a, .. } => {
                 self.float_format(a)?;
             }
+            Constraint::InSet { a, ref set } => {
+                let format = self.float_format(a)?;
+                if format != set.format() {
+                    return Err(NetworkError::DomainFormat {
+                        expected: format,
+                        given: set.format(),
+                    });
+                }
+            }
             Constraint::Sqrt { a, result }
             | Constraint::FNeg { a, result }
             | Constraint::FAbs { a, result }
@@ -537,6 +554,11 @@ impl Network {
         self.add(Constraint::Class { a, classes })
     }
 
+    /// Requires `a` to be in `set` (its format must be `a`'s).
+    pub fn require_in_set(&mut self, a: VarId, set: FloatSet) -> Result<(), NetworkError> {
+        self.add(Constraint::InSet { a, set })
+    }
+
     /// Narrows this network's own domains by 2B propagation: runs projections from a queue
     /// until no domain changes, a domain empties (a proof that no float solution exists), or
     /// `budget` projections ran (the domains are then narrowed soundly, not fully).
@@ -651,6 +673,10 @@ impl Network {
                 let kept = classes.restrict(float(a)?);
                 (!kept.is_empty()).then(|| vec![Domain::Float(kept)])
             }
+            Constraint::InSet { a, ref set } => {
+                let kept = set.restrict(float(a)?);
+                (!kept.is_empty()).then(|| vec![Domain::Float(kept)])
+            }
             Constraint::Sqrt { a, result } => {
                 project_sqrt(arith, float(a)?, float(result)?).map(pair)
             }
@@ -702,6 +728,12 @@ impl Network {
                 }
                 Constraint::Class { a, classes } => {
                     if !classes.holds(format(a)?, float(a)?) {
+                        return Some(false);
+                    }
+                    continue;
+                }
+                Constraint::InSet { a, ref set } => {
+                    if !set.contains(float(a)?) {
                         return Some(false);
                     }
                     continue;
@@ -817,6 +849,7 @@ impl Network {
                     arith.compare(predicate, format(a)?, float(a)?, float(b)?)
                 }
                 Constraint::Class { a, classes } => classes.holds(format(a)?, float(a)?),
+                Constraint::InSet { a, ref set } => set.contains(float(a)?),
                 Constraint::Sqrt { a, result } => {
                     arith.fsqrt_exact(format(a)?, float(a)?) == float(result)?
                 }

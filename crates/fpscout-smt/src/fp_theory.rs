@@ -344,6 +344,19 @@ fn constraint(vars: &[Term], net: &Network, c: &Constraint) -> Result<Bool, Stri
         }
         Constraint::Compare { predicate, a, b } => compare(predicate, v(a)?, v(b)?),
         Constraint::Class { a, classes } => in_classes(classes, v(a)?),
+        Constraint::InSet { a, ref set } => {
+            let a = v(a)?;
+            let format = set.format();
+            let mut members: Vec<Bool> = set
+                .ranges()
+                .iter()
+                .map(|&(lo, hi)| in_domain(a, &FloatDomain::new(format, lo, hi, false)))
+                .collect();
+            if set.holds_nan() {
+                members.push(a.is_nan());
+            }
+            Bool::or(&members)
+        }
         Constraint::FloatConvert { a, result } => {
             v(result)?.eq(v(a)?.to_fp_with_rounding_mode(&rne, &format_sort(result)?))
         }

@@ -4,6 +4,7 @@
 
 use crate::isolate::{run_forked, Outcome};
 use crate::numeral::{float_to_real, small_real};
+use fpscout_fpsolve::{BitView, FloatSet, Format, Fp};
 use fpscout_ir::*;
 use fpscout_walk::concrete::x86::{call_libm_out, Env, MXCSR_DEFAULT};
 use fpscout_walk::concrete::{int_binop, int_cmp, Concrete, FpMode};
@@ -22,10 +23,10 @@ pub enum Sym {
     Bool(Bool),
     /// A symbolic integer of the given width (from a conversion of a symbolic float).
     Int(Int, u32),
-    /// A float's bits reinterpreted as an integer of the given width (`signbit`'s bitcast):
-    /// only the sign is modelled (signed comparisons with 0 and -1, a shift by width - 1),
-    /// the sign of the real, so -0 counts as positive.
-    FloatBits(Real, u32),
+    /// An integer read from a float's bits (`signbit`, `GET_HIGH_WORD`, the exponent
+    /// field): its comparisons with constants are ranges of the real (the floats it
+    /// rounds to; a real 0 is +0). What a view cannot follow becomes a fresh integer.
+    FloatBits(Real, BitView),
     /// A float that is one of several values by mutually exclusive conditions on the
     /// inputs (the extended reals' case split): where a real meets an infinite or NaN
     /// constant (`x + INFINITY` is NaN where x stands for -inf, +inf elsewhere), or a
@@ -278,6 +279,31 @@ impl SymReal {
         ]));
         let i = r.to_int();
         (r, i)
+    }
+
+    /// A fresh integer of `width` bits (signed range): a value the formulas cannot
+    /// express, such as a float's low word or a bitwise operation's result.
+    fn opaque_int(&mut self, width: u32) -> Sym {
+        Sym::Int(self.opaque_int_term(width), width)
+    }
+
+    fn opaque_int_term(&mut self, width: u32) -> Int {
+        let (lo, hi) = if width >= 64 {
+            (i64::MIN, i64::MAX)
+        } else {
+            (-(1i64 << (width - 1)), (1i64 << (width - 1)) - 1)
+        };
+        self.fresh_int("bits", lo, hi).1
+    }
+
+    /// An integer scalar as a term (a view of a float's bits as a fresh integer).
+    fn int_term(&mut self, v: &Sym, width: u32) -> DResult<Int> {
+        match v {
+            Sym::Int(i, _) => Ok(i.clone()),
+            Sym::Bits(_, bits) => Ok(Int::from_i64(sign_extend(*bits, width))),
+            Sym::FloatBits(..) => Ok(self.opaque_int_term(width)),
+            other => Err(WalkError::unsupported(format!("{other:?} as an integer"))),
+        }
     }
 
     /// Adds a defining fact of a fresh variable (always satisfiable given the inputs).
@@ -587,6 +613,59 @@ fn float_value(ty: FloatTy, bits: u64) -> f64 {
         FloatTy::F64 => f64::from_bits(bits),
         FloatTy::F32 => f64::from(f32::from_bits(bits as u32)),
     }
+}
+
+fn format_of(ty: FloatTy) -> Format {
+    match ty {
+        FloatTy::F32 => Format::F32,
+        FloatTy::F64 => Format::F64,
+    }
+}
+
+/// The reals that stand for a float of `set` (the ones rounding to it; the overflow
+/// threshold on for infinities; a real 0 is +0, so -0 alone is no real). NaNs are no
+/// real either.
+fn real_in_set(x: &Real, set: &FloatSet) -> Bool {
+    let format = set.format();
+    let ty = if format == Format::F32 {
+        FloatTy::F32
+    } else {
+        FloatTy::F64
+    };
+    let value = |k: Fp| format.to_rational(k);
+    let midpoint = |a: Fp, b: Fp| -> Option<Real> {
+        let (a, b) = (value(a)?, value(b)?);
+        Some(crate::numeral::rational_to_real(&((a + b) / 2u32)))
+    };
+    let ranges: Vec<Bool> = set
+        .ranges()
+        .iter()
+        .map(|&(lo, hi)| {
+            let mut bounds = Vec::new();
+            // From where `lo` starts to round.
+            if lo != format.neg_inf() {
+                match format.next_down(lo) {
+                    Some(below) if below == format.neg_inf() => {
+                        bounds.push(x.gt(-overflow_threshold(ty)))
+                    }
+                    Some(below) => bounds.extend(midpoint(below, lo).map(|m| x.ge(&m))),
+                    None => {}
+                }
+            }
+            // Up to where `hi` stops.
+            if hi != format.pos_inf() {
+                match format.next_up(hi) {
+                    Some(above) if above == format.pos_inf() => {
+                        bounds.push(x.lt(overflow_threshold(ty)))
+                    }
+                    Some(above) => bounds.extend(midpoint(hi, above).map(|m| x.lt(&m))),
+                    None => {}
+                }
+            }
+            Bool::and(&bounds)
+        })
+        .collect();
+    Bool::or(&ranges)
 }
 
 /// The bits of `v` when it is an infinite or NaN constant (read in format `ty`).
@@ -1258,7 +1337,13 @@ impl Domain for SymReal {
                 self.overflow_underflow(&x, t, site);
                 Ok(Sym::Real(x))
             }
-            (CastOp::SIToFP | CastOp::UIToFP, _) => Ok(Sym::Real(self.real_of(a)?)),
+            (CastOp::SIToFP | CastOp::UIToFP, _) => match (a, from) {
+                (Sym::FloatBits(..), ScalarTy::Int(w)) => {
+                    let i = self.opaque_int_term(w);
+                    Ok(Sym::Real(i.to_real()))
+                }
+                _ => Ok(Sym::Real(self.real_of(a)?)),
+            },
             (CastOp::FPToSI | CastOp::FPToUI, ScalarTy::Int(w)) => {
                 let x = self.real_of(a)?;
                 // cvttsd2si works on 32 or 64 bits; narrower results truncate the 32-bit one.
@@ -1291,11 +1376,33 @@ impl Domain for SymReal {
             Sym::Bits(..) => concrete_cast(op, from, to, a),
             Sym::Cases(_) => self.map_cases(&[a], &mut |d, v| d.icast(op, from, to, &v[0])),
             Sym::Real(x) if op == CastOp::BitCast => match (from, to) {
-                (ScalarTy::Float(_), ScalarTy::Int(w)) => Ok(Sym::FloatBits(x.clone(), w)),
+                (ScalarTy::Float(ty), ScalarTy::Int(_)) => {
+                    Ok(Sym::FloatBits(x.clone(), BitView::of(format_of(ty))))
+                }
                 _ => Err(WalkError::unsupported(format!(
                     "bitcast {from} → {to} of a symbolic value (bit reinterpretation)"
                 ))),
             },
+            Sym::FloatBits(x, view) => {
+                let ScalarTy::Int(w) = to else {
+                    // A float rebuilt from words (SET_HIGH_WORD, INSERT_WORDS): a fresh
+                    // variable, as for a function the formulas cannot see into.
+                    return Ok(Sym::Real(self.fresh_real("from_bits", None)));
+                };
+                let narrowed = match op {
+                    CastOp::Trunc => view.trunc(w),
+                    CastOp::ZExt => view.zext(w),
+                    CastOp::SExt => view.sext(w),
+                    _ => None,
+                };
+                Ok(match narrowed {
+                    Some(view) => Sym::FloatBits(x.clone(), view),
+                    None => self.opaque_int(w),
+                })
+            }
+            Sym::Int(_, _) if op == CastOp::BitCast => {
+                Ok(Sym::Real(self.fresh_real("from_bits", None)))
+            }
             Sym::Int(i, _) => match (op, to) {
                 (CastOp::Trunc | CastOp::ZExt | CastOp::SExt, ScalarTy::Int(w)) => {
                     Ok(Sym::Int(i.clone(), w))
@@ -1321,17 +1428,32 @@ impl Domain for SymReal {
         if let (Sym::Bits(_, x), Sym::Bits(_, y)) = (a, b) {
             return int_binop(op, width, *x, *y).map(|r| Sym::Bits(ScalarTy::Int(width), r));
         }
-        if let (Sym::FloatBits(x, w), Sym::Bits(_, shift), IBinOp::LShr) = (a, b, op) {
-            // `signbit` under fast-math: the top bit shifted down.
-            if *w == width && *shift == u64::from(width - 1) {
-                let bit = x.lt(zero()).ite(&Int::from_i64(1), &Int::from_i64(0));
-                return Ok(Sym::Int(bit, width));
+        if let (Sym::FloatBits(x, v), Sym::FloatBits(y, w), IBinOp::Or) = (a, b, op) {
+            // `ix | lx` of one float (the same term).
+            if x == y {
+                if let Some(view) = v.or(*w) {
+                    return Ok(Sym::FloatBits(x.clone(), view));
+                }
             }
         }
-        if matches!(a, Sym::FloatBits(..)) || matches!(b, Sym::FloatBits(..)) {
-            return Err(WalkError::unsupported(format!(
-                "{op:?} on the bits of a symbolic float (bit tricks beyond the sign)"
-            )));
+        let view = match (a, b) {
+            (Sym::FloatBits(x, view), Sym::Bits(_, k)) => Some((x, *view, *k, true)),
+            (Sym::Bits(_, k), Sym::FloatBits(x, view)) => Some((x, *view, *k, false)),
+            _ => None,
+        };
+        if let Some((x, view, k, view_first)) = view {
+            let narrowed = match (op, view_first) {
+                (IBinOp::LShr, true) => view.lshr(k),
+                (IBinOp::AShr, true) => view.ashr(k),
+                (IBinOp::And, _) => view.and(k),
+                (IBinOp::Add, _) => view.plus(k),
+                (IBinOp::Sub, true) => view.plus(k.wrapping_neg()),
+                _ => None,
+            };
+            return Ok(match narrowed {
+                Some(view) => Sym::FloatBits(x.clone(), view),
+                None => self.opaque_int(width),
+            });
         }
         let (bool_a, bool_b) = (matches!(a, Sym::Bool(_)), matches!(b, Sym::Bool(_)));
         if width == 1 && (bool_a || bool_b) {
@@ -1347,16 +1469,11 @@ impl Domain for SymReal {
                 }
             }));
         }
-        let int = |v: &Sym| -> DResult<Int> {
-            match v {
-                Sym::Int(i, _) => Ok(i.clone()),
-                Sym::Bits(_, bits) => Ok(Int::from_i64(sign_extend(*bits, width))),
-                other => Err(WalkError::unsupported(format!("{other:?} as an integer"))),
-            }
-        };
-        let (x, y) = (int(a)?, int(b)?);
+        let (x, y) = (self.int_term(a, width)?, self.int_term(b, width)?);
         // Mathematical integers: symbolic integers come from float conversions whose
-        // out-of-range cases are already reported as INVALID.
+        // out-of-range cases are already reported as INVALID. Bitwise operations, shifts
+        // and divisions give a fresh integer of the width (Ariadne's treatment of what
+        // the formulas cannot express: models are only candidates, replayed natively).
         Ok(Sym::Int(
             match op {
                 IBinOp::Add => &x + &y,
@@ -1364,11 +1481,7 @@ impl Domain for SymReal {
                 IBinOp::Mul => &x * &y,
                 IBinOp::SMax => x.gt(&y).ite(&x, &y),
                 IBinOp::SMin => x.lt(&y).ite(&x, &y),
-                _ => {
-                    return Err(WalkError::unsupported(format!(
-                        "{op:?} on a symbolic integer"
-                    )))
-                }
+                _ => return Ok(self.opaque_int(width)),
             },
             width,
         ))
@@ -1381,25 +1494,24 @@ impl Domain for SymReal {
                 u64::from(int_cmp(pred, width, *x, *y)),
             ));
         }
-        if let (Sym::FloatBits(x, _), Sym::Bits(_, k)) = (a, b) {
-            // The sign tests `signbit` compiles to: `bits < 0`, `bits > -1` and kin.
-            let negative = x.lt(zero());
-            return match (pred, sign_extend(*k, width)) {
-                (ICmpPred::Slt, 0) | (ICmpPred::Sle, -1) => Ok(Sym::Bool(negative)),
-                (ICmpPred::Sge, 0) | (ICmpPred::Sgt, -1) => Ok(Sym::Bool(negative.not())),
-                _ => Err(WalkError::unsupported(format!(
-                    "{pred:?} of the bits of a symbolic float with {k} (bit tricks beyond the sign)"
-                ))),
-            };
-        }
-        let int = |v: &Sym| -> DResult<Int> {
-            match v {
-                Sym::Int(i, _) => Ok(i.clone()),
-                Sym::Bits(_, bits) => Ok(Int::from_i64(sign_extend(*bits, width))),
-                other => Err(WalkError::unsupported(format!("{other:?} as an integer"))),
+        let view_test = match (a, b) {
+            (Sym::FloatBits(x, view), Sym::Bits(_, k)) => {
+                Some((x, view, fpscout_walk::floatpath::int_predicate(pred), *k))
             }
+            (Sym::Bits(_, k), Sym::FloatBits(x, view)) => Some((
+                x,
+                view,
+                fpscout_walk::floatpath::int_predicate(pred).swapped(),
+                *k,
+            )),
+            _ => None,
         };
-        let (x, y) = (int(a)?, int(b)?);
+        if let Some((x, view, predicate, k)) = view_test {
+            // `signbit`'s `bits < 0`, fdlibm's `ix >= 0x7ff00000`, `j0 < 20`: the floats
+            // passing the test, as ranges of the real.
+            return Ok(Sym::Bool(real_in_set(x, &view.satisfying(predicate, k))));
+        }
+        let (x, y) = (self.int_term(a, width)?, self.int_term(b, width)?);
         Ok(Sym::Bool(match pred {
             ICmpPred::Eq => x.eq(&y),
             ICmpPred::Ne => x.eq(&y).not(),

@@ -13,8 +13,8 @@ use crate::concrete::{Concrete, FpMode};
 use crate::domain::{DResult, Decision, Domain, OpSite};
 use crate::WalkError;
 use fpscout_fpsolve::{
-    Arith, FcmpPredicate, FloatClasses, FloatDomain, Format, MinMaxOp, Network, NetworkError,
-    Propagation, VarId,
+    Arith, BitView, FcmpPredicate, FloatClasses, FloatDomain, Format, IntPredicate, MinMaxOp,
+    Network, NetworkError, Propagation, VarId,
 };
 use fpscout_ir::{
     CastOp, CmpLowering, ExceptionSet, FBinOp, FBinaryOp, FCmpPred, FUnaryOp, FloatTy, FpClassMask,
@@ -52,6 +52,13 @@ pub enum Test {
     },
     /// `a` is in one of `classes` (`llvm.is.fpclass` tested on the bits).
     Class { a: VarId, classes: FloatClasses },
+    /// An integer read from `a`'s bits (`view`) passes `predicate` against `k`.
+    Bits {
+        a: VarId,
+        view: BitView,
+        predicate: IntPredicate,
+        k: u64,
+    },
 }
 
 impl Comparison {
@@ -72,6 +79,9 @@ pub enum PathScalar {
     Float(VarId),
     /// An integer variable of the network (from `fptosi`/`fptoui`), its IR width.
     Int(VarId, u32),
+    /// An integer read from a float variable's bits (`GET_HIGH_WORD`, the exponent
+    /// field, the sign): comparisons of it with constants are sets of floats.
+    View(VarId, BitView),
     /// An i1, or a comparison zero-extended to an integer of `width` bits (C's `int` of a
     /// condition): 1 when the comparison comes out as `holds`, else 0.
     Condition(Comparison, u32),
@@ -329,6 +339,7 @@ impl FloatPath {
         match v {
             PathScalar::Float(var) => Ok(*var),
             PathScalar::Bits(bits) => Ok(self.network.float_const(format, format.from_bits(*bits))),
+            PathScalar::Unmodelled(why) => Err(WalkError::unsupported(why.clone())),
             other => Err(WalkError::unsupported(format!(
                 "{other:?} used as a float of type {ty:?}"
             ))),
@@ -362,10 +373,89 @@ impl FloatPath {
     }
 }
 
+/// What the float solver models of a float's bits, for the reasons it gives elsewhere.
+const UNMODELLED_BITS: &str = "a float's bits beyond what the float solver models (high words, the exponent field, the sign, masks clearing low bits or the sign)";
+
+/// `op` on an integer read from a float's bits and a constant, as a narrower view; an
+/// unmodelled value when the view cannot follow; `None` when no operand is a view.
+fn view_binop(op: IBinOp, a: &PathScalar, b: &PathScalar) -> Option<PathScalar> {
+    let (v, view, k, view_first) = match (a, b) {
+        (PathScalar::View(v, view), PathScalar::Bits(k)) => (*v, *view, *k, true),
+        (PathScalar::Bits(k), PathScalar::View(v, view)) => (*v, *view, *k, false),
+        // `ix | lx`: a high part and the low word of the same float.
+        (PathScalar::View(v, x), PathScalar::View(w, y)) if op == IBinOp::Or && v == w => {
+            return Some(x.or(*y).map_or_else(
+                || PathScalar::Unmodelled(format!("Or of two parts of {UNMODELLED_BITS}")),
+                |view| PathScalar::View(*v, view),
+            ));
+        }
+        (PathScalar::View(..), _) | (_, PathScalar::View(..)) => {
+            return Some(PathScalar::Unmodelled(format!(
+                "{op:?} of a float's bits with another symbolic integer"
+            )))
+        }
+        _ => return None,
+    };
+    let out = match (op, view_first) {
+        (IBinOp::LShr, true) => view.lshr(k),
+        (IBinOp::AShr, true) => view.ashr(k),
+        (IBinOp::And, _) => view.and(k),
+        (IBinOp::Add, _) => view.plus(k),
+        (IBinOp::Sub, true) => view.plus(k.wrapping_neg()),
+        _ => None,
+    };
+    Some(out.map_or_else(
+        || PathScalar::Unmodelled(format!("{op:?} by {k:#x} of {UNMODELLED_BITS}")),
+        |view| PathScalar::View(v, view),
+    ))
+}
+
+/// What kind of value a scalar is, for messages.
+fn kind_of(v: &PathScalar) -> &'static str {
+    match v {
+        PathScalar::Bits(_) => "a constant",
+        PathScalar::Float(_) => "a float",
+        PathScalar::Int(..) => "an integer converted from a float",
+        PathScalar::View(..) => "a float's bits",
+        PathScalar::Condition(..) => "a condition",
+        PathScalar::Choice(_) => "a choice of integers",
+        PathScalar::Unmodelled(_) => "an unmodelled value",
+    }
+}
+
+/// The solver's integer predicate of an IR `icmp` predicate.
+pub fn int_predicate(pred: ICmpPred) -> IntPredicate {
+    match pred {
+        ICmpPred::Eq => IntPredicate::Eq,
+        ICmpPred::Ne => IntPredicate::Ne,
+        ICmpPred::Ult => IntPredicate::Ult,
+        ICmpPred::Ule => IntPredicate::Ule,
+        ICmpPred::Ugt => IntPredicate::Ugt,
+        ICmpPred::Uge => IntPredicate::Uge,
+        ICmpPred::Slt => IntPredicate::Slt,
+        ICmpPred::Sle => IntPredicate::Sle,
+        ICmpPred::Sgt => IntPredicate::Sgt,
+        ICmpPred::Sge => IntPredicate::Sge,
+    }
+}
+
 fn require(network: &mut Network, c: Comparison) -> DResult<()> {
     match c.test {
         Test::Fcmp { predicate, a, b } => network.require(predicate, a, b, c.holds),
         Test::Class { a, classes } => network.require_class(a, classes, c.holds),
+        Test::Bits {
+            a,
+            view,
+            predicate,
+            k,
+        } => {
+            let predicate = if c.holds {
+                predicate
+            } else {
+                predicate.negated()
+            };
+            network.require_in_set(a, view.satisfying(predicate, k))
+        }
     }
     .map_err(solver_error)
 }
@@ -769,10 +859,37 @@ impl Domain for FloatPath {
             (PathScalar::Int(v, w), CastOp::SExt, ScalarTy::Int(t)) if t >= *w => {
                 Ok(PathScalar::Int(*v, t))
             }
-            (PathScalar::Float(_), CastOp::BitCast, _) => Ok(PathScalar::Unmodelled(
-                "bitcast of a float input (bit reinterpretation is not a float-solver constraint)"
-                    .into(),
+            (PathScalar::Float(v), CastOp::BitCast, ScalarTy::Int(_)) => {
+                let ScalarTy::Float(ty) = from else {
+                    return Err(WalkError::unsupported(format!("bitcast {from} → {to}")));
+                };
+                Ok(PathScalar::View(*v, BitView::of(format_of(ty))))
+            }
+            (PathScalar::View(v, view), _, ScalarTy::Int(w)) => {
+                let cast = match op {
+                    CastOp::Trunc => view.trunc(w),
+                    CastOp::ZExt => view.zext(w),
+                    CastOp::SExt => view.sext(w),
+                    _ => None,
+                };
+                Ok(cast.map_or_else(
+                    || {
+                        PathScalar::Unmodelled(format!(
+                            "{op:?} {from} → {to} of {}",
+                            UNMODELLED_BITS
+                        ))
+                    },
+                    |view| PathScalar::View(*v, view),
+                ))
+            }
+            (PathScalar::View(..), _, _) => Ok(PathScalar::Unmodelled(
+                "a float rebuilt from integer bits (SET_HIGH_WORD, INSERT_WORDS)".into(),
             )),
+            (PathScalar::Unmodelled(_), CastOp::BitCast, ScalarTy::Float(_)) => {
+                Ok(PathScalar::Unmodelled(
+                    "a float rebuilt from integer bits (SET_HIGH_WORD, INSERT_WORDS)".into(),
+                ))
+            }
             (PathScalar::Unmodelled(why), _, _) => Ok(PathScalar::Unmodelled(why.clone())),
             _ => Err(WalkError::unsupported(format!(
                 "{op:?} {from} → {to} of a symbolic value"
@@ -790,13 +907,23 @@ impl Domain for FloatPath {
         if let (PathScalar::Bits(x), PathScalar::Bits(y)) = (a, b) {
             return crate::concrete::int_binop(op, width, *x, *y).map(PathScalar::Bits);
         }
+        if let Some(view) = view_binop(op, a, b) {
+            return Ok(view);
+        }
+        // What cannot be expressed stays a value until something needs it (a branch, an
+        // address, a float): paths that drop it are still walked.
+        if let (PathScalar::Unmodelled(why), _) | (_, PathScalar::Unmodelled(why)) = (a, b) {
+            return Ok(PathScalar::Unmodelled(why.clone()));
+        }
         // Boolean algebra of one condition with a constant (`!c`, `c & 1`, `c | 0`).
         let (cond, k) = match (a, b) {
             (PathScalar::Condition(c, _), PathScalar::Bits(k))
             | (PathScalar::Bits(k), PathScalar::Condition(c, _)) => (*c, *k),
             _ => {
                 return Err(WalkError::unsupported(format!(
-                    "{op:?} on symbolic integers or of two symbolic conditions"
+                    "{op:?} on symbolic integers or of two symbolic conditions ({} and {})",
+                    kind_of(a),
+                    kind_of(b)
                 )))
             }
         };
@@ -837,6 +964,29 @@ impl Domain for FloatPath {
                 return c.decide_leaves(&|x| crate::concrete::int_cmp(pred, width, *k, x))
             }
             _ => {}
+        }
+        let view_test = match (a, b) {
+            (PathScalar::View(v, view), PathScalar::Bits(k)) => {
+                Some((*v, *view, int_predicate(pred), *k))
+            }
+            (PathScalar::Bits(k), PathScalar::View(v, view)) => {
+                Some((*v, *view, int_predicate(pred).swapped(), *k))
+            }
+            (PathScalar::View(..), _) | (_, PathScalar::View(..)) => {
+                return Ok(PathScalar::Unmodelled(format!(
+                    "{pred:?} comparison of a float's bits with another symbolic integer"
+                )))
+            }
+            _ => None,
+        };
+        if let Some((a, view, predicate, k)) = view_test {
+            let test = Test::Bits {
+                a,
+                view,
+                predicate,
+                k,
+            };
+            return Ok(PathScalar::Condition(Comparison { test, holds: true }, 1));
         }
         // A condition (0 or 1) compared with a constant: `if (holds)` is `holds != 0`.
         let (cond, k) = match (a, b) {

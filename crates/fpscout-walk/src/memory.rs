@@ -3,7 +3,7 @@
 
 use crate::domain::Domain;
 use crate::{DResult, WalkError};
-use fpscout_ir::{CastOp, ScalarTy};
+use fpscout_ir::{CastOp, IBinOp, ScalarTy};
 use smallvec::SmallVec;
 use std::collections::BTreeMap;
 
@@ -396,7 +396,11 @@ impl<S: Clone> Memory<S> {
     }
 
     /// `calloc`'s `count * size` bytes, all zero.
-    pub fn heap_alloc_zeroed<D: Domain<Scalar = S>>(&mut self, d: &D, size: u64) -> DResult<Ptr> {
+    pub fn heap_alloc_zeroed<D: Domain<Scalar = S>>(
+        &mut self,
+        d: &mut D,
+        size: u64,
+    ) -> DResult<Ptr> {
         let p = self.heap_alloc(size)?;
         self.fill(d, p, 0, size)?;
         Ok(p)
@@ -408,7 +412,7 @@ impl<S: Clone> Memory<S> {
     /// REALLOC_ZERO_BYTES_FREES).
     pub fn heap_realloc<D: Domain<Scalar = S>>(
         &mut self,
-        d: &D,
+        d: &mut D,
         old: Ptr,
         size: u64,
     ) -> DResult<Ptr> {
@@ -475,7 +479,12 @@ impl<S: Clone> Memory<S> {
     }
 
     /// Writes one scalar cell, replacing whatever overlapped it.
-    pub fn store<D: Domain<Scalar = S>>(&mut self, d: &D, p: Ptr, cell: Cell<S>) -> DResult<()> {
+    pub fn store<D: Domain<Scalar = S>>(
+        &mut self,
+        d: &mut D,
+        p: Ptr,
+        cell: Cell<S>,
+    ) -> DResult<()> {
         self.unchanged_copy_of = 0;
         let size = cell_size(&cell);
         let (obj, off) = self.checked(p, size, "store")?;
@@ -494,7 +503,7 @@ impl<S: Clone> Memory<S> {
             object.cells.insert(off, cell);
             return Ok(());
         }
-        self.clear_range(d, obj, off, size);
+        self.clear_range(d, obj, off, size)?;
         self.objects[obj].cells.insert(off, cell);
         Ok(())
     }
@@ -509,14 +518,20 @@ impl<S: Clone> Memory<S> {
         self.unchanged_copy_of = 0;
         let size = cell_size(&cell);
         let (obj, off) = self.checked(p, size, "initialiser")?;
-        self.clear_range(d, obj, off, size);
+        self.clear_range(d, obj, off, size)?;
         self.objects[obj].cells.insert(off, cell);
         Ok(())
     }
 
     /// Removes cells overlapping `[off, off+size)`, keeping the bytes of partially
     /// overlapped concrete cells as byte cells (and marks the object changed).
-    fn clear_range<D: Domain<Scalar = S>>(&mut self, d: &D, obj: usize, off: u64, size: u64) {
+    fn clear_range<D: Domain<Scalar = S>>(
+        &mut self,
+        d: &mut D,
+        obj: usize,
+        off: u64,
+        size: u64,
+    ) -> DResult<()> {
         let end = off + size;
         let object = &mut self.objects[obj];
         object.dirty = true;
@@ -527,7 +542,7 @@ impl<S: Clone> Memory<S> {
             let hi = (end as usize).min(slots.len());
             let lo = (start_scan as usize).min(hi);
             if slots[lo..hi].iter().all(Option::is_none) {
-                return;
+                return Ok(());
             }
         }
         let overlapping: SmallVec<[u64; 8]> = cells
@@ -555,8 +570,24 @@ impl<S: Clone> Memory<S> {
                         cells.insert(b, Cell::Scalar(ScalarTy::Int(8), d_const(d, byte)));
                     }
                 }
+            } else if let Cell::Scalar(t, v) = &old {
+                // A symbolic value partly overwritten (SET_LOW_WORD through a union): its
+                // other bytes stay as integers the domain computes from it, where it can
+                // (else they are gone, and reading them is an uninitialized read).
+                let mut keep = |at: u64, len: u64| {
+                    if let Ok(part) = slice_of(d, *t, v, at - s, len) {
+                        cells.insert(at, Cell::Scalar(ScalarTy::Int((len * 8) as u32), part));
+                    }
+                };
+                if s < off {
+                    keep(s, off - s);
+                }
+                if s + old_size > end {
+                    keep(end, s + old_size - end);
+                }
             }
         }
+        Ok(())
     }
 
     /// Reads a scalar of type `ty`.
@@ -569,7 +600,18 @@ impl<S: Clone> Memory<S> {
                 return reinterpret(d, c, ty);
             }
         }
+        if let Some((start, Cell::Scalar(t, v))) = cells.covering(off) {
+            if start + store_size(*t) >= off + size && d.concrete_bits(v).is_none() {
+                // Part of a symbolic value (GET_HIGH_WORD through a union): its bits
+                // shifted and truncated by the domain, which models what it can.
+                let part = slice_of(d, *t, v, off - start, size)?;
+                return Ok(Cell::Scalar(ty, reinterpret_int(d, size, ty, part)?));
+            }
+        }
         // Assemble from bytes of concrete cells (type punning, memset, partial copies).
+        if !self.known_bytes(d, obj, off, size) {
+            return self.assemble_symbolic(d, obj, off, size, ty);
+        }
         let mut bits = 0u64;
         for i in 0..size {
             let b = off + i;
@@ -593,10 +635,69 @@ impl<S: Clone> Memory<S> {
         })
     }
 
+    /// Whether every byte of the range is initialized and known (not part of a symbolic
+    /// value); an uninitialized byte counts as known, so the caller reports it.
+    fn known_bytes<D: Domain<Scalar = S>>(&self, d: &D, obj: usize, off: u64, size: u64) -> bool {
+        let cells = &self.objects[obj].cells;
+        (off..off + size).all(|b| match cells.covering(b) {
+            Some((_, Cell::Scalar(_, v))) => d.concrete_bits(v).is_some(),
+            _ => true,
+        })
+    }
+
+    /// A scalar read across several cells some of which are symbolic (INSERT_WORDS,
+    /// SET_HIGH_WORD through a union): each piece's bytes shifted into place and ORed,
+    /// by the domain, which models what it can.
+    fn assemble_symbolic<D: Domain<Scalar = S>>(
+        &self,
+        d: &mut D,
+        obj: usize,
+        off: u64,
+        size: u64,
+        ty: ScalarTy,
+    ) -> DResult<Cell<S>> {
+        let cells = &self.objects[obj].cells;
+        let whole = ScalarTy::Int((size * 8) as u32);
+        let mut acc: Option<S> = None;
+        let mut b = off;
+        while b < off + size {
+            let (start, c) = cells.covering(b).ok_or_else(|| {
+                WalkError::unsupported(format!(
+                    "read of uninitialized memory in '{}' at offset {b}",
+                    self.objects[obj].name
+                ))
+            })?;
+            let Cell::Scalar(t, v) = c else {
+                return Err(WalkError::unsupported(
+                    "a pointer's bytes read with symbolic ones",
+                ));
+            };
+            let len = (start + store_size(*t)).min(off + size) - b;
+            let piece = slice_of(d, *t, v, b - start, len)?;
+            let piece_ty = ScalarTy::Int((len * 8) as u32);
+            let mut piece = if len < size {
+                d.icast(CastOp::ZExt, piece_ty, whole, &piece)?
+            } else {
+                piece
+            };
+            if b > off {
+                let by = d.constant(whole, (b - off) * 8);
+                piece = d.ibin(IBinOp::Shl, (size * 8) as u32, &piece, &by)?;
+            }
+            acc = Some(match acc {
+                None => piece,
+                Some(a) => d.ibin(IBinOp::Or, (size * 8) as u32, &a, &piece)?,
+            });
+            b += len;
+        }
+        let x = acc.ok_or_else(|| WalkError::unsupported("an empty read"))?;
+        Ok(Cell::Scalar(ty, reinterpret_int(d, size, ty, x)?))
+    }
+
     /// Copies `len` bytes cell by cell (`llvm.memcpy`/`memmove`).
     pub fn copy<D: Domain<Scalar = S>>(
         &mut self,
-        d: &D,
+        d: &mut D,
         dst: Ptr,
         src: Ptr,
         len: u64,
@@ -635,7 +736,7 @@ impl<S: Clone> Memory<S> {
         if !self.objects[dobj].writable {
             return Err(WalkError::trap("memcpy into read-only memory"));
         }
-        self.clear_range(d, dobj, doff, len);
+        self.clear_range(d, dobj, doff, len)?;
         for (rel, c) in moved {
             self.objects[dobj].cells.insert(doff + rel, c);
         }
@@ -645,7 +746,7 @@ impl<S: Clone> Memory<S> {
     /// Fills `len` bytes with a concrete byte (`llvm.memset`).
     pub fn fill<D: Domain<Scalar = S>>(
         &mut self,
-        d: &D,
+        d: &mut D,
         dst: Ptr,
         byte: u8,
         len: u64,
@@ -655,7 +756,7 @@ impl<S: Clone> Memory<S> {
             return Ok(());
         }
         let (dobj, doff) = self.checked(dst, len, "memset")?;
-        self.clear_range(d, dobj, doff, len);
+        self.clear_range(d, dobj, doff, len)?;
         for i in 0..len {
             let c = Cell::Scalar(ScalarTy::Int(8), d_const(d, u64::from(byte)));
             self.objects[dobj].cells.insert(doff + i, c);
@@ -696,6 +797,50 @@ fn out_of_bounds<S>(what: &str, size: u64, offset: i64, o: &Object<S>) -> WalkEr
         "{what} of {size} bytes at offset {offset} outside '{}' ({} bytes)",
         o.name, o.size
     ))
+}
+
+/// The `size` bytes at `offset` of a scalar `v` of type `t`, as an integer of `size`
+/// bytes computed by the domain (a bitcast, a logical shift, a truncation).
+fn slice_of<S: Clone, D: Domain<Scalar = S>>(
+    d: &mut D,
+    t: ScalarTy,
+    v: &S,
+    offset: u64,
+    size: u64,
+) -> DResult<S> {
+    let bits = (store_size(t) * 8) as u32;
+    let whole = ScalarTy::Int(bits);
+    let mut x = match t {
+        ScalarTy::Float(_) => d.icast(CastOp::BitCast, t, whole, v)?,
+        ScalarTy::Int(w) if w == bits => v.clone(),
+        ScalarTy::Int(_) => d.icast(CastOp::ZExt, t, whole, v)?,
+        ScalarTy::Ptr => return Err(WalkError::unsupported("part of a symbolic pointer")),
+    };
+    if offset > 0 {
+        let by = d.constant(whole, offset * 8);
+        x = d.ibin(IBinOp::LShr, bits, &x, &by)?;
+    }
+    let part = (size * 8) as u32;
+    if part < bits {
+        x = d.icast(CastOp::Trunc, whole, ScalarTy::Int(part), &x)?;
+    }
+    Ok(x)
+}
+
+/// An integer of `size` bytes read as `ty` (a float by a bitcast).
+fn reinterpret_int<S: Clone, D: Domain<Scalar = S>>(
+    d: &mut D,
+    size: u64,
+    ty: ScalarTy,
+    x: S,
+) -> DResult<S> {
+    let int = ScalarTy::Int((size * 8) as u32);
+    match ty {
+        ScalarTy::Int(w) if u64::from(w) == size * 8 => Ok(x),
+        ScalarTy::Int(w) => d.icast(CastOp::Trunc, int, ScalarTy::Int(w), &x),
+        ScalarTy::Float(_) => d.icast(CastOp::BitCast, int, ty, &x),
+        ScalarTy::Ptr => Err(WalkError::unsupported("a pointer read from symbolic bytes")),
+    }
 }
 
 fn d_const<S, D: Domain<Scalar = S>>(d: &D, bits: u64) -> S {
@@ -764,10 +909,12 @@ mod tests {
                     ty,
                     fpscout_ir::truncate_bits(r >> 16, (store_size(ty) * 8) as u32),
                 );
-                fast.store(&d, p.add(off as i64), cell.clone())
+                fast.store(&mut d, p.add(off as i64), cell.clone())
                     .expect("store");
                 let (obj, at) = (q.obj as usize, off);
-                reference.clear_range(&d, obj, at, store_size(ty));
+                reference
+                    .clear_range(&mut d, obj, at, store_size(ty))
+                    .expect("clear");
                 reference.objects[obj].cells.insert(at, cell);
                 for ty in tys {
                     for off in 0..(48 - 8) {
@@ -820,22 +967,22 @@ mod tests {
             match (r >> 16) % 5 {
                 0 | 1 if fits(store_size(ty)) => {
                     let bits = d.constant(ty, next());
-                    let a = m.store(&d, small.add(off), Cell::Scalar(ty, bits));
-                    let b = m.store(&d, big.add(off), Cell::Scalar(ty, bits));
+                    let a = m.store(&mut d, small.add(off), Cell::Scalar(ty, bits));
+                    let b = m.store(&mut d, big.add(off), Cell::Scalar(ty, bits));
                     assert_eq!(a.is_ok(), b.is_ok(), "store at step {step}");
                 }
                 2 if fits((r >> 24) % 12) => {
                     let len = (r >> 24) % 12;
                     let byte = (r >> 32) as u8;
-                    let a = m.fill(&d, small.add(off), byte, len);
-                    let b = m.fill(&d, big.add(off), byte, len);
+                    let a = m.fill(&mut d, small.add(off), byte, len);
+                    let b = m.fill(&mut d, big.add(off), byte, len);
                     assert_eq!(a.is_ok(), b.is_ok(), "fill at step {step}");
                 }
                 3 if fits((r >> 24) % 16) && (r >> 40) % 64 + (r >> 24) % 16 <= 64 => {
                     let len = (r >> 24) % 16;
                     let src = ((r >> 40) % 64) as i64;
-                    let a = m.copy(&d, small.add(off), small.add(src), len);
-                    let b = m.copy(&d, big.add(off), big.add(src), len);
+                    let a = m.copy(&mut d, small.add(off), small.add(src), len);
+                    let b = m.copy(&mut d, big.add(off), big.add(src), len);
                     assert_eq!(a.is_ok(), b.is_ok(), "copy at step {step}");
                 }
                 _ if fits(store_size(ty)) => {
@@ -853,12 +1000,12 @@ mod tests {
     /// Resetting to an unchanged snapshot restores exactly what a full reset restores.
     #[test]
     fn incremental_reset_matches_full_reset() {
-        let d = Concrete::new(FpMode::IEEE);
+        let mut d = Concrete::new(FpMode::IEEE);
         let mut m: Memory<u64> = Memory::new();
         let g = m.alloc("g", 16, true);
         let c = m.alloc("c", 8, false);
         let i64t = ScalarTy::Int(64);
-        m.store(&d, g, Cell::Scalar(i64t, 1)).unwrap();
+        m.store(&mut d, g, Cell::Scalar(i64t, 1)).unwrap();
         m.store_init(&mut Concrete::new(FpMode::IEEE), c, Cell::Scalar(i64t, 2))
             .unwrap();
         let pristine = m.clone();
@@ -873,9 +1020,9 @@ mod tests {
             assert!(m.load(&mut d2, g.add(8), i64t).is_err());
             assert_eq!(load(&m, &mut d2, c), 2);
             let a = m.alloc_named("a", 8, true);
-            m.store(&d, a, Cell::Scalar(i64t, round)).unwrap();
-            m.store(&d, g, Cell::Scalar(i64t, 10 + round)).unwrap();
-            m.fill(&d, g.add(8), 0xff, 8).unwrap();
+            m.store(&mut d, a, Cell::Scalar(i64t, round)).unwrap();
+            m.store(&mut d, g, Cell::Scalar(i64t, 10 + round)).unwrap();
+            m.fill(&mut d, g.add(8), 0xff, 8).unwrap();
             assert_eq!(load(&m, &mut d2, a), round);
         }
         m.reset_to_unchanged(&pristine);

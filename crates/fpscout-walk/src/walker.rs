@@ -386,7 +386,8 @@ impl<'m, D: Domain> Walker<'m, D> {
         let p = self.memory.alloc_named(name, size, true);
         for (i, v) in values.into_iter().enumerate() {
             let at = p.add(i as i64 * store_size(ty) as i64);
-            self.memory.store(&self.domain, at, Cell::Scalar(ty, v))?;
+            self.memory
+                .store(&mut self.domain, at, Cell::Scalar(ty, v))?;
         }
         Ok(p)
     }
@@ -1243,7 +1244,8 @@ impl<'m, D: Domain> Walker<'m, D> {
                         OutSlot::Float => ScalarTy::Float(*fty),
                         OutSlot::I32 => ScalarTy::Int(32),
                     };
-                    self.memory.store(&self.domain, p, Cell::Scalar(ty, v))?;
+                    self.memory
+                        .store(&mut self.domain, p, Cell::Scalar(ty, v))?;
                 }
                 match ret {
                     Some(r) => Reg::Scalar(r),
@@ -1289,14 +1291,14 @@ impl<'m, D: Domain> Walker<'m, D> {
                 let d = self.ptr_of(get(*dst)?)?;
                 let s = self.ptr_of(get(*src)?)?;
                 let n = self.uint_of(get(*len)?, 64)?;
-                self.memory.copy(&self.domain, d, s, n)?;
+                self.memory.copy(&mut self.domain, d, s, n)?;
                 return Ok(());
             }
             Op::Memset { dst, byte, len } => {
                 let d = self.ptr_of(get(*dst)?)?;
                 let b = self.uint_of(get(*byte)?, 8)? as u8;
                 let n = self.uint_of(get(*len)?, 64)?;
-                self.memory.fill(&self.domain, d, b, n)?;
+                self.memory.fill(&mut self.domain, d, b, n)?;
                 return Ok(());
             }
             Op::Heap { op, args } => {
@@ -1357,7 +1359,7 @@ impl<'m, D: Domain> Walker<'m, D> {
             HeapOp::Calloc => {
                 let (count, size) = (size_arg(self, 0)?, size_arg(self, 1)?);
                 match count.checked_mul(size) {
-                    Some(bytes) => Some(self.memory.heap_alloc_zeroed(&self.domain, bytes)?),
+                    Some(bytes) => Some(self.memory.heap_alloc_zeroed(&mut self.domain, bytes)?),
                     // glibc's calloc fails (NULL, ENOMEM) when the product overflows.
                     None => Some(Ptr::NULL),
                 }
@@ -1365,7 +1367,7 @@ impl<'m, D: Domain> Walker<'m, D> {
             HeapOp::Realloc => {
                 let old = ptr_arg(self)?;
                 let size = size_arg(self, 1)?;
-                Some(self.memory.heap_realloc(&self.domain, old, size)?)
+                Some(self.memory.heap_realloc(&mut self.domain, old, size)?)
             }
             HeapOp::Free => {
                 let p = ptr_arg(self)?;
@@ -1645,13 +1647,13 @@ impl<'m, D: Domain> Walker<'m, D> {
         match (ty, v) {
             (Type::Scalar(s), Reg::Scalar(x)) => {
                 self.memory
-                    .store(&self.domain, p, Cell::Scalar(s, x.clone()))
+                    .store(&mut self.domain, p, Cell::Scalar(s, x.clone()))
             }
-            (Type::Scalar(_), Reg::Ptr(q)) => self.memory.store(&self.domain, p, Cell::Ptr(*q)),
+            (Type::Scalar(_), Reg::Ptr(q)) => self.memory.store(&mut self.domain, p, Cell::Ptr(*q)),
             (Type::Vector(s, _), Reg::Vector(xs)) => {
                 for (i, x) in xs.iter().enumerate() {
                     self.memory.store(
-                        &self.domain,
+                        &mut self.domain,
                         p.add(i as i64 * store_size(s) as i64),
                         Cell::Scalar(s, x.clone()),
                     )?;

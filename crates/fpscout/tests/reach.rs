@@ -572,3 +572,43 @@ fn infinity_guards_keep_reach_exact() {
         "{p}"
     );
 }
+
+#[test]
+fn word_tests_of_libm_code_are_decided_exactly_over_floats() {
+    // fdlibm's GET_HIGH_WORD/EXTRACT_WORDS through a union and musl's uint64_t view:
+    // the float solver turns each test of a word (ix < 0x3e400000, the exponent field
+    // below 0x3ff, (ix | lx) == 0) into the floats passing it, so the unreachable
+    // errors are proved so over every double and the reachable ones are hit at the
+    // boundary float, which fails natively.
+    for name in [
+        "high_word_unreachable.c",
+        "exponent_field_unreachable.c",
+        "words_unreachable.c",
+    ] {
+        let path = file("svcomp", name);
+        let (answer, witness, code) = reach(&[&path]);
+        assert_eq!(answer["answer"], "unreachable", "{name}: {answer}");
+        assert_eq!(code, Some(0), "{name}");
+        assert!(witness.is_none(), "{name}");
+    }
+    for (name, expected) in [
+        ("high_word_reachable.c", 0x3e3f_ffff_ffff_ffffu64),
+        ("words_reachable.c", (-1.0f64).to_bits()),
+    ] {
+        let path = file("svcomp", name);
+        let (answer, witness, code) = reach(&[&path]);
+        assert_eq!(answer["answer"], "reachable", "{name}: {answer}");
+        assert_eq!(code, Some(1), "{name}");
+        let witness = witness.expect("a witness");
+        let x: f64 = witness["inputs"][0]["values"][0]["decimal"]
+            .as_str()
+            .and_then(|d| d.parse().ok())
+            .expect("the double");
+        assert_eq!(x.to_bits(), expected, "{name}: {witness}");
+        let p = replay(&path, "main", &witness);
+        assert_eq!(
+            p["native_end"], "fails assertion `__VERIFIER_error()`",
+            "{name}: {p}"
+        );
+    }
+}

@@ -1,0 +1,890 @@
+//! Integers read from a float's bits (a high word, the exponent field, the sign): which floats give a value that passes an integer comparison.
+//!
+//! libm code reads a double's bits (`GET_HIGH_WORD(hx, x); ix = hx & 0x7fffffff;
+//! if (ix >= 0x7ff00000) …`, `j0 = ((hx >> 20) & 0x7ff) - 0x3ff`): each such integer is
+//! a nondecreasing function of the float's bits (or of its magnitude's bits), so the
+//! floats passing a comparison of it with a constant are a few ranges of the ordered
+//! line, found by binary search on that function. [`BitView`] is such an integer and
+//! [`FloatSet`] the ranges it admits; what does not keep the function monotone (a low
+//! word, a field without its upper bits, an `or`) is refused (`None`), never
+//! approximated.
+
+use crate::domain::FloatDomain;
+use crate::format::{FloatValue, Format, Fp};
+
+/// Most ranges a [`FloatSet`] holds; more are merged over their smallest gaps (a superset).
+pub const MAX_RANGES: usize = 8;
+
+/// A set of floats of one format: disjoint key ranges in increasing order, and whether NaN
+/// belongs (the solver's NaN has no payload or sign: a set holds NaN when any NaN encoding
+/// is in it, so the set is a superset of the encodings it stands for).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FloatSet {
+    format: Format,
+    ranges: [(Fp, Fp); MAX_RANGES],
+    len: u8,
+    nan: bool,
+}
+
+impl FloatSet {
+    /// The set of `ranges` (any order, overlapping allowed; empty ranges dropped) and NaN.
+    pub fn new(format: Format, ranges: &[(Fp, Fp)], nan: bool) -> FloatSet {
+        let mut sorted: Vec<(Fp, Fp)> = ranges.iter().copied().filter(|(a, b)| a <= b).collect();
+        sorted.sort();
+        let mut merged: Vec<(Fp, Fp)> = Vec::with_capacity(sorted.len());
+        for (a, b) in sorted {
+            match merged.last_mut() {
+                Some(last) if a.0 <= last.1 .0 + 1 => last.1 = last.1.max(b),
+                _ => merged.push((a, b)),
+            }
+        }
+        while merged.len() > MAX_RANGES {
+            let narrowest = (1..merged.len())
+                .min_by_key(|&i| merged[i].0 .0 - merged[i - 1].1 .0)
+                .unwrap_or(1);
+            merged[narrowest - 1].1 = merged[narrowest].1;
+            merged.remove(narrowest);
+        }
+        let mut set = FloatSet {
+            format,
+            ranges: [(Fp(0), Fp(-1)); MAX_RANGES],
+            len: merged.len() as u8,
+            nan,
+        };
+        set.ranges[..merged.len()].copy_from_slice(&merged);
+        set
+    }
+
+    /// Every float and NaN.
+    pub fn everything(format: Format) -> FloatSet {
+        FloatSet::new(format, &[(format.neg_inf(), format.pos_inf())], true)
+    }
+
+    /// The floats not in the set; NaN stays in (the set's NaN stands for some NaN
+    /// encodings only).
+    pub fn complement(&self) -> FloatSet {
+        let format = self.format;
+        let mut gaps = Vec::new();
+        let mut from = format.neg_inf().0;
+        for &(a, b) in self.ranges() {
+            if a.0 > from {
+                gaps.push((Fp(from), Fp(a.0 - 1)));
+            }
+            from = b.0 + 1;
+        }
+        if from <= format.pos_inf().0 {
+            gaps.push((Fp(from), format.pos_inf()));
+        }
+        FloatSet::new(format, &gaps, true)
+    }
+
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    /// The key ranges, in increasing order.
+    pub fn ranges(&self) -> &[(Fp, Fp)] {
+        &self.ranges[..usize::from(self.len)]
+    }
+
+    pub fn holds_nan(&self) -> bool {
+        self.nan
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0 && !self.nan
+    }
+
+    pub fn contains(&self, value: FloatValue) -> bool {
+        match value {
+            FloatValue::NaN => self.nan,
+            FloatValue::Num(x) => self.ranges().iter().any(|&(a, b)| a <= x && x <= b),
+        }
+    }
+
+    /// The smallest domain holding every value of `domain` in the set (the projection of
+    /// "the value is in this set").
+    pub fn restrict(&self, domain: &FloatDomain) -> FloatDomain {
+        let mut kept = FloatDomain::empty(domain.format());
+        for &(a, b) in self.ranges() {
+            kept = kept.hull(&domain.clamp(a, b).without_nan());
+        }
+        kept.with_nan(domain.may_be_nan() && self.nan)
+    }
+}
+
+/// The comparisons of C integers (`icmp`), the constant on the right.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IntPredicate {
+    Eq,
+    Ne,
+    Ult,
+    Ule,
+    Ugt,
+    Uge,
+    Slt,
+    Sle,
+    Sgt,
+    Sge,
+}
+
+impl IntPredicate {
+    pub fn negated(self) -> IntPredicate {
+        use IntPredicate::*;
+        match self {
+            Eq => Ne,
+            Ne => Eq,
+            Ult => Uge,
+            Ule => Ugt,
+            Ugt => Ule,
+            Uge => Ult,
+            Slt => Sge,
+            Sle => Sgt,
+            Sgt => Sle,
+            Sge => Slt,
+        }
+    }
+
+    /// The same test with its operands swapped (`k < v` is `v > k`).
+    pub fn swapped(self) -> IntPredicate {
+        use IntPredicate::*;
+        match self {
+            Eq | Ne => self,
+            Ult => Ugt,
+            Ule => Uge,
+            Ugt => Ult,
+            Uge => Ule,
+            Slt => Sgt,
+            Sle => Sge,
+            Sgt => Slt,
+            Sge => Sle,
+        }
+    }
+
+    /// The values `v` of `width` bits with `v pred k`, as unsigned ranges.
+    fn ranges(self, width: u32, k: u64) -> Vec<(u64, u64)> {
+        use IntPredicate::*;
+        let max = low_mask(width);
+        let k = k & max;
+        let sign = 1u64 << (width - 1);
+        // Signed order maps to unsigned order by flipping the sign bit.
+        let flip = |r: Vec<(u64, u64)>| -> Vec<(u64, u64)> {
+            let mut out = Vec::new();
+            for (a, b) in r {
+                let (a, b) = (a ^ sign, b ^ sign);
+                if a <= b {
+                    out.push((a, b));
+                } else {
+                    out.push((a, max));
+                    out.push((0, b));
+                }
+            }
+            out
+        };
+        let below = |k: u64| if k == 0 { vec![] } else { vec![(0, k - 1)] };
+        let above = |k: u64| if k == max { vec![] } else { vec![(k + 1, max)] };
+        match self {
+            Eq => vec![(k, k)],
+            Ne => [below(k), above(k)].concat(),
+            Ult => below(k),
+            Ule => vec![(0, k)],
+            Ugt => above(k),
+            Uge => vec![(k, max)],
+            Slt => flip(below(k ^ sign)),
+            Sle => flip(vec![(0, k ^ sign)]),
+            Sgt => flip(above(k ^ sign)),
+            Sge => flip(vec![(k ^ sign, max)]),
+        }
+    }
+}
+
+fn low_mask(bits: u32) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
+}
+
+/// An integer of `width` bits computed from a float's bits by a bitcast and then shifts,
+/// masks, truncations, extensions and one added constant, kept in a form that is a
+/// nondecreasing function of its *source*: the float's bits as an unsigned integer, or
+/// (after `& 0x7fff…`) its magnitude bits.
+///
+/// value = ((ext(source >> shift) >> low_zeros) << low_zeros) + addend  (mod 2^width),
+/// where `ext` sign-extends from the source's top bit after an arithmetic shift.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BitView {
+    format: Format,
+    magnitude: bool,
+    shift: u32,
+    sign_extended: bool,
+    low_zeros: u32,
+    width: u32,
+    addend: u64,
+    /// The view is a double's low word (bits 0–31): only `or` with a high part and
+    /// comparisons of that with zero are modelled.
+    low_word: bool,
+    /// The high part's value ORed with the float's low word (`ix | lx`).
+    or_low_word: bool,
+}
+
+impl BitView {
+    /// The bits of a float of `format` as an integer of its width (a bitcast).
+    pub fn of(format: Format) -> BitView {
+        BitView {
+            format,
+            magnitude: false,
+            shift: 0,
+            sign_extended: false,
+            low_zeros: 0,
+            width: format_width(format),
+            addend: 0,
+            low_word: false,
+            or_low_word: false,
+        }
+    }
+
+    /// Whether any operation can still follow the view (a low word or an `or` with one
+    /// only compares).
+    fn plain(&self) -> bool {
+        !self.low_word && !self.or_low_word
+    }
+
+    /// `or` with another view of the same float: a high part (no bit below 32) with the
+    /// low word.
+    pub fn or(self, other: BitView) -> Option<BitView> {
+        let (high, low) = if other.low_word {
+            (self, other)
+        } else {
+            (other, self)
+        };
+        let high_only = high.plain() && high.shift + high.low_zeros >= 32;
+        if !low.low_word || !high_only || high.format != low.format || high.width != low.width {
+            return None;
+        }
+        Some(BitView {
+            or_low_word: true,
+            ..high
+        })
+    }
+
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// Bits of the source: the float's width, one less for its magnitude.
+    fn source_bits(&self) -> u32 {
+        format_width(self.format) - u32::from(self.magnitude)
+    }
+
+    /// Bits the shifted source occupies.
+    fn live_bits(&self) -> u32 {
+        self.source_bits().saturating_sub(self.shift)
+    }
+
+    /// The view's value before the addend, from its source.
+    fn of_source(&self, source: u64) -> u64 {
+        let live = self.live_bits();
+        let mut t = if self.shift >= 64 {
+            0
+        } else {
+            source >> self.shift
+        };
+        let negative = (source >> (self.source_bits() - 1)) & 1 == 1;
+        if self.sign_extended && negative {
+            t |= !low_mask(live);
+        }
+        t = (t >> self.low_zeros.min(63)) << self.low_zeros.min(63);
+        t & low_mask(self.width)
+    }
+
+    /// The view's value for a float's bits (what the processor computes).
+    pub fn value(&self, float_bits: u64) -> u64 {
+        let bits = float_bits & low_mask(format_width(self.format));
+        if self.low_word {
+            return bits & low_mask(32.min(self.width));
+        }
+        if self.or_low_word {
+            let high = BitView {
+                or_low_word: false,
+                ..*self
+            };
+            return (high.value(float_bits) | (bits & low_mask(32))) & low_mask(self.width);
+        }
+        let source = if self.magnitude {
+            bits & low_mask(format_width(self.format) - 1)
+        } else {
+            bits
+        };
+        self.of_source(source).wrapping_add(self.addend) & low_mask(self.width)
+    }
+
+    /// `lshr` by a constant.
+    pub fn lshr(self, k: u64) -> Option<BitView> {
+        if !self.plain() {
+            return None;
+        }
+        if self.addend != 0 || self.sign_extended || self.low_zeros != 0 || k >= 64 {
+            return None;
+        }
+        Some(BitView {
+            shift: self.shift + k as u32,
+            ..self
+        })
+    }
+
+    /// `ashr` by a constant: a shift of a value whose top bit is the float's sign
+    /// extends the sign; of one whose top bit is clear, it is `lshr`.
+    pub fn ashr(self, k: u64) -> Option<BitView> {
+        if !self.plain() {
+            return None;
+        }
+        if self.addend != 0 || self.low_zeros != 0 || k >= u64::from(self.width) {
+            return None;
+        }
+        if self.sign_extended {
+            return Some(BitView {
+                shift: self.shift + k as u32,
+                ..self
+            });
+        }
+        if self.live_bits() < self.width {
+            return self.lshr(k);
+        }
+        if !self.magnitude && self.live_bits() == self.width {
+            return Some(BitView {
+                shift: self.shift + k as u32,
+                sign_extended: true,
+                ..self
+            });
+        }
+        None
+    }
+
+    /// `and` with a constant: one that keeps every bit the value can have, that clears
+    /// the sign (and its copies), and/or that clears low bits.
+    pub fn and(self, mask: u64) -> Option<BitView> {
+        if !self.plain() {
+            return None;
+        }
+        if self.addend != 0 {
+            return None;
+        }
+        let mask = mask & low_mask(self.width);
+        let live = if self.sign_extended {
+            low_mask(self.width)
+        } else {
+            low_mask(self.live_bits())
+        };
+        let kept = mask & live;
+        if kept == 0 {
+            return None;
+        }
+        let low = kept.trailing_zeros().max(self.low_zeros);
+        let top = 64 - kept.leading_zeros();
+        // The kept bits must be one run [low, top).
+        if top <= low || kept >> low != low_mask(top - low) {
+            return None;
+        }
+        if kept | low_mask(low) == live {
+            return Some(BitView {
+                low_zeros: low,
+                ..self
+            });
+        }
+        // Clearing the sign bit and everything above it: the magnitude's bits.
+        let magnitude_live = format_width(self.format) - 1;
+        if !self.magnitude && self.shift < magnitude_live && top == magnitude_live - self.shift {
+            return Some(BitView {
+                magnitude: true,
+                sign_extended: false,
+                low_zeros: low,
+                ..self
+            });
+        }
+        None
+    }
+
+    /// `add` of a constant (`sub` adds its negation).
+    pub fn plus(self, k: u64) -> Option<BitView> {
+        if !self.plain() {
+            return None;
+        }
+        Some(BitView {
+            addend: self.addend.wrapping_add(k) & low_mask(self.width),
+            ..self
+        })
+    }
+
+    /// `trunc` to `width` bits: only when no bit the value can have is cut.
+    pub fn trunc(self, width: u32) -> Option<BitView> {
+        if !self.plain() {
+            return None;
+        }
+        let whole = !self.magnitude && !self.sign_extended && self.shift == 0;
+        if whole && self.low_zeros == 0 && self.addend == 0 && width == 32 && self.width == 64 {
+            return Some(BitView {
+                width,
+                low_word: true,
+                ..self
+            });
+        }
+        if self.live_bits() > width {
+            return None;
+        }
+        Some(BitView {
+            width,
+            addend: self.addend & low_mask(width),
+            ..self
+        })
+    }
+
+    /// `zext` to `width` bits.
+    pub fn zext(self, width: u32) -> Option<BitView> {
+        if !self.plain() {
+            return None;
+        }
+        if self.addend != 0 || self.sign_extended {
+            return None;
+        }
+        Some(BitView { width, ..self })
+    }
+
+    /// `sext` to `width` bits.
+    pub fn sext(self, width: u32) -> Option<BitView> {
+        if !self.plain() {
+            return None;
+        }
+        if self.addend != 0 {
+            return None;
+        }
+        if self.sign_extended || self.live_bits() < self.width {
+            return Some(BitView { width, ..self });
+        }
+        if !self.magnitude && self.live_bits() == self.width && self.low_zeros == 0 {
+            return Some(BitView {
+                width,
+                sign_extended: true,
+                ..self
+            });
+        }
+        None
+    }
+
+    /// The floats whose view passes `pred` against `k` (a superset only where NaN
+    /// encodings are merged into the solver's one NaN).
+    pub fn satisfying(&self, pred: IntPredicate, k: u64) -> FloatSet {
+        if self.low_word || self.or_low_word {
+            return self.satisfying_with_low_word(pred, k);
+        }
+        self.floats_of_sources(&self.source_intervals(pred, k))
+    }
+
+    /// `(ix | lx) == 0` (x is ±0), `((ix - 0x3ff00000) | lx) == 0` (x is ±1): the high
+    /// part's sources whose low word is zero, where they are one float per interval;
+    /// every float otherwise (no information, never a wrong one).
+    fn satisfying_with_low_word(&self, pred: IntPredicate, k: u64) -> FloatSet {
+        let everything = FloatSet::everything(self.format);
+        let zero_test = k & low_mask(self.width) == 0;
+        if self.low_word || !zero_test || !matches!(pred, IntPredicate::Eq | IntPredicate::Ne) {
+            return everything;
+        }
+        let high = BitView {
+            or_low_word: false,
+            ..*self
+        };
+        let word = 1u64 << 32;
+        let mut singles = Vec::new();
+        for (lo, hi) in high.source_intervals(IntPredicate::Eq, 0) {
+            let first = lo.div_ceil(word).saturating_mul(word);
+            if first > hi {
+                continue;
+            }
+            if hi - first >= word {
+                return if pred == IntPredicate::Eq {
+                    high.satisfying(IntPredicate::Eq, 0)
+                } else {
+                    everything
+                };
+            }
+            singles.push((first, first));
+        }
+        let zero = self.floats_of_sources(&singles);
+        if pred == IntPredicate::Eq {
+            zero
+        } else {
+            zero.complement()
+        }
+    }
+
+    /// The sources (intervals, increasing) whose view passes `pred` against `k`.
+    fn source_intervals(&self, pred: IntPredicate, k: u64) -> Vec<(u64, u64)> {
+        let width = self.width;
+        let max = low_mask(width);
+        // Values of the view → values before the addend (a range may wrap around).
+        let mut before: Vec<(u64, u64)> = Vec::new();
+        for (a, b) in pred.ranges(width, k) {
+            let (a, b) = (
+                a.wrapping_sub(self.addend) & max,
+                b.wrapping_sub(self.addend) & max,
+            );
+            if a <= b {
+                before.push((a, b));
+            } else {
+                before.push((a, max));
+                before.push((0, b));
+            }
+        }
+        let source_max = low_mask(self.source_bits());
+        let mut sources = Vec::new();
+        for (a, b) in before {
+            // The first source whose value is ≥ a, the last whose value is ≤ b.
+            let Some(lo) = first_source_at_least(source_max, |s| self.of_source(s) >= a) else {
+                continue;
+            };
+            let hi = match first_source_at_least(source_max, |s| self.of_source(s) > b) {
+                None => source_max,
+                Some(0) => continue,
+                Some(h) => h - 1,
+            };
+            if lo <= hi {
+                sources.push((lo, hi));
+            }
+        }
+        sources
+    }
+
+    fn floats_of_sources(&self, sources: &[(u64, u64)]) -> FloatSet {
+        let mut ranges = Vec::new();
+        let mut nan = false;
+        for &(lo, hi) in sources {
+            nan |= self.add_source_range(lo, hi, &mut ranges);
+        }
+        FloatSet::new(self.format, &ranges, nan)
+    }
+
+    /// Adds the floats whose source lies in [lo, hi]; returns whether a NaN encoding does.
+    fn add_source_range(&self, lo: u64, hi: u64, ranges: &mut Vec<(Fp, Fp)>) -> bool {
+        let format = self.format;
+        let inf = format.pos_inf().0 as u64;
+        let magnitudes = |lo: u64, hi: u64, negative: bool, ranges: &mut Vec<(Fp, Fp)>| -> bool {
+            let nan = hi > inf;
+            let hi = hi.min(inf);
+            if lo <= hi {
+                let (a, b) = (Fp(lo as i64), Fp(hi as i64));
+                ranges.push(if negative {
+                    (format.negate(b), format.negate(a))
+                } else {
+                    (a, b)
+                });
+            }
+            nan
+        };
+        if self.magnitude {
+            let nan = magnitudes(lo, hi, false, ranges);
+            magnitudes(lo, hi, true, ranges);
+            return nan;
+        }
+        let sign = 1u64 << (format_width(format) - 1);
+        let mut nan = false;
+        if lo < sign {
+            nan |= magnitudes(lo, hi.min(sign - 1), false, ranges);
+        }
+        if hi >= sign {
+            nan |= magnitudes(lo.max(sign) - sign, hi - sign, true, ranges);
+        }
+        nan
+    }
+}
+
+/// The smallest source in [0, max] where the nondecreasing test becomes true.
+fn first_source_at_least(max: u64, test: impl Fn(u64) -> bool) -> Option<u64> {
+    if !test(max) {
+        return None;
+    }
+    let (mut lo, mut hi) = (0u64, max);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if test(mid) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    Some(lo)
+}
+
+/// Total bits of a format's encoding.
+pub fn format_width(format: Format) -> u32 {
+    1 + format.exponent_bits() + format.fraction_bits()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every operation sequence the views accept, on the 8- and 10-bit formats, against
+    /// the integer arithmetic it stands for, and every comparison's set against
+    /// enumeration of all encodings.
+    #[test]
+    fn sets_are_exactly_the_encodings_passing_the_comparison() {
+        for format in [Format::MINI8, Format::MINI10] {
+            let n = format_width(format);
+            let width = 16u32;
+            let w_mask = low_mask(width);
+            type Step = fn(BitView, u64) -> Option<BitView>;
+            type Reference = fn(u64, u64, u32, u32) -> u64;
+            let steps: [(&str, Step, Reference, &[u64]); 4] = [
+                ("lshr", BitView::lshr, |v, k, _, _| v >> k, &[1, 2, 3, 5]),
+                (
+                    "ashr",
+                    BitView::ashr,
+                    |v, k, w, _| {
+                        let s = ((v << (64 - w)) as i64) >> (64 - w);
+                        ((s >> k) as u64) & low_mask(w)
+                    },
+                    &[1, 3, 4],
+                ),
+                (
+                    "and",
+                    BitView::and,
+                    |v, k, _, _| v & k,
+                    &[0x7f, 0x1ff, 0x1f0, 0x78, 0xfff8, 0x7, 0x3c],
+                ),
+                (
+                    "add",
+                    |v, k| v.plus(k),
+                    |v, k, w, _| v.wrapping_add(k) & low_mask(w),
+                    &[1, 0xfff9, 3],
+                ),
+            ];
+            // Views of the format's bits sign-extended to 16 bits (an int read of a
+            // narrower float), then up to two steps.
+            let start = BitView::of(format).sext(width).expect("sext of the bits");
+            let reference_start = |bits: u64| {
+                let s = ((bits << (64 - n)) as i64) >> (64 - n);
+                (s as u64) & w_mask
+            };
+            let mut checked = 0;
+            for (name1, step1, ref1, ks1) in &steps {
+                for &k1 in *ks1 {
+                    let Some(v1) = step1(start, k1) else { continue };
+                    for (name2, step2, ref2, ks2) in &steps {
+                        for &k2 in *ks2 {
+                            let Some(v2) = step2(v1, k2) else { continue };
+                            let reference = |bits: u64| {
+                                ref2(ref1(reference_start(bits), k1, width, n), k2, width, n)
+                            };
+                            for bits in 0..(1u64 << n) {
+                                assert_eq!(
+                                    v2.value(bits),
+                                    reference(bits),
+                                    "{name1} {k1:#x}, {name2} {k2:#x} of {bits:#x}"
+                                );
+                            }
+                            for pred in [
+                                IntPredicate::Eq,
+                                IntPredicate::Ne,
+                                IntPredicate::Ult,
+                                IntPredicate::Uge,
+                                IntPredicate::Slt,
+                                IntPredicate::Sle,
+                                IntPredicate::Sgt,
+                                IntPredicate::Ugt,
+                            ] {
+                                for k in [0u64, 1, 3, 0x10, 0x3c, 0x78, 0x7f, 0xfff0, 0xffff] {
+                                    let set = v2.satisfying(pred, k);
+                                    for bits in 0..(1u64 << n) {
+                                        let passes = int_test(pred, width, reference(bits), k);
+                                        let value = format.from_bits(bits);
+                                        match value {
+                                            FloatValue::NaN => assert!(
+                                                !passes || set.holds_nan(),
+                                                "NaN {bits:#x} passes but the set has no NaN"
+                                            ),
+                                            FloatValue::Num(_) => assert_eq!(
+                                                set.contains(value),
+                                                passes,
+                                                "{name1} {k1:#x}, {name2} {k2:#x}, {pred:?} {k:#x} at {bits:#x}"
+                                            ),
+                                        }
+                                    }
+                                    checked += 1;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            assert!(checked > 500, "only {checked} views checked");
+        }
+    }
+
+    fn int_test(pred: IntPredicate, width: u32, v: u64, k: u64) -> bool {
+        let m = low_mask(width);
+        let (v, k) = (v & m, k & m);
+        let s = |x: u64| ((x << (64 - width)) as i64) >> (64 - width);
+        use IntPredicate::*;
+        match pred {
+            Eq => v == k,
+            Ne => v != k,
+            Ult => v < k,
+            Ule => v <= k,
+            Ugt => v > k,
+            Uge => v >= k,
+            Slt => s(v) < s(k),
+            Sle => s(v) <= s(k),
+            Sgt => s(v) > s(k),
+            Sge => s(v) >= s(k),
+        }
+    }
+
+    /// fdlibm's tests on a double's high word, against the processor's doubles.
+    #[test]
+    fn high_word_tests_of_doubles() {
+        let format = Format::F64;
+        let hi = BitView::of(format)
+            .lshr(32)
+            .and_then(|v| v.trunc(32))
+            .expect("high word");
+        let ix = hi.and(0x7fff_ffff).expect("magnitude of the high word");
+        let exponent = hi
+            .ashr(20)
+            .and_then(|v| v.and(0x7ff))
+            .and_then(|v| v.plus(0u64.wrapping_sub(0x3ff)))
+            .expect("unbiased exponent");
+        let samples = [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            1.5,
+            2.0,
+            0.75,
+            1e-300,
+            -1e-310,
+            f64::MIN_POSITIVE,
+            f64::MAX,
+            -f64::MAX,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            3.0e10,
+            -7.25e-5,
+            2f64.powi(20),
+            2f64.powi(52),
+            2f64.powi(52) * 1.5,
+        ];
+        let cases: [(BitView, IntPredicate, u64); 7] = [
+            (ix, IntPredicate::Sge, 0x7ff0_0000),
+            (ix, IntPredicate::Slt, 0x3e40_0000),
+            (hi, IntPredicate::Slt, 0),
+            (hi, IntPredicate::Slt, 0x0010_0000),
+            (exponent, IntPredicate::Slt, 20),
+            (exponent, IntPredicate::Sgt, 51),
+            (exponent, IntPredicate::Slt, 0),
+        ];
+        for (view, pred, k) in cases {
+            let set = view.satisfying(pred, k);
+            for x in samples {
+                let bits = x.to_bits();
+                let passes = int_test(pred, 32, view.value(bits), k);
+                let high = (bits >> 32) as u32 as i32;
+                let native = match (view == ix, view == hi) {
+                    (true, _) => high & 0x7fff_ffff,
+                    (_, true) => high,
+                    _ => ((high >> 20) & 0x7ff) - 0x3ff,
+                };
+                assert_eq!(view.value(bits), native as u32 as u64, "{x}");
+                if x.is_nan() {
+                    assert!(!passes || set.holds_nan());
+                } else {
+                    assert_eq!(
+                        set.contains(format.from_f64(x)),
+                        passes,
+                        "{pred:?} {k:#x} of {x}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// fdlibm's `(ix | lx) == 0` and `((ix - 0x3ff00000) | lx) == 0`: exactly ±0 and ±1,
+    /// and their negations everything else.
+    #[test]
+    fn a_high_part_ored_with_the_low_word_compared_with_zero() {
+        let format = Format::F64;
+        let bits = BitView::of(format);
+        let low = bits.trunc(32).expect("the low word");
+        let ix = bits
+            .lshr(32)
+            .and_then(|v| v.trunc(32))
+            .and_then(|v| v.and(0x7fff_ffff))
+            .expect("ix");
+        let one = ix
+            .plus(0u64.wrapping_sub(0x3ff0_0000))
+            .expect("ix - 0x3ff00000");
+        let samples = [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            f64::from_bits(1.0f64.to_bits() + 1),
+            f64::from_bits(1),
+            2.0,
+            0.5,
+            f64::INFINITY,
+            -3.5e300,
+        ];
+        for high in [ix, one] {
+            let ored = high.or(low).expect("or with the low word");
+            assert_eq!(low.or(high), Some(ored), "or is symmetric");
+            let (eq, ne) = (
+                ored.satisfying(IntPredicate::Eq, 0),
+                ored.satisfying(IntPredicate::Ne, 0),
+            );
+            for x in samples {
+                let native = {
+                    let b = x.to_bits();
+                    let hx = (b >> 32) as u32 & 0x7fff_ffff;
+                    let (h, l) = (
+                        if high == ix {
+                            hx
+                        } else {
+                            hx.wrapping_sub(0x3ff0_0000)
+                        },
+                        b as u32,
+                    );
+                    h | l
+                };
+                assert_eq!(ored.value(x.to_bits()), u64::from(native), "{x}");
+                let value = format.from_f64(x);
+                assert_eq!(eq.contains(value), native == 0, "== 0 at {x}");
+                assert_eq!(ne.contains(value), native != 0, "!= 0 at {x}");
+            }
+        }
+    }
+
+    #[test]
+    fn low_words_and_fields_are_refused() {
+        let bits = BitView::of(Format::F64);
+        let low = bits.trunc(32).expect("the low word");
+        assert_eq!(
+            low.satisfying(IntPredicate::Eq, 0),
+            FloatSet::everything(Format::F64)
+        );
+        assert_eq!(low.and(1), None, "an operation on the low word");
+        let hi = bits.lshr(32).and_then(|v| v.trunc(32)).expect("high word");
+        assert_eq!(hi.and(0x000f_ffff), None, "the significand's field");
+        assert_eq!(
+            hi.plus(1).and_then(|v| v.lshr(1)),
+            None,
+            "a shift after an addition"
+        );
+    }
+}
