@@ -222,11 +222,37 @@ pub struct BitView {
     low_zeros: u32,
     width: u32,
     addend: u64,
-    /// The view is a double's low word (bits 0–31): only `or` with a high part and
-    /// comparisons of that with zero are modelled.
-    low_word: bool,
-    /// The high part's value ORed with the float's low word (`ix | lx`).
-    or_low_word: bool,
+    /// The view is (a function of) a double's low word, bits 0–31: only what fdlibm
+    /// does with it is modelled.
+    low: LowWord,
+    /// What of the low word the high part's value is ORed with.
+    or_low: OrLow,
+}
+
+/// fdlibm's uses of a double's low word `lx`: `lx | -lx` has its top bit set exactly when
+/// `lx != 0`, so `(lx | -lx) >> 31` is that test as 0 or 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LowWord {
+    /// Not the low word.
+    No,
+    /// `lx`.
+    Word,
+    /// `-lx`.
+    Negated,
+    /// `lx | -lx`.
+    WordOrNegated,
+    /// `(lx | -lx) >> 31`: 1 when `lx != 0`.
+    Nonzero,
+}
+
+/// A high part ORed with the low word: `(ix | lx) == 0` tests for one float; `ix | ((lx
+/// | -lx) >> 31)` is a nondecreasing function of the magnitude (fdlibm's NaN test
+/// `> 0x7ff00000`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OrLow {
+    No,
+    Word,
+    Nonzero,
 }
 
 impl BitView {
@@ -240,32 +266,67 @@ impl BitView {
             low_zeros: 0,
             width: format_width(format),
             addend: 0,
-            low_word: false,
-            or_low_word: false,
+            low: LowWord::No,
+            or_low: OrLow::No,
         }
     }
 
     /// Whether any operation can still follow the view (a low word or an `or` with one
     /// only compares).
     fn plain(&self) -> bool {
-        !self.low_word && !self.or_low_word
+        self.low == LowWord::No && self.or_low == OrLow::No
     }
 
-    /// `or` with another view of the same float: a high part (no bit below 32) with the
-    /// low word.
+    /// `or` with another view of the same float: `lx | -lx`, or a high part (no bit below
+    /// 32) with the low word or its nonzero test.
     pub fn or(self, other: BitView) -> Option<BitView> {
-        let (high, low) = if other.low_word {
+        if self.format != other.format || self.width != other.width {
+            return None;
+        }
+        let pair = (self.low, other.low);
+        if matches!(
+            pair,
+            (LowWord::Word, LowWord::Negated) | (LowWord::Negated, LowWord::Word)
+        ) {
+            return Some(BitView {
+                low: LowWord::WordOrNegated,
+                ..self
+            });
+        }
+        let (high, low) = if other.low != LowWord::No {
             (self, other)
         } else {
             (other, self)
         };
-        let high_only = high.plain() && high.shift + high.low_zeros >= 32;
-        if !low.low_word || !high_only || high.format != low.format || high.width != low.width {
+        if !high.plain() {
             return None;
         }
-        Some(BitView {
-            or_low_word: true,
-            ..high
+        match low.low {
+            LowWord::Word if high.shift + high.low_zeros >= 32 => Some(BitView {
+                or_low: OrLow::Word,
+                ..high
+            }),
+            // Monotone only when the high part's bit 0 is the float's bit 32.
+            LowWord::Nonzero
+                if high.shift == 32
+                    && high.low_zeros == 0
+                    && high.addend == 0
+                    && !high.sign_extended =>
+            {
+                Some(BitView {
+                    or_low: OrLow::Nonzero,
+                    ..high
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// `0 - v` (`-lx`).
+    pub fn negated(self) -> Option<BitView> {
+        (self.low == LowWord::Word).then_some(BitView {
+            low: LowWord::Negated,
+            ..self
         })
     }
 
@@ -300,21 +361,29 @@ impl BitView {
             t |= !low_mask(live);
         }
         t = (t >> self.low_zeros.min(63)) << self.low_zeros.min(63);
+        if self.or_low == OrLow::Nonzero {
+            t |= u64::from(source & low_mask(32) != 0);
+        }
         t & low_mask(self.width)
     }
 
     /// The view's value for a float's bits (what the processor computes).
     pub fn value(&self, float_bits: u64) -> u64 {
         let bits = float_bits & low_mask(format_width(self.format));
-        if self.low_word {
-            return bits & low_mask(32.min(self.width));
+        let word = bits & low_mask(32);
+        match self.low {
+            LowWord::No => {}
+            LowWord::Word => return word & low_mask(self.width),
+            LowWord::Negated => return word.wrapping_neg() & low_mask(self.width),
+            LowWord::WordOrNegated => return (word | word.wrapping_neg()) & low_mask(self.width),
+            LowWord::Nonzero => return u64::from(word != 0),
         }
-        if self.or_low_word {
+        if self.or_low == OrLow::Word {
             let high = BitView {
-                or_low_word: false,
+                or_low: OrLow::No,
                 ..*self
             };
-            return (high.value(float_bits) | (bits & low_mask(32))) & low_mask(self.width);
+            return (high.value(float_bits) | word) & low_mask(self.width);
         }
         let source = if self.magnitude {
             bits & low_mask(format_width(self.format) - 1)
@@ -326,6 +395,12 @@ impl BitView {
 
     /// `lshr` by a constant.
     pub fn lshr(self, k: u64) -> Option<BitView> {
+        if self.low == LowWord::WordOrNegated && self.width == 32 && k == 31 {
+            return Some(BitView {
+                low: LowWord::Nonzero,
+                ..self
+            });
+        }
         if !self.plain() {
             return None;
         }
@@ -397,6 +472,14 @@ impl BitView {
                 ..self
             });
         }
+        // Keeping the shifted bits and none of the sign's copies above them.
+        if self.sign_extended && kept | low_mask(low) == low_mask(self.live_bits()) {
+            return Some(BitView {
+                sign_extended: false,
+                low_zeros: low,
+                ..self
+            });
+        }
         // Clearing the sign bit and everything above it: the magnitude's bits.
         let magnitude_live = format_width(self.format) - 1;
         if !self.magnitude && self.shift < magnitude_live && top == magnitude_live - self.shift {
@@ -430,7 +513,7 @@ impl BitView {
         if whole && self.low_zeros == 0 && self.addend == 0 && width == 32 && self.width == 64 {
             return Some(BitView {
                 width,
-                low_word: true,
+                low: LowWord::Word,
                 ..self
             });
         }
@@ -479,7 +562,7 @@ impl BitView {
     /// The floats whose view passes `pred` against `k` (a superset only where NaN
     /// encodings are merged into the solver's one NaN).
     pub fn satisfying(&self, pred: IntPredicate, k: u64) -> FloatSet {
-        if self.low_word || self.or_low_word {
+        if self.low != LowWord::No || self.or_low == OrLow::Word {
             return self.satisfying_with_low_word(pred, k);
         }
         self.floats_of_sources(&self.source_intervals(pred, k))
@@ -491,11 +574,12 @@ impl BitView {
     fn satisfying_with_low_word(&self, pred: IntPredicate, k: u64) -> FloatSet {
         let everything = FloatSet::everything(self.format);
         let zero_test = k & low_mask(self.width) == 0;
-        if self.low_word || !zero_test || !matches!(pred, IntPredicate::Eq | IntPredicate::Ne) {
+        let zero_or_not = matches!(pred, IntPredicate::Eq | IntPredicate::Ne);
+        if self.low != LowWord::No || !zero_test || !zero_or_not {
             return everything;
         }
         let high = BitView {
-            or_low_word: false,
+            or_low: OrLow::No,
             ..*self
         };
         let word = 1u64 << 32;
@@ -866,6 +950,51 @@ mod tests {
                 let value = format.from_f64(x);
                 assert_eq!(eq.contains(value), native == 0, "== 0 at {x}");
                 assert_eq!(ne.contains(value), native != 0, "!= 0 at {x}");
+            }
+        }
+    }
+
+    /// fdlibm's NaN test on words, `(ix | ((lx | -lx) >> 31)) > 0x7ff00000`: exactly
+    /// the NaNs (the solver's one NaN), and its negation every other double.
+    #[test]
+    fn the_nan_test_on_words() {
+        let format = Format::F64;
+        let bits = BitView::of(format);
+        let lx = bits.trunc(32).expect("lx");
+        let nonzero = lx
+            .or(lx.negated().expect("-lx"))
+            .and_then(|v| v.lshr(31))
+            .expect("(lx | -lx) >> 31");
+        let ix = bits
+            .lshr(32)
+            .and_then(|v| v.trunc(32))
+            .and_then(|v| v.and(0x7fff_ffff))
+            .expect("ix");
+        let test = ix.or(nonzero).expect("ix | nonzero");
+        let (nan, not_nan) = (
+            test.satisfying(IntPredicate::Sgt, 0x7ff0_0000),
+            test.satisfying(IntPredicate::Sle, 0x7ff0_0000),
+        );
+        assert!(nan.holds_nan() && !not_nan.holds_nan());
+        for raw in [
+            0x7ff0_0000_0000_0001u64,
+            0x7ff8_0000_0000_0000,
+            0xfff0_0000_8000_0000,
+            0x7ff0_0000_0000_0000,
+            0xfff0_0000_0000_0000,
+            0x7fef_ffff_ffff_ffff,
+            0x0000_0000_0000_0001,
+            0x8000_0000_0000_0000,
+            0x3ff0_0000_0000_0000,
+        ] {
+            let x = f64::from_bits(raw);
+            let (hx, lx) = ((raw >> 32) as u32, raw as u32);
+            let native = (hx & 0x7fff_ffff) | ((lx | lx.wrapping_neg()) >> 31);
+            assert_eq!(test.value(raw), u64::from(native), "{raw:#x}");
+            assert_eq!(native > 0x7ff0_0000, x.is_nan(), "{raw:#x}");
+            if !x.is_nan() {
+                let value = format.from_f64(x);
+                assert!(!nan.contains(value) && not_nan.contains(value), "{raw:#x}");
             }
         }
     }

@@ -1448,6 +1448,7 @@ impl Domain for SymReal {
                 (IBinOp::And, _) => view.and(k),
                 (IBinOp::Add, _) => view.plus(k),
                 (IBinOp::Sub, true) => view.plus(k.wrapping_neg()),
+                (IBinOp::Sub, false) if k == 0 => view.negated(),
                 _ => None,
             };
             return Ok(match narrowed {

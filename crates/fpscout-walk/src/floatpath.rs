@@ -341,7 +341,8 @@ impl FloatPath {
             PathScalar::Bits(bits) => Ok(self.network.float_const(format, format.from_bits(*bits))),
             PathScalar::Unmodelled(why) => Err(WalkError::unsupported(why.clone())),
             other => Err(WalkError::unsupported(format!(
-                "{other:?} used as a float of type {ty:?}"
+                "{} used as a float of type {ty:?} (a select of floats or of their bits on a symbolic condition is not a float-solver constraint)",
+                kind_of(other)
             ))),
         }
     }
@@ -402,6 +403,7 @@ fn view_binop(op: IBinOp, a: &PathScalar, b: &PathScalar) -> Option<PathScalar> 
         (IBinOp::And, _) => view.and(k),
         (IBinOp::Add, _) => view.plus(k),
         (IBinOp::Sub, true) => view.plus(k.wrapping_neg()),
+        (IBinOp::Sub, false) if k == 0 => view.negated(),
         _ => None,
     };
     Some(out.map_or_else(
