@@ -305,6 +305,11 @@ const CORPUS: &[Case] = &[
         params: &[I32, U32, I64, P::F64(-1e6, 1e6)],
     },
     Case {
+        file: "words.c",
+        func: "words",
+        params: &[P::F64(-1e3, 1e3), P::F64(-1e3, 1e3)],
+    },
+    Case {
         file: "outptr.c",
         func: "outptr",
         params: &[
