@@ -642,22 +642,23 @@ fn real_in_set(x: &Real, set: &FloatSet) -> Bool {
         .iter()
         .map(|&(lo, hi)| {
             let mut bounds = Vec::new();
+            let threshold = overflow_threshold(ty);
             // From where `lo` starts to round.
-            if lo != format.neg_inf() {
+            if lo == format.pos_inf() {
+                bounds.push(x.ge(&threshold));
+            } else if lo != format.neg_inf() {
                 match format.next_down(lo) {
-                    Some(below) if below == format.neg_inf() => {
-                        bounds.push(x.gt(-overflow_threshold(ty)))
-                    }
+                    Some(below) if below == format.neg_inf() => bounds.push(x.gt(-&threshold)),
                     Some(below) => bounds.extend(midpoint(below, lo).map(|m| x.ge(&m))),
                     None => {}
                 }
             }
             // Up to where `hi` stops.
-            if hi != format.pos_inf() {
+            if hi == format.neg_inf() {
+                bounds.push(x.le(-&threshold));
+            } else if hi != format.pos_inf() {
                 match format.next_up(hi) {
-                    Some(above) if above == format.pos_inf() => {
-                        bounds.push(x.lt(overflow_threshold(ty)))
-                    }
+                    Some(above) if above == format.pos_inf() => bounds.push(x.lt(&threshold)),
                     Some(above) => bounds.extend(midpoint(hi, above).map(|m| x.lt(&m))),
                     None => {}
                 }
@@ -1983,6 +1984,72 @@ mod tests {
         assert!(outs[0].is_none());
         assert_eq!(d.conditions.len(), before + 1);
         assert_eq!(d.conditions[before].kind, ExceptionKind::Invalid);
+    }
+}
+
+#[cfg(test)]
+mod bit_view_tests {
+    use super::*;
+    use fpscout_fpsolve::IntPredicate;
+
+    /// The reals `real_in_set` admits for fdlibm's tests on the high word are the reals
+    /// rounding to doubles that pass the test natively (the overflow threshold on for
+    /// infinities, a real 0 as +0).
+    #[test]
+    fn word_tests_admit_the_reals_rounding_to_passing_doubles() {
+        let _turn = crate::z3_turn();
+        let hx = BitView::of(Format::F64)
+            .lshr(32)
+            .and_then(|v| v.trunc(32))
+            .expect("high word");
+        let ix = hx.and(0x7fff_ffff).expect("ix");
+        let tests: [(BitView, IntPredicate, u64); 5] = [
+            (ix, IntPredicate::Sge, 0x7ff0_0000),
+            (ix, IntPredicate::Slt, 0x7ff0_0000),
+            (ix, IntPredicate::Slt, 0x3e40_0000),
+            (hx, IntPredicate::Slt, 0),
+            (hx, IntPredicate::Sge, 0x3ff0_0000),
+        ];
+        let x = Real::new_const("x");
+        let two_1024 =
+            crate::numeral::rational_to_real(&rug::Rational::from(rug::Integer::from(1) << 1024));
+        // Each real and the double it rounds to.
+        let points: Vec<(Real, f64)> = [
+            0.0,
+            1.0,
+            -1.0,
+            1e-9,
+            7.0e-9,
+            -7.0e-9,
+            1.5,
+            f64::MAX,
+            -f64::MAX,
+            1e300,
+        ]
+        .iter()
+        .map(|&v| (float_to_real(v), v))
+        .chain([
+            (two_1024.clone(), f64::INFINITY),
+            (-two_1024, f64::NEG_INFINITY),
+        ])
+        .collect();
+        for (view, predicate, k) in tests {
+            let condition = real_in_set(&x, &view.satisfying(predicate, k));
+            for (real, double) in &points {
+                let high = (double.to_bits() >> 32) as u32;
+                let value = if view == ix { high & 0x7fff_ffff } else { high };
+                let passes = match predicate {
+                    IntPredicate::Sge => value as i32 >= k as i32,
+                    IntPredicate::Slt => (value as i32) < k as i32,
+                    _ => unreachable!("only the predicates above"),
+                };
+                let solver = Solver::new();
+                solver.assert(&x._eq(real));
+                solver.assert(&condition);
+                let admitted = solver.check() == SatResult::Sat;
+                assert_eq!(admitted, passes, "{predicate:?} {k:#x} at {double}");
+            }
+        }
     }
 }
 
