@@ -2044,7 +2044,7 @@ mod bit_view_tests {
                     _ => unreachable!("only the predicates above"),
                 };
                 let solver = Solver::new();
-                solver.assert(&x._eq(real));
+                solver.assert(x.eq(real));
                 solver.assert(&condition);
                 let admitted = solver.check() == SatResult::Sat;
                 assert_eq!(admitted, passes, "{predicate:?} {k:#x} at {double}");
