@@ -639,7 +639,9 @@ impl Builder<'_> {
                 let error = self.error_bound(to, false, &exact_range, result_range);
                 Some(self.rounded(form, error))
             }
-            Constraint::IntToFloat { .. } | Constraint::FloatToInt { .. } => None,
+            Constraint::IntToFloat { .. }
+            | Constraint::FloatToInt { .. }
+            | Constraint::BitsToInt { .. } => None,
             Constraint::Compare { .. } | Constraint::Class { .. } | Constraint::InSet { .. } => {
                 None
             }
@@ -997,7 +999,8 @@ pub(crate) fn same_operation(constraint: &Constraint, result: VarId) -> Constrai
         | Constraint::Copy { result: r, .. }
         | Constraint::FloatConvert { result: r, .. }
         | Constraint::IntToFloat { result: r, .. }
-        | Constraint::FloatToInt { result: r, .. } => *r = result,
+        | Constraint::FloatToInt { result: r, .. }
+        | Constraint::BitsToInt { result: r, .. } => *r = result,
         Constraint::Compare { .. } | Constraint::Class { .. } | Constraint::InSet { .. } => {}
     }
     shape

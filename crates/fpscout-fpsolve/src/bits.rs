@@ -652,6 +652,106 @@ impl BitView {
         FloatSet::new(self.format, &ranges, nan)
     }
 
+    /// Whether the view can be read as a number (`(double)k`): not a low word or a high
+    /// part ORed with one, which only compare with zero.
+    pub fn convertible(&self) -> bool {
+        self.low == LowWord::No && self.or_low != OrLow::Word
+    }
+
+    /// The view's value for a float's bits as C reads it: signed or unsigned `width` bits.
+    pub fn number(&self, float_bits: u64, signed: bool) -> i128 {
+        let v = self.value(float_bits);
+        if signed && self.width < 128 && (v >> (self.width - 1)) & 1 == 1 {
+            i128::from(v) - (1i128 << self.width)
+        } else {
+            i128::from(v)
+        }
+    }
+
+    /// The sources of the floats of `domain` (NaN as every NaN encoding), as intervals.
+    fn sources_of(&self, domain: &FloatDomain) -> Vec<(u64, u64)> {
+        let format = self.format;
+        let inf = format.pos_inf().0 as u64;
+        let sign = 1u64 << (format_width(format) - 1);
+        let magnitude_max = sign - 1;
+        let mut out = Vec::new();
+        if let Some((lo, hi)) = domain.range() {
+            let (lo, hi) = (lo.0, hi.0);
+            let positive = (lo.max(0) <= hi).then(|| (lo.max(0) as u64, hi as u64));
+            // Key k < 0 is the magnitude -k - 1.
+            let negative = (lo <= hi.min(-1)).then(|| ((-hi.min(-1) - 1) as u64, (-lo - 1) as u64));
+            if self.magnitude {
+                let mags: Vec<(u64, u64)> = positive.into_iter().chain(negative).collect();
+                if let (Some(a), Some(b)) = (
+                    mags.iter().map(|m| m.0).min(),
+                    mags.iter().map(|m| m.1).max(),
+                ) {
+                    out.push((a, b));
+                }
+            } else {
+                out.extend(positive);
+                out.extend(negative.map(|(a, b)| (sign | a, sign | b)));
+            }
+        }
+        if domain.may_be_nan() {
+            out.push((inf + 1, magnitude_max));
+            if !self.magnitude {
+                out.push((sign | (inf + 1), sign | magnitude_max));
+            }
+        }
+        out
+    }
+
+    /// The hull of the numbers the view takes over `domain` (`None`: none, the domain
+    /// being empty).
+    pub fn number_range(&self, domain: &FloatDomain, signed: bool) -> Option<(i128, i128)> {
+        let width = self.width;
+        let modulus = 1i128 << width;
+        let full = if signed {
+            (-(modulus / 2), modulus / 2 - 1)
+        } else {
+            (0, modulus - 1)
+        };
+        let mut hull: Option<(i128, i128)> = None;
+        for (s_lo, s_hi) in self.sources_of(domain) {
+            let (t_lo, t_hi) = (
+                i128::from(self.of_source(s_lo)),
+                i128::from(self.of_source(s_hi)),
+            );
+            let addend = i128::from(self.addend);
+            let (u_lo, u_hi) = (t_lo + addend, t_hi + addend);
+            let range = if u_lo / modulus != u_hi / modulus {
+                full
+            } else {
+                let (u_lo, u_hi) = (u_lo % modulus, u_hi % modulus);
+                let half = modulus / 2;
+                if !signed || u_hi < half {
+                    (u_lo, u_hi)
+                } else if u_lo >= half {
+                    (u_lo - modulus, u_hi - modulus)
+                } else {
+                    full
+                }
+            };
+            hull = Some(match hull {
+                None => range,
+                Some((a, b)) => (a.min(range.0), b.max(range.1)),
+            });
+        }
+        hull
+    }
+
+    /// The floats whose view, read as a number, lies in [lo, hi].
+    pub fn numbers_between(&self, lo: i128, hi: i128, signed: bool) -> (FloatSet, FloatSet) {
+        let (ge, le) = if signed {
+            (IntPredicate::Sge, IntPredicate::Sle)
+        } else {
+            (IntPredicate::Uge, IntPredicate::Ule)
+        };
+        let bits = |v: i128| (v as u64) & low_mask(self.width);
+        (self.satisfying(ge, bits(lo)), self.satisfying(le, bits(hi)))
+    }
+
     /// Adds the floats whose source lies in [lo, hi]; returns whether a NaN encoding does.
     fn add_source_range(&self, lo: u64, hi: u64, ranges: &mut Vec<(Fp, Fp)>) -> bool {
         let format = self.format;
@@ -995,6 +1095,52 @@ mod tests {
             if !x.is_nan() {
                 let value = format.from_f64(x);
                 assert!(!nan.contains(value) && not_nan.contains(value), "{raw:#x}");
+            }
+        }
+    }
+
+    /// The number a view reads over a domain lies in `number_range`, and every float
+    /// whose number is in a range passes `numbers_between`: by enumeration on the 8- and
+    /// 10-bit formats, for a sign-extended exponent with an addend and a magnitude view.
+    #[test]
+    fn number_ranges_and_preimages_hold_every_float() {
+        for format in [Format::MINI8, Format::MINI10] {
+            let n = format_width(format);
+            let bits = BitView::of(format).sext(16).expect("sext");
+            let exponent = bits
+                .ashr(u64::from(format.fraction_bits()))
+                .and_then(|v| v.and(low_mask(format.exponent_bits())))
+                .and_then(|v| v.plus(0u64.wrapping_sub(5)))
+                .expect("exponent");
+            let magnitude = bits.and(low_mask(n - 1)).expect("magnitude");
+            let keys: Vec<i64> = (format.neg_inf().0..=format.pos_inf().0).collect();
+            let encodings = 0..(1u64 << n);
+            for view in [exponent, magnitude, bits] {
+                for signed in [true, false] {
+                    for (i, &lo) in keys.iter().enumerate().step_by(5) {
+                        for &hi in keys[i..].iter().step_by(7) {
+                            for nan in [false, true] {
+                                let domain = FloatDomain::new(format, Fp(lo), Fp(hi), nan);
+                                let (a, b) = view.number_range(&domain, signed).expect("a range");
+                                for e in encodings.clone() {
+                                    if domain.contains(format.from_bits(e)) {
+                                        let k = view.number(e, signed);
+                                        assert!(a <= k && k <= b, "{e:#x}: {k} outside [{a}, {b}]");
+                                    }
+                                }
+                                let (ge, le) = view.numbers_between(a + 1, b, signed);
+                                let kept = le.restrict(&ge.restrict(&domain));
+                                for e in encodings.clone() {
+                                    let value = format.from_bits(e);
+                                    let k = view.number(e, signed);
+                                    if domain.contains(value) && k > a && k <= b {
+                                        assert!(kept.contains(value), "{e:#x} ({k}) pruned");
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
             }
         }
     }

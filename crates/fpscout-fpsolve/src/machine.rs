@@ -161,7 +161,9 @@ impl MachineProgram {
                     wide: wide(a)?,
                     a: a.index(),
                 },
-                Constraint::IntToFloat { .. } | Constraint::FloatToInt { .. } => return None,
+                Constraint::IntToFloat { .. }
+                | Constraint::FloatToInt { .. }
+                | Constraint::BitsToInt { .. } => return None,
             });
         }
         let restricted = (0..domains.len())

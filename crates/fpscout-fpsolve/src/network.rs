@@ -1,7 +1,7 @@
 //! The constraint network: variables with domains, constraints over them, 2B propagation to a fixpoint, concrete checking.
 
 use crate::arith::{Arith, BinaryOp};
-use crate::bits::FloatSet;
+use crate::bits::{BitView, FloatSet};
 use crate::class::FloatClasses;
 use crate::compare::FcmpPredicate;
 use crate::domain::{FloatDomain, IntDomain};
@@ -165,6 +165,14 @@ pub enum Constraint {
         a: VarId,
         result: VarId,
     },
+    /// An integer read from `a`'s bits (`view`), as C reads it (signed or not):
+    /// `(double)k` of fdlibm's exponent `k`.
+    BitsToInt {
+        a: VarId,
+        view: BitView,
+        result: VarId,
+        signed: bool,
+    },
     /// fptosi/fptoui into an integer of `bits` width.
     FloatToInt {
         a: VarId,
@@ -189,7 +197,8 @@ impl Constraint {
             | Constraint::Copy { result, .. }
             | Constraint::FloatConvert { result, .. }
             | Constraint::IntToFloat { result, .. }
-            | Constraint::FloatToInt { result, .. } => Some(result),
+            | Constraint::FloatToInt { result, .. }
+            | Constraint::BitsToInt { result, .. } => Some(result),
         }
     }
 
@@ -206,7 +215,8 @@ impl Constraint {
             | Constraint::Copy { a, result }
             | Constraint::FloatConvert { a, result }
             | Constraint::IntToFloat { a, result }
-            | Constraint::FloatToInt { a, result, .. } => vec![a, result],
+            | Constraint::FloatToInt { a, result, .. }
+            | Constraint::BitsToInt { a, result, .. } => vec![a, result],
         }
     }
 }
@@ -406,6 +416,18 @@ impl Network {
                 self.int_domain(a)?;
                 self.float_format(result)?;
             }
+            Constraint::BitsToInt {
+                a, view, result, ..
+            } => {
+                let format = self.float_format(a)?;
+                if format != view.format() {
+                    return Err(NetworkError::DomainFormat {
+                        expected: format,
+                        given: view.format(),
+                    });
+                }
+                self.int_domain(result)?;
+            }
             Constraint::FloatToInt {
                 a, result, bits, ..
             } => {
@@ -522,6 +544,26 @@ impl Network {
             a,
             result,
             bits,
+            signed,
+        })?;
+        Ok(result)
+    }
+
+    /// The integer `view` reads from `a`'s bits (signed or unsigned), as a new integer
+    /// variable.
+    pub fn bits_to_int(
+        &mut self,
+        a: VarId,
+        view: BitView,
+        signed: bool,
+    ) -> Result<VarId, NetworkError> {
+        let (lo, hi) = crate::domain::integer_type_range(view.width(), signed);
+        let name = format!("t{}", self.domains.len());
+        let result = self.int_var(&name, lo, hi)?;
+        self.add(Constraint::BitsToInt {
+            a,
+            view,
+            result,
             signed,
         })?;
         Ok(result)
@@ -697,6 +739,20 @@ impl Network {
                 signed,
             } => project_float_to_int(arith, float(a)?, int(result)?, bits, signed)
                 .map(|(f, i)| vec![Domain::Float(f), Domain::Int(i)]),
+            Constraint::BitsToInt {
+                a,
+                view,
+                result,
+                signed,
+            } => {
+                let (d, r) = (float(a)?, int(result)?);
+                let (lo, hi) = view.number_range(d, signed)?;
+                let r = r.intersect(&IntDomain::new(lo, hi));
+                let (lo, hi) = r.range()?;
+                let (at_least, at_most) = view.numbers_between(lo, hi, signed);
+                let d = at_most.restrict(&at_least.restrict(d));
+                (!d.is_empty()).then(|| vec![Domain::Float(d), Domain::Int(r)])
+            }
         }
     }
 
@@ -779,6 +835,16 @@ impl Network {
                     Some(i) => (result, Value::Int(i)),
                     None => return Some(false),
                 },
+                // A NaN is read with the canonical quiet bits, as a solution is replayed.
+                Constraint::BitsToInt {
+                    a,
+                    view,
+                    result,
+                    signed,
+                } => (
+                    result,
+                    Value::Int(view.number(format(a)?.to_bits(float(a)?), signed)),
+                ),
             };
             let (result, value) = computed;
             match values[result.0] {
@@ -872,6 +938,12 @@ impl Network {
                     bits,
                     signed,
                 } => arith.float_to_int(format(a)?, float(a)?, bits, signed) == Some(int(result)?),
+                Constraint::BitsToInt {
+                    a,
+                    view,
+                    result,
+                    signed,
+                } => view.number(format(a)?.to_bits(float(a)?), signed) == int(result)?,
             })
         };
         check().unwrap_or(false)

@@ -64,6 +64,13 @@ fn supported(net: &Network) -> Result<(), String> {
     if net.arith() != Arith::IEEE {
         return Err("Z3 QF_FP has no flush-to-zero or denormals-are-zero arithmetic".into());
     }
+    if net
+        .constraints()
+        .iter()
+        .any(|c| matches!(c, Constraint::BitsToInt { .. }))
+    {
+        return Err("an integer read from a float's bits (not stated in QF_FP here)".into());
+    }
     for d in net.domains() {
         match d {
             Domain::Float(f) if f.format() == Format::F32 || f.format() == Format::F64 => {}
@@ -368,6 +375,9 @@ fn constraint(vars: &[Term], net: &Network, c: &Constraint) -> Result<Bool, Stri
         // fptosi/fptoui: truncation toward zero, and no value at all for NaN or a result
         // outside the integer type (as the network has it): the bound keeps Z3's
         // unspecified conversion of huge values out of play.
+        Constraint::BitsToInt { .. } => {
+            return Err("an integer read from a float's bits (not stated in QF_FP here)".into())
+        }
         Constraint::FloatToInt {
             a,
             result,

@@ -820,6 +820,24 @@ impl Domain for FloatPath {
                 };
                 (PathScalar::Float(r), watched)
             }
+            // `(double)k` of an exponent read from the bits: an integer variable tied to
+            // the float by the view, then converted.
+            (
+                CastOp::SIToFP | CastOp::UIToFP,
+                ScalarTy::Int(_),
+                ScalarTy::Float(t),
+                PathScalar::View(x, view),
+            ) if view.convertible() => {
+                let k = self
+                    .network
+                    .bits_to_int(*x, *view, op == CastOp::SIToFP)
+                    .map_err(solver_error)?;
+                let r = self
+                    .network
+                    .int_to_float(k, format_of(t))
+                    .map_err(solver_error)?;
+                (PathScalar::Float(r), WatchedOp::Known(ExceptionSet::EMPTY))
+            }
             (CastOp::FPToSI | CastOp::FPToUI, ScalarTy::Float(f), ScalarTy::Int(w), _) => {
                 let x = self.float_var(f, a)?;
                 let v = self
