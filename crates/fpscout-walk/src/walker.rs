@@ -546,10 +546,23 @@ impl<'m, D: Domain> Walker<'m, D> {
                     default,
                     cases,
                 } => {
-                    let bits = match code.get(&frame.values, *value)? {
-                        Reg::Scalar(s) => self.domain.concretize(s, *st)?,
+                    let scrutinee = match code.get(&frame.values, *value)? {
+                        Reg::Scalar(s) => s,
                         _ => return Err(WalkError::unsupported("switch on non-scalar")),
                     };
+                    let (func, at) = (frame.func, frame.block);
+                    if self.exploration.is_some() && self.domain.concrete_bits(scrutinee).is_none()
+                    {
+                        // A symbolic value (fdlibm's `switch (n & 3)` after argument
+                        // reduction): one path per feasible case, its equality assumed.
+                        let v = scrutinee.clone();
+                        match self.fork_switch(code, stack, &v, *st, cases, *default, func, at) {
+                            Ok(Some(stop)) => return Ok(Outcome::Stopped(stop)),
+                            Ok(None) => continue,
+                            Err(e) => return Err(e.at(term_loc(module, func, at))),
+                        }
+                    }
+                    let bits = self.domain.concretize(scrutinee, *st)?;
                     let to = cases
                         .iter()
                         .find(|(c, _)| *c == bits)
@@ -781,6 +794,101 @@ impl<'m, D: Domain> Walker<'m, D> {
             ));
         }
         self.enter_block(code, stack.top(), then_b, Some(at))?;
+        Ok(None)
+    }
+
+    /// A `switch` on a symbolic value: every case whose equality may hold is parked as a
+    /// path with that equality assumed, and this path goes on to the default with every
+    /// such equality assumed false (or to the one case that must hold).
+    #[allow(clippy::too_many_arguments)]
+    fn fork_switch(
+        &mut self,
+        code: &Code<D::Scalar>,
+        stack: &mut Stack<D::Scalar>,
+        value: &D::Scalar,
+        st: ScalarTy,
+        cases: &[(u64, u32)],
+        default: u32,
+        func: FuncId,
+        at: u32,
+    ) -> DResult<Option<StopReason>> {
+        let width = match st {
+            ScalarTy::Int(w) => w,
+            _ => return Err(WalkError::unsupported("switch on a non-integer")),
+        };
+        let Some(exp) = self.exploration.as_mut() else {
+            return Err(WalkError::unsupported(
+                "switch on symbolic input: a single-path walk cannot fork",
+            ));
+        };
+        let count = exp.forks.entry((func, at)).or_insert(0);
+        *count += 1;
+        if *count > exp.limits.loop_bound {
+            return Ok(Some(StopReason::LoopBound {
+                bound: exp.limits.loop_bound,
+            }));
+        }
+        // Each destination with what its path assumes: a case's equality, or for the
+        // default every possible case's inequality.
+        let mut possible: Vec<(D::Scalar, u32)> = Vec::new();
+        for &(case, to) in cases {
+            let k = self.domain.constant(st, case);
+            let equal = self.domain.icmp(ICmpPred::Eq, width, value, &k)?;
+            match self.domain.decide(&equal)? {
+                Decision::Known(false) => {}
+                Decision::Known(true) => {
+                    self.enter_block(code, stack.top(), to, Some(at))?;
+                    return Ok(None);
+                }
+                Decision::Both => possible.push((equal, to)),
+            }
+        }
+        let before = self.domain.snapshot();
+        let mut default_possible = true;
+        for (equal, _) in &possible {
+            if !self.domain.assume(equal, false)? {
+                default_possible = false;
+                break;
+            }
+        }
+        let after_default = self.domain.snapshot();
+        let mut feasible: Vec<(D::Snapshot, u32)> = Vec::new();
+        for (equal, to) in possible {
+            self.domain.restore(before.clone());
+            if self.domain.assume(&equal, true)? {
+                feasible.push((self.domain.snapshot(), to));
+            }
+        }
+        // The current path takes the default when it is possible, else the last case.
+        let current = if default_possible {
+            (after_default, default)
+        } else {
+            feasible.pop().ok_or_else(|| {
+                WalkError::unsupported(
+                    "a switch whose every destination the domain called infeasible",
+                )
+            })?
+        };
+        for (snapshot, to) in feasible {
+            let parked = Pending {
+                frames: stack.live(),
+                memory: self.memory.clone(),
+                steps: self.steps,
+                forks: self
+                    .exploration
+                    .as_ref()
+                    .map(|e| e.forks.clone())
+                    .unwrap_or_default(),
+                snapshot,
+                to,
+                from: at,
+            };
+            if let Some(exp) = self.exploration.as_mut() {
+                exp.pending.push(parked);
+            }
+        }
+        self.domain.restore(current.0);
+        self.enter_block(code, stack.top(), current.1, Some(at))?;
         Ok(None)
     }
 

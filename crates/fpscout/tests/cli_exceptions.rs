@@ -225,6 +225,41 @@ fn an_isfinite_guard_no_longer_stops_the_symbolic_half() {
 }
 
 #[test]
+fn a_switch_on_a_symbolic_integer_forks_the_walk() {
+    // sin's shape after argument reduction: a switch on n & 3 of an integer converted
+    // from x. The walk used to stop at the switch ("an address, index or switch value
+    // depends on symbolic input"); now each case is a path, and the division by zero in
+    // case 0 (at x = 3/2, where n is 0) is Z3's to find.
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "quadrant.c",
+        "double f(double x) {\n\
+         \x20 int n = (int)(x * 0.6366197723675814);\n\
+         \x20 switch (n & 3) {\n\
+         \x20 case 0: return 1.0 / (x * 2.0 - 3.0);\n\
+         \x20 case 1: return x * 1e300;\n\
+         \x20 default: return x;\n\
+         \x20 }\n\
+         }\n",
+    );
+    let out = solver_only(&src, "f");
+    assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
+    let recs = records(&out.stdout);
+    assert_solver_engaged(&recs, 1);
+    let division = recs
+        .iter()
+        .find(|r| {
+            r["type"] == "finding" && r["data"]["kind"] == "divbyzero" && r["data"]["line"] == 4
+        })
+        .unwrap_or_else(|| panic!("a division by zero on line 4: {}", out.stdout));
+    assert_eq!(
+        division["data"]["witnesses"][0]["source"], "z3",
+        "{division}"
+    );
+}
+
+#[test]
 fn word_tests_keep_the_solver_engaged() {
     // fdlibm's shape: EXTRACT_WORDS through a union, the magnitude of the high word
     // compared with constants, the words ORed for the zero test. The division by zero

@@ -580,12 +580,14 @@ fn word_tests_of_libm_code_are_decided_exactly_over_floats() {
     // below 0x3ff, (ix | lx) == 0) into the floats passing it, so the unreachable
     // errors are proved so over every double and the reachable ones are hit at the
     // boundary float, which fails natively. The exponent read as a number ((double)k)
-    // is an integer variable tied to the float by its view.
+    // is an integer variable tied to the float by its view; a switch on the exponent
+    // field forks one path per case.
     for name in [
         "high_word_unreachable.c",
         "exponent_field_unreachable.c",
         "words_unreachable.c",
         "exponent_number_unreachable.c",
+        "switch_exponent_unreachable.c",
     ] {
         let path = file("svcomp", name);
         let (answer, witness, code) = reach(&[&path]);
@@ -597,6 +599,7 @@ fn word_tests_of_libm_code_are_decided_exactly_over_floats() {
         ("high_word_reachable.c", 0x3e3f_ffff_ffff_ffffu64),
         ("words_reachable.c", (-1.0f64).to_bits()),
         ("exponent_number_reachable.c", 4.01f64.to_bits() - 1),
+        ("switch_exponent_reachable.c", (-4.0f64).to_bits()),
     ] {
         let path = file("svcomp", name);
         let (answer, witness, code) = reach(&[&path]);
