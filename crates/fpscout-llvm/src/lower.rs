@@ -1703,6 +1703,11 @@ impl FuncCx<'_> {
             return Err(self.unsupported(inst, "indirect call"));
         }
         let nargs = LLVMGetNumArgOperands(inst);
+        if let Some(rest) = value_name(callee).strip_prefix("llvm.experimental.constrained.") {
+            let kind = self.lower_constrained(inst, rest, ty, nargs)?;
+            out.push(Inst { dest, kind });
+            return Ok(());
+        }
         let mut args = Vec::with_capacity(nargs as usize);
         for i in 0..nargs {
             args.push(self.op(inst, i)?);
@@ -2138,6 +2143,114 @@ impl FuncCx<'_> {
         Ok(Some(kind))
     }
 
+    /// A constrained intrinsic (`-frounding-math`, `#pragma STDC FENV_ACCESS ON`: musl
+    /// builds so) as the plain operation: the program runs in the default environment
+    /// (round to nearest), where `round.dynamic` and `round.tonearest` round the same
+    /// way, and the exception flags are the instruction's whatever `fpexcept` says. A
+    /// static directed rounding is refused.
+    unsafe fn lower_constrained(
+        &mut self,
+        inst: LLVMValueRef,
+        rest: &str,
+        ty: Type,
+        nargs: u32,
+    ) -> Result<InstKind> {
+        let mut args = Vec::new();
+        let mut strings = Vec::new();
+        for i in 0..nargs {
+            let v = LLVMGetOperand(inst, i);
+            if LLVMGetValueKind(v) != llvm_sys::LLVMValueKind::LLVMMetadataAsValueValueKind {
+                args.push(self.operand(inst, v)?);
+            } else {
+                let mut len = 0;
+                let text = LLVMGetMDString(v, &mut len);
+                if text.is_null() {
+                    return Err(self.unsupported(inst, "constrained intrinsic metadata"));
+                }
+                let bytes = std::slice::from_raw_parts(text.cast::<u8>(), len as usize);
+                strings.push(String::from_utf8_lossy(bytes).into_owned());
+            }
+        }
+        if let Some(r) = strings
+            .iter()
+            .find(|m| m.starts_with("round.") && *m != "round.dynamic" && *m != "round.tonearest")
+        {
+            return Err(self.unsupported(inst, format!("constrained intrinsic with rounding {r}")));
+        }
+        let base = rest.split('.').next().unwrap_or("");
+        let binary = |op: FBinOp, this: &mut Self, args: Vec<Operand>| -> Result<InstKind> {
+            let [a, b]: [Operand; 2] = args
+                .try_into()
+                .map_err(|_| this.unsupported(inst, "constrained operation operands"))?;
+            let site = this.site(inst, base, ty);
+            Ok(InstKind::FBin { op, ty, a, b, site })
+        };
+        match base {
+            "fadd" => binary(FBinOp::FAdd, self, args),
+            "fsub" => binary(FBinOp::FSub, self, args),
+            "fmul" => binary(FBinOp::FMul, self, args),
+            "fdiv" => binary(FBinOp::FDiv, self, args),
+            "frem" => binary(FBinOp::FRem, self, args),
+            "fcmp" | "fcmps" => {
+                let opty = self.ty_of(inst, LLVMGetOperand(inst, 0))?;
+                let pred = strings
+                    .iter()
+                    .find_map(|m| constrained_predicate(m))
+                    .ok_or_else(|| self.unsupported(inst, "constrained compare predicate"))?;
+                let equality = matches!(
+                    pred,
+                    FCmpPred::Oeq | FCmpPred::Ueq | FCmpPred::One | FCmpPred::Une
+                );
+                // fcmps is `comisd`, signalling on any NaN: as the mask compare for the
+                // relational predicates; an equality that signals has no lowering here.
+                let lowering = match (base, equality) {
+                    ("fcmp", _) => CmpLowering::Quiet,
+                    (_, false) => CmpLowering::Mask,
+                    _ => return Err(self.unsupported(inst, "signalling equality compare (fcmps)")),
+                };
+                let [a, b]: [Operand; 2] = args
+                    .try_into()
+                    .map_err(|_| self.unsupported(inst, "constrained compare operands"))?;
+                let site = self.site(inst, "fcmp", opty);
+                Ok(InstKind::FCmp {
+                    pred,
+                    ty: opty,
+                    a,
+                    b,
+                    lowering,
+                    site,
+                })
+            }
+            "fpext" | "fptrunc" | "sitofp" | "uitofp" | "fptosi" | "fptoui" => {
+                let op = match base {
+                    "fpext" => CastOp::FPExt,
+                    "fptrunc" => CastOp::FPTrunc,
+                    "sitofp" => CastOp::SIToFP,
+                    "uitofp" => CastOp::UIToFP,
+                    "fptosi" => CastOp::FPToSI,
+                    _ => CastOp::FPToUI,
+                };
+                let from = self.ty_of(inst, LLVMGetOperand(inst, 0))?;
+                let a = args
+                    .into_iter()
+                    .next()
+                    .ok_or_else(|| self.unsupported(inst, "constrained conversion operand"))?;
+                let site = Some(self.site(inst, base, from));
+                Ok(InstKind::Cast {
+                    op,
+                    from,
+                    to: ty,
+                    a,
+                    site,
+                })
+            }
+            _ => match self.lower_intrinsic(inst, rest, base, ty, args)? {
+                Some(kind) => Ok(kind),
+                None => Err(self.unsupported(inst, format!("constrained intrinsic {rest}"))),
+            },
+        }
+    }
+
     /// `llvm.is.fpclass` as x86-64 code generation lowers it (LLVM 19's
     /// `expandIS_FPCLASS`, checked on every mask against the processor): four masks become
     /// a quiet compare (`ucomisd`, invalid on signalling NaNs, subnormals zero under DAZ),
@@ -2216,6 +2329,27 @@ fn libm_unary(name: &str) -> Option<FUnaryOp> {
         "rint" => FUnaryOp::Rint,
         "nearbyint" => FUnaryOp::NearbyInt,
         "roundeven" => FUnaryOp::RoundEven,
+        _ => return None,
+    })
+}
+
+/// The predicate a constrained compare names in its metadata (`!"olt"`).
+fn constrained_predicate(name: &str) -> Option<FCmpPred> {
+    Some(match name {
+        "oeq" => FCmpPred::Oeq,
+        "ogt" => FCmpPred::Ogt,
+        "oge" => FCmpPred::Oge,
+        "olt" => FCmpPred::Olt,
+        "ole" => FCmpPred::Ole,
+        "one" => FCmpPred::One,
+        "ord" => FCmpPred::Ord,
+        "ueq" => FCmpPred::Ueq,
+        "ugt" => FCmpPred::Ugt,
+        "uge" => FCmpPred::Uge,
+        "ult" => FCmpPred::Ult,
+        "ule" => FCmpPred::Ule,
+        "une" => FCmpPred::Une,
+        "uno" => FCmpPred::Uno,
         _ => return None,
     })
 }

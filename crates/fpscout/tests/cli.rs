@@ -913,3 +913,52 @@ fn a_malformed_compilation_database_is_an_input_error_naming_it() {
     let out = run(&["run", "-f", "f", "--args", "1"]);
     assert_eq!(out.code, 2);
 }
+
+#[test]
+fn constrained_intrinsics_of_rounding_math_builds_run_as_the_machine_runs_them() {
+    // musl builds with -frounding-math: every operation is an
+    // llvm.experimental.constrained.* call with !"round.dynamic" metadata, which the
+    // interpreter used to refuse ("operand !\"round.dynamic\""). P, and P' where an
+    // input keeps fast-math's assumptions, on inputs that raise invalid, divide by zero,
+    // overflow and convert inexactly, agree with the executables bit for bit, flags
+    // included.
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "rm.c",
+        "#include <math.h>\n\
+         double f(double x, double y) {\n\
+         \x20 double r = x * y + 1.0;\n\
+         \x20 if (r < y) r = sqrt(r) / (x - 2.0);\n\
+         \x20 if (r == x) return floor(r);\n\
+         \x20 float t = (float)(x * 1e300);\n\
+         \x20 return r + t + (long)y + fmax(x, y) / y;\n\
+         }\n",
+    );
+    for args in [
+        "3.5,-2.25",
+        "3.5,2.25",
+        "2,-3",
+        "1e10,1e-300",
+        "-0.0,0.0",
+        "nan,1",
+    ] {
+        let (recs, code) = common::cli::json_run(&[
+            "run",
+            &src,
+            "-f",
+            "f",
+            "--cflag=-frounding-math",
+            "--args",
+            args,
+        ]);
+        assert_eq!(code, Some(0), "{args}: {recs:?}");
+        for r in &recs {
+            let d = &r["data"];
+            // P' agrees wherever the input keeps fast-math's assumptions.
+            if d["build"] == "P" || d["fast_math_note"].is_null() {
+                assert_eq!(d["agrees"], true, "{args}: {d}");
+            }
+        }
+    }
+}
