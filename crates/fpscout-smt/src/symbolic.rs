@@ -443,6 +443,37 @@ impl SymReal {
         }
     }
 
+    /// The value of an integer term in a model of the path (`None`: no model in time).
+    fn model_value(&mut self, term: &Int) -> Option<i64> {
+        if self
+            .deadline
+            .is_some_and(|d| std::time::Instant::now() >= d)
+        {
+            return None;
+        }
+        self.solver.push();
+        for f in self.inputs.iter().chain(&self.pc) {
+            self.solver.assert(f);
+        }
+        let solver = &self.solver;
+        let answer = run_forked(1, 1, self.check_timeout, None, &|_| {
+            if solver.check() != SatResult::Sat {
+                return String::new();
+            }
+            solver
+                .get_model()
+                .and_then(|m| m.eval(term, true))
+                .and_then(|v| v.as_i64())
+                .map(|v| v.to_string())
+                .unwrap_or_default()
+        });
+        self.solver.pop(1);
+        match answer.first() {
+            Some(Outcome::Done(text)) => text.parse().ok(),
+            _ => None,
+        }
+    }
+
     fn is_concrete(v: &Sym) -> bool {
         matches!(v, Sym::Bits(..))
     }
@@ -845,10 +876,35 @@ impl Domain for SymReal {
         }
     }
 
-    fn concretize(&mut self, v: &Sym, _ty: ScalarTy) -> DResult<u64> {
-        self.concrete_bits(v).ok_or_else(|| {
-            WalkError::unsupported("an address, index or switch value depends on symbolic input")
-        })
+    /// A symbolic index (musl's table lookups `T[i]`, `i` from the bits of x): one value
+    /// a model of the path gives it, pinned in the path condition, so the path goes on
+    /// for the inputs with that index (the classic concolic concretization: the path
+    /// covers fewer inputs, its models stay real ones).
+    fn concretize(&mut self, v: &Sym, ty: ScalarTy) -> DResult<u64> {
+        if let Some(bits) = self.concrete_bits(v) {
+            return Ok(bits);
+        }
+        let width = match ty {
+            ScalarTy::Int(w) => w,
+            _ => 64,
+        };
+        let term = match v {
+            Sym::Int(i, _) => i.clone(),
+            Sym::Bool(b) => b.ite(&Int::from_i64(1), &Int::from_i64(0)),
+            Sym::FloatBits(..) => self.opaque_int_term(width),
+            _ => {
+                return Err(WalkError::unsupported(
+                    "an address, index or switch value depends on symbolic input",
+                ))
+            }
+        };
+        let value = self.model_value(&term).ok_or_else(|| {
+            WalkError::unsupported(
+                "an address or index depends on symbolic input, and no model of the path gave it a value",
+            )
+        })?;
+        self.pc.push(term.eq(Int::from_i64(value)));
+        Ok(truncate_bits(value as u64, width))
     }
 
     fn fbin(&mut self, op: FBinOp, ty: FloatTy, a: &Sym, b: &Sym, site: OpSite) -> DResult<Sym> {

@@ -225,6 +225,42 @@ fn an_isfinite_guard_no_longer_stops_the_symbolic_half() {
 }
 
 #[test]
+fn a_table_lookup_by_the_bits_of_x_pins_its_index() {
+    // musl's shape: a table indexed by bits of x (`T[(ix >> 51) & 3]`). The walk used to
+    // stop at the load ("an address, index or switch value depends on symbolic input");
+    // the index now takes a value of a model of the path, pinned in the path condition,
+    // and the overflow of the product behind the lookup is Z3's to find.
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "table.c",
+        "#include <stdint.h>\n\
+         static const double T[4] = {1.0, 2.0, 1e300, 4.0};\n\
+         double f(double x) {\n\
+         \x20 union { double f; uint64_t i; } u = {x};\n\
+         \x20 int i = (u.i >> 51) & 3;\n\
+         \x20 return T[i] * x * 1e10;\n\
+         }\n",
+    );
+    let out = solver_only(&src, "f");
+    assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
+    let recs = records(&out.stdout);
+    assert_solver_engaged(&recs, 1);
+    let overflow = recs
+        .iter()
+        .find(|r| {
+            r["type"] == "finding"
+                && r["data"]["kind"] == "overflow"
+                && r["data"]["line"] == 6
+                && r["data"]["witnesses"]
+                    .as_array()
+                    .is_some_and(|w| w.iter().any(|w| w["source"] == "z3"))
+        })
+        .unwrap_or_else(|| panic!("an overflow on line 6 found by Z3: {}", out.stdout));
+    assert_eq!(overflow["data"]["operation"], "fmul", "{overflow}");
+}
+
+#[test]
 fn a_switch_on_a_symbolic_integer_forks_the_walk() {
     // sin's shape after argument reduction: a switch on n & 3 of an integer converted
     // from x. The walk used to stop at the switch ("an address, index or switch value
