@@ -287,6 +287,27 @@ impl SymReal {
         Sym::Int(self.opaque_int_term(width), width)
     }
 
+    /// A fresh integer for `op` with a constant right operand where one bounds it (`& m`,
+    /// `% n`, `>> k`: an index into a table of n stays inside it), else of the width.
+    fn bounded_opaque_int(&mut self, op: IBinOp, width: u32, right: &Sym) -> Sym {
+        let Sym::Bits(_, k) = right else {
+            return self.opaque_int(width);
+        };
+        let signed_k = sign_extend(*k, width);
+        let bound = match op {
+            IBinOp::And if signed_k >= 0 => Some(signed_k),
+            IBinOp::URem if signed_k > 0 => Some(signed_k - 1),
+            IBinOp::LShr if *k >= 1 && *k < u64::from(width) && width <= 64 => {
+                Some(((1u128 << (width - *k as u32)) - 1).min(i64::MAX as u128) as i64)
+            }
+            _ => None,
+        };
+        match bound {
+            Some(hi) => Sym::Int(self.fresh_int("bits", 0, hi).1, width),
+            None => self.opaque_int(width),
+        }
+    }
+
     fn opaque_int_term(&mut self, width: u32) -> Int {
         let (lo, hi) = if width >= 64 {
             (i64::MIN, i64::MAX)
@@ -1510,7 +1531,7 @@ impl Domain for SymReal {
             };
             return Ok(match narrowed {
                 Some(view) => Sym::FloatBits(x.clone(), view),
-                None => self.opaque_int(width),
+                None => self.bounded_opaque_int(op, width, b),
             });
         }
         let (bool_a, bool_b) = (matches!(a, Sym::Bool(_)), matches!(b, Sym::Bool(_)));
@@ -1539,7 +1560,7 @@ impl Domain for SymReal {
                 IBinOp::Mul => &x * &y,
                 IBinOp::SMax => x.gt(&y).ite(&x, &y),
                 IBinOp::SMin => x.lt(&y).ite(&x, &y),
-                _ => return Ok(self.opaque_int(width)),
+                _ => return Ok(self.bounded_opaque_int(op, width, b)),
             },
             width,
         ))

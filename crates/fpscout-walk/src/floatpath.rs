@@ -102,6 +102,18 @@ pub enum Choice {
 }
 
 impl Choice {
+    /// The same tree with each leaf mapped (a cast of the selected integers).
+    fn map_leaves(&self, f: &mut impl FnMut(u64) -> DResult<u64>) -> DResult<Choice> {
+        Ok(match self {
+            Choice::Leaf(k) => Choice::Leaf(f(*k)?),
+            Choice::If(cond, then, other) => Choice::If(
+                cond.clone(),
+                Box::new(then.map_leaves(f)?),
+                Box::new(other.map_leaves(f)?),
+            ),
+        })
+    }
+
     fn of(v: &PathScalar) -> Option<Choice> {
         match v {
             PathScalar::Bits(b) => Some(Choice::Leaf(*b)),
@@ -911,8 +923,23 @@ impl Domain for FloatPath {
                 ))
             }
             (PathScalar::Unmodelled(why), _, _) => Ok(PathScalar::Unmodelled(why.clone())),
-            _ => Err(WalkError::unsupported(format!(
-                "{op:?} {from} → {to} of a symbolic value"
+            // C's `(long)(x < y)` sign-extended, or a select of integers cast: the leaves
+            // cast one by one.
+            (PathScalar::Condition(c, w), CastOp::SExt, ScalarTy::Int(t)) => {
+                let ones = self.known(|k| k.icast(op, ScalarTy::Int(*w), to, &1))?;
+                Ok(PathScalar::Choice(Box::new(Choice::If(
+                    PathScalar::Condition(*c, 1),
+                    Box::new(Choice::Leaf(ones & fpscout_ir::truncate_bits(u64::MAX, t))),
+                    Box::new(Choice::Leaf(0)),
+                ))))
+            }
+            (PathScalar::Choice(choice), _, ScalarTy::Int(_)) => {
+                let mut cast = |x: u64| self.known(|k| k.icast(op, from, to, &x));
+                Ok(PathScalar::Choice(Box::new(choice.map_leaves(&mut cast)?)))
+            }
+            (other, _, _) => Ok(PathScalar::Unmodelled(format!(
+                "{op:?} {from} → {to} of {}",
+                kind_of(other)
             ))),
         }
     }
