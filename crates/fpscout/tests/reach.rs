@@ -581,13 +581,14 @@ fn word_tests_of_libm_code_are_decided_exactly_over_floats() {
     // errors are proved so over every double and the reachable ones are hit at the
     // boundary float, which fails natively. The exponent read as a number ((double)k)
     // is an integer variable tied to the float by its view; a switch on the exponent
-    // field forks one path per case.
+    // field forks one path per case; a comparison widened to long stays a comparison.
     for name in [
         "high_word_unreachable.c",
         "exponent_field_unreachable.c",
         "words_unreachable.c",
         "exponent_number_unreachable.c",
         "switch_exponent_unreachable.c",
+        "widened_condition_unreachable.c",
     ] {
         let path = file("svcomp", name);
         let (answer, witness, code) = reach(&[&path]);
@@ -600,6 +601,7 @@ fn word_tests_of_libm_code_are_decided_exactly_over_floats() {
         ("words_reachable.c", (-1.0f64).to_bits()),
         ("exponent_number_reachable.c", 4.01f64.to_bits() - 1),
         ("switch_exponent_reachable.c", (-4.0f64).to_bits()),
+        ("widened_condition_reachable.c", 0x3fef_ffff_ffff_ffff),
     ] {
         let path = file("svcomp", name);
         let (answer, witness, code) = reach(&[&path]);
