@@ -574,7 +574,7 @@ fn infinity_guards_keep_reach_exact() {
 }
 
 #[test]
-fn word_tests_of_libm_code_are_decided_exactly_over_floats() {
+fn libm_constructs_are_decided_exactly_over_floats() {
     // fdlibm's GET_HIGH_WORD/EXTRACT_WORDS through a union and musl's uint64_t view:
     // the float solver turns each test of a word (ix < 0x3e400000, the exponent field
     // below 0x3ff, (ix | lx) == 0) into the floats passing it, so the unreachable
