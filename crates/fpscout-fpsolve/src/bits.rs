@@ -220,6 +220,8 @@ pub struct BitView {
     shift: u32,
     sign_extended: bool,
     low_zeros: u32,
+    /// A left shift after the rest (`ix << 1`, `2 * ix`: musl drops the sign so).
+    left: u32,
     width: u32,
     addend: u64,
     /// The view is (a function of) a double's low word, bits 0–31: only what fdlibm
@@ -264,6 +266,7 @@ impl BitView {
             shift: 0,
             sign_extended: false,
             low_zeros: 0,
+            left: 0,
             width: format_width(format),
             addend: 0,
             low: LowWord::No,
@@ -361,6 +364,7 @@ impl BitView {
             t |= !low_mask(live);
         }
         t = (t >> self.low_zeros.min(63)) << self.low_zeros.min(63);
+        t = t.checked_shl(self.left).unwrap_or(0);
         if self.or_low == OrLow::Nonzero {
             t |= u64::from(source & low_mask(32) != 0);
         }
@@ -393,8 +397,35 @@ impl BitView {
         self.of_source(source).wrapping_add(self.addend) & low_mask(self.width)
     }
 
+    /// `shl` by a constant: when no bit the value can have is lost, or when the one lost
+    /// is the float's sign (`asuint64(x) << 1`, the magnitude doubled).
+    pub fn shifted_left(self, k: u64) -> Option<BitView> {
+        if !self.plain() || self.addend != 0 || self.sign_extended || k >= 64 {
+            return None;
+        }
+        let k = k as u32;
+        if self.live_bits() + self.left + k <= self.width {
+            return Some(BitView {
+                left: self.left + k,
+                ..self
+            });
+        }
+        let whole = !self.magnitude && self.shift == 0 && self.left == 0;
+        if whole && k == 1 && self.live_bits() == self.width {
+            return Some(BitView {
+                magnitude: true,
+                left: 1,
+                ..self
+            });
+        }
+        None
+    }
+
     /// `lshr` by a constant.
     pub fn lshr(self, k: u64) -> Option<BitView> {
+        if self.left != 0 {
+            return None;
+        }
         if self.low == LowWord::WordOrNegated && self.width == 32 && k == 31 {
             return Some(BitView {
                 low: LowWord::Nonzero,
@@ -416,6 +447,9 @@ impl BitView {
     /// `ashr` by a constant: a shift of a value whose top bit is the float's sign
     /// extends the sign; of one whose top bit is clear, it is `lshr`.
     pub fn ashr(self, k: u64) -> Option<BitView> {
+        if self.left != 0 {
+            return None;
+        }
         if !self.plain() {
             return None;
         }
@@ -444,6 +478,9 @@ impl BitView {
     /// `and` with a constant: one that keeps every bit the value can have, that clears
     /// the sign (and its copies), and/or that clears low bits.
     pub fn and(self, mask: u64) -> Option<BitView> {
+        if self.left != 0 {
+            return None;
+        }
         if !self.plain() {
             return None;
         }
@@ -506,6 +543,9 @@ impl BitView {
 
     /// `trunc` to `width` bits: only when no bit the value can have is cut.
     pub fn trunc(self, width: u32) -> Option<BitView> {
+        if self.left != 0 {
+            return None;
+        }
         if !self.plain() {
             return None;
         }
@@ -529,6 +569,9 @@ impl BitView {
 
     /// `zext` to `width` bits.
     pub fn zext(self, width: u32) -> Option<BitView> {
+        if self.left != 0 {
+            return None;
+        }
         if !self.plain() {
             return None;
         }
@@ -540,6 +583,9 @@ impl BitView {
 
     /// `sext` to `width` bits.
     pub fn sext(self, width: u32) -> Option<BitView> {
+        if self.left != 0 {
+            return None;
+        }
         if !self.plain() {
             return None;
         }
@@ -823,7 +869,13 @@ mod tests {
             let w_mask = low_mask(width);
             type Step = fn(BitView, u64) -> Option<BitView>;
             type Reference = fn(u64, u64, u32, u32) -> u64;
-            let steps: [(&str, Step, Reference, &[u64]); 4] = [
+            let steps: [(&str, Step, Reference, &[u64]); 5] = [
+                (
+                    "shl",
+                    BitView::shl,
+                    |v, k, w, _| (v << k) & low_mask(w),
+                    &[1, 2, 9],
+                ),
                 ("lshr", BitView::lshr, |v, k, _, _| v >> k, &[1, 2, 3, 5]),
                 (
                     "ashr",
@@ -1142,6 +1194,30 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// musl's `asuint64(x) << 1` (the sign dropped): `> 0xffe0000000000000` is exactly
+    /// the NaNs, `== 0` the zeros.
+    #[test]
+    fn the_doubled_bits_drop_the_sign() {
+        let format = Format::F64;
+        let doubled = BitView::of(format).shifted_left(1).expect("bits << 1");
+        let nan = doubled.satisfying(IntPredicate::Ugt, 0xffe0_0000_0000_0000);
+        let zero = doubled.satisfying(IntPredicate::Eq, 0);
+        assert!(nan.holds_nan() && nan.ranges().is_empty(), "{nan:?}");
+        for x in [
+            0.0,
+            -0.0,
+            1.0,
+            -2.5,
+            f64::MAX,
+            f64::NEG_INFINITY,
+            5e-324,
+            -1e300,
+        ] {
+            assert_eq!(doubled.value(x.to_bits()), x.to_bits() << 1, "{x}");
+            assert_eq!(zero.contains(format.from_f64(x)), x == 0.0, "{x}");
         }
     }
 

@@ -416,6 +416,8 @@ fn view_binop(op: IBinOp, a: &PathScalar, b: &PathScalar) -> Option<PathScalar> 
         (IBinOp::Add, _) => view.plus(k),
         (IBinOp::Sub, true) => view.plus(k.wrapping_neg()),
         (IBinOp::Sub, false) if k == 0 => view.negated(),
+        (IBinOp::Shl, true) => view.shifted_left(k),
+        (IBinOp::Mul, _) if k.is_power_of_two() => view.shifted_left(u64::from(k.trailing_zeros())),
         _ => None,
     };
     Some(out.map_or_else(
