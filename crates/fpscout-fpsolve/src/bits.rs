@@ -872,7 +872,7 @@ mod tests {
             let steps: [(&str, Step, Reference, &[u64]); 5] = [
                 (
                     "shl",
-                    BitView::shl,
+                    BitView::shifted_left,
                     |v, k, w, _| (v << k) & low_mask(w),
                     &[1, 2, 9],
                 ),
