@@ -125,6 +125,8 @@ def row(ws, fn):
     e = er.get("error")
     phases = {}
     reasons = []
+    # Seconds compiling (part of each budget): on a loaded machine it can eat all of it.
+    compile_s = {m: r["phases"]["compile"] for m, r in (("exceptions", s), ("diff", d)) if r}
     if s:
         q = s["queries"]
         fs = s["float_solver"]
@@ -155,7 +157,7 @@ def row(ws, fn):
         if code not in ("0", "1", "-"):
             err = open(f"{ws}/{fn}.{m}.err").read().strip().splitlines()
             reasons.append((m, f"exit {code}: " + (err[-1] if err else "")))
-    return phases, reasons, rc
+    return phases, reasons, rc, compile_s
 
 
 COLUMNS = ["ex.walk", "ex.z3", "ex.fallback", "ex.fsolve", "ex.random",
@@ -167,6 +169,7 @@ def table(out):
     engaged = Counter()
     hist = defaultdict(set)          # (mode, reason) -> functions
     total = 0
+    compiles = defaultdict(list)
     lines = []
     head = f"{'function':<22}" + "".join(f"{c:>12}" for c in COLUMNS) + "  top unsupported reason"
     for lib in libs:
@@ -177,8 +180,10 @@ def table(out):
         lines.append(f"== {lib} ({len(fns)} functions)  cell: + engaged / . not, then covered (solved/stated, c conditions, f findings, measured/evaluations)")
         lines.append(head)
         for fn in fns:
-            phases, reasons, rc = row(ws, fn)
+            phases, reasons, rc, compile_s = row(ws, fn)
             total += 1
+            for m, x in compile_s.items():
+                compiles[m].append(x)
             cells = []
             for c in COLUMNS:
                 if c in phases:
@@ -193,13 +198,16 @@ def table(out):
                 per_fn[k] += 1
                 hist[(mode, k)].add(f"{lib}:{fn}")
             top = per_fn.most_common(1)[0][0][:60] if per_fn else ""
-            name = fn if all(v in ("0", "1") for v in rc.values()) else fn + "!"
+            name = fn if all(v in ("0", "1", "-") for v in rc.values()) else fn + "!"
             lines.append(f"{name:<22}" + "".join(f"{x:>12}" for x in cells) + "  " + top)
         lines.append("")
     lines.append(f"== engaged, of {total} functions (target: 90 %)")
     for c in COLUMNS:
         pct = 100.0 * engaged[c] / total if total else 0.0
         lines.append(f"  {c:<12} {engaged[c]:>4}  {pct:5.1f} %")
+    for m, xs in sorted(compiles.items()):
+        xs.sort()
+        lines.append(f"  compiling, {m}: median {xs[len(xs) // 2]:.1f} s, max {xs[-1]:.1f} s (inside the budget)")
     lines.append("")
     lines.append("== unsupported / open reasons, by functions affected (mode: reason)")
     for (mode, r), fns in sorted(hist.items(), key=lambda kv: (-len(kv[1]), kv[0])):
