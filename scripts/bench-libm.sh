@@ -11,6 +11,8 @@
 #   JOBS=1                functions run at once
 #   LIMIT=N               only the first N functions of each library (after the name filter)
 #   LIBS="musl newlib"    libraries to try (openlibm is tried too when named)
+#   ROUNDING_MATH=0       musl without its -frounding-math (results in out/musl-no-frounding-math):
+#                         with it every FP operation is a constrained intrinsic
 #   FPSCOUT               the binary (default /work/target-rel/release/fpscout)
 #   FPSCOUT_BENCH_DIR     cache (default /var/tmp/fpscout-bench); sources in $cache/libm,
 #                         results in $cache/libm/out/LIB/FUNCTION.{exceptions,diff,error}.json
@@ -79,17 +81,17 @@ fetch() { # PACKAGE: prints its source directory, fetching it when missing
 
 # 2. Per library: flags, candidate files, and a bitcode of each file for symbols and signatures.
 # Writes $out/LIB/plan.txt: FUNCTION|FILE FILE...|FLAGS (relative to the source dir).
-plan_library() { # LIB SRC
-  local lib="$1" src="$2" flags=() files=()
-  local ws="$out/$lib"
+plan_library() { # LIB SRC WS
+  local lib="$1" src="$2" ws="$3" flags=() files=()
   mkdir -p "$ws/bc"
   case "$lib" in
     musl)
       mkdir -p "$src/obj/include/bits"
       [ -f "$src/obj/include/bits/alltypes.h" ] || (cd "$src" && sed -f tools/mkalltypes.sed \
         arch/x86_64/bits/alltypes.h.in include/alltypes.h.in >obj/include/bits/alltypes.h)
-      flags=(-std=c99 -nostdinc -ffreestanding -frounding-math -D_XOPEN_SOURCE=700
+      flags=(-std=c99 -nostdinc -ffreestanding -D_XOPEN_SOURCE=700
         -I arch/x86_64 -I arch/generic -I src/include -I src/internal -I obj/include -I include -w)
+      [ "${ROUNDING_MATH:-1}" = 0 ] || flags+=(-frounding-math)
       # Every C file musl builds in src/math: an arch/x86_64 one replaces its generic twin.
       local f b
       for f in "$src"/src/math/*.c; do
@@ -150,8 +152,9 @@ for lib in $libs; do
   pkg="$lib"
   src="$(fetch "$pkg")" || continue
   echo "bench-libm: $lib: planning (compiling each file once for its symbols)" >&2
-  plan_library "$lib" "$src"
   ws="$out/$lib"
+  [ "$lib" != musl ] || [ "${ROUNDING_MATH:-1}" != 0 ] || ws="$out/musl-no-frounding-math"
+  plan_library "$lib" "$src" "$ws"
   src="$(cat "$ws/src.txt")"
   sel="$ws/selected.txt"
   if [ ${#names[@]} -gt 0 ]; then

@@ -94,6 +94,11 @@ def load(path):
 
 def shorten(reason):
     """One reason class: locations, IR text, names and numbers taken out."""
+    if reason == STARVED:
+        return reason
+    if "llvm.experimental.constrained" in reason:
+        # -frounding-math makes every FP operation one; only the operand named differs.
+        return "constrained FP intrinsic (-frounding-math): " + re.sub(r".*operand (![^ ]*).*", r"operand \1", reason)
     r = reason
     r = re.sub(r"^(P'?|search|random phase): ", "", r)
     r = re.sub(r"^\w+ (overflow|underflow|invalid|divide[-_ ]by[-_ ]zero|inexact) at [^ ]+: ", "", r)
@@ -112,6 +117,11 @@ def is_limit(reason):
     """Stop reasons that are budgets, not something fpscout cannot model."""
     return bool(re.search(r"budget|ran out|max-paths|loop bound|step limit|limit of|deadline|time", reason)) \
         and "unsupported" not in reason
+
+
+# Not a modelling gap: the budget (compiling included) ended before the phase could start;
+# on a loaded machine compiling P and P' can take all of it.
+STARVED = "budget: no input tried (compiling took the time budget)"
 
 
 def row(ws, fn):
@@ -139,6 +149,8 @@ def row(ws, fn):
         phases["ex.random"] = (s["random_inputs"] > 0, f"{s['findings']}f")
         reasons += [("exceptions", x) for x in s["stopped"] if not is_limit(x)]
         reasons += [("exceptions", x) for x in fs["open"]]
+        if s["random_inputs"] == 0 and s["native_runs"] == 0:
+            reasons.append(("exceptions", STARVED))
     if d:
         phases["diff.walk"] = (d["unique_constraints"] > 0, f"{d['unique_constraints']}c")
         phases["diff.z3"] = (d["satisfiable"] + d["unsatisfiable"] > 0,
@@ -147,11 +159,15 @@ def row(ws, fn):
                                  f"{d['float_solver_candidates'] + d['float_solver_infeasible']}/{d['float_solver_targets']}")
         phases["diff.random"] = (d["random_inputs"] > 0, f"{d['diff_confirmed']}f")
         reasons += [("diff", x) for x in d["stopped"] if not is_limit(x)]
+        if d["random_inputs"] == 0 and any("after 0 inputs" in x for x in d["stopped"]):
+            reasons.append(("diff", STARVED))
     if e:
         measured = e["evaluations"] - e["unmeasured"]
         phases["err.shadow"] = (measured > 0, f"{measured}/{e['evaluations']}")
         if e.get("first_failure"):
             reasons.append(("error", e["first_failure"]))
+        elif e["evaluations"] == 0:
+            reasons.append(("error", STARVED))
     # A run that failed outright (exit 2, a crash, a kill) is a reason of its own.
     for m, code in rc.items():
         if code not in ("0", "1", "-"):
@@ -164,9 +180,12 @@ COLUMNS = ["ex.walk", "ex.z3", "ex.fallback", "ex.fsolve", "ex.random",
            "diff.walk", "diff.z3", "diff.fsolve", "diff.random", "err.shadow"]
 
 
-def table(out):
-    libs = sorted(d for d in os.listdir(out) if os.path.isdir(f"{out}/{d}"))
+def table(out, only):
+    # Variants (musl-no-frounding-math) only when named: they would count functions twice.
+    libs = only or sorted(d for d in os.listdir(out) if os.path.isdir(f"{out}/{d}") and "-no-" not in d)
     engaged = Counter()
+    per_lib = defaultdict(Counter)   # lib -> column -> functions engaged
+    lib_total = Counter()
     hist = defaultdict(set)          # (mode, reason) -> functions
     total = 0
     compiles = defaultdict(list)
@@ -182,6 +201,7 @@ def table(out):
         for fn in fns:
             phases, reasons, rc, compile_s = row(ws, fn)
             total += 1
+            lib_total[lib] += 1
             for m, x in compile_s.items():
                 compiles[m].append(x)
             cells = []
@@ -189,6 +209,7 @@ def table(out):
                 if c in phases:
                     ok, cov = phases[c]
                     engaged[c] += ok
+                    per_lib[lib][c] += ok
                     cells.append(("+" if ok else ".") + cov)
                 else:
                     cells.append("-")
@@ -201,10 +222,13 @@ def table(out):
             name = fn if all(v in ("0", "1", "-") for v in rc.values()) else fn + "!"
             lines.append(f"{name:<22}" + "".join(f"{x:>12}" for x in cells) + "  " + top)
         lines.append("")
+    shown = [lib for lib in libs if lib_total[lib]]
     lines.append(f"== engaged, of {total} functions (target: 90 %)")
+    lines.append(f"  {'phase':<12}" + "".join(f"{lib + ' (' + str(lib_total[lib]) + ')':>24}" for lib in shown) + f"{'all':>16}")
     for c in COLUMNS:
+        cells = [f"{per_lib[lib][c]:>4} {100.0 * per_lib[lib][c] / lib_total[lib]:5.1f} %" for lib in shown]
         pct = 100.0 * engaged[c] / total if total else 0.0
-        lines.append(f"  {c:<12} {engaged[c]:>4}  {pct:5.1f} %")
+        lines.append(f"  {c:<12}" + "".join(f"{x:>24}" for x in cells) + f"{engaged[c]:>6} {pct:5.1f} %")
     for m, xs in sorted(compiles.items()):
         xs.sort()
         lines.append(f"  compiling, {m}: median {xs[len(xs) // 2]:.1f} s, max {xs[-1]:.1f} s (inside the budget)")
@@ -220,7 +244,7 @@ def table(out):
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "--plan":
         plan(sys.argv[2], sys.argv[3])
-    elif len(sys.argv) == 2:
-        table(sys.argv[1])
+    elif len(sys.argv) >= 2:
+        table(sys.argv[1], sys.argv[2:])
     else:
-        sys.exit("usage: libm-table.py --plan LIB FILES.tsv | libm-table.py OUTDIR")
+        sys.exit("usage: libm-table.py --plan LIB FILES.tsv | libm-table.py OUTDIR [LIB...]")
