@@ -323,7 +323,10 @@ impl SymReal {
             Sym::Int(i, _) => Ok(i.clone()),
             Sym::Bits(_, bits) => Ok(Int::from_i64(sign_extend(*bits, width))),
             Sym::FloatBits(..) => Ok(self.opaque_int_term(width)),
-            other => Err(WalkError::unsupported(format!("{other:?} as an integer"))),
+            other => Err(WalkError::unsupported(format!(
+                "{} used as an integer",
+                sym_kind(other)
+            ))),
         }
     }
 
@@ -406,7 +409,10 @@ impl SymReal {
             Sym::Cases(_) => Err(WalkError::unsupported(
                 "a value that may be infinite or NaN used where only real terms are modelled",
             )),
-            other => Err(WalkError::unsupported(format!("{other:?} used as a real"))),
+            other => Err(WalkError::unsupported(format!(
+                "{} used as a real (a float's bits reinterpreted as a float are not modelled)",
+                sym_kind(other)
+            ))),
         }
     }
 
@@ -664,6 +670,18 @@ fn float_value(ty: FloatTy, bits: u64) -> f64 {
     match ty {
         FloatTy::F64 => f64::from_bits(bits),
         FloatTy::F32 => f64::from(f32::from_bits(bits as u32)),
+    }
+}
+
+/// What kind of value a scalar is, for messages (its terms can be huge).
+fn sym_kind(v: &Sym) -> &'static str {
+    match v {
+        Sym::Bits(..) => "a constant",
+        Sym::Real(_) => "a real term",
+        Sym::Bool(_) => "a condition",
+        Sym::Int(..) => "a symbolic integer",
+        Sym::FloatBits(..) => "a float's bits",
+        Sym::Cases(_) => "an infinite, NaN or finite value",
     }
 }
 
