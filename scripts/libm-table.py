@@ -109,6 +109,7 @@ def shorten(reason):
     r = re.sub(r"%[\w.]+", "%v", r)
     # Names are kept: "external function 'fetestexcept'" tells the engine team what to model.
     r = re.sub(r"\b\d+(\.\d+)?\b", "N", r)
+    r = re.sub(r" at [\w./+-]+:N:N.*$", "", r)  # where: the function is in the row
     r = re.sub(r"\s+", " ", r).strip(" ;:,")
     return r[:110]
 
@@ -142,7 +143,7 @@ def row(ws, fn):
         fs = s["float_solver"]
         decided = q["z3_sat"] + q["z3_unsat"]
         phases["ex.walk"] = (s["unique_conditions"] > 0, f"{s['unique_conditions']}c")
-        phases["ex.z3"] = (decided > 0, f"{q['z3_sat']}/{s['unique_conditions']}")
+        phases["ex.z3"] = (decided > 0, f"{q['z3_sat']}/{decided + q['z3_unknown']}")
         fb = q["fallback_sat"] + q["fallback_unknown"]
         phases["ex.fallback"] = (fb > 0, f"{q['fallback_sat']}/{fb}")
         phases["ex.fsolve"] = (fs["targets"] > 0, f"{fs['witnessed'] + fs['infeasible']}/{fs['targets']}")
@@ -251,6 +252,13 @@ def table(out, only):
     lines.append("== unsupported / open reasons, by functions affected (mode: reason)")
     for (mode, r), fns in sorted(hist.items(), key=lambda kv: (-len(kv[1]), kv[0])):
         lines.append(f"  {len(fns):>4}  {mode}: {r}")
+    lines.append("")
+    lines.append("== the same, any mode (functions affected by each reason)")
+    anymode = defaultdict(set)
+    for (mode, r), fns in hist.items():
+        anymode[r] |= fns
+    for r, fns in sorted(anymode.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        lines.append(f"  {len(fns):>4}  {r}")
     lines.append("")
     lines.append("'!' after a name: a run exited with neither 0 nor 1 (see its .rc/.err); n/a: the mode does not apply")
     print("\n".join(lines))
