@@ -280,6 +280,12 @@ impl BitView {
         self.low == LowWord::No && self.or_low == OrLow::No
     }
 
+    /// Whether shifts, masks, truncations and extensions can follow the view: a plain one
+    /// not shifted left (a left shift is only compared or offset afterwards).
+    fn followable(&self) -> bool {
+        self.plain() && self.left == 0
+    }
+
     /// `or` with another view of the same float: `lx | -lx`, or a high part (no bit below
     /// 32) with the low word or its nonzero test.
     pub fn or(self, other: BitView) -> Option<BitView> {
@@ -423,16 +429,13 @@ impl BitView {
 
     /// `lshr` by a constant.
     pub fn lshr(self, k: u64) -> Option<BitView> {
-        if self.left != 0 {
-            return None;
-        }
-        if self.low == LowWord::WordOrNegated && self.width == 32 && k == 31 {
+        if self.low == LowWord::WordOrNegated && self.width == 32 && k == 31 && self.left == 0 {
             return Some(BitView {
                 low: LowWord::Nonzero,
                 ..self
             });
         }
-        if !self.plain() {
+        if !self.followable() {
             return None;
         }
         if self.addend != 0 || self.sign_extended || self.low_zeros != 0 || k >= 64 {
@@ -447,10 +450,7 @@ impl BitView {
     /// `ashr` by a constant: a shift of a value whose top bit is the float's sign
     /// extends the sign; of one whose top bit is clear, it is `lshr`.
     pub fn ashr(self, k: u64) -> Option<BitView> {
-        if self.left != 0 {
-            return None;
-        }
-        if !self.plain() {
+        if !self.followable() {
             return None;
         }
         if self.addend != 0 || self.low_zeros != 0 || k >= u64::from(self.width) {
@@ -478,10 +478,7 @@ impl BitView {
     /// `and` with a constant: one that keeps every bit the value can have, that clears
     /// the sign (and its copies), and/or that clears low bits.
     pub fn and(self, mask: u64) -> Option<BitView> {
-        if self.left != 0 {
-            return None;
-        }
-        if !self.plain() {
+        if !self.followable() {
             return None;
         }
         if self.addend != 0 {
@@ -543,10 +540,7 @@ impl BitView {
 
     /// `trunc` to `width` bits: only when no bit the value can have is cut.
     pub fn trunc(self, width: u32) -> Option<BitView> {
-        if self.left != 0 {
-            return None;
-        }
-        if !self.plain() {
+        if !self.followable() {
             return None;
         }
         let whole = !self.magnitude && !self.sign_extended && self.shift == 0;
@@ -569,10 +563,7 @@ impl BitView {
 
     /// `zext` to `width` bits.
     pub fn zext(self, width: u32) -> Option<BitView> {
-        if self.left != 0 {
-            return None;
-        }
-        if !self.plain() {
+        if !self.followable() {
             return None;
         }
         if self.addend != 0 || self.sign_extended {
@@ -583,10 +574,7 @@ impl BitView {
 
     /// `sext` to `width` bits.
     pub fn sext(self, width: u32) -> Option<BitView> {
-        if self.left != 0 {
-            return None;
-        }
-        if !self.plain() {
+        if !self.followable() {
             return None;
         }
         if self.addend != 0 {

@@ -1485,12 +1485,7 @@ impl Domain for SymReal {
                     // variable, as for a function the formulas cannot see into.
                     return Ok(Sym::Real(self.fresh_real("from_bits", None)));
                 };
-                let narrowed = match op {
-                    CastOp::Trunc => view.trunc(w),
-                    CastOp::ZExt => view.zext(w),
-                    CastOp::SExt => view.sext(w),
-                    _ => None,
-                };
+                let narrowed = fpscout_walk::floatpath::view_cast(op, *view, w);
                 Ok(match narrowed {
                     Some(view) => Sym::FloatBits(x.clone(), view),
                     None => self.opaque_int(w),
@@ -1538,19 +1533,7 @@ impl Domain for SymReal {
             _ => None,
         };
         if let Some((x, view, k, view_first)) = view {
-            let narrowed = match (op, view_first) {
-                (IBinOp::LShr, true) => view.lshr(k),
-                (IBinOp::AShr, true) => view.ashr(k),
-                (IBinOp::And, _) => view.and(k),
-                (IBinOp::Add, _) => view.plus(k),
-                (IBinOp::Sub, true) => view.plus(k.wrapping_neg()),
-                (IBinOp::Sub, false) if k == 0 => view.negated(),
-                (IBinOp::Shl, true) => view.shifted_left(k),
-                (IBinOp::Mul, _) if k.is_power_of_two() => {
-                    view.shifted_left(u64::from(k.trailing_zeros()))
-                }
-                _ => None,
-            };
+            let narrowed = fpscout_walk::floatpath::view_binop_constant(op, view, k, view_first);
             return Ok(match narrowed {
                 Some(view) => Sym::FloatBits(x.clone(), view),
                 None => self.bounded_opaque_int(op, width, b),

@@ -409,17 +409,7 @@ fn view_binop(op: IBinOp, a: &PathScalar, b: &PathScalar) -> Option<PathScalar> 
         }
         _ => return None,
     };
-    let out = match (op, view_first) {
-        (IBinOp::LShr, true) => view.lshr(k),
-        (IBinOp::AShr, true) => view.ashr(k),
-        (IBinOp::And, _) => view.and(k),
-        (IBinOp::Add, _) => view.plus(k),
-        (IBinOp::Sub, true) => view.plus(k.wrapping_neg()),
-        (IBinOp::Sub, false) if k == 0 => view.negated(),
-        (IBinOp::Shl, true) => view.shifted_left(k),
-        (IBinOp::Mul, _) if k.is_power_of_two() => view.shifted_left(u64::from(k.trailing_zeros())),
-        _ => None,
-    };
+    let out = view_binop_constant(op, view, k, view_first);
     Some(out.map_or_else(
         || PathScalar::Unmodelled(format!("{op:?} by {k:#x} of {UNMODELLED_BITS}")),
         |view| PathScalar::View(v, view),
@@ -436,6 +426,33 @@ fn kind_of(v: &PathScalar) -> &'static str {
         PathScalar::Condition(..) => "a condition",
         PathScalar::Choice(_) => "a choice of integers",
         PathScalar::Unmodelled(_) => "an unmodelled value",
+    }
+}
+
+/// `op` of a view and a constant `k` (`view op k`, or `k op view` when not
+/// `view_first`) as a view, where the view can follow: the one mapping of integer
+/// opcodes to `BitView` operations, for every domain that keeps views.
+pub fn view_binop_constant(op: IBinOp, view: BitView, k: u64, view_first: bool) -> Option<BitView> {
+    match (op, view_first) {
+        (IBinOp::LShr, true) => view.lshr(k),
+        (IBinOp::AShr, true) => view.ashr(k),
+        (IBinOp::And, _) => view.and(k),
+        (IBinOp::Add, _) => view.plus(k),
+        (IBinOp::Sub, true) => view.plus(k.wrapping_neg()),
+        (IBinOp::Sub, false) if k == 0 => view.negated(),
+        (IBinOp::Shl, true) => view.shifted_left(k),
+        (IBinOp::Mul, _) if k.is_power_of_two() => view.shifted_left(u64::from(k.trailing_zeros())),
+        _ => None,
+    }
+}
+
+/// An integer cast of a view to `width` bits, where the view can follow.
+pub fn view_cast(op: CastOp, view: BitView, width: u32) -> Option<BitView> {
+    match op {
+        CastOp::Trunc => view.trunc(width),
+        CastOp::ZExt => view.zext(width),
+        CastOp::SExt => view.sext(width),
+        _ => None,
     }
 }
 
@@ -900,12 +917,7 @@ impl Domain for FloatPath {
                 Ok(PathScalar::View(*v, BitView::of(format_of(ty))))
             }
             (PathScalar::View(v, view), _, ScalarTy::Int(w)) => {
-                let cast = match op {
-                    CastOp::Trunc => view.trunc(w),
-                    CastOp::ZExt => view.zext(w),
-                    CastOp::SExt => view.sext(w),
-                    _ => None,
-                };
+                let cast = view_cast(op, *view, w);
                 Ok(cast.map_or_else(
                     || {
                         PathScalar::Unmodelled(format!(
