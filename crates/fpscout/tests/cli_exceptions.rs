@@ -279,16 +279,7 @@ fn a_switch_on_a_symbolic_integer_forks_the_walk() {
          \x20 }\n\
          }\n",
     );
-    let out = solver_only(&src, "f");
-    assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
-    let recs = records(&out.stdout);
-    assert_solver_engaged(&recs, 1);
-    let division = recs
-        .iter()
-        .find(|r| {
-            r["type"] == "finding" && r["data"]["kind"] == "divbyzero" && r["data"]["line"] == 4
-        })
-        .unwrap_or_else(|| panic!("a division by zero on line 4: {}", out.stdout));
+    let division = solver_finding(&src, "f", "divbyzero", 4);
     assert_eq!(
         division["data"]["witnesses"][0]["source"], "z3",
         "{division}"
@@ -318,16 +309,7 @@ fn word_tests_keep_the_solver_engaged() {
          \x20 return x;\n\
          }\n",
     );
-    let out = solver_only(&src, "f");
-    assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
-    let recs = records(&out.stdout);
-    assert_solver_engaged(&recs, 1);
-    let division = recs
-        .iter()
-        .find(|r| {
-            r["type"] == "finding" && r["data"]["kind"] == "divbyzero" && r["data"]["line"] == 8
-        })
-        .unwrap_or_else(|| panic!("a division by zero on line 8: {}", out.stdout));
+    let division = solver_finding(&src, "f", "divbyzero", 8);
     assert_eq!(
         division["data"]["witnesses"][0]["source"], "z3",
         "{division}"
@@ -441,6 +423,18 @@ fn solver_only(src: &str, function: &str) -> common::cli::Output {
         "--random",
         "0",
     ])
+}
+
+/// `exceptions` of `function` without random inputs, its exit code 1 and its solver
+/// engaged: the finding of `kind` on `line` (the first, in report order).
+fn solver_finding(src: &str, function: &str, kind: &str, line: u64) -> serde_json::Value {
+    let out = solver_only(src, function);
+    assert_eq!(out.code, 1, "{}\n{}", out.stdout, out.stderr);
+    let recs = records(&out.stdout);
+    assert_solver_engaged(&recs, 1);
+    recs.into_iter()
+        .find(|r| r["type"] == "finding" && r["data"]["kind"] == kind && r["data"]["line"] == line)
+        .unwrap_or_else(|| panic!("a finding of {kind} on line {line}: {}", out.stdout))
 }
 
 /// The summary says the symbolic walk was not stopped and Z3 answered at least
