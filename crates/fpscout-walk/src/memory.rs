@@ -609,9 +609,6 @@ impl<S: Clone> Memory<S> {
             }
         }
         // Assemble from bytes of concrete cells (type punning, memset, partial copies).
-        if !self.known_bytes(d, obj, off, size) {
-            return self.assemble_symbolic(d, obj, off, size, ty);
-        }
         let mut bits = 0u64;
         for i in 0..size {
             let b = off + i;
@@ -624,24 +621,16 @@ impl<S: Clone> Memory<S> {
             let cbits = match c {
                 Cell::Scalar(_, v) => d.concrete_bits(v),
                 Cell::Ptr(p) => Some(p.to_int()),
-            }
-            .ok_or_else(|| WalkError::unsupported("reinterpreting bytes of a symbolic value"))?;
+            };
+            let Some(cbits) = cbits else {
+                return self.assemble_symbolic(d, obj, off, size, ty);
+            };
             let byte = (cbits >> (8 * (b - start))) & 0xff;
             bits |= byte << (8 * i);
         }
         Ok(match ty {
             ScalarTy::Ptr => Cell::Ptr(Ptr::from_int(bits)),
             t => Cell::Scalar(t, d.constant(t, bits)),
-        })
-    }
-
-    /// Whether every byte of the range is initialized and known (not part of a symbolic
-    /// value); an uninitialized byte counts as known, so the caller reports it.
-    fn known_bytes<D: Domain<Scalar = S>>(&self, d: &D, obj: usize, off: u64, size: u64) -> bool {
-        let cells = &self.objects[obj].cells;
-        (off..off + size).all(|b| match cells.covering(b) {
-            Some((_, Cell::Scalar(_, v))) => d.concrete_bits(v).is_some(),
-            _ => true,
         })
     }
 
