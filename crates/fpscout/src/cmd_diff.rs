@@ -214,7 +214,7 @@ pub fn run(mut args: DiffArgs, started: Instant) -> Result<ExitCode, InputError>
     sink.finish(
         || session.repro_builds(&sources, args.common.ftz_daz, &fpcore.temporary_dirs()),
         args.json,
-        report.summary.diff_confirmed > 0,
+        report.verdict(),
     )
 }
 
@@ -338,9 +338,5 @@ impl WholeRun for WholeDiff<'_> {
             "total: {} functions analysed, {} not; {} confirmed findings in {} functions, {} signatures; {:.1} s",
             counts.analysed, counts.not_analysed, t.findings, t.with_findings, t.signatures, t.wall_seconds
         )
-    }
-
-    fn exit_code(&self, _counts: Counts, total: &DiffTotal) -> u8 {
-        u8::from(total.findings > 0)
     }
 }

@@ -193,7 +193,7 @@ fn one_function(
         print_exceptions::print_text(&mut out, &report);
     }
     drop(out);
-    sink.finish(builds, args.json, !report.findings.is_empty())
+    sink.finish(builds, args.json, report.verdict())
 }
 
 /// `exceptions` in a whole-file run.
@@ -245,9 +245,5 @@ impl WholeRun for WholeExceptions<'_> {
             t.fallback_sat,
             t.fallback_unknown
         )
-    }
-
-    fn exit_code(&self, _counts: Counts, total: &ExceptionsTotal) -> u8 {
-        u8::from(total.findings > 0)
     }
 }

@@ -5,6 +5,7 @@ use fpscout_report::args::{decimal, hex_float};
 use fpscout_search::diff::{DiffReport, Observation, ResultClass, Summary};
 use fpscout_search::origin::{Origin, Phase};
 use fpscout_search::run::{format_value, native_trace_records};
+use fpscout_search::verdict::{coverage_text, diff_coverage, Verdict};
 use fpscout_walk::concrete::ArgBits;
 use std::io::Write;
 
@@ -129,6 +130,18 @@ pub fn print_text(out: &mut impl Write, report: &DiffReport, show_unconfirmed: b
     }
     if n == 0 {
         let _ = writeln!(out, "\nno confirmed difference between P and P'.");
+        match report.verdict() {
+            Verdict::Unknown => {
+                let _ = writeln!(
+                    out,
+                    "unknown: the solver could not walk every path of P or P' (see coverage)."
+                );
+            }
+            Verdict::Unmeasured => {
+                let _ = writeln!(out, "nothing measured: no input ran on both builds.");
+            }
+            Verdict::Clean | Verdict::Found => {}
+        }
     }
     for input in &report.non_terminating {
         let _ = writeln!(
@@ -203,8 +216,9 @@ pub fn print_text(out: &mut impl Write, report: &DiffReport, show_unconfirmed: b
             }
         }
     }
+    let _ = writeln!(out, "\n{}", coverage_text(&diff_coverage(s)));
     if !s.stopped.is_empty() {
-        let _ = writeln!(out, "\nlimits reached: {}", s.stopped.join("; "));
+        let _ = writeln!(out, "limits reached: {}", s.stopped.join("; "));
     }
 }
 

@@ -3,6 +3,7 @@
 use fpscout_report::args::{inputs_text, run_args};
 use fpscout_search::exceptions::{ExceptionFinding, ExceptionsReport, Summary};
 use fpscout_search::run::format_value;
+use fpscout_search::verdict::{coverage_text, exceptions_coverage, Verdict};
 use std::io::Write;
 
 fn location(x: &ExceptionFinding) -> String {
@@ -45,8 +46,20 @@ pub fn print_text(out: &mut impl Write, report: &ExceptionsReport) {
             format!(", integers {}", s.integers.join(" "))
         }
     );
-    if report.findings.is_empty() {
-        let _ = writeln!(out, "  none found within these bounds");
+    match report.verdict() {
+        Verdict::Found => {}
+        Verdict::Clean => {
+            let _ = writeln!(out, "  none found within these bounds");
+        }
+        Verdict::Unknown => {
+            let _ = writeln!(
+                out,
+                "  none found, but unknown: the solver could not walk every path (see coverage)"
+            );
+        }
+        Verdict::Unmeasured => {
+            let _ = writeln!(out, "  nothing measured: no run of the executable completed");
+        }
     }
     for x in &report.findings {
         let class = x.class.describe();
@@ -90,6 +103,7 @@ pub fn print_text(out: &mut impl Write, report: &ExceptionsReport) {
         "x/y: {}/{} (operation locations / (input, location) pairs); {} findings, {} potentially avoidable",
         s.locations, s.pairs, s.findings, s.avoidable
     );
+    let _ = writeln!(out, "{}", coverage_text(&exceptions_coverage(s)));
     let _ = writeln!(
         out,
         "targets: {} (operation, kind) pairs over {} conditions; {} raised at their operation{}",

@@ -122,7 +122,7 @@ impl WorkList {
             .collect();
         if items.is_empty() && unsupported.is_empty() {
             return Err(InputError(format!(
-                "{} exports no function whose parameters are numbers (give one with --function)",
+                "{} exports no function with a floating-point parameter (and only numbers as parameters; give one with --function)",
                 sources.describe()
             )));
         }
@@ -182,8 +182,6 @@ pub(crate) trait WholeRun {
     ) -> Result<Analysed<Self::Tally>, InputError>;
     /// The total as a text line.
     fn total_text(&self, counts: Counts, total: &Self::Tally) -> String;
-    /// The exit code without a baseline (1 is "found something").
-    fn exit_code(&self, counts: Counts, total: &Self::Tally) -> u8;
 }
 
 /// How many functions run at once when `--jobs` is not given.
@@ -371,7 +369,8 @@ fn run<M: WholeRun>(
             }
         }
     }
-    let code = mode.exit_code(parent.counts, &parent.total);
+    // One rule for every mode: the functions' verdicts, and those not analysed.
+    let verdict = parent.total.verdicts().overall(parent.counts.not_analysed);
     let counts = parent.counts;
     if options.json {
         let total = parent.total.line(counts.analysed, counts.not_analysed);
@@ -380,13 +379,7 @@ fn run<M: WholeRun>(
         let _ = writeln!(out, "{}", mode.total_text(counts, &parent.total));
     }
     drop(out);
-    let gated = sink.finish(builds, options.json, code == 1)?;
-    // With a baseline, findings known to it pass the gate; without one the mode decides.
-    if options.outputs.merged.baseline.is_some() {
-        Ok(gated)
-    } else {
-        Ok(ExitCode::from(code))
-    }
+    sink.finish(builds, options.json, verdict)
 }
 
 /// How many worker processes analyse the functions; `None`: this process does.
