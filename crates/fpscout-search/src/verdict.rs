@@ -41,7 +41,9 @@ impl Verdict {
             Verdict::Clean => "nothing found within the stated bounds",
             Verdict::Found => "findings",
             Verdict::Unmeasured => "nothing could be measured",
-            Verdict::Unknown => "unknown: nothing found, but the search could not run on all of the function",
+            Verdict::Unknown => {
+                "unknown: nothing found, but the search could not run on all of the function"
+            }
         }
     }
 }
@@ -109,12 +111,31 @@ pub struct Coverage {
 pub struct OpenReason {
     pub reason: String,
     pub count: u64,
+    /// The first unit it kept open (`fmul overflow at f.c:3:12`), where one is named.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first: Option<String>,
+}
+
+impl OpenReason {
+    /// `204 open: REASON (the first: fmul overflow at f.c:3:12)`.
+    pub fn text(&self, what: &str) -> String {
+        match &self.first {
+            Some(first) => format!(
+                "{} {what}: {} (the first: {first})",
+                self.count, self.reason
+            ),
+            None => format!("{} {what}: {}", self.count, self.reason),
+        }
+    }
 }
 
 impl Coverage {
     /// `solver: 31 of 34 targets (3 open: …, 1 …)`.
     pub fn text(&self) -> String {
-        let line = format!("{}: {} of {} {}", self.phase, self.reached, self.of, self.unit);
+        let line = format!(
+            "{}: {} of {} {}",
+            self.phase, self.reached, self.of, self.unit
+        );
         if self.open.is_empty() {
             return line;
         }
@@ -123,25 +144,39 @@ impl Coverage {
             .iter()
             .map(|o| format!("{} {}", o.count, o.reason))
             .collect();
-        format!("{line} ({})", open.join(", "))
+        format!("{line} ({})", open.join("; "))
     }
 }
 
-/// The coverage line of a text report.
+/// The coverage line of a text report, phases apart by ` | ` (reasons have commas and
+/// semicolons of their own).
 pub fn coverage_text(coverage: &[Coverage]) -> String {
     let parts: Vec<String> = coverage.iter().map(Coverage::text).collect();
-    format!("coverage: {}", parts.join("; "))
+    format!("coverage: {}", parts.join(" | "))
 }
 
 /// Reasons with how often each came, most frequent first (ties by text).
 pub fn tally_reasons<S: Into<String>>(reasons: impl IntoIterator<Item = S>) -> Vec<OpenReason> {
-    let mut counts: BTreeMap<String, u64> = BTreeMap::new();
-    for r in reasons {
-        *counts.entry(r.into()).or_insert(0) += 1;
+    tally_reasons_with_first(reasons.into_iter().map(|r| (r.into(), None)))
+}
+
+/// (reason, what it kept open) pairs counted by reason, each with the first unit named,
+/// most frequent first (ties by text).
+pub fn tally_reasons_with_first(
+    reasons: impl IntoIterator<Item = (String, Option<String>)>,
+) -> Vec<OpenReason> {
+    let mut counts: BTreeMap<String, (u64, Option<String>)> = BTreeMap::new();
+    for (reason, first) in reasons {
+        let entry = counts.entry(reason).or_insert((0, first));
+        entry.0 += 1;
     }
     let mut out: Vec<OpenReason> = counts
         .into_iter()
-        .map(|(reason, count)| OpenReason { reason, count })
+        .map(|(reason, (count, first))| OpenReason {
+            reason,
+            count,
+            first,
+        })
         .collect();
     out.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.reason.cmp(&b.reason)));
     out
@@ -177,23 +212,26 @@ pub fn exceptions_verdict(s: &exceptions::Summary) -> Verdict {
 }
 
 /// `exceptions`: the symbolic paths walked to their end, and the targets raised at
-/// their operation (open ones by the reason their candidates failed).
+/// their operation (open ones by the float solver's reason, the last solver that looked
+/// at them; the others as not raised).
 pub fn exceptions_coverage(s: &exceptions::Summary) -> Vec<Coverage> {
     let blocked = unsupported_paths(&s.stopped);
     let mut targets_open: Vec<OpenReason> = s
-        .failed_candidates
+        .float_solver
+        .open_reasons
         .iter()
-        .map(|(reason, n)| OpenReason {
-            reason: format!("open: {reason}"),
-            count: *n as u64,
+        .map(|open| OpenReason {
+            reason: format!("open: {}", open.reason),
+            ..open.clone()
         })
         .collect();
     let explained: u64 = targets_open.iter().map(|o| o.count).sum();
     let open = (s.targets.saturating_sub(s.targets_confirmed)) as u64;
     if open > explained {
         targets_open.push(OpenReason {
-            reason: "open: no candidate reached the operation".into(),
+            reason: "open: no input raised it at its operation".into(),
             count: open - explained,
+            first: None,
         });
     }
     vec![
@@ -243,12 +281,14 @@ pub fn diff_coverage(s: &diff::Summary) -> Vec<Coverage> {
         open.push(OpenReason {
             reason: "Z3 unknown".into(),
             count: s.unknown as u64,
+            first: None,
         });
     }
     if s.not_attempted > 0 {
         open.push(OpenReason {
             reason: "not attempted (solve budget)".into(),
             count: s.not_attempted as u64,
+            first: None,
         });
     }
     vec![
@@ -296,6 +336,7 @@ pub fn error_coverage(report: &ErrorReport) -> Vec<Coverage> {
                 reason.as_deref().unwrap_or("no reason given")
             ),
             count: n,
+            first: None,
         }],
     };
     vec![Coverage {
@@ -334,6 +375,7 @@ pub fn reach_coverage(report: &ReachReport) -> Vec<Coverage> {
                 format!("unknown: {}", report.reasons.join("; "))
             },
             count: n as u64,
+            first: None,
         }],
     };
     vec![Coverage {
@@ -396,6 +438,7 @@ mod tests {
             open: vec![OpenReason {
                 reason: "open: through llvm.x86.foo".into(),
                 count: 3,
+                first: None,
             }],
         };
         assert_eq!(

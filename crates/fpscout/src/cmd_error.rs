@@ -14,8 +14,8 @@ use fpscout_search::records::{
     AnyF64, ErrorLine, ErrorProgressLine, ErrorSearchProgress, ErrorTotal,
 };
 use fpscout_search::session::Session;
-use fpscout_search::verdict::{coverage_text, error_coverage};
 use fpscout_search::sources::CompileArgs;
+use fpscout_search::verdict::{coverage_text, error_coverage};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;

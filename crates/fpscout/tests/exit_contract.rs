@@ -64,7 +64,7 @@ fn exceptions_answers_2_0_1_3() {
     assert!(out.stdout.contains("  none found within these bounds\n"));
     assert!(
         out.stdout
-            .contains("coverage: symbolic paths: 1 of 1 paths; solver: 0 of 0 targets raised\n"),
+            .contains("coverage: symbolic paths: 1 of 1 paths | solver: 0 of 0 targets raised\n"),
         "{}",
         out.stdout
     );
@@ -117,9 +117,9 @@ fn diff_answers_2_0_1_3() {
 
     let out = mode_on("diff", "negate", NEGATE, &[]);
     assert_code(&out, 0, "P and P' agree on negation");
-    assert!(out
-        .stdout
-        .contains("coverage: symbolic paths (P and P'): 2 of 2 paths; solver: 0 of 0 conditions decided\n"));
+    assert!(out.stdout.contains(
+        "coverage: symbolic paths (P and P'): 2 of 2 paths | solver: 0 of 0 conditions decided\n"
+    ));
 
     let out = mode_on("diff", "divide", DIVIDE, &[]);
     assert_code(&out, 1, "fast-math division differs");
@@ -142,7 +142,11 @@ fn error_answers_0_when_measured_and_2_when_nothing_was() {
     assert_code(&out, 0, "measured");
     assert!(out.stderr.contains("fpscout: progress: "), "{}", out.stderr);
     assert!(!out.stderr.contains("fpscout: error"), "{}", out.stderr);
-    assert!(out.stdout.contains("  coverage: shadow: "), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("  coverage: shadow: "),
+        "{}",
+        out.stdout
+    );
 
     // Found errors are a measurement: 0 (1 only against a --baseline).
     let out = mode_on("error", "divide", DIVIDE, &[]);
@@ -182,7 +186,13 @@ fn a_whole_file_run_is_unknown_when_one_function_is_and_unmeasured_when_all_are(
     let dir = tempfile::tempdir().unwrap();
     let file = write(dir.path(), "two.c", &format!("{NEGATE}{THROUGH}"));
     let out = run(&[
-        "exceptions", &file, "--time-budget", "8", "--random", "2000", "--json",
+        "exceptions",
+        &file,
+        "--time-budget",
+        "8",
+        "--random",
+        "2000",
+        "--json",
     ]);
     assert_code(&out, 3, "negate is clean, through unknown");
     let total = summary(&out, "total");
@@ -208,4 +218,20 @@ fn a_file_without_floating_point_parameters_is_named_so() {
         "{}",
         out.stderr
     );
+}
+
+#[test]
+fn the_readme_explains_every_class_the_text_report_prints() {
+    use fpscout_search::exceptions::Avoidability;
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md"))
+            .expect("README.md");
+    for class in [
+        Avoidability::PotentiallyAvoidable,
+        Avoidability::Inherent,
+        Avoidability::Unknown,
+    ] {
+        let explained = format!("*({})* when", class.describe());
+        assert!(readme.contains(&explained), "README lacks {explained}");
+    }
 }
