@@ -24,6 +24,7 @@ pub mod session;
 pub mod sources;
 pub mod svcomp;
 pub mod trace;
+pub mod verdict;
 
 pub use fpscout_report::InputError;
 pub use modes::{diff, error, exceptions, reach};

@@ -8,6 +8,7 @@ use crate::origin::Origin;
 use crate::reach::{ReachAnswer, ReachReport};
 use crate::run::{format_value, native_trace_records, ExceptionRecord, RunRecord};
 use crate::trace::TraceMatch;
+use crate::verdict::{self, Coverage, Verdict, Verdicts};
 use crate::{diff, exceptions};
 use fpscout_ir::{FloatTy, Param, ScalarTy, Type};
 use fpscout_report::args::{decimal, hex_float, run_args};
@@ -252,6 +253,8 @@ pub trait Total: Default + Serialize + DeserializeOwned {
     type Line: Serialize;
     /// Adds one function's part.
     fn add(&mut self, one: Self);
+    /// How many functions ended with each verdict (the run's exit code).
+    fn verdicts(&self) -> Verdicts;
     /// The total record of a run of `analysed` functions and `not_analysed` others.
     fn line(self, analysed: usize, not_analysed: usize) -> Self::Line;
 }
@@ -431,6 +434,12 @@ pub struct ExceptionsSummary {
     pub format: u32,
     #[serde(flatten)]
     pub counts: exceptions::Summary,
+    /// The function's part of the exit-code contract.
+    #[serde(default)]
+    pub verdict: Verdict,
+    /// How much of the function each phase reached.
+    #[serde(default)]
+    pub coverage: Vec<Coverage>,
 }
 
 impl std::ops::Deref for ExceptionsSummary {
@@ -495,6 +504,8 @@ impl From<&exceptions::Summary> for ExceptionsSummary {
         ExceptionsSummary {
             format: JSON_FORMAT,
             counts: s.clone(),
+            verdict: verdict::exceptions_verdict(s),
+            coverage: verdict::exceptions_coverage(s),
         }
     }
 }
@@ -516,6 +527,9 @@ pub struct ExceptionsTotal {
     pub fallback_sat: usize,
     pub fallback_unknown: usize,
     pub wall_seconds: f64,
+    /// Functions by verdict.
+    #[serde(default)]
+    pub verdicts: Verdicts,
 }
 
 impl From<&exceptions::Summary> for ExceptionsTotal {
@@ -531,6 +545,7 @@ impl From<&exceptions::Summary> for ExceptionsTotal {
             fallback_sat: s.queries.fallback_sat,
             fallback_unknown: s.queries.fallback_unknown,
             wall_seconds: s.wall_seconds,
+            verdicts: Verdicts::of(verdict::exceptions_verdict(s)),
             ..ExceptionsTotal::default()
         }
     }
@@ -539,7 +554,12 @@ impl From<&exceptions::Summary> for ExceptionsTotal {
 impl Total for ExceptionsTotal {
     type Line = ExceptionsLine;
 
+    fn verdicts(&self) -> Verdicts {
+        self.verdicts
+    }
+
     fn add(&mut self, one: Self) {
+        self.verdicts.add(one.verdicts);
         self.locations += one.locations;
         self.pairs += one.pairs;
         self.avoidable += one.avoidable;
@@ -640,6 +660,12 @@ pub struct DiffSummary {
     pub worst: Option<DiffWorst>,
     /// The ranges searched, by parameter: `[lo, hi]`.
     pub ranges: BTreeMap<String, (AnyF64, AnyF64)>,
+    /// The function's part of the exit-code contract.
+    #[serde(default)]
+    pub verdict: Verdict,
+    /// How much of the function each phase reached.
+    #[serde(default)]
+    pub coverage: Vec<Coverage>,
 }
 
 impl std::ops::Deref for DiffSummary {
@@ -748,6 +774,8 @@ pub fn diff_summary(report: &DiffReport, ranges: &HashMap<String, (f64, f64)>) -
             .iter()
             .map(|(name, (lo, hi))| (name.clone(), (AnyF64(*lo), AnyF64(*hi))))
             .collect(),
+        verdict: report.verdict(),
+        coverage: verdict::diff_coverage(&report.summary),
     }
 }
 
@@ -763,6 +791,9 @@ pub struct DiffTotal {
     pub findings: usize,
     pub signatures: usize,
     pub wall_seconds: f64,
+    /// Functions by verdict.
+    #[serde(default)]
+    pub verdicts: Verdicts,
 }
 
 impl From<&diff::Summary> for DiffTotal {
@@ -772,6 +803,7 @@ impl From<&diff::Summary> for DiffTotal {
             findings: s.diff_confirmed,
             signatures: s.signatures,
             wall_seconds: s.wall_seconds,
+            verdicts: Verdicts::of(verdict::diff_verdict(s)),
             ..DiffTotal::default()
         }
     }
@@ -780,7 +812,12 @@ impl From<&diff::Summary> for DiffTotal {
 impl Total for DiffTotal {
     type Line = DiffLine;
 
+    fn verdicts(&self) -> Verdicts {
+        self.verdicts
+    }
+
     fn add(&mut self, one: Self) {
+        self.verdicts.add(one.verdicts);
         self.with_findings += one.with_findings;
         self.findings += one.findings;
         self.signatures += one.signatures;
@@ -841,6 +878,12 @@ pub struct ReachAnswerData {
     pub random_inputs: u64,
     pub exhausted_inputs: u64,
     pub wall_s: f64,
+    /// The function's part of the exit-code contract.
+    #[serde(default)]
+    pub verdict: Verdict,
+    /// How much of the function each phase reached.
+    #[serde(default)]
+    pub coverage: Vec<Coverage>,
 }
 
 /// The paths of the exploration.
@@ -893,6 +936,8 @@ pub fn reach_lines(report: &ReachReport) -> Vec<ReachLine> {
         random_inputs: report.random_inputs,
         exhausted_inputs: report.exhausted_inputs,
         wall_s: report.wall_s,
+        verdict: report.verdict(),
+        coverage: verdict::reach_coverage(report),
     }));
     lines
 }
@@ -908,12 +953,16 @@ pub struct ReachTotal {
     pub unreachable: usize,
     pub unknown: usize,
     pub wall_seconds: f64,
+    /// Functions by verdict.
+    #[serde(default)]
+    pub verdicts: Verdicts,
 }
 
 impl From<&ReachReport> for ReachTotal {
     fn from(report: &ReachReport) -> ReachTotal {
         let mut total = ReachTotal {
             wall_seconds: report.wall_s,
+            verdicts: Verdicts::of(report.verdict()),
             ..ReachTotal::default()
         };
         match report.answer {
@@ -930,7 +979,12 @@ impl From<&ReachReport> for ReachTotal {
 impl Total for ReachTotal {
     type Line = ReachLine;
 
+    fn verdicts(&self) -> Verdicts {
+        self.verdicts
+    }
+
     fn add(&mut self, one: Self) {
+        self.verdicts.add(one.verdicts);
         self.reachable += one.reachable;
         self.unreachable += one.unreachable;
         self.unknown += one.unknown;
@@ -993,6 +1047,12 @@ pub struct ErrorData {
     pub unmeasured: u64,
     pub first_failure: Option<String>,
     pub wall_seconds: f64,
+    /// The function's part of the exit-code contract.
+    #[serde(default)]
+    pub verdict: Verdict,
+    /// How much of the function each phase reached.
+    #[serde(default)]
+    pub coverage: Vec<Coverage>,
 }
 
 /// One addition or subtraction where the error arises.
@@ -1061,6 +1121,8 @@ impl From<&ErrorReport> for ErrorLine {
             unmeasured: report.unmeasured,
             first_failure: report.first_failure.clone(),
             wall_seconds: report.wall_s,
+            verdict: report.verdict(),
+            coverage: verdict::error_coverage(report),
         })
     }
 }
@@ -1081,6 +1143,9 @@ pub struct ErrorTotal {
     pub worst_bits: Option<AnyF64>,
     pub evaluations: u64,
     pub wall_seconds: f64,
+    /// Functions by verdict.
+    #[serde(default)]
+    pub verdicts: Verdicts,
 }
 
 impl ErrorTotal {
@@ -1094,6 +1159,7 @@ impl ErrorTotal {
             worst_bits,
             evaluations: report.evaluations,
             wall_seconds: report.wall_s,
+            verdicts: Verdicts::of(report.verdict()),
             ..ErrorTotal::default()
         }
     }
@@ -1102,7 +1168,12 @@ impl ErrorTotal {
 impl Total for ErrorTotal {
     type Line = ErrorLine;
 
+    fn verdicts(&self) -> Verdicts {
+        self.verdicts
+    }
+
     fn add(&mut self, one: Self) {
+        self.verdicts.add(one.verdicts);
         self.measured += one.measured;
         self.confirmed += one.confirmed;
         self.evaluations += one.evaluations;

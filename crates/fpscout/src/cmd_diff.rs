@@ -2,6 +2,7 @@
 //! a file or library, one summary line each and a total.
 
 use crate::cli_inputs::{CommonArgs, DIFF};
+use crate::listing::ListingArgs;
 use crate::outputs::{json_line, FindingOutputs, Progress, ShardArg};
 use crate::print_diff;
 use crate::worklist::{self, Analysed, Counts, DefaultJobs, Item, WholeRun};
@@ -79,6 +80,8 @@ pub struct DiffArgs {
     /// Also list differences the native replay did not confirm
     #[arg(long)]
     pub(crate) show_unconfirmed: bool,
+    #[command(flatten)]
+    listing: ListingArgs,
     /// After the search, run every input of the function (one float parameter: all
     /// 2^32 of a `float`, a 2^32 sample of a `double`) on both executables and report
     /// the recall of the difference signatures that exist (about a minute)
@@ -205,7 +208,12 @@ pub fn run(mut args: DiffArgs, started: Instant) -> Result<ExitCode, InputError>
             let _ = writeln!(out, "{}", json_line(&record));
         }
     } else {
-        print_diff::print_text(&mut out, &report, args.show_unconfirmed);
+        print_diff::print_text(
+            &mut out,
+            &report,
+            args.show_unconfirmed,
+            args.listing.listing(),
+        );
         if !cfg.common.ranges.is_empty() {
             let _ = writeln!(out, "ranges: {}", ranges_text(&cfg.common.ranges));
         }
@@ -214,7 +222,7 @@ pub fn run(mut args: DiffArgs, started: Instant) -> Result<ExitCode, InputError>
     sink.finish(
         || session.repro_builds(&sources, args.common.ftz_daz, &fpcore.temporary_dirs()),
         args.json,
-        report.summary.diff_confirmed > 0,
+        report.verdict(),
     )
 }
 
@@ -338,9 +346,5 @@ impl WholeRun for WholeDiff<'_> {
             "total: {} functions analysed, {} not; {} confirmed findings in {} functions, {} signatures; {:.1} s",
             counts.analysed, counts.not_analysed, t.findings, t.with_findings, t.signatures, t.wall_seconds
         )
-    }
-
-    fn exit_code(&self, _counts: Counts, total: &DiffTotal) -> u8 {
-        u8::from(total.findings > 0)
     }
 }

@@ -15,6 +15,7 @@ use fpscout_search::records::{
 };
 use fpscout_search::session::Session;
 use fpscout_search::sources::CompileArgs;
+use fpscout_search::verdict::{coverage_text, error_coverage, Verdict, Verdicts};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -166,7 +167,7 @@ pub fn run(mut args: ErrorArgs, started: Instant) -> Result<ExitCode, InputError
             eprintln!("{}", json_line(&record));
         } else {
             eprintln!(
-                "fpscout: error: {} evaluations, best relative error {:.3e} ({:.1} bits), {:.0} s",
+                "fpscout: progress: {} evaluations, best relative error {:.3e} ({:.1} bits), {:.0} s",
                 p.evaluations,
                 p.best_rel_error,
                 p.best_bits,
@@ -189,12 +190,12 @@ pub fn run(mut args: ErrorArgs, started: Instant) -> Result<ExitCode, InputError
     )?;
     sink.found(&fpscout_search::findings::from_error(&report))?;
     sink.covered(&cfg.common.function, None)?;
-    // The worst error is a measurement, not a failure: exit 1 only for a finding new
-    // against a --baseline.
+    // The worst error is a measurement, not a failure (0; 2 when nothing was measured):
+    // exit 1 only for a finding new against a --baseline.
     sink.finish(
         || session.repro_builds(&sources, args.common.ftz_daz, &fpcore.temporary_dirs()),
         args.json,
-        false,
+        report.verdict(),
     )
 }
 
@@ -209,6 +210,7 @@ fn print_text(out: &mut impl Write, report: &ErrorReport, cfg: &ErrorConfig) {
         report.method,
         report.precision
     );
+    let _ = writeln!(out, "  {}", coverage_text(&error_coverage(report)));
     let Some((input, m)) = &report.worst else {
         let _ = writeln!(
             out,
@@ -367,6 +369,16 @@ impl WholeRun for WholeError<'_> {
         })
     }
 
+    /// A measurement, not a search: functions it could not measure (no float result, a
+    /// failed compile) are named in their lines, and the run is clean when any function
+    /// was measured, unmeasured (2) when none was. Never unknown.
+    fn overall(&self, verdicts: Verdicts, _not_analysed: usize) -> Verdict {
+        match verdicts.overall(0) {
+            Verdict::Unknown => Verdict::Clean,
+            other => other,
+        }
+    }
+
     fn total_text(&self, counts: Counts, t: &ErrorTotal) -> String {
         let worst = match (&t.worst_function, t.worst_bits) {
             (Some(f), Some(AnyF64(bits))) => format!("the worst: {f}, {bits:.1} bits"),
@@ -376,10 +388,5 @@ impl WholeRun for WholeError<'_> {
             "total: {} functions analysed, {} not; {} measured ({} confirmed on the executable); {worst}; {} evaluations, {:.1} s",
             counts.analysed, counts.not_analysed, t.measured, t.confirmed, t.evaluations, t.wall_seconds
         )
-    }
-
-    /// The worst error is a measurement, not a failure (as for one function).
-    fn exit_code(&self, _counts: Counts, _total: &ErrorTotal) -> u8 {
-        0
     }
 }

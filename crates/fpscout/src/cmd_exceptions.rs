@@ -2,6 +2,7 @@
 //! function with number parameters, one summary line each and a total.
 
 use crate::cli_inputs::{CommonArgs, EXCEPTIONS};
+use crate::listing::ListingArgs;
 use crate::outputs::{json_line, FindingOutputs, Progress, ShardArg};
 use crate::print_exceptions;
 use crate::worklist::{self, Analysed, Counts, DefaultJobs, Item, WholeRun};
@@ -60,9 +61,11 @@ pub struct ExceptionsArgs {
     /// Do not ask the float solver about the targets Z3 and the fallback solver missed
     #[arg(long)]
     no_float_solver: bool,
-    /// Witnesses shown per operation and kind
+    /// Witnesses kept per operation and kind (--json and --jsonl; the text shows two)
     #[arg(long, default_value_t = 3)]
     witnesses: usize,
+    #[command(flatten)]
+    listing: ListingArgs,
     #[command(flatten)]
     compile: CompileArgs,
     #[command(flatten)]
@@ -190,10 +193,10 @@ fn one_function(
             let _ = writeln!(out, "{}", json_line(&record));
         }
     } else {
-        print_exceptions::print_text(&mut out, &report);
+        print_exceptions::print_text(&mut out, &report, args.listing.listing());
     }
     drop(out);
-    sink.finish(builds, args.json, !report.findings.is_empty())
+    sink.finish(builds, args.json, report.verdict())
 }
 
 /// `exceptions` in a whole-file run.
@@ -245,9 +248,5 @@ impl WholeRun for WholeExceptions<'_> {
             t.fallback_sat,
             t.fallback_unknown
         )
-    }
-
-    fn exit_code(&self, _counts: Counts, total: &ExceptionsTotal) -> u8 {
-        u8::from(total.findings > 0)
     }
 }

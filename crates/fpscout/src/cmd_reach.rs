@@ -14,6 +14,7 @@ use fpscout_search::reach::{
 use fpscout_search::records::{reach_lines, ReachTotal};
 use fpscout_search::session::Session;
 use fpscout_search::sources::CompileArgs;
+use fpscout_search::verdict::{coverage_text, reach_coverage};
 use fpscout_toolchain::BuildKind;
 use std::io::Write;
 use std::path::PathBuf;
@@ -239,22 +240,11 @@ pub fn run(mut args: ReachArgs, started: Instant) -> Result<ExitCode, InputError
         print_text(&mut out, &report);
     }
     drop(out);
-    let reachable = matches!(report.answer, ReachAnswer::Reachable);
-    let gated = sink.finish(
+    sink.finish(
         || session.repro_builds(&sources, args.common.ftz_daz, &fpcore.temporary_dirs()),
         args.json,
-        reachable,
-    )?;
-    // With a baseline, a known reachable target passes the gate; without one the answer
-    // decides (unknown is 3, not a pass).
-    if args.outputs.merged.baseline.is_some() {
-        return Ok(gated);
-    }
-    Ok(ExitCode::from(match report.answer {
-        ReachAnswer::Reachable => 1,
-        ReachAnswer::Unreachable | ReachAnswer::UnreachableWithinBound { .. } => 0,
-        ReachAnswer::Unknown { .. } => 3,
-    }))
+        report.verdict(),
+    )
 }
 
 /// `reach` in a whole-file run.
@@ -300,18 +290,6 @@ impl WholeRun for WholeReach<'_> {
             "total: {} functions analysed, {} not; {} reachable, {} unreachable, {} unknown; {:.1} s",
             counts.analysed, counts.not_analysed, t.reachable, t.unreachable, t.unknown, t.wall_seconds
         )
-    }
-
-    /// 1 when a function reaches the target, else 3 when one is unknown or could not be
-    /// analysed (no proof for it), else 0.
-    fn exit_code(&self, counts: Counts, t: &ReachTotal) -> u8 {
-        if t.reachable > 0 {
-            1
-        } else if t.unknown > 0 || counts.not_analysed > 0 {
-            3
-        } else {
-            0
-        }
     }
 }
 
@@ -375,6 +353,7 @@ fn print_text(out: &mut impl Write, report: &ReachReport) {
         );
         return;
     }
+    let _ = writeln!(out, "  {}", coverage_text(&reach_coverage(report)));
     let _ = writeln!(
         out,
         "  paths: {} explored, {} branch directions pruned, {} ending at the target ({} infeasible), {} unknown, {} cut at loop bound {}; solver nodes {}; inputs enumerated {}; {:.2} s",

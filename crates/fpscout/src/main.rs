@@ -6,6 +6,7 @@ mod cmd_error;
 mod cmd_exceptions;
 mod cmd_reach;
 mod cmd_report;
+mod listing;
 mod outputs;
 mod print_diff;
 mod print_exceptions;
@@ -28,7 +29,13 @@ use std::process::ExitCode;
 #[command(
     name = "fpscout",
     version,
-    about = "Finds inputs that make floating-point C/C++ code misbehave"
+    about = "Finds inputs that make floating-point C/C++ code misbehave",
+    after_help = "Exit codes of exceptions, diff, reach and error (one function or several): \
+                  0 nothing found within the stated bounds; 1 findings; 2 bad input, or \
+                  nothing could be measured; 3 unknown: nothing found, but the mode's own \
+                  search could not run on all of what it was asked about. Several \
+                  functions: 1 if any has findings, else 2 if none was measured, else 3 \
+                  if any is unknown, unmeasured or not analysed, else 0."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -42,16 +49,20 @@ enum Command {
     /// solve the exception conditions of both builds over the reals (Z3), search the
     /// neighbouring floats, and confirm every difference natively. Without --function,
     /// every exported function with number parameters (each FPCore of an FPCore file),
-    /// a line each and a total. Exit code 1 when differences were found, 0 when none,
-    /// 2 for bad input.
+    /// a line each and a total. Exit code (every mode's contract): 0 nothing found
+    /// within the stated bounds, 1 confirmed differences, 2 bad input or nothing measured
+    /// (no input ran on both builds), 3 unknown (none found, but the solver could not
+    /// walk every path: see the coverage line).
     Diff(cmd_diff::DiffArgs),
     /// Find inputs that make each floating-point operation of one build overflow,
     /// underflow, divide by zero or go invalid (Ariadne): solve each operation's
     /// exception conditions (Z3, then a fallback solver), search the floats around each
     /// model and random inputs on the executable, and keep what its traced run raises at
     /// each operation. Without --function, every exported function with number
-    /// parameters, a line each and a total. Exit code 1 when exceptions were found, 0
-    /// when none, 2 for bad input.
+    /// parameters, a line each and a total. Exit code (every mode's contract): 0
+    /// nothing found within the stated bounds, 1 exceptions found, 2 bad input or nothing
+    /// measured (no run of the executable completed), 3 unknown (none found, but the
+    /// solver could not walk every path: see the coverage line).
     Exceptions(cmd_exceptions::ExceptionsArgs),
     /// Can any input reach a failing assertion (SV-COMP programs: reach_error) or drive
     /// a function's float result into (--output-range) or out of (--outside) an
@@ -59,9 +70,8 @@ enum Command {
     /// a witness confirmed on the executable, a refutation over floats within the stated
     /// loop bound, or unknown with the reason. Without --function (and no SV-COMP
     /// harness), every exported function with number parameters, a line each and a
-    /// total. Exit code 1 reachable, 0 unreachable, 3 unknown (several functions: 1 if
-    /// any is reachable, else 3 if any is unknown or could not be analysed, else 0),
-    /// 2 for bad input.
+    /// total. Exit code (every mode's contract): 0 unreachable (within the loop bound),
+    /// 1 reachable, 2 bad input or nothing measured, 3 unknown.
     Reach(cmd_reach::ReachArgs),
     /// Merge the findings files (--jsonl) of any modes, runs and shards: same function,
     /// location and kind is one finding with the best witnesses. Writes text, --json,
@@ -75,9 +85,9 @@ enum Command {
     /// and a local search on exponents and signs. Reports the worst input confirmed on
     /// the executable and which operations lost the accuracy. Without --function, every
     /// exported function with float parameters or float arrays, a line each and a total
-    /// (those with no float result to measure are named and skipped). Exit code 0 (the
-    /// error is a measurement, not a failure), 1 only for findings new against
-    /// --baseline, 2 for bad input.
+    /// (those with no float result to measure are named and skipped). Exit code (every
+    /// mode's contract): 0 measured (the error is a measurement, not a failure), 1 only
+    /// for findings new against --baseline, 2 bad input or no input could be measured.
     Error(cmd_error::ErrorArgs),
     /// Evaluate one input on P (-O0) and P' (optimised): results, exception traces, and a
     /// native replay of each build to confirm them.

@@ -8,6 +8,7 @@ use fpscout_report::report::{Report, Status};
 use fpscout_report::repro::ReproBuilds;
 use fpscout_report::InputError;
 use fpscout_search::records::{BaselineLine, ProgressLine, SearchProgress};
+use fpscout_search::verdict::Verdict;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -219,13 +220,14 @@ impl FindingSink<'_> {
 
     /// Writes the findings to the files asked for and prints the baseline's verdict
     /// (text, or a `{"type":"baseline"}` record with `json`); `builds` says how the
-    /// program was built (only asked when reproducers are written). The exit code: with a
-    /// baseline 1 for new findings only, else 1 when the mode `found` something.
+    /// program was built (only asked when reproducers are written). The exit code is the
+    /// run's `verdict` (`fpscout_search::verdict`), except that with a baseline findings
+    /// fail only when new (1), and known ones pass (0).
     pub(crate) fn finish(
         self,
         builds: impl FnOnce() -> ReproBuilds,
         json: bool,
-        found: bool,
+        verdict: Verdict,
     ) -> Result<ExitCode, InputError> {
         let outputs = self.outputs;
         if let Some(ledger) = self.ledger {
@@ -259,18 +261,20 @@ impl FindingSink<'_> {
                 written.script.display()
             );
         }
-        let failing = match baseline {
+        let code = match baseline {
             Some(_) => {
                 print_baseline(&report, json);
-                report.count(Status::New) > 0
+                if report.count(Status::New) > 0 {
+                    1
+                } else if verdict == Verdict::Found {
+                    0
+                } else {
+                    verdict.exit_code()
+                }
             }
-            None => found,
+            None => verdict.exit_code(),
         };
-        Ok(if failing {
-            ExitCode::from(1)
-        } else {
-            ExitCode::SUCCESS
-        })
+        Ok(ExitCode::from(code))
     }
 }
 

@@ -1,10 +1,12 @@
 //! Printing of `fpscout diff` reports as text (`--json` records: `fpscout_search::records`).
 
+use crate::listing::{left_out, Listing};
 use fpscout_ir::FloatTy;
 use fpscout_report::args::{decimal, hex_float};
-use fpscout_search::diff::{DiffReport, Observation, ResultClass, Summary};
+use fpscout_search::diff::{DiffReport, Finding, Observation, ResultClass, Summary};
 use fpscout_search::origin::{Origin, Phase};
 use fpscout_search::run::{format_value, native_trace_records};
+use fpscout_search::verdict::{coverage_text, diff_coverage, tally_reasons, Verdict};
 use fpscout_walk::concrete::ArgBits;
 use std::io::Write;
 
@@ -52,83 +54,165 @@ fn trace_text(o: &Observation) -> String {
     text
 }
 
-pub fn print_text(out: &mut impl Write, report: &DiffReport, show_unconfirmed: bool) {
+/// One finding in full: its kinds, status and origin, inputs, both builds' results, flags
+/// and traces.
+fn print_finding(out: &mut impl Write, report: &DiffReport, n: usize, x: &Finding) {
+    let kinds: Vec<String> = x
+        .kinds
+        .iter()
+        .map(|k| format!("{k:?}").to_lowercase())
+        .collect();
+    let origin = origin_text(&x.origin);
+    let status = if x.confirmed {
+        if x.ftz_only {
+            "confirmed natively (FTZ/DAZ only: gone when both builds run without it)"
+        } else {
+            "confirmed natively"
+        }
+    } else {
+        "NOT confirmed"
+    };
+    let _ = writeln!(out, "\n#{n} [{}] {status}; from {origin}", kinds.join(", "));
+    if let Some(r) = &x.unconfirmed_reason {
+        let _ = writeln!(out, "   reason: {r}");
+    }
+    let _ = writeln!(out, "   inputs: {}", inputs_text(report, &x.input));
+    let hang_ms = report.summary.hang_limit_ms;
+    let res = |o: &Observation| match o.result {
+        _ if o.class == ResultClass::Hang => {
+            format!("does not terminate (killed after {hang_ms} ms)")
+        }
+        _ if o.end.is_some() => o.end.as_ref().map(|e| e.to_string()).unwrap_or_default(),
+        Some(b) => {
+            let (h, d) = format_value(b, report.ret);
+            match d {
+                Some(d) => format!("{d} ({h})"),
+                None => h,
+            }
+        }
+        None => "-".into(),
+    };
+    let _ = writeln!(out, "   {:<8} {:<44} P'", "", "P");
+    let _ = writeln!(
+        out,
+        "   {:<8} {:<44} {}",
+        "result",
+        res(&x.p),
+        res(&x.p_prime)
+    );
+    let _ = writeln!(
+        out,
+        "   {:<8} {:<44} {}",
+        "flags", x.p.flags, x.p_prime.flags
+    );
+    // Traces get a line per build: they are as long as the program makes them.
+    let _ = writeln!(out, "   {:<8} {}", "P trace", trace_text(&x.p));
+    let _ = writeln!(out, "   {:<8} {}", "P' trace", trace_text(&x.p_prime));
+    if let Some(note) = &x.fast_math_note {
+        let _ = writeln!(out, "   {:<8} {note}", "note");
+    }
+    if !x.model_agrees && x.confirmed {
+        let _ = writeln!(
+            out,
+            "   {:<8} the interpreter disagrees with an executable here (the finding is \
+             the executables')",
+            "model"
+        );
+    }
+    if let Some(u) = x.ulps {
+        let _ = writeln!(out, "   {:<8} {u} ulps apart", "");
+    }
+}
+
+/// `P overflow -inf / P' none finite`: what both builds did, as the summary counts it.
+fn signature_text(x: &Finding) -> String {
+    format!(
+        "P {} {} / P' {} {}",
+        x.p.flags,
+        x.p.class.name(),
+        x.p_prime.flags,
+        x.p_prime.class.name()
+    )
+}
+
+pub fn print_text(
+    out: &mut impl Write,
+    report: &DiffReport,
+    show_unconfirmed: bool,
+    listing: Listing,
+) {
     let s = &report.summary;
     let _ = writeln!(out, "fpscout diff: {}", s.function);
-    let mut n = 0;
-    for x in &report.findings {
-        if !x.confirmed && !show_unconfirmed {
+    // Findings keep their numbers (#n, as in the JSON order) and are listed by signature,
+    // a few in full each: hundreds of findings share a handful of signatures.
+    let mut groups: Vec<(String, Vec<(usize, &Finding)>)> = Vec::new();
+    let listed = report
+        .findings
+        .iter()
+        .filter(|x| x.confirmed || show_unconfirmed);
+    for (i, x) in listed.enumerate() {
+        let signature = signature_text(x);
+        match groups.iter_mut().find(|g| g.0 == signature) {
+            Some(group) => group.1.push((i + 1, x)),
+            None => groups.push((signature, vec![(i + 1, x)])),
+        }
+    }
+    let n: usize = groups.iter().map(|g| g.1.len()).sum();
+    if listing.quiet && n > 0 {
+        let _ = writeln!(
+            out,
+            "\n{n} findings with {} signatures (--quiet: none listed; --json and --jsonl keep every one)",
+            groups.len()
+        );
+    }
+    let (mut shown, mut hidden, mut hidden_groups) = (0, 0, 0);
+    for (signature, members) in groups.iter().filter(|_| !listing.quiet) {
+        if shown >= listing.max_findings {
+            hidden += members.len();
+            hidden_groups += 1;
             continue;
         }
-        n += 1;
-        let kinds: Vec<String> = x
-            .kinds
-            .iter()
-            .map(|k| format!("{k:?}").to_lowercase())
-            .collect();
-        let origin = origin_text(&x.origin);
-        let status = if x.confirmed {
-            if x.ftz_only {
-                "confirmed natively (FTZ/DAZ only: gone when both builds run without it)"
+        let _ = writeln!(
+            out,
+            "\n== {} {} with signature {signature}",
+            members.len(),
+            if members.len() == 1 {
+                "finding"
             } else {
-                "confirmed natively"
+                "findings"
             }
-        } else {
-            "NOT confirmed"
-        };
-        let _ = writeln!(out, "\n#{n} [{}] {status}; from {origin}", kinds.join(", "));
-        if let Some(r) = &x.unconfirmed_reason {
-            let _ = writeln!(out, "   reason: {r}");
-        }
-        let _ = writeln!(out, "   inputs: {}", inputs_text(report, &x.input));
-        let hang_ms = report.summary.hang_limit_ms;
-        let res = |o: &Observation| match o.result {
-            _ if o.class == ResultClass::Hang => {
-                format!("does not terminate (killed after {hang_ms} ms)")
-            }
-            _ if o.end.is_some() => o.end.as_ref().map(|e| e.to_string()).unwrap_or_default(),
-            Some(b) => {
-                let (h, d) = format_value(b, report.ret);
-                match d {
-                    Some(d) => format!("{d} ({h})"),
-                    None => h,
-                }
-            }
-            None => "-".into(),
-        };
-        let _ = writeln!(out, "   {:<8} {:<44} P'", "", "P");
-        let _ = writeln!(
-            out,
-            "   {:<8} {:<44} {}",
-            "result",
-            res(&x.p),
-            res(&x.p_prime)
         );
-        let _ = writeln!(
-            out,
-            "   {:<8} {:<44} {}",
-            "flags", x.p.flags, x.p_prime.flags
-        );
-        // Traces get a line per build: they are as long as the program makes them.
-        let _ = writeln!(out, "   {:<8} {}", "P trace", trace_text(&x.p));
-        let _ = writeln!(out, "   {:<8} {}", "P' trace", trace_text(&x.p_prime));
-        if let Some(note) = &x.fast_math_note {
-            let _ = writeln!(out, "   {:<8} {note}", "note");
+        let take = listing.per_group.min(listing.max_findings - shown);
+        for (k, x) in members.iter().take(take) {
+            print_finding(out, report, *k, x);
+            shown += 1;
         }
-        if !x.model_agrees && x.confirmed {
+        if members.len() > take {
             let _ = writeln!(
                 out,
-                "   {:<8} the interpreter disagrees with an executable here (the finding is \
-                 the executables')",
-                "model"
+                "   … {} more with this signature",
+                members.len() - take
             );
         }
-        if let Some(u) = x.ulps {
-            let _ = writeln!(out, "   {:<8} {u} ulps apart", "");
-        }
+    }
+    let what = format!("findings with {hidden_groups} more signatures");
+    if let Some(line) = left_out(hidden, &what) {
+        let _ = writeln!(out, "\n{line}");
     }
     if n == 0 {
         let _ = writeln!(out, "\nno confirmed difference between P and P'.");
+        match report.verdict() {
+            Verdict::Unknown => {
+                let _ = writeln!(
+                    out,
+                    "unknown: the solver could not walk every path of P or P' (see coverage)."
+                );
+            }
+            Verdict::Unmeasured => {
+                let _ = writeln!(out, "nothing measured: no input ran on both builds.");
+            }
+            Verdict::Clean | Verdict::Found => {}
+        }
     }
     for input in &report.non_terminating {
         let _ = writeln!(
@@ -203,8 +287,17 @@ pub fn print_text(out: &mut impl Write, report: &DiffReport, show_unconfirmed: b
             }
         }
     }
+    let _ = writeln!(out, "\n{}", coverage_text(&diff_coverage(s)));
     if !s.stopped.is_empty() {
-        let _ = writeln!(out, "\nlimits reached: {}", s.stopped.join("; "));
+        // The same limit met on many paths reads as one entry with a count.
+        let limits: Vec<String> = tally_reasons(s.stopped.iter().cloned())
+            .into_iter()
+            .map(|r| match r.count {
+                1 => r.reason,
+                n => format!("{} ({n} times)", r.reason),
+            })
+            .collect();
+        let _ = writeln!(out, "limits reached: {}", limits.join("; "));
     }
 }
 

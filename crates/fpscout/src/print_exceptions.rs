@@ -1,8 +1,11 @@
 //! Printing of `fpscout exceptions` reports as text (`--json` records: `fpscout_search::records`).
 
+use crate::listing::{left_out, Listing};
 use fpscout_report::args::{inputs_text, run_args};
 use fpscout_search::exceptions::{ExceptionFinding, ExceptionsReport, Summary};
 use fpscout_search::run::format_value;
+use fpscout_search::verdict::{coverage_text, exceptions_coverage, tally_reasons, Verdict};
+use std::collections::HashSet;
 use std::io::Write;
 
 fn location(x: &ExceptionFinding) -> String {
@@ -30,7 +33,9 @@ pub fn summary_line(s: &Summary) -> String {
     )
 }
 
-pub fn print_text(out: &mut impl Write, report: &ExceptionsReport) {
+/// The report of one function: findings by location and kind (a few witnesses each, at
+/// most `listing.max_findings` of them), the coverage line, then the counts.
+pub fn print_text(out: &mut impl Write, report: &ExceptionsReport, listing: Listing) {
     let s = &report.summary;
     let _ = writeln!(
         out,
@@ -45,10 +50,38 @@ pub fn print_text(out: &mut impl Write, report: &ExceptionsReport) {
             format!(", integers {}", s.integers.join(" "))
         }
     );
-    if report.findings.is_empty() {
-        let _ = writeln!(out, "  none found within these bounds");
+    match report.verdict() {
+        Verdict::Found => {}
+        Verdict::Clean => {
+            let _ = writeln!(out, "  none found within these bounds");
+        }
+        Verdict::Unknown => {
+            let _ = writeln!(
+                out,
+                "  none found, but unknown: the solver could not walk every path (see coverage)"
+            );
+        }
+        Verdict::Unmeasured => {
+            let _ = writeln!(
+                out,
+                "  nothing measured: no run of the executable completed"
+            );
+        }
     }
-    for x in &report.findings {
+    if listing.quiet && !report.findings.is_empty() {
+        let _ = writeln!(
+            out,
+            "  {} findings at {} locations (--quiet: none listed; --json and --jsonl keep every one)",
+            report.findings.len(),
+            s.locations
+        );
+    }
+    let shown = if listing.quiet {
+        0
+    } else {
+        listing.max_findings.min(report.findings.len())
+    };
+    for x in &report.findings[..shown] {
         let class = x.class.describe();
         let _ = writeln!(
             out,
@@ -67,7 +100,7 @@ pub fn print_text(out: &mut impl Write, report: &ExceptionsReport) {
                 .map(|n| format!(" in {n}"))
                 .unwrap_or_default()
         );
-        for w in &x.witnesses {
+        for w in x.witnesses.iter().take(listing.per_group) {
             let result = w
                 .result
                 .map(|b| format_value(b, report.ret).0)
@@ -81,8 +114,16 @@ pub fn print_text(out: &mut impl Write, report: &ExceptionsReport) {
                 run_args(&report.params, &w.input)
             );
         }
-        if x.inputs_seen > x.witnesses.len() {
+        if x.inputs_seen > x.witnesses.len().min(listing.per_group) {
             let _ = writeln!(out, "      ({} inputs raised it in all)", x.inputs_seen);
+        }
+    }
+    let hidden = &report.findings[shown..];
+    if !listing.quiet {
+        let locations: HashSet<_> = hidden.iter().map(|x| &x.location).collect();
+        let what = format!("findings at {} locations", locations.len());
+        if let Some(line) = left_out(hidden.len(), &what) {
+            let _ = writeln!(out, "  {line}");
         }
     }
     let _ = writeln!(
@@ -90,6 +131,7 @@ pub fn print_text(out: &mut impl Write, report: &ExceptionsReport) {
         "x/y: {}/{} (operation locations / (input, location) pairs); {} findings, {} potentially avoidable",
         s.locations, s.pairs, s.findings, s.avoidable
     );
+    let _ = writeln!(out, "{}", coverage_text(&exceptions_coverage(s)));
     let _ = writeln!(
         out,
         "targets: {} (operation, kind) pairs over {} conditions; {} raised at their operation{}",
@@ -125,15 +167,23 @@ pub fn print_text(out: &mut impl Write, report: &ExceptionsReport) {
         for proof in &r.proofs {
             let _ = writeln!(out, "  proved: {proof}");
         }
-        for open in &r.open {
-            let _ = writeln!(out, "  open: {open}");
+        // Hundreds of targets may stay open for one reason: a line per reason.
+        for open in &r.open_reasons {
+            let _ = writeln!(out, "  {}", open.text("open"));
         }
     }
     for (reason, n) in &s.failed_candidates {
         let _ = writeln!(out, "candidates that failed: {n} {reason}");
     }
-    for why in &s.stopped {
-        let _ = writeln!(out, "stopped: {why}");
+    for why in tally_reasons(s.stopped.iter().cloned()) {
+        match why.count {
+            1 => {
+                let _ = writeln!(out, "stopped: {}", why.reason);
+            }
+            n => {
+                let _ = writeln!(out, "stopped ({n} times): {}", why.reason);
+            }
+        }
     }
     let p = &s.phases;
     let _ = writeln!(

@@ -10,6 +10,7 @@ use fpscout_search::libraries::LinkInput;
 use fpscout_search::records::{Total, UnsupportedLine};
 use fpscout_search::session::{BackendModel, FtzDazChoice, Session};
 use fpscout_search::sources::FpCoreInputs;
+use fpscout_search::verdict::{Verdict, Verdicts};
 use fpscout_toolchain::{BuildFlags, BuildKind, SourceKind, SourceSet};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -122,7 +123,7 @@ impl WorkList {
             .collect();
         if items.is_empty() && unsupported.is_empty() {
             return Err(InputError(format!(
-                "{} exports no function whose parameters are numbers (give one with --function)",
+                "{} exports no function with a floating-point parameter (and only numbers as parameters; give one with --function)",
                 sources.describe()
             )));
         }
@@ -182,8 +183,11 @@ pub(crate) trait WholeRun {
     ) -> Result<Analysed<Self::Tally>, InputError>;
     /// The total as a text line.
     fn total_text(&self, counts: Counts, total: &Self::Tally) -> String;
-    /// The exit code without a baseline (1 is "found something").
-    fn exit_code(&self, counts: Counts, total: &Self::Tally) -> u8;
+    /// The run's verdict from its functions' and the number not analysed (one rule for
+    /// every mode; `error` overrides it, as it never answers unknown).
+    fn overall(&self, verdicts: Verdicts, not_analysed: usize) -> Verdict {
+        verdicts.overall(not_analysed)
+    }
 }
 
 /// How many functions run at once when `--jobs` is not given.
@@ -371,7 +375,8 @@ fn run<M: WholeRun>(
             }
         }
     }
-    let code = mode.exit_code(parent.counts, &parent.total);
+    // One rule for every mode: the functions' verdicts, and those not analysed.
+    let verdict = mode.overall(parent.total.verdicts(), parent.counts.not_analysed);
     let counts = parent.counts;
     if options.json {
         let total = parent.total.line(counts.analysed, counts.not_analysed);
@@ -380,13 +385,7 @@ fn run<M: WholeRun>(
         let _ = writeln!(out, "{}", mode.total_text(counts, &parent.total));
     }
     drop(out);
-    let gated = sink.finish(builds, options.json, code == 1)?;
-    // With a baseline, findings known to it pass the gate; without one the mode decides.
-    if options.outputs.merged.baseline.is_some() {
-        Ok(gated)
-    } else {
-        Ok(ExitCode::from(code))
-    }
+    sink.finish(builds, options.json, verdict)
 }
 
 /// How many worker processes analyse the functions; `None`: this process does.

@@ -472,10 +472,16 @@ fn diff_ends_within_its_time_budget_on_code_that_never_ends() {
         "{:?}",
         t.elapsed()
     );
-    assert!(matches!(out.code, 0 | 1), "{}", out.stderr);
     let records = json_records(&out.stdout);
     let summary = records.last().expect("a summary record");
     assert_eq!(summary["type"], "summary");
+    // On a loaded machine compiling and collecting may spend the whole budget before any
+    // input runs: that is "nothing measured" (2), said so in the summary.
+    match out.code {
+        0 | 1 => {}
+        2 => assert_eq!(summary["data"]["verdict"], "unmeasured", "{}", out.stderr),
+        code => panic!("exit code {code}: {}", out.stderr),
+    }
     assert!(summary["data"]["wall_seconds"].as_f64().unwrap() < 6.0);
     let progress: Vec<serde_json::Value> = out
         .stderr

@@ -175,7 +175,8 @@ fn exceptions_of_one_fpcore_find_the_division() {
 fn diff_of_a_whole_file_prints_a_line_per_fpcore_and_a_total() {
     let (_dir, file) = cores_file();
     let out = run(&["diff", &file, "--time-budget", "2"]);
-    assert!(out.code == 0 || out.code == 1, "{}", out.stderr);
+    // `bad` is not analysed, so no run can be clean: findings (1) or unknown (3).
+    assert!(out.code == 1 || out.code == 3, "{}", out.stderr);
     let lines: Vec<&str> = out.stdout.lines().collect();
     assert!(lines[0].starts_with("function"), "{}", out.stdout);
     assert!(
@@ -269,7 +270,7 @@ fn mutated() -> impl Strategy<Value = String> {
 
 fn check_exit(out: &Output, what: &str) -> Result<(), TestCaseError> {
     prop_assert!(
-        [0, 1, 2].contains(&out.code),
+        [0, 1, 2, 3].contains(&out.code),
         "{what}: exit {}\n{}",
         out.code,
         out.stderr

@@ -201,6 +201,9 @@ pub struct RefineCounts {
     pub proofs: Vec<String>,
     /// The unknown ones, as "fmul underflow at f.c:3:12: REASONS".
     pub open: Vec<String>,
+    /// The unknown ones by reason, with counts and the first target each kept open.
+    #[serde(default)]
+    pub open_reasons: Vec<crate::verdict::OpenReason>,
 }
 
 /// Queries by outcome and solver.
@@ -910,6 +913,7 @@ pub fn run_exceptions(
             }
         })
         .collect();
+    let mut open_reasons: Vec<(String, Option<String>)> = Vec::new();
     for t in &target_outcomes {
         let Some(answer) = &t.float_solver else {
             continue;
@@ -929,6 +933,7 @@ pub fn run_exceptions(
             Refinement::Unknown { reason } => {
                 counts.unknown += 1;
                 counts.open.push(format!("{place}: {reason}"));
+                open_reasons.push((reason.clone(), Some(place)));
             }
             Refinement::Infeasible {
                 paths,
@@ -948,6 +953,7 @@ pub fn run_exceptions(
             }
         }
     }
+    summary.float_solver.open_reasons = crate::verdict::tally_reasons_with_first(open_reasons);
     for t in &target_outcomes {
         if let Some(source) = t.raised_by {
             *summary
