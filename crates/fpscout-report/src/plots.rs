@@ -61,9 +61,41 @@ fn signed_log_label(s: &f64) -> String {
     if s.abs() < 1.0 {
         "0".to_string()
     } else {
-        let exponent = s.abs() - 325.0;
-        format!("{}1e{:.0}", if *s < 0.0 { "-" } else { "" }, exponent)
+        let sign = if *s < 0.0 { "-" } else { "" };
+        power_label(sign, s.abs() - 325.0)
     }
+}
+
+/// `1e7` at a whole decade; between decades the value itself (`3.16e7`), so ticks a
+/// fraction of a decade apart do not all read `1e7`.
+fn power_label(sign: &str, exponent: f64) -> String {
+    if (exponent - exponent.round()).abs() < 1e-9 {
+        format!("{sign}1e{:.0}", exponent.round())
+    } else {
+        format!("{sign}{:.2e}", 10f64.powf(exponent))
+    }
+}
+
+/// A tick of a linear axis spanning `span`: as many digits as tell neighbouring ticks
+/// (about a tenth of the span apart) from each other.
+fn linear_label(v: f64, span: f64) -> String {
+    if v == 0.0 || span <= 0.0 || !span.is_finite() {
+        return format!("{v:e}");
+    }
+    let digits = (v.abs().log10().floor() - (span / 10.0).log10().floor()).clamp(0.0, 16.0);
+    format!("{v:.*e}", digits as usize)
+}
+
+/// A sweep whose values share a sign and stay within two decades reads on a linear
+/// axis; a logarithmic one would put every tick inside the same decade.
+fn is_narrow(xs: impl Iterator<Item = f64> + Clone) -> bool {
+    let (lo, hi) = xs
+        .clone()
+        .fold((f64::MAX, f64::MIN), |(a, b), x| (a.min(x), b.max(x)));
+    lo.is_finite()
+        && hi.is_finite()
+        && lo * hi > 0.0
+        && hi.abs().max(lo.abs()) < 100.0 * hi.abs().min(lo.abs())
 }
 
 fn value(bits: u64, ty: FloatTy) -> f64 {
@@ -287,12 +319,17 @@ fn error_sweeps(f: &Finding) -> Vec<Plot> {
         .iter()
         .filter_map(|sweep| {
             let name = sweep.parameter.as_str();
-            let points: Vec<(f64, f64)> = sweep
+            let finite = sweep
                 .points
                 .iter()
                 .map(|[x, e]| (*x, *e))
-                .filter(|(x, e)| x.is_finite() && e.is_finite())
-                .map(|(x, e)| (signed_log(x), e.abs().max(1e-20).log10()))
+                .filter(|(x, e)| x.is_finite() && e.is_finite());
+            let linear = is_narrow(finite.clone().map(|(x, _)| x));
+            let points: Vec<(f64, f64)> = finite
+                .map(|(x, e)| {
+                    let x = if linear { x } else { signed_log(x) };
+                    (x, e.abs().max(1e-20).log10())
+                })
                 .collect();
             if points.is_empty() {
                 return None;
@@ -305,17 +342,31 @@ fn error_sweeps(f: &Finding) -> Vec<Plot> {
                     (f64::MAX, f64::MIN, f64::MAX, f64::MIN),
                     |(a, b, c, d), (x, y)| (a.min(*x), b.max(*x), c.min(*y), d.max(*y)),
                 );
+                let x_axis = if linear {
+                    let margin = ((xh - xl) * 0.05).max(xh.abs() * 1e-12);
+                    (xl - margin)..(xh + margin)
+                } else {
+                    (xl - 1.0)..(xh + 1.0)
+                };
                 let mut chart = ChartBuilder::on(&root)
                     .caption(format!("relative error along {name}"), ("sans-serif", 16))
                     .margin(10)
                     .x_label_area_size(30)
                     .y_label_area_size(60)
-                    .build_cartesian_2d((xl - 1.0)..(xh + 1.0), (yl - 0.5)..(yh + 0.5))
+                    .build_cartesian_2d(x_axis.clone(), (yl - 0.5)..(yh + 0.5))
                     .ok()?;
+                let span = x_axis.end - x_axis.start;
+                let x_label = |x: &f64| {
+                    if linear {
+                        linear_label(*x, span)
+                    } else {
+                        signed_log_label(x)
+                    }
+                };
                 chart
                     .configure_mesh()
-                    .x_label_formatter(&signed_log_label)
-                    .y_label_formatter(&|y| format!("1e{y:.0}"))
+                    .x_label_formatter(&x_label)
+                    .y_label_formatter(&|y| power_label("", *y))
                     .x_desc(name)
                     .y_desc("relative error")
                     .draw()
@@ -420,5 +471,50 @@ mod tests {
         assert!(mapped.windows(2).all(|w| w[0] < w[1]), "{mapped:?}");
         assert_eq!(signed_log_label(&signed_log(1e10)), "1e10");
         assert_eq!(signed_log_label(&signed_log(-1e-300)), "-1e-300");
+        assert_eq!(signed_log_label(&(325.5)), "3.16e0");
+    }
+
+    /// The text of every tick label in an SVG plot.
+    fn labels(svg: &str) -> Vec<String> {
+        svg.split("<text")
+            .skip(1)
+            .filter_map(|t| t.split_once('>').and_then(|(_, r)| r.split_once("</text>")))
+            .map(|(label, _)| label.trim().to_string())
+            .collect()
+    }
+
+    #[test]
+    fn a_narrow_sweep_gets_ticks_that_differ() {
+        // lgammafn swept over [-4, -2]: on the signed-log axis every tick read -1e0.
+        let points: Vec<[f64; 2]> = (0..=40)
+            .map(|i| [-4.0 + i as f64 * 0.05, 1e-16 * (1.0 + i as f64)])
+            .collect();
+        let swept = merged(Detail::Error(crate::finding::ErrorDetail {
+            max_rel_error: 4e-15,
+            ulps: 20.0,
+            bits: 4.0,
+            output: "the result".into(),
+            exact: 1.0,
+            native_confirmed: true,
+            sweeps: vec![crate::finding::ErrorSweep {
+                parameter: "x".into(),
+                points,
+            }],
+        }));
+        let plots = for_function(&[&swept]);
+        let error = plots.iter().find(|p| p.id == "error-x").expect("a plot");
+        let ticks: Vec<String> = labels(&error.svg)
+            .into_iter()
+            .filter(|l| l.parse::<f64>().is_ok())
+            .collect();
+        assert!(ticks.len() >= 6, "{ticks:?}");
+        let mut unique = ticks.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), ticks.len(), "{ticks:?}");
+        assert!(
+            ticks.iter().any(|t| t.parse::<f64>() == Ok(-3.0)),
+            "{ticks:?}"
+        );
     }
 }
