@@ -1691,6 +1691,61 @@ impl FuncCx<'_> {
         Ok(())
     }
 
+    /// Inline assembly: the square root instructions libm writes by hand (musl's x86_64
+    /// `sqrt`/`sqrtf` are one `sqrtsd`/`sqrtss`) are that operation; other machine code
+    /// the interpreter cannot run, and says so by its text.
+    unsafe fn lower_inline_asm(
+        &mut self,
+        inst: LLVMValueRef,
+        callee: LLVMValueRef,
+        ty: Type,
+        dest: Option<ValueId>,
+        out: &mut Vec<Inst>,
+    ) -> Result<()> {
+        let mut len = 0usize;
+        let text = LLVMGetInlineAsmAsmString(callee, &mut len);
+        let template = if text.is_null() {
+            String::new()
+        } else {
+            let bytes = std::slice::from_raw_parts(text as *const u8, len);
+            String::from_utf8_lossy(bytes).into_owned()
+        };
+        let words: Vec<&str> = template
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|w| !w.is_empty())
+            .collect();
+        let float = match ty {
+            Type::Scalar(ScalarTy::Float(ft)) => Some(ft),
+            _ => None,
+        };
+        let square_root = matches!(
+            (words.as_slice(), float),
+            (["sqrtsd", "$1", "$0"], Some(FloatTy::F64)) | (["sqrtss", "$1", "$0"], Some(FloatTy::F32))
+        );
+        if square_root && LLVMGetNumArgOperands(inst) == 1 {
+            let a = self.operand(inst, LLVMGetOperand(inst, 0))?;
+            let site = self.site(inst, "llvm.sqrt", ty);
+            out.push(Inst {
+                dest,
+                kind: InstKind::FUnary {
+                    op: FUnaryOp::SqrtInsn,
+                    ty,
+                    a,
+                    site,
+                },
+            });
+            return Ok(());
+        }
+        Err(self.unsupported(
+            inst,
+            format!(
+                "inline assembly `{}` (machine code the interpreter does not run; the \
+                 native phases still do)",
+                template.trim()
+            ),
+        ))
+    }
+
     unsafe fn lower_call(
         &mut self,
         inst: LLVMValueRef,
@@ -1699,6 +1754,9 @@ impl FuncCx<'_> {
         out: &mut Vec<Inst>,
     ) -> Result<()> {
         let callee = LLVMGetCalledValue(inst);
+        if !LLVMIsAInlineAsm(callee).is_null() {
+            return self.lower_inline_asm(inst, callee, ty, dest, out);
+        }
         if LLVMIsAFunction(callee).is_null() {
             return Err(self.unsupported(inst, "indirect call"));
         }

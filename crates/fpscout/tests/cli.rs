@@ -968,3 +968,53 @@ fn constrained_intrinsics_of_rounding_math_builds_run_as_the_machine_runs_them()
         }
     }
 }
+
+#[test]
+fn hand_written_square_root_assembly_runs_and_other_assembly_is_named() {
+    // musl's x86_64 sqrt and sqrtf are one `sqrtsd`/`sqrtss` in inline assembly, which
+    // was refused as an "indirect call". They run as the instruction, bit for bit and
+    // flag for flag with the executables; other assembly is refused by its text.
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "asm.c",
+        "double root(double x) {\n\
+         \x20 __asm__ (\"sqrtsd %1, %0\" : \"=x\"(x) : \"x\"(x));\n\
+         \x20 return x;\n\
+         }\n\
+         float rootf(float x) {\n\
+         \x20 __asm__ (\"sqrtss %1, %0\" : \"=x\"(x) : \"x\"(x));\n\
+         \x20 return x;\n\
+         }\n\
+         double ones(double x) {\n\
+         \x20 double t;\n\
+         \x20 __asm__ (\"pcmpeqd %0, %0\" : \"=x\"(t));\n\
+         \x20 return x * t;\n\
+         }\n",
+    );
+    for (function, args, result, flags) in [
+        ("root", "2", "0x1.6a09e667f3bcdp+0", &["inexact"][..]),
+        ("root", "-1", "-nan(0x8000000000000)", &["invalid"][..]),
+        ("rootf", "0x1p-148", "0x1p-74", &[][..]),
+    ] {
+        let (recs, code) =
+            common::cli::json_run(&["run", &src, "-f", function, "--args", args]);
+        assert_eq!(code, Some(0), "{function}({args}): {recs:?}");
+        let p = recs.iter().find(|r| r["data"]["build"] == "P").expect("P");
+        let d = &p["data"];
+        assert_eq!(d["agrees"], true, "{d}");
+        assert!(
+            d["result"].as_str().unwrap_or("").starts_with(result),
+            "{function}({args}): {d}"
+        );
+        assert_eq!(d["flags"], serde_json::json!(flags), "{function}({args}): {d}");
+        assert_eq!(d["native_flags"], d["flags"], "{function}({args}): {d}");
+    }
+    let out = run(&["run", &src, "-f", "ones", "--args", "1"]);
+    assert_eq!(out.code, 2, "{}", out.stdout);
+    assert!(
+        out.stderr.contains("inline assembly `pcmpeqd $0, $0`"),
+        "{}",
+        out.stderr
+    );
+}
