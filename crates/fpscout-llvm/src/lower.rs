@@ -1720,7 +1720,8 @@ impl FuncCx<'_> {
         };
         let square_root = matches!(
             (words.as_slice(), float),
-            (["sqrtsd", "$1", "$0"], Some(FloatTy::F64)) | (["sqrtss", "$1", "$0"], Some(FloatTy::F32))
+            (["sqrtsd", "$1", "$0"], Some(FloatTy::F64))
+                | (["sqrtss", "$1", "$0"], Some(FloatTy::F32))
         );
         if square_root && LLVMGetNumArgOperands(inst) == 1 {
             let a = self.operand(inst, LLVMGetOperand(inst, 0))?;
@@ -1784,6 +1785,11 @@ impl FuncCx<'_> {
         let name = value_name(callee);
         if name.starts_with("llvm.pow.") && self.lower_pow_by_roots(inst, ty, &args, dest, out)? {
             return Ok(());
+        }
+        for (prefix, left) in [("llvm.fshl.", true), ("llvm.fshr.", false)] {
+            if name.starts_with(prefix) {
+                return self.lower_funnel_shift(inst, ty, &args, left, dest, out);
+            }
         }
         let kind =
             if let Some(intr) = name.strip_prefix("llvm.") {
@@ -1973,6 +1979,78 @@ impl FuncCx<'_> {
     /// call. Observed: `pow(x, 0.75)` under -ffast-math compiles to `sqrtsd %xmm0, %xmm1;
     /// sqrtsd %xmm1, %xmm2; mulsd %xmm2, %xmm1`, `pow(x, 1.0 / 3.0)` to `callq cbrt@PLT`.
     /// Returns false (nothing emitted) for every other pow.
+    /// `llvm.fshl`/`llvm.fshr` by a constant (what -O3 makes of `hi << k | lo >> (w-k)`
+    /// joining two words, and of rotates) as the two shifts and the `or` they stand for.
+    unsafe fn lower_funnel_shift(
+        &mut self,
+        inst: LLVMValueRef,
+        ty: Type,
+        args: &[Operand],
+        left: bool,
+        dest: Option<ValueId>,
+        out: &mut Vec<Inst>,
+    ) -> Result<()> {
+        let name = if left { "llvm.fshl" } else { "llvm.fshr" };
+        let (Type::Scalar(ScalarTy::Int(width)), [a, b, Operand::Const(Const::Int { bits, .. })]) =
+            (ty, args)
+        else {
+            return Err(
+                self.unsupported(inst, format!("{name} by a variable amount or on vectors"))
+            );
+        };
+        let amount = bits % u64::from(width);
+        let constant = |bits: u64| Operand::Const(Const::Int { width, bits });
+        if amount == 0 {
+            // A shift by the width is no shift: the first (fshl) or second (fshr) word.
+            let kept = if left { a.clone() } else { b.clone() };
+            out.push(Inst {
+                dest,
+                kind: InstKind::IBin {
+                    op: IBinOp::Or,
+                    ty,
+                    a: kept,
+                    b: constant(0),
+                },
+            });
+            return Ok(());
+        }
+        let (high_shift, low_shift) = if left {
+            (amount, u64::from(width) - amount)
+        } else {
+            (u64::from(width) - amount, amount)
+        };
+        let high = self.fresh();
+        let low = self.fresh();
+        out.push(Inst {
+            dest: Some(high),
+            kind: InstKind::IBin {
+                op: IBinOp::Shl,
+                ty,
+                a: a.clone(),
+                b: constant(high_shift),
+            },
+        });
+        out.push(Inst {
+            dest: Some(low),
+            kind: InstKind::IBin {
+                op: IBinOp::LShr,
+                ty,
+                a: b.clone(),
+                b: constant(low_shift),
+            },
+        });
+        out.push(Inst {
+            dest,
+            kind: InstKind::IBin {
+                op: IBinOp::Or,
+                ty,
+                a: Operand::Value(high),
+                b: Operand::Value(low),
+            },
+        });
+        Ok(())
+    }
+
     unsafe fn lower_pow_by_roots(
         &mut self,
         inst: LLVMValueRef,

@@ -997,8 +997,7 @@ fn hand_written_square_root_assembly_runs_and_other_assembly_is_named() {
         ("root", "-1", "-nan(0x8000000000000)", &["invalid"][..]),
         ("rootf", "0x1p-148", "0x1p-74", &[][..]),
     ] {
-        let (recs, code) =
-            common::cli::json_run(&["run", &src, "-f", function, "--args", args]);
+        let (recs, code) = common::cli::json_run(&["run", &src, "-f", function, "--args", args]);
         assert_eq!(code, Some(0), "{function}({args}): {recs:?}");
         let p = recs.iter().find(|r| r["data"]["build"] == "P").expect("P");
         let d = &p["data"];
@@ -1007,7 +1006,11 @@ fn hand_written_square_root_assembly_runs_and_other_assembly_is_named() {
             d["result"].as_str().unwrap_or("").starts_with(result),
             "{function}({args}): {d}"
         );
-        assert_eq!(d["flags"], serde_json::json!(flags), "{function}({args}): {d}");
+        assert_eq!(
+            d["flags"],
+            serde_json::json!(flags),
+            "{function}({args}): {d}"
+        );
         assert_eq!(d["native_flags"], d["flags"], "{function}({args}): {d}");
     }
     let out = run(&["run", &src, "-f", "ones", "--args", "1"]);
@@ -1017,4 +1020,41 @@ fn hand_written_square_root_assembly_runs_and_other_assembly_is_named() {
         "{}",
         out.stderr
     );
+}
+
+#[test]
+fn funnel_shifts_of_optimised_builds_run_as_their_shifts() {
+    // -O3 turns rotates and `hi << k | lo >> (w - k)` into llvm.fshl, which P' refused
+    // ("intrinsic llvm.fshl.i64"). Both builds agree with their executables bit for bit.
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "fsh.c",
+        "#include <stdint.h>\n#include <string.h>\n\
+         double rotated(double x) {\n\
+         \x20 uint64_t u; memcpy(&u, &x, 8);\n\
+         \x20 u = (u << 12) | (u >> 52);\n\
+         \x20 double r; memcpy(&r, &u, 8); return r * 2.0;\n\
+         }\n\
+         double joined(double x, double y) {\n\
+         \x20 uint64_t hi, lo; memcpy(&hi, &x, 8); memcpy(&lo, &y, 8);\n\
+         \x20 uint64_t u = (hi << 7) | (lo >> 57);\n\
+         \x20 uint32_t w = (uint32_t)hi; w = (w >> 3) | ((uint32_t)lo << 29);\n\
+         \x20 double r; memcpy(&r, &u, 8); return r + (double)w;\n\
+         }\n",
+    );
+    for (function, args) in [
+        ("rotated", "1.5"),
+        ("rotated", "-3.25e-300"),
+        ("rotated", "nan"),
+        ("joined", "1.5,-7.125"),
+        ("joined", "0x1.fffffffffffffp+1023,0x1p-1074"),
+    ] {
+        let (recs, code) = common::cli::json_run(&["run", &src, "-f", function, "--args", args]);
+        assert_eq!(code, Some(0), "{function}({args}): {recs:?}");
+        assert_eq!(recs.len(), 2, "{recs:?}");
+        for r in &recs {
+            assert_eq!(r["data"]["agrees"], true, "{function}({args}): {r}");
+        }
+    }
 }
