@@ -29,15 +29,15 @@ as_root() {
 
 src_dir() { find "$cache" -maxdepth 1 -type d -name 'gsl-2.*' | sort | tail -n 1; }
 
-# 1. Sources: a deb-src entry for bookworm, then `apt-get source` (no root needed for that).
+# 1. Sources: a deb-src entry like the machine's deb one, then `apt-get source` (no root needed for that).
 if [ -z "$(src_dir)" ]; then
   command -v apt-get >/dev/null || die "apt-get not available: fetch GSL 2.7.1 sources into $cache by hand"
   command -v dpkg-source >/dev/null || die "dpkg-source missing (apt-get install dpkg-dev)"
   if ! grep -rqsE '^(deb-src|Types:.*deb-src)' /etc/apt/sources.list /etc/apt/sources.list.d/; then
-    # deb822 with the same Signed-By as debian.sources: apt refuses one URI with two keyrings.
+    # The machine's own mirror, suite and keyring (apt refuses one URI with two keyrings).
+    entry=$("$(dirname "$0")/deb-src-entry.sh") || die "no apt source to take a deb-src entry from"
     echo "gsl-bitcode: adding a deb-src entry (/etc/apt/sources.list.d/fpscout-src.sources)" >&2
-    printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
-      | as_root tee /etc/apt/sources.list.d/fpscout-src.sources >/dev/null
+    printf '%s\n' "$entry" | as_root tee /etc/apt/sources.list.d/fpscout-src.sources >/dev/null
     as_root apt-get update -qq || die "apt-get update failed (no network?)"
   fi
   (cd "$cache" && apt-get source -qq gsl >"$cache/apt-source.log" 2>&1) \
