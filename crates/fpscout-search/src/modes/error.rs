@@ -606,6 +606,16 @@ const CLIMB_EVALS: u64 = 600;
 /// Share of the search budget for the random inputs that give the base.
 const RANDOM_SHARE: f64 = 0.05;
 
+/// Share of the whole budget kept for what follows the search (diagnosis, native
+/// confirmation, sweeps).
+const FINISH_SHARE: f64 = 0.1;
+const FINISH_MAX_S: f64 = 2.0;
+
+/// The part of a budget of `budget_s` seconds the search may take.
+fn search_seconds(budget_s: f64) -> f64 {
+    budget_s - (budget_s * FINISH_SHARE).min(FINISH_MAX_S)
+}
+
 /// Runs `error` on one function of a session: once per assignment of the integer
 /// parameters a `--range` samples (each with an equal share of the time left), the
 /// worst input of all.
@@ -661,6 +671,10 @@ fn run_error_once(
 ) -> Result<ErrorReport, InputError> {
     let started = cfg.common.start();
     let deadline = after(started, cfg.common.time_budget_s);
+    // The diagnosis, the native confirmation and the sweeps come after the search and
+    // inside the budget: the search leaves them a tenth of it, two seconds at most
+    // (they take milliseconds on most functions, and cut sweeps only thin the plots).
+    let search_deadline = after(started, search_seconds(cfg.common.time_budget_s));
     let (module, func, space) = cfg.common.searched_function(session, "error")?;
     let f = module.function(func);
     let returns_float = f.ret.float_ty();
@@ -678,7 +692,7 @@ fn run_error_once(
     let exe = Executable::open(session, cfg.common.build, func, &space.lens, &cfg.common)?;
     let mode = exe.mode();
     let config = WalkConfig {
-        deadline,
+        deadline: search_deadline,
         ..WalkConfig::default()
     };
     let runner = ShadowRunner::new(module, func, mode, cfg.precision, config)
@@ -700,7 +714,7 @@ fn run_error_once(
         params: f.params.clone(),
         returns_float,
         bounds,
-        deadline,
+        deadline: search_deadline,
         evaluations: 0,
         unmeasured: 0,
         first_failure: None,
@@ -712,7 +726,7 @@ fn run_error_once(
     };
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(cfg.common.seed);
     let search_started = Instant::now();
-    let left = deadline.map(|d| d.saturating_duration_since(search_started));
+    let left = search_deadline.map(|d| d.saturating_duration_since(search_started));
     if cfg.common.random_only {
         random_phase(&mut ev, &mut rng, None);
     } else {
@@ -754,10 +768,12 @@ fn run_error_once(
         report.divergences = divergences;
         report.worst = Some((input, measure));
         report.found_by = found_by;
-        // A tenth of the budget at most (at least a second): heavy subjects evaluate in
-        // tens of milliseconds, and the sweeps only draw the report's plots.
-        let sweep_until =
-            Instant::now() + Duration::from_secs_f64((cfg.common.time_budget_s / 10.0).max(1.0));
+        // What the budget has left (heavy subjects evaluate in tens of milliseconds, and
+        // the sweeps only draw the report's plots).
+        let sweep_until = deadline.unwrap_or_else(|| {
+            Instant::now() + Duration::from_secs_f64((cfg.common.time_budget_s / 10.0).max(1.0))
+        });
+        ev.runner.set_deadline(deadline);
         report.sweeps = sweeps(&mut ev, &floats, sweep_until);
     }
     report.wall_s = started.elapsed().as_secs_f64();
@@ -1022,6 +1038,15 @@ fn confirm_natively(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_search_leaves_the_finish_inside_the_budget() {
+        // `error` ran 33.6 s on --time-budget 30: the sweeps had a tenth of the budget
+        // after a search that took all of it.
+        for (budget, search) in [(30.0, 28.0), (10.0, 9.0), (2.0, 1.8), (0.5, 0.45)] {
+            assert!((search_seconds(budget) - search).abs() < 1e-9, "{budget}");
+        }
+    }
 
     #[test]
     fn error_in_ulps_and_bits_of_a_tiny_exact_value() {
