@@ -347,12 +347,17 @@ pub fn print_table(out: &mut impl Write, s: &Summary) {
             .iter()
             .map(|c| {
                 format!(
-                    "P {} {} / P' {} {}: {}",
+                    "P {} {} / P' {} {}: {}{}",
                     c.p_flags,
                     c.p_class.name(),
                     c.p_prime_flags,
                     c.p_prime_class.name(),
-                    c.inputs
+                    c.inputs,
+                    if c.confirmed {
+                        ""
+                    } else {
+                        " (no confirmed finding)"
+                    }
                 )
             })
             .collect();

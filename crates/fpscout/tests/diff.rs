@@ -519,6 +519,17 @@ fn the_sweep_finds_a_signature_only_two_floats_have() {
         .find(|c| c.p_flags.is_empty() && c.p_prime_flags == underflow_only)
         .expect("counted");
     assert!(seen.inputs >= 1 && seen.inputs < 100, "{}", seen.inputs);
+    // Counted signatures say whether a confirmed finding shows them (the summary once
+    // counted "P' none hang: 2" inputs that were in no finding, without saying so).
+    for c in &r.summary.signature_inputs {
+        let found = r.findings.iter().any(|f| {
+            f.confirmed
+                && (f.p.flags, f.p_prime.flags, f.p.class, f.p_prime.class)
+                    == (c.p_flags, c.p_prime_flags, c.p_class, c.p_prime_class)
+        });
+        assert_eq!(c.confirmed, found, "{c:?}");
+    }
+    assert!(seen.confirmed);
     assert!(r.summary.phases.sweep > 0.0);
 }
 

@@ -290,6 +290,10 @@ pub struct SignatureInputs {
     pub p_class: ResultClass,
     pub p_prime_class: ResultClass,
     pub inputs: u64,
+    /// Whether a confirmed finding has this signature: inputs seen untraced may not
+    /// replay (a hang not repeated, an executable that disagrees with the interpreter).
+    #[serde(default)]
+    pub confirmed: bool,
 }
 
 /// Everything a diff run produced.
@@ -687,6 +691,7 @@ fn run_diff_once(
             p_class: s.2,
             p_prime_class: s.3,
             inputs,
+            confirmed: false,
         })
         .collect();
     seen_counts.sort_by_key(|c| {
@@ -1485,6 +1490,15 @@ fn count_confirmed(summary: &mut Summary, findings: &[Finding]) {
     summary.model_disagreements = confirmed.iter().filter(|x| !x.model_agrees).count();
     let sigs: BTreeSet<Signature> = confirmed.iter().map(|x| signature(x)).collect();
     summary.signatures = sigs.len();
+    for seen in &mut summary.signature_inputs {
+        let key = (
+            seen.p_flags,
+            seen.p_prime_flags,
+            seen.p_class,
+            seen.p_prime_class,
+        );
+        seen.confirmed = sigs.contains(&key);
+    }
     summary.solver_only_signatures = sigs
         .iter()
         .filter(|s| !summary.random_signatures.contains(*s))
