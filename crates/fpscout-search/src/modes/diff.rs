@@ -723,7 +723,10 @@ fn run_diff_once(
     }
 
     // Confirm every difference by a second traced replay of both executables (as
-    // linked, and with FTZ/DAZ off).
+    // linked, and with FTZ/DAZ off): the first witness of every signature before the
+    // second of any, so that a budget running out leaves duplicates unconfirmed, not
+    // the signatures only the last phase saw.
+    order_by_rank_in_signature(&mut found.findings);
     let t = Instant::now();
     progress("confirm", 0, found.findings.len() as u64);
     confirm(
@@ -1870,6 +1873,22 @@ fn native_max(
 /// Replays findings on both executables a second time, traced: confirmed when the same
 /// observations come back (and so the difference holds). Each is also replayed with
 /// FTZ/DAZ off in both builds, to mark differences that only FTZ/DAZ makes.
+/// Stable order: each finding's rank among those of its signature (0 for the first
+/// seen), then the order found.
+fn order_by_rank_in_signature(findings: &mut Vec<Finding>) {
+    let mut seen: HashMap<Signature, usize> = HashMap::new();
+    let mut ranked: Vec<(usize, Finding)> = findings
+        .drain(..)
+        .map(|x| {
+            let rank = seen.entry(signature(&x)).or_insert(0);
+            *rank += 1;
+            (*rank, x)
+        })
+        .collect();
+    ranked.sort_by_key(|(rank, _)| *rank);
+    findings.extend(ranked.into_iter().map(|(_, x)| x));
+}
+
 fn confirm(
     findings: &mut [Finding],
     exes: &ExecutablePair,
@@ -1956,5 +1975,54 @@ impl DiffReport {
         out.sort();
         out.dedup();
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::observe::{Observation, ResultClass};
+
+    fn finding(n: u64, p_flags: ExceptionSet) -> Finding {
+        let observed = |flags| Observation {
+            result: Some(0),
+            class: ResultClass::Finite,
+            end: None,
+            flags,
+            trace: Default::default(),
+        };
+        Finding::found(
+            vec![ArgBits::Scalar(n)],
+            (vec![DiffKind::Flags], None),
+            observed(p_flags),
+            observed(ExceptionSet::EMPTY),
+            Origin::of(Phase::Random),
+        )
+    }
+
+    #[test]
+    fn confirmation_takes_the_first_witness_of_every_signature_first() {
+        // jetEngine at 10 s: a thousand witnesses of three signatures found early used
+        // the confirmation budget, and eight signatures only the random phase saw were
+        // left unconfirmed and unreported.
+        let mut over = ExceptionSet::EMPTY;
+        over.insert(ExceptionKind::Overflow);
+        let mut under = ExceptionSet::EMPTY;
+        under.insert(ExceptionKind::Underflow);
+        let mut findings: Vec<Finding> = [
+            (1, over),
+            (2, over),
+            (3, over),
+            (4, under),
+            (5, over),
+            (6, under),
+        ]
+        .into_iter()
+        .map(|(n, flags)| finding(n, flags))
+        .collect();
+        order_by_rank_in_signature(&mut findings);
+        let order: Vec<ArgBits> = findings.iter().map(|x| x.input[0].clone()).collect();
+        let expected: Vec<ArgBits> = [1, 4, 2, 6, 3, 5].map(ArgBits::Scalar).to_vec();
+        assert_eq!(order, expected);
     }
 }
