@@ -155,8 +155,9 @@ struct Pending<D: Domain> {
     steps: u64,
     forks: std::collections::HashMap<(FuncId, u32), u32>,
     snapshot: D::Snapshot,
-    to: u32,
-    from: u32,
+    /// The block entered (and the one left, for its phis); `None` resumes the top frame
+    /// at its next instruction (a `select` forked mid-block).
+    entry: Option<(u32, u32)>,
 }
 
 struct Exploration<D: Domain> {
@@ -496,7 +497,12 @@ impl<'m, D: Domain> Walker<'m, D> {
                     _ => {}
                 }
                 if let Err(e) = self.exec(code, frame, inst) {
-                    return Err(e.at(inst_loc(module, frame.func, frame.block, frame.pc - 1)));
+                    let at = inst_loc(module, frame.func, frame.block, frame.pc - 1);
+                    match self.fork_select(code, stack, inst, &e) {
+                        Ok(Some(stop)) => return Ok(Outcome::Stopped(stop)),
+                        Ok(None) => continue 'frames,
+                        Err(_) => return Err(e.at(at)),
+                    }
                 }
             }
             // A loop of blocks without instructions (`LOOP: goto LOOP;`) counts no step:
@@ -780,8 +786,7 @@ impl<'m, D: Domain> Walker<'m, D> {
                 steps: self.steps,
                 forks,
                 snapshot: self.domain.snapshot(),
-                to: else_b,
-                from: at,
+                entry: Some((else_b, at)),
             };
             if let Some(exp) = self.exploration.as_mut() {
                 exp.pending.push(parked);
@@ -794,6 +799,103 @@ impl<'m, D: Domain> Walker<'m, D> {
             ));
         }
         self.enter_block(code, stack.top(), then_b, Some(at))?;
+        Ok(None)
+    }
+
+    /// A `select` on a symbolic condition whose operands the domain cannot combine
+    /// (pointers; floats in the float solver), or an `and`/`or` of two conditions it
+    /// cannot: the walk forks as on a branch, the other operand parked with the condition
+    /// assumed false. `Err` (the original error stands)
+    /// when `inst` is no such select or the walk cannot fork.
+    fn fork_select(
+        &mut self,
+        code: &Code<D::Scalar>,
+        stack: &mut Stack<D::Scalar>,
+        inst: &DInst,
+        error: &WalkError,
+    ) -> DResult<Option<StopReason>> {
+        if self.exploration.is_none() || inst.dest == NO_DEST {
+            return Err(WalkError::unsupported("not exploring"));
+        }
+        if !matches!(error, WalkError::Unsupported { .. }) {
+            return Err(WalkError::unsupported("not an unsupported operation"));
+        }
+        let boolean =
+            |domain: &mut D, value: u64| Reg::Scalar(domain.constant(ScalarTy::Int(1), value));
+        let frame = stack.top();
+        let (func, block) = (frame.func, frame.block);
+        // `a && b` and `a || b` of two symbolic conditions, as -O3 folds them into one
+        // branch condition, are `select(a, b, false)` and `select(a, true, b)`.
+        let (cond, then_value, else_value) = match &inst.op {
+            Op::Select { cond, a, b, .. } => (
+                *cond,
+                code.get(&frame.values, *a)?.clone(),
+                code.get(&frame.values, *b)?.clone(),
+            ),
+            Op::IBin {
+                op: IBinOp::And,
+                width: 1,
+                a,
+                b,
+            } => (
+                *a,
+                code.get(&frame.values, *b)?.clone(),
+                boolean(&mut self.domain, 0),
+            ),
+            Op::IBin {
+                op: IBinOp::Or,
+                width: 1,
+                a,
+                b,
+            } => (
+                *a,
+                boolean(&mut self.domain, 1),
+                code.get(&frame.values, *b)?.clone(),
+            ),
+            _ => return Err(WalkError::unsupported("not a select")),
+        };
+        let Reg::Scalar(c) = code.get(&frame.values, cond)?.clone() else {
+            return Err(WalkError::unsupported("a vector condition"));
+        };
+        if self.domain.decide(&c)? != Decision::Both {
+            return Err(WalkError::unsupported("a known condition"));
+        }
+        let Some(exp) = self.exploration.as_mut() else {
+            return Err(WalkError::unsupported("not exploring"));
+        };
+        let count = exp.forks.entry((func, block)).or_insert(0);
+        *count += 1;
+        if *count > exp.limits.loop_bound {
+            return Ok(Some(StopReason::LoopBound {
+                bound: exp.limits.loop_bound,
+            }));
+        }
+        let forks = exp.forks.clone();
+        let before = self.domain.snapshot();
+        if self.domain.assume(&c, false)? {
+            let mut frames = stack.live();
+            if let Some(top) = frames.last_mut() {
+                set(top, inst.dest, else_value);
+            }
+            let parked = Pending {
+                frames,
+                memory: self.memory.clone(),
+                steps: self.steps,
+                forks,
+                snapshot: self.domain.snapshot(),
+                entry: None,
+            };
+            if let Some(exp) = self.exploration.as_mut() {
+                exp.pending.push(parked);
+            }
+        }
+        self.domain.restore(before);
+        if !self.domain.assume(&c, true)? {
+            return Err(WalkError::unsupported(
+                "a select direction the domain called feasible is not",
+            ));
+        }
+        set(stack.top(), inst.dest, then_value);
         Ok(None)
     }
 
@@ -880,8 +982,7 @@ impl<'m, D: Domain> Walker<'m, D> {
                     .map(|e| e.forks.clone())
                     .unwrap_or_default(),
                 snapshot,
-                to,
-                from: at,
+                entry: Some((to, at)),
             };
             if let Some(exp) = self.exploration.as_mut() {
                 exp.pending.push(parked);
@@ -945,9 +1046,11 @@ impl<'m, D: Domain> Walker<'m, D> {
                 exp.forks = p.forks;
             }
             self.domain.restore(p.snapshot);
-            result = self
-                .enter_block(&code, stack.top(), p.to, Some(p.from))
-                .and_then(|()| self.step_loop(&code, &mut stack));
+            result = match p.entry {
+                Some((to, from)) => self.enter_block(&code, stack.top(), to, Some(from)),
+                None => Ok(()),
+            }
+            .and_then(|()| self.step_loop(&code, &mut stack));
         }
         self.code = Some(code);
         self.domain.end_walk();

@@ -620,3 +620,43 @@ fn libm_constructs_are_decided_exactly_over_floats() {
         );
     }
 }
+
+#[test]
+fn selects_and_joined_conditions_of_optimised_builds_fork_the_walk() {
+    // At -O3 `x > 2 ? x - 1 : 3 - x` is a select of floats and `y > 50 && y < 50.5` one
+    // `and` of two comparisons: the float solver refused both ("select of floats on a
+    // symbolic condition", "And ... of two symbolic conditions"); the walk now forks
+    // on them as on branches, and the float solver settles every path.
+    for (name, answer, code) in [
+        ("select_floats_unreachable.c", "unreachable", 0),
+        ("select_floats_reachable.c", "reachable", 1),
+    ] {
+        let path = file("svcomp", name);
+        let (found, witness, exit) = reach(&[&path, "--build", "p'", "--opt-flags", "-O3"]);
+        assert_eq!(found["answer"], answer, "{name}: {found}");
+        assert_eq!(exit, Some(code), "{name}");
+        assert_eq!(found["method"], "float solver", "{name}: {found}");
+        assert_eq!(found["paths"]["unknown"], 0, "{name}: {found}");
+        if let Some(witness) = witness {
+            let args = run_args(&witness);
+            let (records, _) = fpscout_json(&[
+                "run",
+                &path,
+                "-f",
+                "main",
+                "--opt-flags",
+                "-O3",
+                "--args",
+                &args,
+            ]);
+            let pp = records
+                .iter()
+                .find(|r| r["data"]["build"] == "P'")
+                .expect("P'");
+            assert_eq!(
+                pp["data"]["native_end"], "fails assertion `reach_error()`",
+                "{name}: {pp}"
+            );
+        }
+    }
+}
