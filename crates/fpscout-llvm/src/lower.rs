@@ -1786,6 +1786,9 @@ impl FuncCx<'_> {
         if name.starts_with("llvm.pow.") && self.lower_pow_by_roots(inst, ty, &args, dest, out)? {
             return Ok(());
         }
+        if self.lower_glibc_classification(inst, &name, ty, &args, dest, out)? {
+            return Ok(());
+        }
         for (prefix, left) in [("llvm.fshl.", true), ("llvm.fshr.", false)] {
             if name.starts_with(prefix) {
                 return self.lower_funnel_shift(inst, ty, &args, left, dest, out);
@@ -1979,6 +1982,84 @@ impl FuncCx<'_> {
     /// call. Observed: `pow(x, 0.75)` under -ffast-math compiles to `sqrtsd %xmm0, %xmm1;
     /// sqrtsd %xmm1, %xmm2; mulsd %xmm2, %xmm1`, `pow(x, 1.0 / 3.0)` to `callq cbrt@PLT`.
     /// Returns false (nothing emitted) for every other pow.
+    /// glibc's classification functions, which preprocessed code (SV-COMP's `.i` tasks,
+    /// older math.h macros) calls by name: `__isnan`, `__finite`, `__isinf` (1 for +inf,
+    /// -1 for -inf), `__fpclassify` (FP_NAN 0, FP_INFINITE 1, FP_ZERO 2, FP_SUBNORMAL 3,
+    /// FP_NORMAL 4), and their `f` forms. glibc computes them with integer tests on the
+    /// bits, which raise nothing: class tests, then selects of the C results.
+    unsafe fn lower_glibc_classification(
+        &mut self,
+        inst: LLVMValueRef,
+        name: &str,
+        ty: Type,
+        args: &[Operand],
+        dest: Option<ValueId>,
+        out: &mut Vec<Inst>,
+    ) -> Result<bool> {
+        let (base, fty) = match name.strip_suffix('f') {
+            Some(base @ ("__isnan" | "__finite" | "__isinf" | "__fpclassify")) => (base, FloatTy::F32),
+            _ => match name {
+                "__isnan" | "__finite" | "__isinf" | "__fpclassify" => (name, FloatTy::F64),
+                _ => return Ok(false),
+            },
+        };
+        let opty = Type::Scalar(ScalarTy::Float(fty));
+        let (Type::Scalar(ScalarTy::Int(width)), [x]) = (ty, args) else {
+            return Ok(false);
+        };
+        if self.ty_of(inst, LLVMGetOperand(inst, 0))? != opty {
+            return Ok(false);
+        }
+        let int = |bits: i64| {
+            Operand::Const(Const::Int {
+                width,
+                bits: (bits as u64) & fpscout_ir::truncate_bits(u64::MAX, width),
+            })
+        };
+        // The class tests, in order, with the value each gives; the last value otherwise.
+        use FpClassMask as M;
+        let (tests, otherwise): (Vec<(u16, i64)>, i64) = match base {
+            "__isnan" => (vec![(M::NAN, 1)], 0),
+            "__finite" => (vec![(M::ALL & !(M::NAN | M::POS_INF | M::NEG_INF), 1)], 0),
+            "__isinf" => (vec![(M::POS_INF, 1), (M::NEG_INF, -1)], 0),
+            _ => (
+                vec![
+                    (M::NAN, 0),
+                    (M::POS_INF | M::NEG_INF, 1),
+                    (M::POS_ZERO | M::NEG_ZERO, 2),
+                    (M::POS_SUBNORMAL | M::NEG_SUBNORMAL, 3),
+                ],
+                4,
+            ),
+        };
+        let mut result = int(otherwise);
+        for (k, (mask, value)) in tests.iter().enumerate().rev() {
+            let test = self.fresh();
+            let site = self.site(inst, "llvm.is.fpclass", opty);
+            out.push(Inst {
+                dest: Some(test),
+                kind: InstKind::FClass {
+                    ty: opty,
+                    a: x.clone(),
+                    mask: FpClassMask(*mask),
+                    site,
+                },
+            });
+            let chosen = if k == 0 { dest } else { Some(self.fresh()) };
+            out.push(Inst {
+                dest: chosen,
+                kind: InstKind::Select {
+                    ty,
+                    cond: Operand::Value(test),
+                    a: int(*value),
+                    b: result,
+                },
+            });
+            result = chosen.map_or_else(|| int(0), Operand::Value);
+        }
+        Ok(true)
+    }
+
     /// `llvm.fshl`/`llvm.fshr` by a constant (what -O3 makes of `hi << k | lo >> (w-k)`
     /// joining two words, and of rotates) as the two shifts and the `or` they stand for.
     unsafe fn lower_funnel_shift(

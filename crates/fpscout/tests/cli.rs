@@ -1058,3 +1058,46 @@ fn funnel_shifts_of_optimised_builds_run_as_their_shifts() {
         }
     }
 }
+
+#[test]
+fn glibc_classification_functions_called_by_name_run_as_glibc_computes_them() {
+    // Preprocessed code (SV-COMP's .i tasks) calls glibc's __isnan, __finite, __isinf,
+    // __fpclassify by name: they were "call to external function '__isnan'". Each class
+    // gives glibc's own value, the same as the executable's, raising no flag.
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "cls.c",
+        "extern int __isnan(double), __isnanf(float), __finite(double), __finitef(float);\n\
+         extern int __isinf(double), __isinff(float), __fpclassify(double), __fpclassifyf(float);\n\
+         double classes(double x) {\n\
+         \x20 return __isnan(x) + 10 * __finite(x) + 100 * __isinf(x) + 1000 * __fpclassify(x);\n\
+         }\n\
+         float classesf(float x) {\n\
+         \x20 return __isnanf(x) + 10 * __finitef(x) + 100 * __isinff(x) + 1000 * __fpclassifyf(x);\n\
+         }\n",
+    );
+    for (args, double, float) in [
+        ("-nan", "0x1p+0", "0x1p+0"),
+        ("inf", "0x1.13p+10", "0x1.13p+10"),
+        ("-inf", "0x1.c2p+9", "0x1.c2p+9"),
+        ("-0.0", "0x1.f68p+10", "0x1.f68p+10"),
+        ("0x1p-1074", "0x1.784p+11", "0x1.f68p+10"),
+        ("0x1p-149", "0x1.f54p+11", "0x1.784p+11"),
+        ("-3", "0x1.f54p+11", "0x1.f54p+11"),
+    ] {
+        for (function, expected) in [("classes", double), ("classesf", float)] {
+            let (recs, code) =
+                common::cli::json_run(&["run", &src, "-f", function, "--args", args]);
+            assert_eq!(code, Some(0), "{function}({args}): {recs:?}");
+            for r in &recs {
+                let d = &r["data"];
+                assert_eq!(d["agrees"], true, "{function}({args}): {d}");
+                if d["build"] == "P" {
+                    assert_eq!(d["result"], expected, "{function}({args}): {d}");
+                    assert_eq!(d["flags"], serde_json::json!([]), "{function}({args}): {d}");
+                }
+            }
+        }
+    }
+}
