@@ -1997,7 +1997,9 @@ impl FuncCx<'_> {
         out: &mut Vec<Inst>,
     ) -> Result<bool> {
         let (base, fty) = match name.strip_suffix('f') {
-            Some(base @ ("__isnan" | "__finite" | "__isinf" | "__fpclassify")) => (base, FloatTy::F32),
+            Some(base @ ("__isnan" | "__finite" | "__isinf" | "__fpclassify")) => {
+                (base, FloatTy::F32)
+            }
             _ => match name {
                 "__isnan" | "__finite" | "__isinf" | "__fpclassify" => (name, FloatTy::F64),
                 _ => return Ok(false),

@@ -178,6 +178,17 @@ pub trait Domain {
         a: &Self::Scalar,
         b: &Self::Scalar,
     ) -> DResult<Self::Scalar>;
+    /// `select` of two floats of type `ty` on one lane (a domain that can combine
+    /// integers but not floats says so, and the exploring walk forks instead).
+    fn select_float(
+        &mut self,
+        _ty: FloatTy,
+        cond: &Self::Scalar,
+        a: &Self::Scalar,
+        b: &Self::Scalar,
+    ) -> DResult<Self::Scalar> {
+        self.select(cond, a, b)
+    }
     /// Which way a branch on an i1 goes.
     fn decide(&mut self, cond: &Self::Scalar) -> DResult<Decision>;
 

@@ -1094,6 +1094,24 @@ impl Domain for FloatPath {
         }
     }
 
+    fn select_float(
+        &mut self,
+        _ty: FloatTy,
+        cond: &PathScalar,
+        a: &PathScalar,
+        b: &PathScalar,
+    ) -> DResult<PathScalar> {
+        // A choice of float constants would meet the network as "a choice of integers
+        // used as a float": refused here, so that the walk forks on the condition.
+        match (cond, a, b) {
+            (PathScalar::Bits(_), _, _) => self.select(cond, a, b),
+            _ if a == b => Ok(a.clone()),
+            _ => Err(WalkError::unsupported(
+                "select of floats on a symbolic condition (not a float-solver constraint)",
+            )),
+        }
+    }
+
     fn decide(&mut self, cond: &PathScalar) -> DResult<Decision> {
         let Some(c) = self.comparison_of(cond)? else {
             let bits = self.concrete_bits(cond).unwrap_or(0);

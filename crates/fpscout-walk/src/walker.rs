@@ -857,8 +857,14 @@ impl<'m, D: Domain> Walker<'m, D> {
         let Reg::Scalar(c) = code.get(&frame.values, cond)?.clone() else {
             return Err(WalkError::unsupported("a vector condition"));
         };
-        if self.domain.decide(&c)? != Decision::Both {
-            return Err(WalkError::unsupported("a known condition"));
+        if let Decision::Known(taken) = self.domain.decide(&c)? {
+            // The path already decides the condition: no fork, the operand it picks.
+            set(
+                stack.top(),
+                inst.dest,
+                if taken { then_value } else { else_value },
+            );
+            return Ok(None);
         }
         let Some(exp) = self.exploration.as_mut() else {
             return Err(WalkError::unsupported("not exploring"));
@@ -1225,9 +1231,10 @@ impl<'m, D: Domain> Walker<'m, D> {
                 let c = get(*cond)?;
                 let (va, vb) = (get(*a)?, get(*b)?);
                 match (c, va, vb) {
-                    (Reg::Scalar(c), Reg::Scalar(x), Reg::Scalar(y)) => {
-                        Reg::Scalar(self.domain.select(c, x, y)?)
-                    }
+                    (Reg::Scalar(c), Reg::Scalar(x), Reg::Scalar(y)) => match ty.float_ty() {
+                        Some(fty) => Reg::Scalar(self.domain.select_float(fty, c, x, y)?),
+                        None => Reg::Scalar(self.domain.select(c, x, y)?),
+                    },
                     _ => self.select_other(*ty, c, va, vb)?,
                 }
             }
