@@ -13,8 +13,8 @@ use crate::concrete::{Concrete, FpMode};
 use crate::domain::{DResult, Decision, Domain, OpSite};
 use crate::WalkError;
 use fpscout_fpsolve::{
-    Arith, BitView, FcmpPredicate, FloatClasses, FloatDomain, Format, IntPredicate, MinMaxOp,
-    Network, NetworkError, Propagation, VarId,
+    integer_type_range, Arith, BitView, Constraint, FcmpPredicate, FloatClasses, FloatDomain,
+    Format, IntDomain, IntPredicate, MinMaxOp, Network, NetworkError, Propagation, VarId,
 };
 use fpscout_ir::{
     CastOp, CmpLowering, ExceptionSet, FBinOp, FBinaryOp, FCmpPred, FUnaryOp, FloatTy, FpClassMask,
@@ -59,6 +59,14 @@ pub enum Test {
         predicate: IntPredicate,
         k: u64,
     },
+    /// The integer variable `a` (a float converted by `fptosi`/`fptoui`) lies in
+    /// `[lo, hi]` (`holds`), or outside it.
+    IntRange {
+        a: VarId,
+        lo: i128,
+        hi: i128,
+        holds: bool,
+    },
 }
 
 impl Comparison {
@@ -77,8 +85,10 @@ pub enum PathScalar {
     Bits(u64),
     /// A float variable of the network.
     Float(VarId),
-    /// An integer variable of the network (from `fptosi`/`fptoui`), its IR width.
-    Int(VarId, u32),
+    /// An integer variable of the network (from `fptosi`/`fptoui`), its IR width, and a
+    /// constant added to it (`i + 1`): the value is the variable plus the offset, which
+    /// the path's domain of the variable showed not to wrap at the width.
+    Int(VarId, u32, i128),
     /// An integer read from a float variable's bits (`GET_HIGH_WORD`, the exponent
     /// field, the sign): comparisons of it with constants are sets of floats.
     View(VarId, BitView),
@@ -489,8 +499,60 @@ fn require(network: &mut Network, c: Comparison) -> DResult<()> {
             };
             network.require_in_set(a, view.satisfying(predicate, k))
         }
+        Test::IntRange { a, lo, hi, holds } => {
+            // `int_range_test` made this test only for a converted integer.
+            let (min, max) = type_range_of(network, a)?.unwrap_or((i128::MIN, i128::MAX));
+            let range = if c.holds == holds {
+                Some((lo, hi))
+            } else if lo <= min {
+                Some((hi.saturating_add(1), max))
+            } else if hi >= max {
+                Some((min, lo.saturating_sub(1)))
+            } else {
+                // Outside an inner interval is two intervals, which an integer domain
+                // cannot hold: left unrequired, the path condition is larger than the
+                // path's (a refutation stays sound; a solution is replayed before it
+                // counts).
+                None
+            };
+            match range {
+                Some((lo, hi)) => {
+                    network.restrict(a, fpscout_fpsolve::Domain::Int(IntDomain::new(lo, hi)))
+                }
+                None => Ok(()),
+            }
+        }
     }
     .map_err(solver_error)
+}
+
+/// The predicate with its operands swapped (`k < x` is `x > k`).
+fn swapped(pred: ICmpPred) -> ICmpPred {
+    match pred {
+        ICmpPred::Slt => ICmpPred::Sgt,
+        ICmpPred::Sle => ICmpPred::Sge,
+        ICmpPred::Sgt => ICmpPred::Slt,
+        ICmpPred::Sge => ICmpPred::Sle,
+        ICmpPred::Ult => ICmpPred::Ugt,
+        ICmpPred::Ule => ICmpPred::Uge,
+        ICmpPred::Ugt => ICmpPred::Ult,
+        ICmpPred::Uge => ICmpPred::Ule,
+        other => other,
+    }
+}
+
+/// The values an integer variable's type holds (its declared bounds, before any
+/// narrowing): the bounds of its `fptosi`/`fptoui` constraint's integer type.
+fn type_range_of(network: &Network, a: VarId) -> DResult<Option<(i128, i128)>> {
+    Ok(network.constraints().iter().find_map(|c| match *c {
+        Constraint::FloatToInt {
+            result,
+            bits,
+            signed,
+            ..
+        } if result == a => Some(integer_type_range(bits, signed)),
+        _ => None,
+    }))
 }
 
 /// The solver's classes of an `llvm.is.fpclass` mask; `None` when the mask tells
@@ -523,6 +585,117 @@ fn sign_bit(ty: FloatTy) -> u64 {
     match ty {
         FloatTy::F32 => 0x8000_0000,
         FloatTy::F64 => 0x8000_0000_0000_0000,
+    }
+}
+
+impl FloatPath {
+    /// The values `v + offset` takes on this path (the variable's current domain,
+    /// shifted), or `None` when its domain is empty.
+    fn value_range(&self, v: VarId, offset: i128) -> DResult<Option<(i128, i128)>> {
+        let domain = self.network.int_domain(v).map_err(solver_error)?;
+        Ok(domain
+            .range()
+            .map(|(lo, hi)| (lo.saturating_add(offset), hi.saturating_add(offset))))
+    }
+
+    /// `(v + offset) pred k` at `width` bits, as a range of `v`: exact when every value
+    /// the path leaves `v + offset` reads the same in the predicate's signedness.
+    fn int_range_test(
+        &self,
+        (v, offset): (VarId, i128),
+        pred: ICmpPred,
+        width: u32,
+        k: u64,
+    ) -> DResult<Test> {
+        let refuse = |why: &str| {
+            Err(WalkError::unsupported(format!(
+                "{pred:?} comparison of an integer converted from a float {why}"
+            )))
+        };
+        let Some((min, max)) = type_range_of(&self.network, v)? else {
+            return refuse("(no conversion found)");
+        };
+        let Some((lo, hi)) = self.value_range(v, offset)? else {
+            // An empty domain: the path is infeasible whatever is required.
+            return Ok(Test::IntRange {
+                a: v,
+                lo: 1,
+                hi: 0,
+                holds: true,
+            });
+        };
+        let (signed_lo, signed_hi) = integer_type_range(width, true);
+        let (_, unsigned_hi) = integer_type_range(width, false);
+        let reads_signed = signed_lo <= lo && hi <= signed_hi;
+        let reads_unsigned = 0 <= lo && hi <= unsigned_hi;
+        let ks = i128::from(fpscout_ir::sign_extend(k, width));
+        let ku = i128::from(k);
+        // The values the comparison holds on, as a range of `v + offset`, and whether the
+        // comparison is that range or its complement.
+        let (range, holds) = match pred {
+            ICmpPred::Eq | ICmpPred::Ne if reads_signed => ((ks, ks), pred == ICmpPred::Eq),
+            ICmpPred::Eq | ICmpPred::Ne if reads_unsigned => ((ku, ku), pred == ICmpPred::Eq),
+            ICmpPred::Slt if reads_signed => ((i128::MIN, ks - 1), true),
+            ICmpPred::Sle if reads_signed => ((i128::MIN, ks), true),
+            ICmpPred::Sgt if reads_signed => ((ks + 1, i128::MAX), true),
+            ICmpPred::Sge if reads_signed => ((ks, i128::MAX), true),
+            ICmpPred::Ult if reads_unsigned => ((i128::MIN, ku - 1), true),
+            ICmpPred::Ule if reads_unsigned => ((i128::MIN, ku), true),
+            ICmpPred::Ugt if reads_unsigned => ((ku + 1, i128::MAX), true),
+            ICmpPred::Uge if reads_unsigned => ((ku, i128::MAX), true),
+            // A negative value read unsigned is above every small constant: `x <u k` is
+            // `0 <= x < k` (C's `i + 1 < sizeof T / sizeof T[0]`).
+            ICmpPred::Ult | ICmpPred::Ule | ICmpPred::Ugt | ICmpPred::Uge
+                if reads_signed && ku <= signed_hi =>
+            {
+                let top = if matches!(pred, ICmpPred::Ult | ICmpPred::Uge) {
+                    ku - 1
+                } else {
+                    ku
+                };
+                ((0, top), matches!(pred, ICmpPred::Ult | ICmpPred::Ule))
+            }
+            _ => return refuse("whose values read differently in the comparison's signedness"),
+        };
+        // As a range of `v`, within its type (an empty range stays empty).
+        let lo = range.0.saturating_sub(offset).max(min);
+        let hi = range.1.saturating_sub(offset).min(max);
+        let (lo, hi) = if lo <= hi { (lo, hi) } else { (1, 0) };
+        Ok(Test::IntRange {
+            a: v,
+            lo,
+            hi,
+            holds,
+        })
+    }
+
+    /// Whether every value the path leaves `v` reads as itself in `width` bits of the
+    /// given signedness (what `sitofp`/`uitofp` read).
+    fn reads_as_value(&self, v: VarId, width: u32, signed: bool) -> DResult<bool> {
+        let (lo_ok, hi_ok) = integer_type_range(width, signed);
+        Ok(self
+            .value_range(v, 0)?
+            .is_none_or(|(lo, hi)| lo_ok <= lo && hi <= hi_ok))
+    }
+
+    /// `v + offset` as one width's integer in another (`sext`, `zext`), when every
+    /// value the path leaves it keeps its value.
+    fn int_extended(
+        &self,
+        (v, offset): (VarId, i128),
+        signed: bool,
+        from: u32,
+        to: u32,
+    ) -> DResult<PathScalar> {
+        let (lo_ok, hi_ok) = integer_type_range(from, signed);
+        match self.value_range(v, offset)? {
+            Some((lo, hi)) if lo_ok <= lo && hi <= hi_ok => Ok(PathScalar::Int(v, to, offset)),
+            None => Ok(PathScalar::Int(v, to, offset)),
+            Some(_) => Err(WalkError::unsupported(format!(
+                "{} of an integer converted from a float whose values may not keep their value",
+                if signed { "sext" } else { "zext" }
+            ))),
+        }
     }
 }
 
@@ -837,8 +1010,8 @@ impl Domain for FloatPath {
                 CastOp::SIToFP | CastOp::UIToFP,
                 ScalarTy::Int(w),
                 ScalarTy::Float(t),
-                PathScalar::Int(v, _),
-            ) => {
+                PathScalar::Int(v, _, 0),
+            ) if self.reads_as_value(*v, w, op == CastOp::SIToFP)? => {
                 let r = self
                     .network
                     .int_to_float(*v, format_of(t))
@@ -878,7 +1051,7 @@ impl Domain for FloatPath {
                 let why = format!(
                     "{op:?} to i{w}: its invalid range follows the backend's lowering, not stated as constraints"
                 );
-                (PathScalar::Int(v, w), WatchedOp::Unstated(why))
+                (PathScalar::Int(v, w, 0), WatchedOp::Unstated(why))
             }
             _ => {
                 return Err(WalkError::unsupported(format!(
@@ -907,8 +1080,10 @@ impl Domain for FloatPath {
             (PathScalar::Condition(c, _), CastOp::ZExt | CastOp::Trunc, ScalarTy::Int(w)) => {
                 Ok(PathScalar::Condition(*c, w))
             }
-            (PathScalar::Int(v, w), CastOp::SExt, ScalarTy::Int(t)) if t >= *w => {
-                Ok(PathScalar::Int(*v, t))
+            (PathScalar::Int(v, w, c), CastOp::SExt | CastOp::ZExt, ScalarTy::Int(t))
+                if t >= *w =>
+            {
+                self.int_extended((*v, *c), op == CastOp::SExt, *w, t)
             }
             (PathScalar::Float(v), CastOp::BitCast, ScalarTy::Int(_)) => {
                 let ScalarTy::Float(ty) = from else {
@@ -975,6 +1150,27 @@ impl Domain for FloatPath {
         // address, a float): paths that drop it are still walked.
         if let (PathScalar::Unmodelled(why), _) | (_, PathScalar::Unmodelled(why)) = (a, b) {
             return Ok(PathScalar::Unmodelled(why.clone()));
+        }
+        // A converted integer plus or minus a constant (`i + 1`), while it cannot wrap.
+        let shifted = match (op, a, b) {
+            (IBinOp::Add, PathScalar::Int(v, w, c), PathScalar::Bits(k))
+            | (IBinOp::Add, PathScalar::Bits(k), PathScalar::Int(v, w, c)) => {
+                Some((*v, *w, c + i128::from(fpscout_ir::sign_extend(*k, width))))
+            }
+            (IBinOp::Sub, PathScalar::Int(v, w, c), PathScalar::Bits(k)) => {
+                Some((*v, *w, c - i128::from(fpscout_ir::sign_extend(*k, width))))
+            }
+            _ => None,
+        };
+        if let Some((v, w, offset)) = shifted {
+            if w == width {
+                let (lo_ok, hi_ok) = integer_type_range(width, true);
+                if let Some((lo, hi)) = self.value_range(v, offset)? {
+                    if lo_ok <= lo && hi <= hi_ok {
+                        return Ok(PathScalar::Int(v, w, offset));
+                    }
+                }
+            }
         }
         // Boolean algebra of one condition with a constant (`!c`, `c & 1`, `c | 0`).
         let (cond, k) = match (a, b) {
@@ -1047,6 +1243,17 @@ impl Domain for FloatPath {
                 predicate,
                 k,
             };
+            return Ok(PathScalar::Condition(Comparison { test, holds: true }, 1));
+        }
+        // A float converted to an integer, compared with a constant (`i >= 0` of
+        // `i = dx`): the integer variable's range.
+        let int_test = match (a, b) {
+            (PathScalar::Int(v, _, c), PathScalar::Bits(k)) => Some(((*v, *c), pred, *k)),
+            (PathScalar::Bits(k), PathScalar::Int(v, _, c)) => Some(((*v, *c), swapped(pred), *k)),
+            _ => None,
+        };
+        if let Some((value, pred, k)) = int_test {
+            let test = self.int_range_test(value, pred, width, k)?;
             return Ok(PathScalar::Condition(Comparison { test, holds: true }, 1));
         }
         // A condition (0 or 1) compared with a constant: `if (holds)` is `holds != 0`.

@@ -669,3 +669,31 @@ fn selects_and_joined_conditions_of_optimised_builds_fork_the_walk() {
         }
     }
 }
+
+#[test]
+fn an_index_converted_from_a_float_is_compared_as_a_range() {
+    // `i = (int)(2 * x); if (i >= 0 && i + 1 < 10)`: the float solver refused the
+    // comparison ("Sge comparison of a symbolic integer") and the offset ("Add on
+    // symbolic integers"); both are ranges of the converted integer now, exact while
+    // `i + 1` cannot wrap on the path. (int) truncates -0.9 to 0: the reachable task's
+    // witness is a negative x.
+    for (name, answer, code) in [
+        ("converted_index_unreachable.c", "unreachable", 0),
+        ("converted_index_reachable.c", "reachable", 1),
+    ] {
+        let path = file("svcomp", name);
+        let (found, witness, exit) = reach(&[&path]);
+        assert_eq!(found["answer"], answer, "{name}: {found}");
+        assert_eq!(exit, Some(code), "{name}");
+        assert_eq!(found["method"], "float solver", "{name}: {found}");
+        if let Some(witness) = witness {
+            let x: f64 = witness["inputs"][0]["values"][0]["decimal"]
+                .as_str()
+                .and_then(|d| d.parse().ok())
+                .expect("the double");
+            assert!(x < 0.0 && x > -0.5, "{name}: {witness}");
+            let p = replay(&path, "main", &witness);
+            assert_eq!(p["native_end"], "fails assertion `reach_error()`", "{p}");
+        }
+    }
+}
