@@ -254,6 +254,8 @@ pub struct FloatPath {
     pub forks: u64,
     /// Branch directions propagation refuted (pruned without walking them).
     pub pruned: u64,
+    /// Floats rebuilt from words the solver does not follow, each a free variable.
+    pub rebuilt_floats: u64,
     /// Whether branches are decided by propagation (on by default). Off, every symbolic
     /// branch forks and its constraint is only recorded, so that another solver (the
     /// Z3 baseline of `reach`) does all the deciding on the paths' networks.
@@ -277,6 +279,7 @@ impl FloatPath {
             inputs: Vec::new(),
             forks: 0,
             pruned: 0,
+            rebuilt_floats: 0,
             propagate_branches: true,
             watch: HashSet::new(),
             watched: Vec::new(),
@@ -1103,14 +1106,32 @@ impl Domain for FloatPath {
                     |view| PathScalar::View(*v, view),
                 ))
             }
-            (PathScalar::View(..), _, _) => Ok(PathScalar::Unmodelled(
-                "a float rebuilt from integer bits (SET_HIGH_WORD, INSERT_WORDS)".into(),
-            )),
-            (PathScalar::Unmodelled(_), CastOp::BitCast, ScalarTy::Float(_)) => {
-                Ok(PathScalar::Unmodelled(
-                    "a float rebuilt from integer bits (SET_HIGH_WORD, INSERT_WORDS)".into(),
+            // The bits of a float read back whole (punning through memory): the float.
+            (PathScalar::View(v, view), CastOp::BitCast, ScalarTy::Float(t))
+                if *view == BitView::of(format_of(t))
+                    && self.network.float_domain(*v).map(|d| d.format()).ok()
+                        == Some(format_of(t)) =>
+            {
+                Ok(PathScalar::Float(*v))
+            }
+            // A float rebuilt from words the solver does not follow (SET_HIGH_WORD,
+            // INSERT_WORDS of arithmetic on the bits): a new variable that may be any
+            // float. The path condition is then larger than the path's: a refutation
+            // stays sound, and a solution counts only once it replays.
+            (
+                PathScalar::View(..) | PathScalar::Unmodelled(_),
+                CastOp::BitCast,
+                ScalarTy::Float(t),
+            ) => {
+                self.rebuilt_floats += 1;
+                let name = format!("rebuilt#{}", self.rebuilt_floats);
+                Ok(PathScalar::Float(
+                    self.network.float_var(&name, format_of(t)),
                 ))
             }
+            (PathScalar::View(..), _, _) => Ok(PathScalar::Unmodelled(format!(
+                "{op:?} {from} → {to} of {UNMODELLED_BITS}"
+            ))),
             (PathScalar::Unmodelled(why), _, _) => Ok(PathScalar::Unmodelled(why.clone())),
             // C's `(long)(x < y)` sign-extended, or a select of integers cast: the leaves
             // cast one by one.
