@@ -166,7 +166,7 @@ fn reproducers_of_a_program_with_its_own_main_rename_it() {
     let dir = tempfile::tempdir().unwrap();
     let args = [&["diff", &program, "-f", "half_sum"][..], &DIFF_BUDGET].concat();
     reproducers_pass(&args, dir.path(), &["P", "P'"]);
-    let build = std::fs::read_to_string(dir.path().join("build.sh")).unwrap();
+    let build = std::fs::read_to_string(dir.path().join("fpscout-lib.sh")).unwrap();
     assert!(
         build.contains("--redefine-sym main=__fpscout_user_main"),
         "{build}"
