@@ -1455,6 +1455,16 @@ fn classify(exact: Option<&Rational>, ret: Type) -> Avoidability {
     }
 }
 
+impl Summary {
+    /// Copies this process's compile statistics into the summary.
+    pub fn record_compile_stats(&mut self) {
+        let c = fpscout_toolchain::compile_stats();
+        self.compile_seconds = c.compile_seconds;
+        self.cache_hits = c.hits;
+        self.cache_misses = c.misses;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1513,15 +1523,5 @@ mod tests {
             ..dwarf.clone()
         };
         assert_ne!(LocKey::of(&ir), LocKey::of(&other_col));
-    }
-}
-
-impl Summary {
-    /// Copies this process's compile statistics into the summary.
-    pub fn record_compile_stats(&mut self) {
-        let c = fpscout_toolchain::compile_stats();
-        self.compile_seconds = c.compile_seconds;
-        self.cache_hits = c.hits;
-        self.cache_misses = c.misses;
     }
 }
