@@ -20,6 +20,19 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+/// Environment variables clang or the linker read (include and library search paths,
+/// reproducible-build dates): part of every key.
+const TOOL_ENVIRONMENT: [&str; 8] = [
+    "CPATH",
+    "C_INCLUDE_PATH",
+    "CPLUS_INCLUDE_PATH",
+    "OBJC_INCLUDE_PATH",
+    "LIBRARY_PATH",
+    "SOURCE_DATE_EPOCH",
+    "LD_RUN_PATH",
+    "COMPILER_PATH",
+];
+
 /// Bumped when the layout of entries or keys changes.
 const LAYOUT: &str = "v1";
 
@@ -107,6 +120,14 @@ impl Key {
         match std::env::current_dir() {
             Ok(cwd) => key.os(cwd.as_os_str()),
             Err(_) => key.text("?"),
+        }
+        // What clang and the linker read from the environment besides their arguments.
+        for var in TOOL_ENVIRONMENT {
+            key.text(var);
+            match std::env::var_os(var) {
+                Some(v) => key.os(&v),
+                None => key.text("\0unset"),
+            }
         }
         key
     }
