@@ -107,6 +107,8 @@ pub(crate) struct Key {
     hasher: Sha256,
     /// Files whose bytes are in the key by content (their paths may or may not be).
     explicit: Vec<PathBuf>,
+    /// False when an input could not be read: such a key is never used.
+    complete: bool,
 }
 
 impl Key {
@@ -114,6 +116,7 @@ impl Key {
         let mut key = Key {
             hasher: Sha256::new(),
             explicit: Vec::new(),
+            complete: true,
         };
         key.text(LAYOUT);
         key.text(kind);
@@ -148,16 +151,19 @@ impl Key {
             self.os(a.as_ref());
         }
     }
-    /// The bytes of `path` (and, when `with_path`, its name): `None` when it cannot be read.
-    pub(crate) fn file(&mut self, path: &Path, with_path: bool) -> Option<()> {
-        let bytes = std::fs::read(path).ok()?;
+    /// The bytes of `path` (and, when `with_path`, its name); a file that cannot be read
+    /// makes the step run uncached.
+    pub(crate) fn file(&mut self, path: &Path, with_path: bool) {
+        let Ok(bytes) = std::fs::read(path) else {
+            self.complete = false;
+            return;
+        };
         self.text(if with_path { "file" } else { "content" });
         if with_path {
             self.os(path.as_os_str());
         }
         self.bytes(&bytes);
         self.explicit.push(path.to_path_buf());
-        Some(())
     }
 }
 
@@ -325,7 +331,7 @@ pub(crate) fn step<E>(
     run: impl FnOnce(Option<&Path>) -> Result<Vec<u8>, E>,
 ) -> Result<Vec<u8>, E> {
     let started = Instant::now();
-    let Some(cache) = cache else {
+    let Some(cache) = cache.filter(|_| key.complete) else {
         let result = run(None);
         record_time(started.elapsed());
         MISSES.fetch_add(1, Ordering::Relaxed);

@@ -560,7 +560,7 @@ impl Toolchain {
         for o in objects {
             key.file(o, false);
         }
-        cache::step(self.cache(), key, true, true, &[out], |depfile| {
+        let plain_link = || {
             let mut cmd = Command::new(&self.clang);
             if cxx {
                 cmd.arg("--driver-mode=g++");
@@ -571,12 +571,24 @@ impl Toolchain {
                 .arg("-lm")
                 .arg("-o")
                 .arg(out);
+            cmd
+        };
+        cache::step(self.cache(), key, true, true, &[out], |depfile| {
+            let cmd = plain_link();
+            let mut with_depfile = cmd;
             if let Some(d) = depfile {
                 let mut arg = OsString::from("-Wl,--dependency-file=");
                 arg.push(d);
-                cmd.arg(arg);
+                with_depfile.arg(arg);
             }
-            let output = run(&mut cmd, "clang (link)")?;
+            let mut output = run(&mut with_depfile, "clang (link)")?;
+            if !output.status.success()
+                && String::from_utf8_lossy(&output.stderr).contains("dependency-file")
+            {
+                // A linker without --dependency-file (GNU ld before 2.35): link without
+                // it; with no dependency file the result is not cached.
+                output = run(&mut plain_link(), "clang (link)")?;
+            }
             if !output.status.success() {
                 return Err(ToolchainError::ToolFailed {
                     tool: "clang (link)".into(),
