@@ -240,7 +240,7 @@ impl CompileCache {
 
     /// Copies the entry of `first` into `outputs`, if the cache holds one for the
     /// current bytes of the files its manifest names.
-    fn lookup(&self, first: &str, outputs: &[&Path]) -> Option<Outcome> {
+    fn lookup(&self, first: &str, outputs: &[&Path], executable: bool) -> Option<Outcome> {
         let manifest = std::fs::read(self.manifest_path(first)).ok()?;
         let manifest = String::from_utf8(manifest).ok()?;
         let deps: Vec<PathBuf> = manifest
@@ -251,7 +251,21 @@ impl CompileCache {
         let entry = self.entry_path(&Self::content_key(first, &deps)?);
         let text = std::fs::read(entry.join("text")).ok()?;
         for (i, out) in outputs.iter().enumerate() {
-            std::fs::copy(entry.join(format!("out{i}")), out).ok()?;
+            let from = entry.join(format!("out{i}"));
+            if executable {
+                // An executable is written by another process, as the linker would: a
+                // child this process forks meanwhile (the solver's) would otherwise hold
+                // the file open for writing, and running it would fail (ETXTBSY).
+                let copied = std::process::Command::new("cp")
+                    .arg("--")
+                    .arg(&from)
+                    .arg(out)
+                    .status()
+                    .ok()?;
+                copied.success().then_some(())?;
+            } else {
+                std::fs::copy(from, out).ok()?;
+            }
         }
         Some(Outcome { text })
     }
@@ -338,7 +352,7 @@ pub(crate) fn step<E>(
         return result;
     };
     let (first, explicit) = cache.finish(key, link);
-    if let Some(hit) = cache.lookup(&first, outputs) {
+    if let Some(hit) = cache.lookup(&first, outputs, link) {
         record_time(started.elapsed());
         HITS.fetch_add(1, Ordering::Relaxed);
         return Ok(hit.text);
