@@ -769,38 +769,21 @@ fn link_flags(build_flags: &[String]) -> Vec<String> {
 }
 
 fn compile_driver(tc: &Toolchain, driver_c: &Path, driver_obj: &Path) -> Result<()> {
-    let args: Vec<std::ffi::OsString> = [
-        "-x",
-        "c",
-        "-std=gnu17",
-        "-O0",
-        "-fno-fast-math",
-        "-ffp-contract=off",
-        "-Wno-bit-int-extension",
-        "-c",
-        "-o",
-    ]
-    .iter()
-    .map(Into::into)
-    .chain([
-        driver_obj.as_os_str().to_owned(),
-        driver_c.as_os_str().to_owned(),
-    ])
-    .collect();
-    let output = tc
-        .clang_command(&args)
-        .output()
-        .map_err(|source| ToolchainError::Io {
-            what: "clang (driver)".into(),
-            source,
-        })?;
-    if !output.status.success() {
-        return Err(ToolchainError::ToolFailed {
-            tool: "clang (native driver)".into(),
-            diagnostics: String::from_utf8_lossy(&output.stderr).into_owned(),
-        }
-        .into());
-    }
+    // Compiled from its text (kept in `driver_c` for inspection), so that the same
+    // driver in another directory is the same cached object.
+    let code = std::fs::read_to_string(driver_c).map_err(io_err("reading the driver source"))?;
+    tc.compile_c_text(
+        &code,
+        &[
+            "-std=gnu17",
+            "-O0",
+            "-fno-fast-math",
+            "-ffp-contract=off",
+            "-Wno-bit-int-extension",
+        ],
+        driver_obj,
+        "native driver",
+    )?;
     Ok(())
 }
 

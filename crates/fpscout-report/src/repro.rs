@@ -91,8 +91,13 @@ pub fn write(
     };
     let mut script = String::from(
         "#!/bin/sh\n# Builds every fpscout reproducer here as each build and runs it: exit \
-         status 1 when one prints FAIL, 2 when one does not build.\ncd \"$(dirname \"$0\")\" || exit 2\nstatus=0\n",
+         status 1 when one prints FAIL, 2 when one does not build.\n# The program's sources \
+         are compiled once per build into fpscout-lib/BUILD (fpscout-lib.sh), and\n# every \
+         reproducer links those objects.\ncd \"$(dirname \"$0\")\" || exit 2\nrm -rf fpscout-lib\nstatus=0\n",
     );
+    let library = builds.library_script(&sources);
+    let library_path = dir.join(LIBRARY_SCRIPT);
+    std::fs::write(&library_path, library).map_err(|e| io("write", &library_path, e))?;
     let mut readme = format!(
         "fpscout reproducers\n\nOne C file per confirmed finding. Each calls the function \
          with the witness input (exact hex floats),\nchecks the result bits and the flags \
@@ -101,7 +106,9 @@ pub fn write(
          for both builds; -D{} or -D{} selects\nwhat it expects. The program's sources \
          are compiled with fpscout's flags for that build and\nlinked with them, so a \
          -ffast-math P' starts with FTZ/DAZ on (crtfastmath.o), as fpscout's\nexecutable \
-         did. Exceptions findings check that the flag is raised (the operation's place is\n\
+         did. The sources are compiled once per build into fpscout-lib/p and\n\
+         fpscout-lib/pprime (sh fpscout-lib.sh p|pprime), and each reproducer links those \
+         objects.\nExceptions findings check that the flag is raised (the operation's place is\n\
          in the file's comment); diff findings check both builds' bits and exact flags.\n\n",
         build_macro(BuildKind::P),
         build_macro(BuildKind::PPrime)
@@ -125,7 +132,7 @@ pub fn write(
         for run in &f.runs {
             let Some(build) = build_of(run) else { continue };
             let exe = format!("{stem}-{}", exe_suffix(build));
-            let commands = builds.commands(build, &sources, &program_file, &exe, cxx);
+            let commands = builds.commands(build, &program_file, &exe, cxx);
             lines.push((build, exe, commands));
             runs.push((build, run));
         }
@@ -143,6 +150,12 @@ pub fn write(
         script.push_str(&format!("\n# {program_file}\n"));
         for (build, exe, commands) in &lines {
             let _ = writeln!(readme, "  {}:", build.label());
+            let _ = writeln!(
+                script,
+                "[ -f {ok} ] || sh {LIBRARY_SCRIPT} {b} || exit 2",
+                ok = library_stamp(*build),
+                b = exe_suffix(*build)
+            );
             for c in commands {
                 let _ = writeln!(readme, "    {}", shell_line(c));
                 let _ = writeln!(script, "{} || exit 2", shell_line(c));
@@ -209,53 +222,41 @@ impl ReproBuilds {
         Ok(placed)
     }
 
-    /// The command lines that build `program` as `build` into `exe`: one clang line
-    /// when every source is C or IR compiled with the build's flags alone and none
-    /// defines `main` (the usual case), else each source compiled as fpscout compiled it
-    /// (its `main` renamed), the program as fpscout's driver, and a link with the
-    /// build's flags.
-    fn commands(
-        &self,
-        build: BuildKind,
-        placed: &PlacedSources,
-        program: &str,
-        exe: &str,
-        cxx: bool,
-    ) -> Vec<Vec<String>> {
-        let clang = self.clang.display().to_string();
-        let recipe = self.flags.compile_flags(build);
-        let define = format!("-D{}", build_macro(build));
-        let plain_c_or_ir = self.sources.files.iter().all(|f| {
-            f.flags.is_empty()
-                && SourceKind::of(&f.path).is_ok_and(|k| k == SourceKind::C || k.is_ir())
-        });
-        let language_free = !recipe
-            .iter()
-            .any(|f| f.starts_with("-x") || f.starts_with("-std="));
-        let runtime = |line: &mut Vec<String>| {
-            line.extend(self.flags.libraries.iter().cloned());
-            if cxx {
-                line.push("-lstdc++".into());
+    /// `fpscout-lib.sh`: `sh fpscout-lib.sh p|pprime` compiles every source of the
+    /// program once, as fpscout compiled it for that build (its own flags, `main`
+    /// renamed when it has one), into `fpscout-lib/BUILD/N.o`, and marks the set done.
+    fn library_script(&self, placed: &PlacedSources) -> String {
+        let mut script = String::from(
+            "#!/bin/sh\n# Compiles the program's sources once for one build (p or pprime) \
+             into fpscout-lib/BUILD: the objects every reproducer of that build links.\n\
+             cd \"$(dirname \"$0\")\" || exit 2\ncase \"$1\" in\n",
+        );
+        for build in BuildKind::BOTH {
+            let b = exe_suffix(build);
+            let _ = writeln!(script, "{b})\n  mkdir -p fpscout-lib/{b} || exit 2");
+            for line in self.library_commands(build, placed) {
+                let _ = writeln!(script, "  {} || exit 2", shell_line(&line));
             }
-            line.extend(["-lm".to_string(), "-o".into(), exe.to_string()]);
-        };
-        if plain_c_or_ir && language_free && !self.defines_main {
-            let mut line = vec![clang];
-            line.extend(recipe);
-            line.push(define);
-            line.push(program.to_string());
-            line.extend(placed.sources.iter().cloned());
-            runtime(&mut line);
-            return vec![line];
+            let _ = writeln!(script, "  : > {} || exit 2\n  ;;", library_stamp(build));
         }
+        script.push_str("*) echo \"usage: sh fpscout-lib.sh p|pprime\" >&2; exit 2 ;;\nesac\n");
+        script
+    }
+
+    /// The command lines that compile each source of the program for `build` into
+    /// the library (`main` renamed when the program has one), as fpscout's executables
+    /// compile them; fast-math's warnings about NaN and infinity checks are fpscout's
+    /// business, not the reader's.
+    fn library_commands(&self, build: BuildKind, placed: &PlacedSources) -> Vec<Vec<String>> {
+        let clang = self.clang.display().to_string();
         let mut lines = Vec::new();
-        let mut objects = Vec::new();
         for (i, (file, path)) in self.sources.files.iter().zip(&placed.sources).enumerate() {
-            let object = format!("{exe}.{i}.o");
+            let object = library_object(build, i);
             let mut line = vec![clang.clone()];
             if SourceKind::of(&file.path).is_ok_and(|k| k == SourceKind::Cxx) {
                 line.push("--driver-mode=g++".into());
             }
+            line.push(QUIET_FAST_MATH.into());
             line.extend(
                 self.flags
                     .for_file(build, file)
@@ -270,11 +271,46 @@ impl ReproBuilds {
                     self.objcopy.display().to_string(),
                     "--redefine-sym".into(),
                     "main=__fpscout_user_main".into(),
-                    object.clone(),
+                    object,
                 ]);
             }
-            objects.push(object);
         }
+        lines
+    }
+
+    /// The command lines that build `program` as `build` into `exe`, linking the
+    /// library of `build` (see [`ReproBuilds::library_script`]): one clang line that
+    /// compiles the program with the build's flags and links, when those flags select
+    /// no language; else the program compiled as fpscout's driver is and a link with the
+    /// build's flags.
+    fn commands(&self, build: BuildKind, program: &str, exe: &str, cxx: bool) -> Vec<Vec<String>> {
+        let clang = self.clang.display().to_string();
+        let recipe = self.flags.compile_flags(build);
+        let define = format!("-D{}", build_macro(build));
+        let objects: Vec<String> = (0..self.sources.files.len())
+            .map(|i| library_object(build, i))
+            .collect();
+        let language_free = !recipe
+            .iter()
+            .any(|f| f.starts_with("-x") || f.starts_with("-std="));
+        let runtime = |line: &mut Vec<String>| {
+            line.extend(self.flags.libraries.iter().cloned());
+            if cxx {
+                line.push("-lstdc++".into());
+            }
+            line.extend(["-lm".to_string(), "-o".into(), exe.to_string()]);
+        };
+        if language_free {
+            let mut line = vec![clang];
+            line.extend(recipe);
+            line.push(QUIET_FAST_MATH.into());
+            line.push(define);
+            line.push(program.to_string());
+            line.extend(objects);
+            runtime(&mut line);
+            return vec![line];
+        }
+        let mut lines = Vec::new();
         let main_object = format!("{exe}.main.o");
         let mut line = vec![clang.clone()];
         line.extend(
@@ -305,6 +341,22 @@ impl ReproBuilds {
         lines.push(link);
         lines
     }
+}
+
+/// The script that compiles the program's sources once per build.
+const LIBRARY_SCRIPT: &str = "fpscout-lib.sh";
+
+/// Silences fast-math's "use of NaN/infinity is undefined" warnings (clang 18+).
+const QUIET_FAST_MATH: &str = "-Wno-nan-infinity-disabled";
+
+/// The object of source `index` in the library of `build`.
+fn library_object(build: BuildKind, index: usize) -> String {
+    format!("fpscout-lib/{}/{index}.o", exe_suffix(build))
+}
+
+/// The file that says the library of `build` is complete.
+fn library_stamp(build: BuildKind) -> String {
+    format!("fpscout-lib/{}/done", exe_suffix(build))
 }
 
 /// Where a reproducer's commands find the program's files.

@@ -9,10 +9,15 @@
 //! it) and their IR linked with llvm-link into one module per build, while the native
 //! executables link the objects: no cross-file optimisation in either.
 
+pub mod cache;
+
+use cache::Key;
+pub use cache::{compile_stats, CompileCache, CompileStats};
 use std::ffi::OsString;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Arc;
 
 /// Flags of the unoptimised build P.
 pub const P_FLAGS: &[&str] = &[
@@ -255,6 +260,9 @@ pub struct Toolchain {
     pub clang: PathBuf,
     pub opt: PathBuf,
     pub llvm_link: PathBuf,
+    /// Where compiled IR, objects, printouts and executables are kept by content
+    /// (`None`: every step runs).
+    pub cache: Option<Arc<CompileCache>>,
 }
 
 fn find_tool(env_var: &'static str, tool: &'static str, candidates: &[&str]) -> Result<PathBuf> {
@@ -308,11 +316,24 @@ impl Toolchain {
             "llvm-link-19",
             &["llvm-link-19", "/usr/lib/llvm-19/bin/llvm-link"],
         )?;
+        let cache = cache::default_dir()
+            .map(|dir| Arc::new(CompileCache::open(dir, &clang, &[&clang, &opt, &llvm_link])));
         Ok(Toolchain {
             clang,
             opt,
             llvm_link,
+            cache,
         })
+    }
+
+    /// This toolchain with every step run, nothing read from or written to the cache.
+    pub fn without_cache(mut self) -> Toolchain {
+        self.cache = None;
+        self
+    }
+
+    fn cache(&self) -> Option<&CompileCache> {
+        self.cache.as_deref()
     }
 
     fn clang_for(&self, kind: SourceKind) -> Command {
@@ -372,15 +393,23 @@ impl Toolchain {
             [one] => Ok(one.clone()),
             _ => {
                 let linked = out_dir.join(format!("{stem}.linked.ll"));
-                let mut cmd = Command::new(&self.llvm_link);
-                cmd.arg("-S").arg("-o").arg(&linked).args(&modules);
-                let output = run(&mut cmd, "llvm-link")?;
-                if !output.status.success() {
-                    return Err(ToolchainError::ToolFailed {
-                        tool: format!("llvm-link (build {build}, {})", sources.describe()),
-                        diagnostics: String::from_utf8_lossy(&output.stderr).into_owned(),
-                    });
+                // llvm-link's output names no input file: the modules count by content.
+                let mut key = Key::new("llvm-link -S");
+                for m in &modules {
+                    key.file(m, false);
                 }
+                cache::step(self.cache(), key, false, false, &[&linked], |_| {
+                    let mut cmd = Command::new(&self.llvm_link);
+                    cmd.arg("-S").arg("-o").arg(&linked).args(&modules);
+                    let output = run(&mut cmd, "llvm-link")?;
+                    if !output.status.success() {
+                        return Err(ToolchainError::ToolFailed {
+                            tool: format!("llvm-link (build {build}, {})", sources.describe()),
+                            diagnostics: String::from_utf8_lossy(&output.stderr).into_owned(),
+                        });
+                    }
+                    Ok(Vec::new())
+                })?;
                 Ok(linked)
             }
         }
@@ -401,42 +430,48 @@ impl Toolchain {
         let kind = SourceKind::of(src)?;
         let raw = out.with_extension("raw.ll");
         let file_flags = flags.for_file(build, file);
-        let mut cmd = self.clang_for(kind);
-        cmd.args(&file_flags)
-            .arg("-S")
-            .arg("-emit-llvm")
-            .arg("-o")
-            .arg(&raw)
-            .arg(src);
-        let output = run(&mut cmd, "clang")?;
-        if !output.status.success() {
-            return Err(ToolchainError::CompileFailed {
-                path: src.to_path_buf(),
-                build: build.label().to_string(),
-                flags: file_flags.join(" "),
-                diagnostics: String::from_utf8_lossy(&output.stderr).into_owned(),
-            });
-        }
-        if build == BuildKind::P {
-            let mut cmd = Command::new(&self.opt);
-            cmd.arg("-passes=mem2reg")
-                .arg("-S")
-                .arg("-o")
-                .arg(out)
-                .arg(&raw);
-            let output = run(&mut cmd, "opt")?;
+        let mut key = Key::new("ir");
+        key.text(build.label());
+        key.args(&file_flags);
+        key.file(src, true);
+        cache::step(self.cache(), key, false, !kind.is_ir(), &[out], |depfile| {
+            let mut cmd = self.clang_for(kind);
+            cmd.args(&file_flags);
+            if let Some(d) = depfile {
+                cmd.arg("-MD").arg("-MF").arg(d);
+            }
+            cmd.arg("-S").arg("-emit-llvm").arg("-o").arg(&raw).arg(src);
+            let output = run(&mut cmd, "clang")?;
             if !output.status.success() {
-                return Err(ToolchainError::ToolFailed {
-                    tool: "opt -passes=mem2reg".into(),
+                return Err(ToolchainError::CompileFailed {
+                    path: src.to_path_buf(),
+                    build: build.label().to_string(),
+                    flags: file_flags.join(" "),
                     diagnostics: String::from_utf8_lossy(&output.stderr).into_owned(),
                 });
             }
-        } else {
-            std::fs::rename(&raw, out).map_err(|source| ToolchainError::Io {
-                what: "rename".into(),
-                source,
-            })?;
-        }
+            if build == BuildKind::P {
+                let mut cmd = Command::new(&self.opt);
+                cmd.arg("-passes=mem2reg")
+                    .arg("-S")
+                    .arg("-o")
+                    .arg(out)
+                    .arg(&raw);
+                let output = run(&mut cmd, "opt")?;
+                if !output.status.success() {
+                    return Err(ToolchainError::ToolFailed {
+                        tool: "opt -passes=mem2reg".into(),
+                        diagnostics: String::from_utf8_lossy(&output.stderr).into_owned(),
+                    });
+                }
+            } else {
+                std::fs::rename(&raw, out).map_err(|source| ToolchainError::Io {
+                    what: "rename".into(),
+                    source,
+                })?;
+            }
+            Ok(Vec::new())
+        })?;
         Ok(())
     }
 
@@ -446,17 +481,63 @@ impl Toolchain {
             return Err(ToolchainError::MissingSource(src.to_path_buf()));
         }
         let kind = SourceKind::of(src)?;
-        let mut cmd = self.clang_for(kind);
-        cmd.args(flags).arg("-c").arg("-o").arg(out).arg(src);
-        let output = run(&mut cmd, "clang")?;
-        if !output.status.success() {
-            return Err(ToolchainError::CompileFailed {
-                path: src.to_path_buf(),
-                build: "native".into(),
-                flags: flags.join(" "),
-                diagnostics: String::from_utf8_lossy(&output.stderr).into_owned(),
-            });
-        }
+        let mut key = Key::new("object");
+        key.args(flags);
+        key.file(src, !kind.is_ir());
+        cache::step(self.cache(), key, false, !kind.is_ir(), &[out], |depfile| {
+            let mut cmd = self.clang_for(kind);
+            cmd.args(flags);
+            if let Some(d) = depfile {
+                cmd.arg("-MD").arg("-MF").arg(d);
+            }
+            cmd.arg("-c").arg("-o").arg(out).arg(src);
+            let output = run(&mut cmd, "clang")?;
+            if !output.status.success() {
+                return Err(ToolchainError::CompileFailed {
+                    path: src.to_path_buf(),
+                    build: "native".into(),
+                    flags: flags.join(" "),
+                    diagnostics: String::from_utf8_lossy(&output.stderr).into_owned(),
+                });
+            }
+            Ok(Vec::new())
+        })?;
+        Ok(())
+    }
+
+    /// Compiles the C program `code` (read from standard input, so no file name enters
+    /// the object) to the object `out` with `flags`; `what` names it in errors.
+    pub fn compile_c_text(&self, code: &str, flags: &[&str], out: &Path, what: &str) -> Result<()> {
+        let mut key = Key::new("object from stdin");
+        key.args(flags);
+        key.text(code);
+        cache::step(self.cache(), key, false, true, &[out], |depfile| {
+            let mut cmd = Command::new(&self.clang);
+            cmd.args(flags).arg("-c").arg("-o").arg(out);
+            if let Some(d) = depfile {
+                cmd.arg("-MD").arg("-MF").arg(d);
+            }
+            cmd.args(["-x", "c", "-"])
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped());
+            let io = |source| ToolchainError::Io {
+                what: format!("clang ({what})"),
+                source,
+            };
+            let mut child = cmd.spawn().map_err(io)?;
+            if let Some(mut stdin) = child.stdin.take() {
+                std::io::Write::write_all(&mut stdin, code.as_bytes()).map_err(io)?;
+            }
+            let output = child.wait_with_output().map_err(io)?;
+            if !output.status.success() {
+                return Err(ToolchainError::ToolFailed {
+                    tool: format!("clang ({what})"),
+                    diagnostics: String::from_utf8_lossy(&output.stderr).into_owned(),
+                });
+            }
+            Ok(Vec::new())
+        })?;
         Ok(())
     }
 
@@ -470,23 +551,52 @@ impl Toolchain {
         cxx: bool,
         out: &Path,
     ) -> Result<()> {
-        let mut cmd = Command::new(&self.clang);
-        if cxx {
-            cmd.arg("--driver-mode=g++");
+        // The objects count by content (they live in fresh directories); everything else
+        // the linker read (libraries, start files) is in its dependency file.
+        let mut key = Key::new("link");
+        key.text(if cxx { "c++" } else { "c" });
+        key.args(link_flags);
+        key.args(libraries);
+        for o in objects {
+            key.file(o, false);
         }
-        cmd.args(link_flags)
-            .args(objects)
-            .args(libraries)
-            .arg("-lm")
-            .arg("-o")
-            .arg(out);
-        let output = run(&mut cmd, "clang (link)")?;
-        if !output.status.success() {
-            return Err(ToolchainError::ToolFailed {
-                tool: "clang (link)".into(),
-                diagnostics: String::from_utf8_lossy(&output.stderr).into_owned(),
-            });
-        }
+        let plain_link = || {
+            let mut cmd = Command::new(&self.clang);
+            if cxx {
+                cmd.arg("--driver-mode=g++");
+            }
+            cmd.args(link_flags)
+                .args(objects)
+                .args(libraries)
+                .arg("-lm")
+                .arg("-o")
+                .arg(out);
+            cmd
+        };
+        cache::step(self.cache(), key, true, true, &[out], |depfile| {
+            let cmd = plain_link();
+            let mut with_depfile = cmd;
+            if let Some(d) = depfile {
+                let mut arg = OsString::from("-Wl,--dependency-file=");
+                arg.push(d);
+                with_depfile.arg(arg);
+            }
+            let mut output = run(&mut with_depfile, "clang (link)")?;
+            if !output.status.success()
+                && String::from_utf8_lossy(&output.stderr).contains("dependency-file")
+            {
+                // A linker without --dependency-file (GNU ld before 2.35): link without
+                // it; with no dependency file the result is not cached.
+                output = run(&mut plain_link(), "clang (link)")?;
+            }
+            if !output.status.success() {
+                return Err(ToolchainError::ToolFailed {
+                    tool: "clang (link)".into(),
+                    diagnostics: String::from_utf8_lossy(&output.stderr).into_owned(),
+                });
+            }
+            Ok(Vec::new())
+        })?;
         Ok(())
     }
 
@@ -505,31 +615,45 @@ impl Toolchain {
         if !src.exists() {
             return Err(ToolchainError::MissingSource(src.to_path_buf()));
         }
-        let mut cmd = self.clang_for(SourceKind::of(src)?);
-        cmd.args(flags);
-        if backend_only {
-            cmd.args([
-                "-Xclang",
-                "-disable-llvm-passes",
-                "-Wno-unused-command-line-argument",
-            ]);
-        }
-        cmd.args(["-c", "-o", "/dev/null"]);
-        for option in llvm_options {
-            cmd.arg("-mllvm").arg(option);
-        }
-        cmd.arg(src);
-        let output = run(&mut cmd, "clang")?;
-        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-        if !output.status.success() {
-            return Err(ToolchainError::CompileFailed {
-                path: src.to_path_buf(),
-                build: "machine-code dump".into(),
-                flags: flags.join(" "),
-                diagnostics: stderr,
-            });
-        }
-        Ok(stderr)
+        let kind = SourceKind::of(src)?;
+        let mut key = Key::new("printout");
+        key.args(flags);
+        key.text(if backend_only { "backend only" } else { "full" });
+        key.args(llvm_options);
+        // Machine code and its printout from IR do not depend on the IR file's name
+        // (checked: the same module at two paths prints and assembles alike), so a
+        // module written to a fresh directory each run still hits.
+        key.file(src, !kind.is_ir());
+        let printed = cache::step(self.cache(), key, false, !kind.is_ir(), &[], |depfile| {
+            let mut cmd = self.clang_for(kind);
+            cmd.args(flags);
+            if backend_only {
+                cmd.args([
+                    "-Xclang",
+                    "-disable-llvm-passes",
+                    "-Wno-unused-command-line-argument",
+                ]);
+            }
+            cmd.args(["-c", "-o", "/dev/null"]);
+            if let Some(d) = depfile {
+                cmd.arg("-MD").arg("-MF").arg(d);
+            }
+            for option in llvm_options {
+                cmd.arg("-mllvm").arg(option);
+            }
+            cmd.arg(src);
+            let output = run(&mut cmd, "clang")?;
+            if !output.status.success() {
+                return Err(ToolchainError::CompileFailed {
+                    path: src.to_path_buf(),
+                    build: "machine-code dump".into(),
+                    flags: flags.join(" "),
+                    diagnostics: String::from_utf8_lossy(&output.stderr).into_owned(),
+                });
+            }
+            Ok(output.stderr)
+        })?;
+        Ok(String::from_utf8_lossy(&printed).into_owned())
     }
 
     /// The objcopy that renames symbols in objects: llvm-objcopy next to clang in the

@@ -40,6 +40,11 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Compile everything afresh: neither read nor fill the compile cache
+    /// ($FPSCOUT_CACHE_DIR, else $XDG_CACHE_HOME/fpscout, else ~/.cache/fpscout; the
+    /// environment variable FPSCOUT_NO_CACHE=1 does the same).
+    #[arg(long, global = true)]
+    no_cache: bool,
 }
 
 #[derive(Subcommand)]
@@ -203,6 +208,11 @@ impl BuildChoice {
 fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
     // Time budgets count from here: compiling the source is part of the run.
     let started = std::time::Instant::now();
+    if cli.no_cache {
+        // Read by every toolchain this process and its workers discover (still one
+        // thread here).
+        std::env::set_var("FPSCOUT_NO_CACHE", "1");
+    }
     match cli.command {
         Command::Exceptions(args) => cmd_exceptions::run(args, started),
         Command::Diff(args) => cmd_diff::run(args, started),

@@ -338,6 +338,11 @@ pub fn print_table(out: &mut impl Write, s: &Summary) {
     );
     let _ = writeln!(
         out,
+        "compiling: {:.2} s spent ({} steps from the compile cache, {} compiled)",
+        s.compile_seconds, s.cache_hits, s.cache_misses
+    );
+    let _ = writeln!(
+        out,
         "signatures only the solver phase reached: {}",
         s.solver_only_signatures
     );

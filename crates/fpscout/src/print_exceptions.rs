@@ -191,4 +191,9 @@ pub fn print_text(out: &mut impl Write, report: &ExceptionsReport, listing: List
         "time: {:.1} s (compile {:.1}, collect {:.1}, solve {:.1}, search {:.1}, float solver {:.1}, random {:.1}, confirm {:.1}); {} native runs, {} traced",
         s.wall_seconds, p.compile, p.collect, p.solve, p.search, p.refine, p.random, p.confirm, s.native_runs, s.traced_runs
     );
+    let _ = writeln!(
+        out,
+        "compiling: {:.2} s spent ({} steps from the compile cache, {} compiled)",
+        s.compile_seconds, s.cache_hits, s.cache_misses
+    );
 }

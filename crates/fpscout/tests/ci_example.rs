@@ -45,6 +45,11 @@ fn run_step(script: &str, dir: &Path) -> (i32, String, String) {
         .args(["-eo", "pipefail", "-c", script])
         .current_dir(dir)
         .env("PATH", path)
+        // The tests' own compile cache, never the user's.
+        .env(
+            "FPSCOUT_CACHE_DIR",
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join("fpscout-test-cache"),
+        )
         .output()
         .expect("bash runs");
     (

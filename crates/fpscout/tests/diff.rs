@@ -262,6 +262,7 @@ fn cli_exit_codes_and_json_summary() {
         "double reassoc(double x) { return (x + 1e308) - 1e308; }\n",
     );
     let out = Command::new(env!("CARGO_BIN_EXE_fpscout"))
+        .env("FPSCOUT_CACHE_DIR", test_cache())
         .args([
             "diff",
             src.to_str().unwrap(),
@@ -310,6 +311,7 @@ fn cli_exit_codes_and_json_summary() {
         "double mul(double x, double y) { return x * y; }\n",
     );
     let out = Command::new(env!("CARGO_BIN_EXE_fpscout"))
+        .env("FPSCOUT_CACHE_DIR", test_cache())
         .args([
             "diff",
             same.to_str().unwrap(),
@@ -329,6 +331,7 @@ fn cli_exit_codes_and_json_summary() {
         String::from_utf8_lossy(&out.stdout)
     );
     let out = Command::new(env!("CARGO_BIN_EXE_fpscout"))
+        .env("FPSCOUT_CACHE_DIR", test_cache())
         .args([
             "diff",
             same.to_str().unwrap(),
@@ -557,4 +560,9 @@ fn the_automatic_solve_budget_ends_when_models_stop_giving_new_candidates() {
     let r = diff(&src, &cfg);
     let stopped = r.summary.stopped.join("; ");
     assert!(!stopped.contains("solver saturated"), "{stopped}");
+}
+
+/// The tests' own compile cache (under the target directory, never the user's).
+fn test_cache() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("fpscout-test-cache")
 }

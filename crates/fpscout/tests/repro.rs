@@ -121,7 +121,8 @@ fn reproducers_of_an_fpcore_file_outlive_its_translation() {
     let args = [&["diff", &fpcore][..], &DIFF_BUDGET].concat();
     reproducers_pass(&args, dir.path(), &["P", "P'"]);
     // The translation was copied: the commands name the copy.
-    let build = std::fs::read_to_string(dir.path().join("build.sh")).unwrap();
+    let build = std::fs::read_to_string(dir.path().join("build.sh")).unwrap()
+        + &std::fs::read_to_string(dir.path().join("fpscout-lib.sh")).unwrap();
     assert!(build.contains(" src/0-t.c "), "{build}");
     assert!(!build.contains("fpscout-fpcore-"), "{build}");
 }
@@ -144,9 +145,11 @@ fn reproducers_of_two_files_with_their_own_flags_compile_each_as_fpscout_did() {
     ]
     .concat();
     reproducers_pass(&args, dir.path(), &["P", "P'"]);
-    let build = std::fs::read_to_string(dir.path().join("build.sh")).unwrap();
-    // Each file compiled on its own with its flags, then one link.
-    assert!(build.contains(".0.o"), "{build}");
+    let build = std::fs::read_to_string(dir.path().join("fpscout-lib.sh")).unwrap();
+    // Each file compiled on its own with its flags, once per build, into the library
+    // every reproducer links.
+    assert!(build.contains("-o fpscout-lib/p/0.o"), "{build}");
+    assert!(build.contains("-o fpscout-lib/pprime/1.o"), "{build}");
     // The database's relative include directory, made absolute: build.sh runs anywhere.
     assert!(build.contains("multifile/include -c "), "{build}");
 }
@@ -163,7 +166,7 @@ fn reproducers_of_a_program_with_its_own_main_rename_it() {
     let dir = tempfile::tempdir().unwrap();
     let args = [&["diff", &program, "-f", "half_sum"][..], &DIFF_BUDGET].concat();
     reproducers_pass(&args, dir.path(), &["P", "P'"]);
-    let build = std::fs::read_to_string(dir.path().join("build.sh")).unwrap();
+    let build = std::fs::read_to_string(dir.path().join("fpscout-lib.sh")).unwrap();
     assert!(
         build.contains("--redefine-sym main=__fpscout_user_main"),
         "{build}"

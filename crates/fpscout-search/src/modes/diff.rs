@@ -265,6 +265,14 @@ pub struct Summary {
     pub stopped: Vec<String>,
     pub random_inputs: usize,
     pub wall_seconds: f64,
+    /// Seconds this process spent compiling (cache look-ups included), and how many
+    /// compile steps the cache served and how many ran (see `fpscout_toolchain::cache`).
+    #[serde(default)]
+    pub compile_seconds: f64,
+    #[serde(default)]
+    pub cache_hits: u64,
+    #[serde(default)]
+    pub cache_misses: u64,
     pub phases: PhaseTimes,
     /// In `--json` as the record's `worst` (inputs named, results as hex floats).
     #[serde(skip)]
@@ -766,6 +774,7 @@ fn run_diff_once(
         summary.worst = Some(worst_with_exact(builds.p, specs, ret, args, a, b, u));
     }
     summary.wall_seconds = start.elapsed().as_secs_f64();
+    summary.record_compile_stats();
     Ok(DiffReport {
         findings: found.findings,
         non_terminating,
@@ -1625,6 +1634,7 @@ pub fn run_diff(
     let mut report =
         merged.ok_or_else(|| InputError("no integer assignment was searched".into()))?;
     report.summary.wall_seconds = started.elapsed().as_secs_f64();
+    report.summary.record_compile_stats();
     Ok(report)
 }
 
@@ -1975,6 +1985,16 @@ impl DiffReport {
         out.sort();
         out.dedup();
         out
+    }
+}
+
+impl Summary {
+    /// Copies this process's compile statistics into the summary.
+    pub fn record_compile_stats(&mut self) {
+        let c = fpscout_toolchain::compile_stats();
+        self.compile_seconds = c.compile_seconds;
+        self.cache_hits = c.hits;
+        self.cache_misses = c.misses;
     }
 }
 

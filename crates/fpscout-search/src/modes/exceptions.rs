@@ -269,6 +269,14 @@ pub struct Summary {
     pub stopped: Vec<String>,
     pub phases: Phases,
     pub wall_seconds: f64,
+    /// Seconds this process spent compiling (cache look-ups included), and how many
+    /// compile steps the cache served and how many ran (see `fpscout_toolchain::cache`).
+    #[serde(default)]
+    pub compile_seconds: f64,
+    #[serde(default)]
+    pub cache_hits: u64,
+    #[serde(default)]
+    pub cache_misses: u64,
 }
 
 /// Everything an exceptions run produced.
@@ -963,6 +971,7 @@ pub fn run_exceptions(
         }
     }
     summary.wall_seconds = start.elapsed().as_secs_f64();
+    summary.record_compile_stats();
     Ok(ExceptionsReport {
         findings: out,
         targets: target_outcomes,
@@ -1449,6 +1458,16 @@ fn classify(exact: Option<&Rational>, ret: Type) -> Avoidability {
         Avoidability::PotentiallyAvoidable
     } else {
         Avoidability::Inherent
+    }
+}
+
+impl Summary {
+    /// Copies this process's compile statistics into the summary.
+    pub fn record_compile_stats(&mut self) {
+        let c = fpscout_toolchain::compile_stats();
+        self.compile_seconds = c.compile_seconds;
+        self.cache_hits = c.hits;
+        self.cache_misses = c.misses;
     }
 }
 

@@ -10,10 +10,19 @@ pub struct Output {
     pub stderr: String,
 }
 
-/// Runs `fpscout ARGS` to its end.
+/// Runs `fpscout ARGS` to its end, with a compile cache of the tests' own (under the
+/// target directory, never the user's).
 pub fn run(args: &[&str]) -> Output {
+    let cache = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fpscout-test-cache");
+    run_env(args, &[("FPSCOUT_CACHE_DIR", cache.as_os_str())])
+}
+
+/// [`run`] with environment variables set (such as another `FPSCOUT_CACHE_DIR`).
+pub fn run_env(args: &[&str], env: &[(&str, &std::ffi::OsStr)]) -> Output {
     let out = Command::new(env!("CARGO_BIN_EXE_fpscout"))
         .args(args)
+        .env_remove("FPSCOUT_NO_CACHE")
+        .envs(env.iter().copied())
         .output()
         .expect("fpscout runs");
     Output {
