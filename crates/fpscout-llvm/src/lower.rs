@@ -1985,7 +1985,8 @@ impl FuncCx<'_> {
     /// glibc's classification functions, which preprocessed code (SV-COMP's `.i` tasks,
     /// older math.h macros) calls by name: `__isnan`, `__finite`, `__isinf` (1 for +inf,
     /// -1 for -inf), `__fpclassify` (FP_NAN 0, FP_INFINITE 1, FP_ZERO 2, FP_SUBNORMAL 3,
-    /// FP_NORMAL 4), and their `f` forms. glibc computes them with integer tests on the
+    /// FP_NORMAL 4), their `f` forms, and `finite`/`isnan`/`isinf` as glibc exports
+    /// them without underscores. glibc computes them with integer tests on the
     /// bits, which raise nothing: class tests, then selects of the C results.
     unsafe fn lower_glibc_classification(
         &mut self,
@@ -1996,6 +1997,13 @@ impl FuncCx<'_> {
         dest: Option<ValueId>,
         out: &mut Vec<Inst>,
     ) -> Result<bool> {
+        // glibc exports the same functions without the underscores (newlib calls
+        // `finite`; code bypassing the macros calls `isnan`).
+        let underscored = match name {
+            "finite" | "finitef" | "isnan" | "isnanf" | "isinf" | "isinff" => format!("__{name}"),
+            _ => name.to_string(),
+        };
+        let name = underscored.as_str();
         let (base, fty) = match name.strip_suffix('f') {
             Some(base @ ("__isnan" | "__finite" | "__isinf" | "__fpclassify")) => {
                 (base, FloatTy::F32)

@@ -1068,10 +1068,10 @@ fn glibc_classification_functions_called_by_name_run_as_glibc_computes_them() {
     let src = write(
         dir.path(),
         "cls.c",
-        "extern int __isnan(double), __isnanf(float), __finite(double), __finitef(float);\n\
+        "extern int __isnan(double), __isnanf(float), finite(double), __finitef(float);\n\
          extern int __isinf(double), __isinff(float), __fpclassify(double), __fpclassifyf(float);\n\
          double classes(double x) {\n\
-         \x20 return __isnan(x) + 10 * __finite(x) + 100 * __isinf(x) + 1000 * __fpclassify(x);\n\
+         \x20 return __isnan(x) + 10 * finite(x) + 100 * __isinf(x) + 1000 * __fpclassify(x);\n\
          }\n\
          float classesf(float x) {\n\
          \x20 return __isnanf(x) + 10 * __finitef(x) + 100 * __isinff(x) + 1000 * __fpclassifyf(x);\n\
