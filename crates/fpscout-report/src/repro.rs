@@ -140,6 +140,12 @@ pub fn write(
         std::fs::write(&path, program).map_err(|e| io("write", &path, e))?;
         written.programs.push(path);
         let _ = writeln!(readme, "{program_file}: {}", f.message);
+        if let Some(command) = &f.replay {
+            let _ = writeln!(
+                readme,
+                "  replay (from the directory fpscout ran in): {command}"
+            );
+        }
         script.push_str(&format!("\n# {program_file}\n"));
         for (build, exe, commands) in &lines {
             let _ = writeln!(readme, "  {}:", build.label());
