@@ -1529,6 +1529,23 @@ fn classify(exact: Option<&Rational>, ret: Type) -> Avoidability {
 mod tests {
     use super::*;
 
+    #[test]
+    fn the_raising_instruction_names_an_operation_that_can_raise_the_kind() {
+        use ExceptionKind::*;
+        assert!(insn_computes("mulsd", "fmul"));
+        assert!(insn_computes("vmulsd", "fmul"));
+        assert!(insn_computes("call expf", "llvm.exp.f32"));
+        assert!(insn_computes("cvtsd2ss", "fptrunc"));
+        assert!(!insn_computes("mulsd", "fpext"));
+        assert!(!insn_computes("divsd", "fcmp"));
+        assert!(!can_raise("fcmp", Underflow));
+        assert!(!can_raise("fpext", Underflow));
+        assert!(can_raise("fcmp", Invalid));
+        assert!(can_raise("fptrunc", Underflow));
+        assert!(can_raise("llvm.exp.f64", Overflow));
+        assert!(!can_raise("fneg", Invalid));
+    }
+
     fn q(x: f64) -> Rational {
         Rational::from_f64(x).expect("finite")
     }
