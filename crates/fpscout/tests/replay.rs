@@ -300,6 +300,9 @@ fn diff_replays_reproduce() {
         "-O2 -ffast-math",
         "--time-budget",
         "10",
+        // Few random inputs, so that confirming the differences has time left.
+        "--random",
+        "5000",
     ];
     replays_of_mode(dir.path(), "diff", &args, |record, run| {
         assert!(record["replay"]
@@ -341,8 +344,9 @@ fn reach_replays_reproduce() {
         "check",
         "--range",
         "a=0:4",
+        // Settled in a second; the rest is room for compiling on a loaded machine.
         "--time-budget",
-        "8",
+        "30",
     ];
     replays_of_mode(dir.path(), "reach", &args, |record, run| {
         assert!(record["native"]
@@ -430,7 +434,7 @@ fn exceptions_names_the_operation_the_instruction_computes() {
             "-f",
             "f",
             "--time-budget",
-            "5",
+            "10",
             "--random",
             "3000",
             "--json",
