@@ -372,16 +372,29 @@ fn reach_replays_reproduce() {
             "--range",
             "a=0:4",
             "--json",
+            "--sarif",
+            "out.sarif",
+            "--emit-repro",
+            "repro",
         ],
     );
     let witness = records(&out.stdout)
         .into_iter()
         .find(|r| r["type"] == "witness")
         .expect("a witness");
-    let command = witness["data"]["replay"]
-        .as_str()
-        .unwrap_or_default()
-        .replace(" -DMAGNIFY", "");
+    let printed = witness["data"]["replay"].as_str().unwrap_or_default();
+    // SARIF and the reproducers' README give the same command.
+    let sarif: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("out.sarif")).expect("SARIF written"),
+    )
+    .expect("SARIF is JSON");
+    assert_eq!(
+        sarif["runs"][0]["results"][0]["properties"]["replay"],
+        printed
+    );
+    let readme = std::fs::read_to_string(dir.path().join("repro/README")).expect("README");
+    assert!(readme.contains(printed), "{readme}");
+    let command = printed.replace(" -DMAGNIFY", "");
     let run = replay_in(dir.path(), &command);
     assert!(
         !row_line(&run, "native result").contains("fails assertion"),
