@@ -157,6 +157,10 @@ pub struct Finding {
     /// What a `reach` witness does, for reproducers to check.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reached: Option<Reached>,
+    /// The `fpscout run` command that replays the witness from the directory fpscout ran
+    /// in (see [`crate::replay`]); `None` in findings files of older versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replay: Option<String>,
 }
 
 /// The facts one mode adds to a finding. In JSON it is a plain object (or `null`):
@@ -177,8 +181,12 @@ pub enum Detail {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ExceptionsDetail {
-    /// The operation as the IR names it (`fmul`, `llvm.exp.f64`…).
+    /// The operation as the IR names it (`fmul`, `llvm.exp.f64`…): the one at the
+    /// location that maps to the instruction that raised it and can raise its kind.
     pub operation: String,
+    /// The machine instruction the executable's trace names (`mulsd`, `call exp`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub instruction: String,
     /// Whether rewriting could avoid it: `potentially_avoidable`, `inherent`, `unknown`,
     /// `not_applicable`.
     pub class: String,
@@ -284,6 +292,7 @@ mod tests {
         let details = [
             Detail::Exceptions(ExceptionsDetail {
                 operation: "fmul".into(),
+                instruction: "mulsd".into(),
                 class: "inherent".into(),
                 inputs_seen: 3,
                 source: "z3".into(),

@@ -380,36 +380,15 @@ fn function_page(function: &str, items: &[&(Merged, Status)], sources: &mut Sour
             );
         }
         body += "</table>\n";
-        // A finding without a place (a result difference) replays on the file of the
-        // function's other findings or trace steps.
-        let file = f
-            .location
-            .iter()
-            .chain(
-                f.runs
-                    .iter()
-                    .flat_map(|r| &r.trace)
-                    .filter_map(|s| s.location.as_ref()),
-            )
-            .map(|l| l.file.clone())
-            .next()
-            .or_else(|| anchors.keys().map(|(file, _)| file.clone()).min())
-            .unwrap_or_else(|| "SOURCE.c".to_string());
-        let command = format!(
-            "fpscout run {} -f {} --args '{}'",
-            shlex::try_quote(&file)
-                .map(|c| c.into_owned())
-                .unwrap_or(file.clone()),
-            shlex::try_quote(&f.function)
-                .map(|c| c.into_owned())
-                .unwrap_or(f.function.clone()),
-            crate::args::run_args(&f.params, &f.input)
-        );
-        let _ = writeln!(
-            body,
-            "<p>replay: <input class=\"cmd\" readonly value=\"{}\" onclick=\"this.select()\"></p>",
-            esc(&command)
-        );
+        // The command of the run that found it: every source and flag, as typed there.
+        // Findings files of older versions carry none; a guessed command would not replay.
+        if let Some(command) = &f.replay {
+            let _ = writeln!(
+                body,
+                "<p>replay (from the directory fpscout ran in): <input class=\"cmd\" readonly value=\"{}\" onclick=\"this.select()\"></p>",
+                esc(command)
+            );
+        }
         let more = m.more_inputs();
         if !more.is_empty() {
             let _ = write!(

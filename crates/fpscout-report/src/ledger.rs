@@ -507,6 +507,7 @@ mod tests {
             ret: fpscout_ir::Type::Void,
             runs: Vec::new(),
             reached: None,
+            replay: None,
             detail: crate::finding::Detail::None,
         }
     }

@@ -8,6 +8,7 @@ pub mod finding;
 pub mod html;
 pub mod ledger;
 pub mod plots;
+pub mod replay;
 pub mod report;
 pub mod repro;
 pub mod sarif;

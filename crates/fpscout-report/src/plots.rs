@@ -427,6 +427,7 @@ mod tests {
             ret: Type::Scalar(ScalarTy::Float(FloatTy::F64)),
             runs: Vec::new(),
             reached: None,
+            replay: None,
             detail,
         };
         Merged {

@@ -10,6 +10,7 @@
 //! that vanish when fpscout exits (FPCore translations) are copied next to the programs.
 
 use crate::finding::{BuildRun, Finding, Mode, Reached, Rule};
+use crate::replay::shell_word;
 use crate::InputError;
 use fpscout_ir::{ExceptionSet, FloatTy, Param, ScalarTy, Type};
 use fpscout_native::FtzDaz;
@@ -147,6 +148,12 @@ pub fn write(
         std::fs::write(&path, program).map_err(|e| io("write", &path, e))?;
         written.programs.push(path);
         let _ = writeln!(readme, "{program_file}: {}", f.message);
+        if let Some(command) = &f.replay {
+            let _ = writeln!(
+                readme,
+                "  replay (from the directory fpscout ran in): {command}"
+            );
+        }
         script.push_str(&format!("\n# {program_file}\n"));
         for (build, exe, commands) in &lines {
             let _ = writeln!(readme, "  {}:", build.label());
@@ -400,19 +407,6 @@ fn c_identifier(name: &str) -> String {
         out.insert(0, '_');
     }
     out
-}
-
-/// A word the shell reads back unchanged.
-fn shell_word(word: &str) -> String {
-    let plain = !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_-./=+:,@%^".contains(c));
-    if plain {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', "'\\''"))
-    }
 }
 
 fn shell_line(words: &[String]) -> String {

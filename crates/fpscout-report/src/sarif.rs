@@ -32,7 +32,7 @@ pub fn log_keyed(findings: &[Keyed], tool_version: &str) -> Value {
                 "shortDescription": {"text": r.description()},
                 "fullDescription": {"text": r.description()},
                 "defaultConfiguration": {"level": "warning"},
-                "help": {"text": format!("{} Each result carries the input that shows it (`properties.run_args`, replayable with `fpscout run --args`).", r.description())},
+                "help": {"text": format!("{} Each result carries the input that shows it (`properties.run_args`, replayable with `fpscout run --args`; `properties.replay` is the whole command, run from the directory fpscout ran in).", r.description())},
             })
         })
         .collect();
@@ -131,6 +131,9 @@ fn result(f: &Finding, fingerprint: &str, rule_index: usize) -> Value {
         "builds": f.runs,
         "also": f.also.iter().map(|r| r.id()).collect::<Vec<_>>(),
     });
+    if let (Some(command), Value::Object(into)) = (&f.replay, &mut properties) {
+        into.insert("replay".into(), Value::String(command.clone()));
+    }
     let detail = serde_json::to_value(&f.detail).unwrap_or(Value::Null);
     if let (Value::Object(into), Value::Object(extra)) = (&mut properties, &detail) {
         for (k, v) in extra {

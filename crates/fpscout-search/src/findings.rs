@@ -10,9 +10,10 @@ use fpscout_report::finding::{
     BuildRun, Detail, DiffDetail, ErrorDetail, ErrorSweep, ExceptionsDetail, Finding, Mode,
     ReachDetail, Reached, Rule, Step,
 };
+use fpscout_report::replay::Replay;
 
 /// The finding of a reachable `reach` answer.
-pub fn from_reach(report: &ReachReport) -> Vec<Finding> {
+pub fn from_reach(report: &ReachReport, replay: &Replay) -> Vec<Finding> {
     let Some(w) = &report.witness else {
         return Vec::new();
     };
@@ -68,6 +69,7 @@ pub fn from_reach(report: &ReachReport) -> Vec<Finding> {
             loop_bound: report.loop_bound,
         }),
         reached: Some(reached),
+        replay: Some(replay.command(&report.function, &report.params, &w.inputs)),
     }]
 }
 
@@ -108,7 +110,7 @@ fn build_run(build: &str, o: &Observation, ret: Type) -> BuildRun {
 }
 
 /// The findings of an exceptions run (each a confirmed (location, kind)).
-pub fn from_exceptions(report: &ExceptionsReport) -> Vec<Finding> {
+pub fn from_exceptions(report: &ExceptionsReport, replay: &Replay) -> Vec<Finding> {
     report
         .findings
         .iter()
@@ -162,18 +164,24 @@ pub fn from_exceptions(report: &ExceptionsReport) -> Vec<Finding> {
                 }],
                 detail: Detail::Exceptions(ExceptionsDetail {
                     operation: x.operation.clone(),
+                    instruction: x.instruction.clone(),
                     class: snake_case_name(&x.class),
                     inputs_seen: x.inputs_seen,
                     source: snake_case_name(&witness.source),
                 }),
                 reached: None,
+                replay: Some(replay.command(
+                    &report.summary.function,
+                    &report.params,
+                    &witness.input,
+                )),
             })
         })
         .collect()
 }
 
 /// The confirmed findings of a diff run.
-pub fn from_diff(report: &DiffReport) -> Vec<Finding> {
+pub fn from_diff(report: &DiffReport, replay: &Replay) -> Vec<Finding> {
     report
         .findings
         .iter()
@@ -231,13 +239,14 @@ pub fn from_diff(report: &DiffReport) -> Vec<Finding> {
                     fast_math_note: x.fast_math_note.clone(),
                 }),
                 reached: None,
+                replay: Some(replay.command(&report.summary.function, &report.params, &x.input)),
             })
         })
         .collect()
 }
 
 /// The worst input of an error run, when there is one with a nonzero error.
-pub fn from_error(report: &ErrorReport) -> Vec<Finding> {
+pub fn from_error(report: &ErrorReport, replay: &Replay) -> Vec<Finding> {
     let Some((input, m)) = &report.worst else {
         return Vec::new();
     };
@@ -279,6 +288,7 @@ pub fn from_error(report: &ErrorReport) -> Vec<Finding> {
             trace: Vec::new(),
         }],
         reached: None,
+        replay: Some(replay.command(&report.function, &report.params, input)),
         detail: Detail::Error(ErrorDetail {
             max_rel_error: m.rel_error,
             ulps: m.ulps,

@@ -12,6 +12,7 @@ use crate::verdict::{self, Coverage, Verdict, Verdicts};
 use crate::{diff, exceptions};
 use fpscout_ir::{FloatTy, Param, ScalarTy, Type};
 use fpscout_report::args::{decimal, hex_float, run_args};
+use fpscout_report::replay::Replay;
 use fpscout_report::report::{Report, Status};
 use fpscout_walk::concrete::ArgBits;
 use serde::de::DeserializeOwned;
@@ -395,8 +396,13 @@ pub struct ExceptionsFinding {
     pub file: Option<String>,
     pub line: Option<u32>,
     pub col: Option<u32>,
-    /// As the IR names it: `fadd`, `llvm.exp.f64`...
+    /// As the IR names it: `fadd`, `llvm.exp.f64`... (the operation at the location
+    /// that the raising instruction computes and that can raise the kind).
     pub operation: String,
+    /// The machine instruction that raised it, as the executable's trace names it:
+    /// `mulsd`, `call exp`.
+    #[serde(default)]
+    pub instruction: String,
     /// The function the operation is in.
     pub in_function: Option<String>,
     pub class: Avoidability,
@@ -405,6 +411,9 @@ pub struct ExceptionsFinding {
     /// Distinct inputs seen raising it.
     pub inputs_seen: usize,
     pub witnesses: Vec<ExceptionsWitness>,
+    /// The `fpscout run` command that replays the first witness.
+    #[serde(default)]
+    pub replay: String,
 }
 
 /// Whether rewriting the computation could avoid an overflow or underflow.
@@ -423,6 +432,9 @@ pub struct ExceptionsWitness {
     pub inputs: Vec<Input>,
     /// What `fpscout run --args` takes to replay it.
     pub run_args: String,
+    /// The whole `fpscout run` command, from the directory fpscout ran in.
+    #[serde(default)]
+    pub replay: String,
     pub source: crate::origin::Phase,
     pub result: Option<String>,
     pub result_class: ResultClass,
@@ -450,11 +462,11 @@ impl std::ops::Deref for ExceptionsSummary {
 }
 
 /// The records of one function: its findings, then its summary.
-pub fn exceptions_lines(report: &ExceptionsReport) -> Vec<ExceptionsLine> {
+pub fn exceptions_lines(report: &ExceptionsReport, replay: &Replay) -> Vec<ExceptionsLine> {
     let mut lines: Vec<ExceptionsLine> = report
         .findings
         .iter()
-        .map(|x| ExceptionsLine::Finding(exceptions_finding(report, x)))
+        .map(|x| ExceptionsLine::Finding(exceptions_finding(report, x, replay)))
         .collect();
     lines.push(ExceptionsLine::Summary(ExceptionsSummary::from(
         &report.summary,
@@ -465,13 +477,16 @@ pub fn exceptions_lines(report: &ExceptionsReport) -> Vec<ExceptionsLine> {
 fn exceptions_finding(
     report: &ExceptionsReport,
     x: &exceptions::ExceptionFinding,
+    replay: &Replay,
 ) -> ExceptionsFinding {
-    let witnesses = x
+    let function = &report.summary.function;
+    let witnesses: Vec<ExceptionsWitness> = x
         .witnesses
         .iter()
         .map(|w| ExceptionsWitness {
             inputs: inputs(&report.params, &w.input),
             run_args: run_args(&report.params, &w.input),
+            replay: replay.command(function, &report.params, &w.input),
             source: w.source,
             result: w.result.map(|b| format_value(b, report.ret).0),
             result_class: w.class,
@@ -486,6 +501,7 @@ fn exceptions_finding(
         line: x.location.as_ref().map(|l| l.line),
         col: x.location.as_ref().map(|l| l.col),
         operation: x.operation.clone(),
+        instruction: x.instruction.clone(),
         in_function: x.in_function.clone(),
         class: match x.class {
             exceptions::Avoidability::PotentiallyAvoidable => Avoidability::PotentiallyAvoidable,
@@ -495,6 +511,10 @@ fn exceptions_finding(
         },
         targeted: x.targeted,
         inputs_seen: x.inputs_seen,
+        replay: witnesses
+            .first()
+            .map(|w| w.replay.clone())
+            .unwrap_or_default(),
         witnesses,
     }
 }
@@ -614,6 +634,9 @@ pub struct DiffFinding {
     pub fast_math_note: Option<String>,
     pub unconfirmed_reason: Option<String>,
     pub ftz_only: bool,
+    /// The `fpscout run` command that replays it, from the directory fpscout ran in.
+    #[serde(default)]
+    pub replay: String,
 }
 
 /// The kinds of difference (docs/diff.md).
@@ -686,16 +709,24 @@ pub struct DiffWorst {
     pub exact: Option<String>,
     /// `P`, `P'` or `tie`.
     pub closer: Option<String>,
+    /// The `fpscout run` command that replays it.
+    #[serde(default)]
+    pub replay: String,
 }
 
 /// The records of one function: its findings (confirmed ones only unless
 /// `show_unconfirmed`), its non-terminating inputs, its summary.
-pub fn diff_lines(report: &DiffReport, cfg: &DiffConfig, show_unconfirmed: bool) -> Vec<DiffLine> {
+pub fn diff_lines(
+    report: &DiffReport,
+    cfg: &DiffConfig,
+    show_unconfirmed: bool,
+    replay: &Replay,
+) -> Vec<DiffLine> {
     let mut lines: Vec<DiffLine> = report
         .findings
         .iter()
         .filter(|x| x.confirmed || show_unconfirmed)
-        .map(|x| DiffLine::Finding(Box::new(diff_finding(report, x))))
+        .map(|x| DiffLine::Finding(Box::new(diff_finding(report, x, replay))))
         .collect();
     lines.extend(report.non_terminating.iter().map(|input| {
         DiffLine::NonTerminating(NonTerminating {
@@ -707,6 +738,7 @@ pub fn diff_lines(report: &DiffReport, cfg: &DiffConfig, show_unconfirmed: bool)
     lines.push(DiffLine::Summary(Box::new(diff_summary(
         report,
         &cfg.common.ranges,
+        replay,
     ))));
     lines
 }
@@ -727,7 +759,7 @@ fn observation(o: &Observation, ret: Type) -> BuildObservation {
     }
 }
 
-fn diff_finding(report: &DiffReport, x: &diff::Finding) -> DiffFinding {
+fn diff_finding(report: &DiffReport, x: &diff::Finding, replay: &Replay) -> DiffFinding {
     let origin = x.origin;
     let kinds = x
         .kinds
@@ -753,11 +785,16 @@ fn diff_finding(report: &DiffReport, x: &diff::Finding) -> DiffFinding {
         fast_math_note: x.fast_math_note.clone(),
         unconfirmed_reason: x.unconfirmed_reason.clone(),
         ftz_only: x.ftz_only,
+        replay: replay.command(&report.summary.function, &report.params, &x.input),
     }
 }
 
 /// The summary of `report`, with the `ranges` it searched.
-pub fn diff_summary(report: &DiffReport, ranges: &HashMap<String, (f64, f64)>) -> DiffSummary {
+pub fn diff_summary(
+    report: &DiffReport,
+    ranges: &HashMap<String, (f64, f64)>,
+    replay: &Replay,
+) -> DiffSummary {
     let ft = report.ret.float_ty().unwrap_or(FloatTy::F64);
     DiffSummary {
         format: JSON_FORMAT,
@@ -769,6 +806,7 @@ pub fn diff_summary(report: &DiffReport, ranges: &HashMap<String, (f64, f64)>) -
             ulps: w.ulps,
             exact: w.exact.clone(),
             closer: w.closer.map(str::to_string),
+            replay: replay.command(&report.summary.function, &report.params, &w.input),
         }),
         ranges: ranges
             .iter()
@@ -856,6 +894,9 @@ pub struct ReachWitness {
     pub inputs: Vec<Input>,
     /// What the executable did on it.
     pub native: String,
+    /// The `fpscout run` command that replays it, from the directory fpscout ran in.
+    #[serde(default)]
+    pub replay: String,
 }
 
 /// Whether the target is reachable, and how that was decided.
@@ -899,13 +940,14 @@ pub struct ReachPaths {
 }
 
 /// The records of one function: its witness (when reachable), then its answer.
-pub fn reach_lines(report: &ReachReport) -> Vec<ReachLine> {
+pub fn reach_lines(report: &ReachReport, replay: &Replay) -> Vec<ReachLine> {
     let mut lines = Vec::new();
     if let Some(w) = &report.witness {
         lines.push(ReachLine::Witness(ReachWitness {
             function: report.function.clone(),
             inputs: inputs(&report.params, &w.inputs),
             native: w.native.clone(),
+            replay: replay.command(&report.function, &report.params, &w.inputs),
         }));
     }
     let (paths_cut, reason) = match &report.answer {
@@ -1036,6 +1078,10 @@ pub struct ErrorData {
     pub exact: Option<AnyF64>,
     pub inputs: Option<Vec<Input>>,
     pub run_args: Option<String>,
+    /// The `fpscout run` command that replays the worst input, from the directory
+    /// fpscout ran in.
+    #[serde(default)]
+    pub replay: Option<String>,
     pub diagnosis: Vec<ErrorDiagnosis>,
     /// Comparisons the exact computation would decide otherwise.
     pub divergences: Vec<Option<String>>,
@@ -1075,8 +1121,9 @@ pub struct ErrorNative {
     pub detail: String,
 }
 
-impl From<&ErrorReport> for ErrorLine {
-    fn from(report: &ErrorReport) -> ErrorLine {
+impl ErrorLine {
+    /// The record of `report`, its worst input replayed by `replay`.
+    pub fn of(report: &ErrorReport, replay: &Replay) -> ErrorLine {
         let worst = report.worst.as_ref();
         let diagnosis = report
             .diagnosis
@@ -1103,6 +1150,7 @@ impl From<&ErrorReport> for ErrorLine {
             exact: worst.map(|(_, m)| AnyF64(m.exact)),
             inputs: worst.map(|(i, _)| inputs(&report.params, i)),
             run_args: worst.map(|(i, _)| run_args(&report.params, i)),
+            replay: worst.map(|(i, _)| replay.command(&report.function, &report.params, i)),
             diagnosis,
             divergences: report
                 .divergences

@@ -105,6 +105,17 @@ pub struct DiffArgs {
 }
 
 impl DiffArgs {
+    /// The replay command of this invocation's findings.
+    fn replay(&self) -> fpscout_report::replay::Replay {
+        crate::replay::replay(
+            &self.source_files,
+            &self.compile,
+            &self.linking,
+            self.common.opt_flags.as_deref(),
+            self.common.ftz_daz,
+        )
+    }
+
     /// The configuration for `function` (an FPCore's `:pre` ranges under the user's
     /// `--range`s, as in every mode).
     fn config(&self, function: &str, started: Instant) -> Result<DiffConfig, InputError> {
@@ -200,11 +211,12 @@ pub fn run(mut args: DiffArgs, started: Instant) -> Result<ExitCode, InputError>
     let mut sink = args
         .outputs
         .start(Mode::Diff, std::slice::from_ref(&function), None)?;
-    sink.found(&fpscout_search::findings::from_diff(&report))?;
+    let replay = args.replay();
+    sink.found(&fpscout_search::findings::from_diff(&report, &replay))?;
     sink.covered(&function, None)?;
     let mut out = std::io::stdout().lock();
     if args.json {
-        for record in diff_lines(&report, &cfg, args.show_unconfirmed) {
+        for record in diff_lines(&report, &cfg, args.show_unconfirmed, &replay) {
             let _ = writeln!(out, "{}", json_line(&record));
         }
     } else {
@@ -213,6 +225,7 @@ pub fn run(mut args: DiffArgs, started: Instant) -> Result<ExitCode, InputError>
             &report,
             args.show_unconfirmed,
             args.listing.listing(),
+            &replay,
         );
         if !cfg.common.ranges.is_empty() {
             let _ = writeln!(out, "ranges: {}", ranges_text(&cfg.common.ranges));
@@ -329,14 +342,15 @@ impl WholeRun for WholeDiff<'_> {
     ) -> Result<Analysed<DiffTotal>, InputError> {
         let (report, cfg) = analyse(self.args, session, &item.name, Instant::now(), false, quiet)?;
         let s = &report.summary;
-        let lines = diff_lines(&report, &cfg, self.args.show_unconfirmed);
+        let replay = self.args.replay();
+        let lines = diff_lines(&report, &cfg, self.args.show_unconfirmed, &replay);
         Ok(Analysed {
             records: lines.iter().map(json_line).collect(),
             line: format!(
                 "{:<36} {:>9} {:>10} {:>8.1}",
                 item.label, s.diff_confirmed, s.signatures, s.wall_seconds
             ),
-            findings: fpscout_search::findings::from_diff(&report),
+            findings: fpscout_search::findings::from_diff(&report, &replay),
             tally: DiffTotal::from(s),
         })
     }

@@ -6,8 +6,9 @@ use crate::outputs::{json_line, FindingOutputs};
 use crate::worklist::{self, Analysed, Choice, Counts, DefaultJobs, Item, WholeRun};
 use crate::{BuildChoice, Linking, SourceCache};
 use fpscout_ir::{Function, Param, ScalarTy, Type};
-use fpscout_report::args::{inputs_text, run_args};
+use fpscout_report::args::inputs_text;
 use fpscout_report::finding::Mode;
+use fpscout_report::replay::Replay;
 use fpscout_report::InputError;
 use fpscout_search::error::{run_error, ErrorConfig, ErrorProgress, ErrorReport};
 use fpscout_search::records::{
@@ -70,6 +71,17 @@ pub struct ErrorArgs {
 }
 
 impl ErrorArgs {
+    /// The replay command of this invocation's findings.
+    fn replay(&self) -> fpscout_report::replay::Replay {
+        crate::replay::replay(
+            &self.source_files,
+            &self.compile,
+            &self.linking,
+            self.common.opt_flags.as_deref(),
+            self.common.ftz_daz,
+        )
+    }
+
     fn config(&self, function: &str, started: Instant) -> Result<ErrorConfig, InputError> {
         let common = self.common.config(function, self.build.kind(), started)?;
         if !(2..=1_000_000).contains(&self.precision) {
@@ -176,11 +188,12 @@ pub fn run(mut args: ErrorArgs, started: Instant) -> Result<ExitCode, InputError
         }
     };
     let report = run_error(&session, &cfg, &mut progress)?;
+    let replay = args.replay();
     let mut out = std::io::stdout().lock();
     if args.json {
-        let _ = writeln!(out, "{}", json_line(&ErrorLine::from(&report)));
+        let _ = writeln!(out, "{}", json_line(&ErrorLine::of(&report, &replay)));
     } else {
-        print_text(&mut out, &report, &cfg);
+        print_text(&mut out, &report, &cfg, &replay);
     }
     drop(out);
     let mut sink = args.outputs.start(
@@ -188,7 +201,7 @@ pub fn run(mut args: ErrorArgs, started: Instant) -> Result<ExitCode, InputError
         std::slice::from_ref(&cfg.common.function),
         None,
     )?;
-    sink.found(&fpscout_search::findings::from_error(&report))?;
+    sink.found(&fpscout_search::findings::from_error(&report, &replay))?;
     sink.covered(&cfg.common.function, None)?;
     // The worst error is a measurement, not a failure (0; 2 when nothing was measured):
     // exit 1 only for a finding new against a --baseline.
@@ -199,7 +212,7 @@ pub fn run(mut args: ErrorArgs, started: Instant) -> Result<ExitCode, InputError
     )
 }
 
-fn print_text(out: &mut impl Write, report: &ErrorReport, cfg: &ErrorConfig) {
+fn print_text(out: &mut impl Write, report: &ErrorReport, cfg: &ErrorConfig, replay: &Replay) {
     let _ = writeln!(
         out,
         "{} (build {}): {} evaluations in {:.2} s ({}), shadow precision {} bits",
@@ -240,9 +253,8 @@ fn print_text(out: &mut impl Write, report: &ErrorReport, cfg: &ErrorConfig) {
     );
     let _ = writeln!(
         out,
-        "  replay: fpscout run FILE -f {} --args '{}'",
-        report.function,
-        run_args(&report.params, input)
+        "  replay: {}",
+        replay.command(&report.function, &report.params, input)
     );
     if let Some(n) = &report.native {
         let _ = writeln!(
@@ -341,6 +353,7 @@ impl WholeRun for WholeError<'_> {
     ) -> Result<Analysed<ErrorTotal>, InputError> {
         let cfg = self.args.config(&item.name, Instant::now())?;
         let report = run_error(session, &cfg, &mut |_| {})?;
+        let replay = self.args.replay();
         let confirmed = report.native.as_ref().is_some_and(|n| n.confirmed);
         let line = match &report.worst {
             Some((input, m)) => format!(
@@ -362,9 +375,9 @@ impl WholeRun for WholeError<'_> {
             ),
         };
         Ok(Analysed {
-            records: vec![json_line(&ErrorLine::from(&report))],
+            records: vec![json_line(&ErrorLine::of(&report, &replay))],
             line,
-            findings: fpscout_search::findings::from_error(&report),
+            findings: fpscout_search::findings::from_error(&report, &replay),
             tally: ErrorTotal::of(&report, &item.label),
         })
     }

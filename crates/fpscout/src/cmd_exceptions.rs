@@ -85,6 +85,17 @@ pub struct ExceptionsArgs {
 }
 
 impl ExceptionsArgs {
+    /// The replay command of this invocation's findings.
+    fn replay(&self) -> fpscout_report::replay::Replay {
+        crate::replay::replay(
+            &self.source_files,
+            &self.compile,
+            &self.linking,
+            self.common.opt_flags.as_deref(),
+            self.common.ftz_daz,
+        )
+    }
+
     fn config(&self, function: &str, started: Instant) -> Result<ExceptionsConfig, InputError> {
         let mut cfg = ExceptionsConfig::new(function);
         cfg.common = self.common.config(function, self.build.kind(), started)?;
@@ -185,15 +196,16 @@ fn one_function(
     let mut sink = args
         .outputs
         .start(Mode::Exceptions, &[function.to_string()], None)?;
-    sink.found(&fpscout_search::findings::from_exceptions(&report))?;
+    let replay = args.replay();
+    sink.found(&fpscout_search::findings::from_exceptions(&report, &replay))?;
     sink.covered(function, None)?;
     let mut out = std::io::stdout().lock();
     if args.json {
-        for record in exceptions_lines(&report) {
+        for record in exceptions_lines(&report, &replay) {
             let _ = writeln!(out, "{}", json_line(&record));
         }
     } else {
-        print_exceptions::print_text(&mut out, &report, args.listing.listing());
+        print_exceptions::print_text(&mut out, &report, args.listing.listing(), &replay);
     }
     drop(out);
     sink.finish(builds, args.json, report.verdict())
@@ -225,10 +237,14 @@ impl WholeRun for WholeExceptions<'_> {
         let cfg = self.args.config(&item.name, Instant::now())?;
         let report = run_exceptions(session, &cfg, &mut |_, _, _| {})?;
         let s = &report.summary;
+        let replay = self.args.replay();
         Ok(Analysed {
-            records: exceptions_lines(&report).iter().map(json_line).collect(),
+            records: exceptions_lines(&report, &replay)
+                .iter()
+                .map(json_line)
+                .collect(),
             line: print_exceptions::summary_line(s),
-            findings: fpscout_search::findings::from_exceptions(&report),
+            findings: fpscout_search::findings::from_exceptions(&report, &replay),
             tally: ExceptionsTotal::from(s),
         })
     }

@@ -5,8 +5,9 @@ use crate::cli_inputs::{CommonArgs, REACH};
 use crate::outputs::json_line;
 use crate::worklist::{self, Analysed, Counts, DefaultJobs, Item, WholeRun};
 use crate::{BuildChoice, Linking};
-use fpscout_report::args::{inputs_text, run_args};
+use fpscout_report::args::inputs_text;
 use fpscout_report::finding::Mode;
+use fpscout_report::replay::Replay;
 use fpscout_report::InputError;
 use fpscout_search::reach::{
     run_reach, PathCounts, PathSolver, ReachAnswer, ReachConfig, ReachReport, Target,
@@ -107,6 +108,17 @@ fn parse_interval(text: &str, flag: &str) -> Result<(f64, f64), InputError> {
 }
 
 impl ReachArgs {
+    /// The replay command of this invocation's findings.
+    fn replay(&self) -> fpscout_report::replay::Replay {
+        crate::replay::replay(
+            &self.source_files,
+            &self.compile,
+            &self.linking,
+            self.common.opt_flags.as_deref(),
+            self.common.ftz_daz,
+        )
+    }
+
     fn config(&self, function: &str, started: Instant) -> Result<ReachConfig, InputError> {
         let target = match (&self.output_range, &self.outside) {
             (Some(r), _) => {
@@ -216,7 +228,8 @@ pub fn run(mut args: ReachArgs, started: Instant) -> Result<ExitCode, InputError
     let mut sink = args
         .outputs
         .start(Mode::Reach, std::slice::from_ref(&function), None)?;
-    sink.found(&fpscout_search::findings::from_reach(&report))?;
+    let replay = args.replay();
+    sink.found(&fpscout_search::findings::from_reach(&report, &replay))?;
     sink.covered(&function, None)?;
     if let Some(path) = &args.witness {
         match &report.witness {
@@ -233,11 +246,11 @@ pub fn run(mut args: ReachArgs, started: Instant) -> Result<ExitCode, InputError
     }
     let mut out = std::io::stdout().lock();
     if args.json {
-        for record in reach_lines(&report) {
+        for record in reach_lines(&report, &replay) {
             let _ = writeln!(out, "{}", json_line(&record));
         }
     } else {
-        print_text(&mut out, &report);
+        print_text(&mut out, &report, &replay);
     }
     drop(out);
     sink.finish(
@@ -269,6 +282,7 @@ impl WholeRun for WholeReach<'_> {
     ) -> Result<Analysed<ReachTotal>, InputError> {
         let cfg = self.args.config(&item.name, Instant::now())?;
         let report = run_reach(session, &cfg, &mut |_| {})?;
+        let replay = self.args.replay();
         let mut line = format!("{:<32} {}", item.label, answer_line(&report));
         if let Some(w) = &report.witness {
             line += &format!(
@@ -278,9 +292,12 @@ impl WholeRun for WholeReach<'_> {
             );
         }
         Ok(Analysed {
-            records: reach_lines(&report).iter().map(json_line).collect(),
+            records: reach_lines(&report, &replay)
+                .iter()
+                .map(json_line)
+                .collect(),
             line,
-            findings: fpscout_search::findings::from_reach(&report),
+            findings: fpscout_search::findings::from_reach(&report, &replay),
             tally: ReachTotal::from(&report),
         })
     }
@@ -320,7 +337,7 @@ fn answer_line(report: &ReachReport) -> String {
     }
 }
 
-fn print_text(out: &mut impl Write, report: &ReachReport) {
+fn print_text(out: &mut impl Write, report: &ReachReport, replay: &Replay) {
     let _ = writeln!(
         out,
         "{} (build {}), target {}: {}",
@@ -339,9 +356,8 @@ fn print_text(out: &mut impl Write, report: &ReachReport) {
         let _ = writeln!(out, "  executable: {}", w.native);
         let _ = writeln!(
             out,
-            "  replay: fpscout run FILE -f {} --args '{}'",
-            report.function,
-            run_args(&report.params, &w.inputs)
+            "  replay: {}",
+            replay.command(&report.function, &report.params, &w.inputs)
         );
     }
     let p = &report.paths;

@@ -10,6 +10,7 @@ mod listing;
 mod outputs;
 mod print_diff;
 mod print_exceptions;
+mod replay;
 mod worklist;
 
 use clap::{Parser, Subcommand};

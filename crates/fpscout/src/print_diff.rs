@@ -3,6 +3,7 @@
 use crate::listing::{left_out, Listing};
 use fpscout_ir::FloatTy;
 use fpscout_report::args::{decimal, hex_float};
+use fpscout_report::replay::Replay;
 use fpscout_search::diff::{DiffReport, Finding, Observation, ResultClass, Summary};
 use fpscout_search::origin::{Origin, Phase};
 use fpscout_search::run::{format_value, native_trace_records};
@@ -56,7 +57,13 @@ fn trace_text(o: &Observation) -> String {
 
 /// One finding in full: its kinds, status and origin, inputs, both builds' results, flags
 /// and traces.
-fn print_finding(out: &mut impl Write, report: &DiffReport, n: usize, x: &Finding) {
+fn print_finding(
+    out: &mut impl Write,
+    report: &DiffReport,
+    n: usize,
+    x: &Finding,
+    replay: &Replay,
+) {
     let kinds: Vec<String> = x
         .kinds
         .iter()
@@ -77,6 +84,11 @@ fn print_finding(out: &mut impl Write, report: &DiffReport, n: usize, x: &Findin
         let _ = writeln!(out, "   reason: {r}");
     }
     let _ = writeln!(out, "   inputs: {}", inputs_text(report, &x.input));
+    let _ = writeln!(
+        out,
+        "   replay: {}",
+        replay.command(&report.summary.function, &report.params, &x.input)
+    );
     let hang_ms = report.summary.hang_limit_ms;
     let res = |o: &Observation| match o.result {
         _ if o.class == ResultClass::Hang => {
@@ -140,6 +152,7 @@ pub fn print_text(
     report: &DiffReport,
     show_unconfirmed: bool,
     listing: Listing,
+    replay: &Replay,
 ) {
     let s = &report.summary;
     let _ = writeln!(out, "fpscout diff: {}", s.function);
@@ -184,7 +197,7 @@ pub fn print_text(
         );
         let take = listing.per_group.min(listing.max_findings - shown);
         for (k, x) in members.iter().take(take) {
-            print_finding(out, report, *k, x);
+            print_finding(out, report, *k, x, replay);
             shown += 1;
         }
         if members.len() > take {
@@ -267,6 +280,11 @@ pub fn print_text(
             "\nlargest divergence: {} ulps at {}",
             w.ulps,
             inputs_text(report, &w.input)
+        );
+        let _ = writeln!(
+            out,
+            "   replay: {}",
+            replay.command(&s.function, &report.params, &w.input)
         );
         let _ = writeln!(out, "   P  = {} ({})", decimal(w.p, ft), hex_float(w.p, ft));
         let _ = writeln!(

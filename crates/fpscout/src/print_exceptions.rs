@@ -1,7 +1,8 @@
 //! Printing of `fpscout exceptions` reports as text (`--json` records: `fpscout_search::records`).
 
 use crate::listing::{left_out, Listing};
-use fpscout_report::args::{inputs_text, run_args};
+use fpscout_report::args::inputs_text;
+use fpscout_report::replay::Replay;
 use fpscout_search::exceptions::{ExceptionFinding, ExceptionsReport, Summary};
 use fpscout_search::run::format_value;
 use fpscout_search::verdict::{coverage_text, exceptions_coverage, tally_reasons, Verdict};
@@ -35,7 +36,12 @@ pub fn summary_line(s: &Summary) -> String {
 
 /// The report of one function: findings by location and kind (a few witnesses each, at
 /// most `listing.max_findings` of them), the coverage line, then the counts.
-pub fn print_text(out: &mut impl Write, report: &ExceptionsReport, listing: Listing) {
+pub fn print_text(
+    out: &mut impl Write,
+    report: &ExceptionsReport,
+    listing: Listing,
+    replay: &Replay,
+) {
     let s = &report.summary;
     let _ = writeln!(
         out,
@@ -85,7 +91,7 @@ pub fn print_text(out: &mut impl Write, report: &ExceptionsReport, listing: List
         let class = x.class.describe();
         let _ = writeln!(
             out,
-            "  {}  {} {}{}{}",
+            "  {}  {} {}{}{}{}",
             location(x),
             x.operation,
             x.kind.name(),
@@ -98,7 +104,14 @@ pub fn print_text(out: &mut impl Write, report: &ExceptionsReport, listing: List
                 .as_ref()
                 .filter(|n| **n != s.function)
                 .map(|n| format!(" in {n}"))
-                .unwrap_or_default()
+                .unwrap_or_default(),
+            // The machine instruction the executable's trace names, when it is not the
+            // operation's own name.
+            if x.instruction.is_empty() || x.instruction == x.operation {
+                String::new()
+            } else {
+                format!(" [{}]", x.instruction)
+            }
         );
         for w in x.witnesses.iter().take(listing.per_group) {
             let result = w
@@ -107,11 +120,15 @@ pub fn print_text(out: &mut impl Write, report: &ExceptionsReport, listing: List
                 .unwrap_or_else(|| format!("{:?}", w.class).to_lowercase());
             let _ = writeln!(
                 out,
-                "      {} -> {} [{}]   --args '{}'",
+                "      {} -> {} [{}]",
                 inputs_text(&report.params, &w.input),
                 result,
                 w.source.name(),
-                run_args(&report.params, &w.input)
+            );
+            let _ = writeln!(
+                out,
+                "        replay: {}",
+                replay.command(&s.function, &report.params, &w.input)
             );
         }
         if x.inputs_seen > x.witnesses.len().min(listing.per_group) {

@@ -366,6 +366,7 @@ fn identity_finding(
         runs: vec![run("P"), run("P'")],
         detail: fpscout_report::finding::Detail::None,
         reached: None,
+        replay: None,
     }
 }
 

@@ -39,7 +39,7 @@ fn exceptions_findings(source: &Path, function: &str) -> Vec<Finding> {
     cfg.random_inputs = 2000;
     cfg.common.time_budget_s = 15.0;
     let report = run_exceptions(&session, &cfg, &mut |_, _, _| {}).expect("exceptions");
-    from_exceptions(&report)
+    from_exceptions(&report, &Default::default())
 }
 
 #[test]
@@ -96,7 +96,7 @@ fn diff_sarif_is_valid_and_carries_both_builds() {
     cfg.random_inputs = 2000;
     cfg.threads = 2;
     let report = run_diff(&session, &cfg, &mut |_, _, _| {}).expect("diff");
-    let findings = from_diff(&report);
+    let findings = from_diff(&report, &Default::default());
     assert!(!findings.is_empty());
     let log = fpscout_report::sarif::log(&findings, "test");
     schema_check(&log);

@@ -143,8 +143,11 @@ pub struct ExceptionFinding {
     pub kind: ExceptionKind,
     /// Where the executable raised it (its DWARF line table); `None`: no line.
     pub location: Option<SourceLoc>,
-    /// The IR operation at that location (`fmul`, `exp`), else the instruction.
+    /// The IR operation at that location that maps to the instruction and can raise the
+    /// kind (`fmul`, `exp`), else the instruction.
     pub operation: String,
+    /// The instruction the executable's trace names (`mulsd`, `call exp`).
+    pub instruction: String,
     /// The function the operation belongs to.
     pub in_function: Option<String>,
     pub witnesses: Vec<Witness>,
@@ -326,6 +329,75 @@ fn ops_by_location(m: &Module) -> HashMap<LocKey, Vec<FpOpId>> {
     out
 }
 
+/// Of the operations at one source position (a line's column, a macro's expansion), the
+/// one that raised `kind` as the executable's instruction `insn`: one the instruction can
+/// come from and that can raise the kind, else one that can raise it. `None` when none
+/// can: the instruction names the finding then (a comparison never underflows).
+fn raising_op(module: &Module, ids: &[FpOpId], insn: &str, kind: ExceptionKind) -> Option<FpOpId> {
+    let raises = |id: &&FpOpId| can_raise(&module.op(**id).opcode, kind);
+    ids.iter()
+        .filter(raises)
+        .find(|id| insn_computes(insn, &module.op(**id).opcode))
+        .or_else(|| ids.iter().find(raises))
+        .copied()
+}
+
+/// An IR opcode without its `llvm.` prefix and overload suffix (`llvm.exp.f64` → `exp`).
+fn op_base(opcode: &str) -> &str {
+    let name = opcode.strip_prefix("llvm.").unwrap_or(opcode);
+    name.split('.').next().unwrap_or(name)
+}
+
+/// Whether the IR operation `opcode` can raise `kind` (IEEE 754 and x86: a conversion to
+/// a wider float or a comparison only signals invalid; negation and sign operations
+/// signal nothing; calls may raise anything).
+fn can_raise(opcode: &str, kind: ExceptionKind) -> bool {
+    use ExceptionKind::*;
+    match op_base(opcode) {
+        "fneg" | "fabs" | "copysign" => false,
+        "fpext" | "fcmp" | "fptosi" | "fptoui" | "is" | "minnum" | "maxnum" | "minimum"
+        | "maximum" | "rint" | "nearbyint" | "floor" | "ceil" | "trunc" | "round" | "roundeven"
+        | "lrint" | "llrint" | "lround" | "llround" => kind == Invalid,
+        "fadd" | "fsub" | "sqrt" => kind != DivByZero,
+        _ => true,
+    }
+}
+
+/// Whether the x86 instruction `insn` (a mnemonic, or `call NAME`) computes the IR
+/// operation `opcode`.
+fn insn_computes(insn: &str, opcode: &str) -> bool {
+    let base = op_base(opcode);
+    if let Some(callee) = insn.strip_prefix("call ") {
+        let callee = callee.split('@').next().unwrap_or(callee);
+        // `expf` computes `llvm.exp.f32`.
+        return base == callee || callee.strip_suffix('f') == Some(base);
+    }
+    // AVX spells the SSE mnemonics with a leading `v`.
+    let m = insn
+        .strip_prefix('v')
+        .filter(|m| m.len() > 3)
+        .unwrap_or(insn);
+    let family = |prefixes: &[&str]| prefixes.iter().any(|p| m.starts_with(p));
+    match base {
+        "fadd" => family(&["add"]),
+        "fsub" => family(&["sub"]),
+        "fmul" => family(&["mul"]),
+        "fdiv" => family(&["div"]),
+        "fma" | "fmuladd" => family(&["fmadd", "fmsub", "fnmadd", "fnmsub"]),
+        "sqrt" => family(&["sqrt"]),
+        "fptrunc" => family(&["cvtsd2ss", "cvtpd2ps"]),
+        "fpext" => family(&["cvtss2sd", "cvtps2pd"]),
+        "fptosi" | "fptoui" => family(&["cvtt", "cvts"]),
+        "fcmp" => family(&["ucomis", "comis", "cmp"]),
+        "minnum" | "minimum" => family(&["min"]),
+        "maxnum" | "maximum" => family(&["max"]),
+        "rint" | "nearbyint" | "floor" | "ceil" | "trunc" | "round" | "roundeven" => {
+            family(&["round"])
+        }
+        _ => false,
+    }
+}
+
 /// What a traced run raised: (location, kind) per event, inexact aside.
 fn raised_at(t: &TracedOutcome) -> Vec<(Option<SourceLoc>, String, ExceptionKind)> {
     let mut out = Vec::new();
@@ -382,19 +454,20 @@ impl Findings<'_> {
                 continue;
             }
             keys.push(key.clone());
-            let op = key
-                .0
-                .as_ref()
-                .and_then(|k| self.ops.get(k))
-                .and_then(|ids| ids.first().copied());
             let module = self.module;
+            let ids = key.0.as_ref().and_then(|k| self.ops.get(k));
+            let op = ids.and_then(|ids| raising_op(module, ids, &insn, kind));
+            let first = ids.and_then(|ids| ids.first().copied());
             let finding = self.by_key.entry(key.clone()).or_insert_with(|| {
                 let info = op.map(|id| module.op(id));
                 ExceptionFinding {
                     kind,
                     location: loc.clone(),
                     operation: info.map_or(insn.clone(), |i| i.opcode.clone()),
-                    in_function: info.map(|i| module.function(i.func).display_name.clone()),
+                    instruction: insn.clone(),
+                    in_function: op
+                        .or(first)
+                        .map(|id| module.function(module.op(id).func).display_name.clone()),
                     witnesses: Vec::new(),
                     inputs_seen: 0,
                     targeted: false,
@@ -1474,6 +1547,23 @@ impl Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_raising_instruction_names_an_operation_that_can_raise_the_kind() {
+        use ExceptionKind::*;
+        assert!(insn_computes("mulsd", "fmul"));
+        assert!(insn_computes("vmulsd", "fmul"));
+        assert!(insn_computes("call expf", "llvm.exp.f32"));
+        assert!(insn_computes("cvtsd2ss", "fptrunc"));
+        assert!(!insn_computes("mulsd", "fpext"));
+        assert!(!insn_computes("divsd", "fcmp"));
+        assert!(!can_raise("fcmp", Underflow));
+        assert!(!can_raise("fpext", Underflow));
+        assert!(can_raise("fcmp", Invalid));
+        assert!(can_raise("fptrunc", Underflow));
+        assert!(can_raise("llvm.exp.f64", Overflow));
+        assert!(!can_raise("fneg", Invalid));
+    }
 
     fn q(x: f64) -> Rational {
         Rational::from_f64(x).expect("finite")
