@@ -40,18 +40,19 @@ fn interesting_f32_centres(function: LibmFunction) -> Vec<f64> {
 
 /// Every binary32 of `width` consecutive keys around each interesting centre, plus a
 /// stride over the whole line: the direct projection of each point holds glibc's value.
+/// (Sizes keep the test at a few seconds; every float of the windows is checked.)
 #[test]
 fn direct_projection_holds_glibc_on_every_binary32_of_the_ranges() {
     let format = Format::F32;
     let full = FloatDomain::full(format);
-    let width = 1 << 16;
+    let width = 1 << 9;
     for function in LibmFunction::ALL {
         let mut keys: Vec<i64> = Vec::new();
         for centre in interesting_f32_centres(function) {
             let k = key(format, centre).0;
             keys.extend(k - width / 2..k + width / 2);
         }
-        keys.extend((format.neg_inf().0..=format.pos_inf().0).step_by(1 << 13));
+        keys.extend((format.neg_inf().0..=format.pos_inf().0).step_by(1 << 21));
         for k in keys {
             let x = Fp(k.clamp(format.neg_inf().0, format.pos_inf().0));
             let y = call_glibc(function, format, FloatValue::Num(x));
@@ -72,7 +73,7 @@ fn direct_projection_holds_glibc_on_every_binary32_of_the_ranges() {
     }
 }
 
-/// Random argument intervals X (up to 4096 binary32 around interesting places, or
+/// Random argument intervals X (up to 512 binary32 around interesting places, or
 /// anywhere) and result intervals Y: every x of X whose glibc result lies in Y survives
 /// both projections, and its result stays in the narrowed Y.
 #[test]
@@ -81,13 +82,13 @@ fn projections_keep_every_binary32_solution_of_random_boxes() {
     let mut rng = ChaCha8Rng::seed_from_u64(29);
     for function in LibmFunction::ALL {
         let centres = interesting_f32_centres(function);
-        for round in 0..150 {
+        for round in 0..30 {
             let centre = if round % 5 == 4 {
                 rng.gen_range(format.neg_inf().0..=format.pos_inf().0)
             } else {
                 key(format, centres[rng.gen_range(0..centres.len())]).0
             };
-            let width = rng.gen_range(0..4096i64);
+            let width = rng.gen_range(0..512i64);
             let lo = (centre - rng.gen_range(0..=width)).max(format.neg_inf().0);
             let hi = (lo + width).min(format.pos_inf().0);
             let xs: Vec<FloatValue> = (lo..=hi)
@@ -137,7 +138,7 @@ fn projections_keep_every_sampled_binary64_solution() {
     ];
     for function in LibmFunction::ALL {
         let mut samples: Vec<f64> = boundaries.iter().flat_map(|&b| [b, -b]).collect();
-        for _ in 0..20_000 {
+        for _ in 0..600 {
             samples.push(match rng.gen_range(0..3) {
                 0 => f64::from_bits(rng.gen()),
                 1 => rng.gen_range(-20.0..20.0),
@@ -159,7 +160,7 @@ fn projections_keep_every_sampled_binary64_solution() {
         }
         // Boxes: X a window of keys around a sample, Y around glibc's value of another
         // point of X; every sampled x of X with its result in Y survives.
-        for _ in 0..40 {
+        for _ in 0..12 {
             let FloatValue::Num(centre) = format.from_f64(samples[rng.gen_range(0..samples.len())])
             else {
                 continue;
@@ -177,7 +178,7 @@ fn projections_keep_every_sampled_binary64_solution() {
             let (y1, y2) = (value(p), value(q));
             let r = FloatDomain::new(format, y1.min(y2), y1.max(y2), false);
             let projected = project_libm(function, &a, &r);
-            let mut points: Vec<Fp> = (0..300).map(|_| inside(&mut rng)).collect();
+            let mut points: Vec<Fp> = (0..100).map(|_| inside(&mut rng)).collect();
             points.extend([lo, hi, p, q]);
             for x in points {
                 let y = call_glibc(function, format, FloatValue::Num(x));
@@ -249,13 +250,16 @@ fn rounding_functions_project_exactly() {
 #[test]
 fn networks_with_libm_constraints() {
     let format = Format::F64;
-    // log(x) > 710 over every double: log(DBL_MAX) ≈ 709.78.
+    // log(x) > 710: log(DBL_MAX) ≈ 709.78, so only log(+inf) = +inf is above it.
     let mut network = Network::new(Arith::IEEE);
     let x = network.float_var("x", format);
     let y = network.libm(LibmFunction::Log, x).unwrap();
     let bound = network.float_const_f64(format, 710.0);
     network.require(FcmpPredicate::Ogt, y, bound, true).unwrap();
-    assert_eq!(network.propagate(10_000), Propagation::Infeasible);
+    assert_eq!(network.propagate(10_000), Propagation::Fixpoint);
+    let only_inf = network.float_domain(x).unwrap();
+    assert_eq!(only_inf.range(), Some((format.pos_inf(), format.pos_inf())));
+    assert!(!only_inf.may_be_nan());
     // log(x) > 709 holds for x near DBL_MAX only.
     let mut network = Network::new(Arith::IEEE);
     let x = network.float_var("x", format);
