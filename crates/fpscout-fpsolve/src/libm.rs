@@ -1,16 +1,16 @@
 //! libm functions as the process's glibc computes them, and sound enclosures of its results (MPFR, widened by glibc's published error bounds).
-//!
-//! glibc's elementary functions are not correctly rounded, and are not guaranteed to be
-//! monotone either. What the solver may rely on is an *enclosure*: for every float `x`,
-//! glibc's `f(x)` lies in `[lo(x), hi(x)]`, where `lo`/`hi` are the exact value rounded
-//! down/up (MPFR, directed rounding at a working precision, then directed rounding to the
-//! format), moved outward along the ordered line by a number of floats derived from
-//! glibc's documented maximal error. Both ends are monotone in `x` wherever the
-//! mathematical function is, which is what the projections (`project::libm`) need.
-//! The rounding functions (floor, ceil, trunc, round, rint) are exact in glibc: their
-//! enclosure is the single value glibc returns. Concrete values (`evaluate`, `check`)
-//! are glibc's own, called through `dlsym`: Rust's `compiler_builtins` defines its own
-//! `floor`, `round`… that an `extern "C"` declaration would bind to.
+//
+// glibc's elementary functions are not correctly rounded, and are not guaranteed to be
+// monotone either. What the solver may rely on is an *enclosure*: for every float `x`,
+// glibc's `f(x)` lies in `[lo(x), hi(x)]`, where `lo`/`hi` are the exact value rounded
+// down/up (MPFR, directed rounding at a working precision, then directed rounding to the
+// format), moved outward along the ordered line by a number of floats derived from
+// glibc's documented maximal error. Both ends are monotone in `x` wherever the
+// mathematical function is, which is what the projections (`project::libm`) need.
+// The rounding functions (floor, ceil, trunc, round, rint) are exact in glibc: their
+// enclosure is the single value glibc returns. Concrete values (`evaluate`, `check`)
+// are glibc's own, called through `dlsym`: Rust's `compiler_builtins` defines its own
+// `floor`, `round`… that an `extern "C"` declaration would bind to.
 
 use crate::format::{FloatValue, Format, Fp};
 use rug::float::Round;
@@ -186,9 +186,9 @@ impl LibmFunction {
     /// from it, cos shrinks away from it within ±π).
     pub(crate) fn direction(self, negative: bool) -> Direction {
         match (self, negative) {
-            (LibmFunction::Acos, _)
-            | (LibmFunction::Cosh, true)
-            | (LibmFunction::Cos, false) => Direction::Decreasing,
+            (LibmFunction::Acos, _) | (LibmFunction::Cosh, true) | (LibmFunction::Cos, false) => {
+                Direction::Decreasing
+            }
             _ => Direction::Increasing,
         }
     }
@@ -234,7 +234,8 @@ pub(crate) struct Shape {
 
 impl Shape {
     pub(crate) fn of(function: LibmFunction, format: Format) -> Shape {
-        let bound = |value: Option<f64>, otherwise: Fp| value.map_or(otherwise, |v| key_of(format, v));
+        let bound =
+            |value: Option<f64>, otherwise: Fp| value.map_or(otherwise, |v| key_of(format, v));
         let (lowest, highest) = (Fp(format.neg_inf().0 + 1), Fp(format.pos_inf().0 - 1));
         let (d_lo, d_hi) = function.definition();
         let reach = function.monotone_reach();
@@ -269,7 +270,14 @@ pub(crate) fn enclosure(function: LibmFunction, format: Format, x: Fp) -> (Fp, F
             value.to_f64_round(round)
         };
         let exact_zero = value.is_zero() && ternary == Ordering::Equal;
-        (key_of(format, rounded), if exact_zero { Ordering::Equal } else { value.cmp0().unwrap_or(Ordering::Equal) })
+        (
+            key_of(format, rounded),
+            if exact_zero {
+                Ordering::Equal
+            } else {
+                value.cmp0().unwrap_or(Ordering::Equal)
+            },
+        )
     };
     let (down, sign) = evaluate(Round::Down);
     let (up, _) = evaluate(Round::Up);
@@ -361,13 +369,20 @@ enum Entry {
     Single(unsafe extern "C" fn(f32) -> f32),
 }
 
+/// Whether the process's glibc has `function` in `format` (checked when a network
+/// gets the constraint, so `call_glibc` never meets a missing symbol).
+pub fn available(function: LibmFunction, format: Format) -> bool {
+    supports_format(format) && glibc_entry(function, format == Format::F32).is_some()
+}
+
 /// The glibc entry point of `function` (`single`: its `…f` variant), looked up once.
 fn glibc_entry(function: LibmFunction, single: bool) -> Option<Entry> {
     type Table = Vec<[Option<Entry>; 2]>;
     static TABLE: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
     let table = TABLE.get_or_init(|| {
         // SAFETY: dlopen with a constant NUL-terminated name; the handle is never closed.
-        let handle = unsafe { libc::dlopen(c"libm.so.6".as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
+        let handle =
+            unsafe { libc::dlopen(c"libm.so.6".as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
         LibmFunction::ALL
             .iter()
             .map(|f| {
@@ -382,11 +397,15 @@ fn glibc_entry(function: LibmFunction, single: bool) -> Option<Entry> {
                 };
                 let double = lookup(f.c_name().to_string()).map(|p| {
                     // SAFETY: glibc's `double f(double)` symbol.
-                    Entry::Double(unsafe { std::mem::transmute::<usize, unsafe extern "C" fn(f64) -> f64>(p) })
+                    Entry::Double(unsafe {
+                        std::mem::transmute::<usize, unsafe extern "C" fn(f64) -> f64>(p)
+                    })
                 });
                 let single = lookup(format!("{}f", f.c_name())).map(|p| {
                     // SAFETY: glibc's `float f(float)` symbol.
-                    Entry::Single(unsafe { std::mem::transmute::<usize, unsafe extern "C" fn(f32) -> f32>(p) })
+                    Entry::Single(unsafe {
+                        std::mem::transmute::<usize, unsafe extern "C" fn(f32) -> f32>(p)
+                    })
                 });
                 [double, single]
             })

@@ -10,8 +10,8 @@ use crate::format::{FloatValue, Format};
 use crate::libm::{call_glibc, LibmFunction};
 use crate::project::binary::project_binary;
 use crate::project::compare::project_compare;
-use crate::project::libm::project_libm;
 use crate::project::convert::{project_float_convert, project_float_to_int, project_int_to_float};
+use crate::project::libm::project_libm;
 use crate::project::minmax::{project_min_max, MinMaxOp};
 use crate::project::unary::{project_copy, project_fabs, project_fneg, project_sqrt};
 use std::collections::VecDeque;
@@ -431,6 +431,9 @@ impl Network {
                 };
                 if !crate::libm::supports_format(format) {
                     return Err(refuse("glibc has it in binary32 and binary64 only"));
+                }
+                if !crate::libm::available(function, format) {
+                    return Err(refuse("the process's libm does not export it"));
                 }
                 if self.arith != Arith::IEEE {
                     return Err(refuse("its results under FTZ/DAZ are not modelled"));

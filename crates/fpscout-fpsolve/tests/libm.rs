@@ -3,8 +3,8 @@
 use fpscout_fpsolve::libm::call_glibc;
 use fpscout_fpsolve::project::libm::project_libm;
 use fpscout_fpsolve::{
-    Arith, FcmpPredicate, FloatDomain, FloatValue, Format, Fp, LibmFunction, Network,
-    NetworkError, Propagation,
+    Arith, FcmpPredicate, FloatDomain, FloatValue, Format, Fp, LibmFunction, Network, NetworkError,
+    Propagation,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -95,8 +95,10 @@ fn projections_keep_every_binary32_solution_of_random_boxes() {
                 .map(|k| FloatValue::Num(Fp(k)))
                 .chain(std::iter::once(FloatValue::NaN))
                 .collect();
-            let results: Vec<FloatValue> =
-                xs.iter().map(|&x| call_glibc(function, format, x)).collect();
+            let results: Vec<FloatValue> = xs
+                .iter()
+                .map(|&x| call_glibc(function, format, x))
+                .collect();
             let a = FloatDomain::new(format, Fp(lo), Fp(hi), rng.gen_bool(0.3));
             // Y between two results of X, one end moved a little, sometimes with NaN.
             let pick = |rng: &mut ChaCha8Rng| match results[rng.gen_range(0..results.len())] {
@@ -132,9 +134,28 @@ fn projections_keep_every_sampled_binary64_solution() {
     let full = FloatDomain::full(format);
     let mut rng = ChaCha8Rng::seed_from_u64(64);
     let boundaries = [
-        0.0, -0.0, 1.0, -1.0, 709.78, 709.79, -745.13, -708.4, 1024.0, -1074.0, 1e-310, 1e308,
-        f64::MAX, f64::MIN_POSITIVE, 1.5, 1.5707963267948966, 3.14, 3.141592653589793,
-        0.5, 2.5, -2.5, 4503599627370496.0,
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        709.78,
+        709.79,
+        -745.13,
+        -708.4,
+        1024.0,
+        -1074.0,
+        1e-310,
+        1e308,
+        f64::MAX,
+        f64::MIN_POSITIVE,
+        1.5,
+        1.5707963267948966,
+        3.14,
+        3.141592653589793,
+        0.5,
+        2.5,
+        -2.5,
+        4503599627370496.0,
     ];
     for function in LibmFunction::ALL {
         let mut samples: Vec<f64> = boundaries.iter().flat_map(|&b| [b, -b]).collect();
@@ -153,7 +174,10 @@ fn projections_keep_every_sampled_binary64_solution() {
             let point = FloatDomain::point(format, FloatValue::Num(x));
             let (_, r) = project_libm(function, &point, &full)
                 .unwrap_or_else(|| panic!("{function:?}: the point {sample} was refuted"));
-            assert!(r.contains(y), "{function:?}({sample}) = {y:?} outside {r:?}");
+            assert!(
+                r.contains(y),
+                "{function:?}({sample}) = {y:?} outside {r:?}"
+            );
             let (a, _) = project_libm(function, &point, &FloatDomain::point(format, y))
                 .unwrap_or_else(|| panic!("{function:?}: {sample} lost from its own value"));
             assert!(a.contains(FloatValue::Num(x)));
@@ -202,7 +226,12 @@ fn special_values_are_glibc_exactly() {
     for format in [Format::F32, Format::F64] {
         let full = FloatDomain::full(format);
         for function in LibmFunction::ALL {
-            for x in [format.pos_zero(), format.neg_zero(), format.pos_inf(), format.neg_inf()] {
+            for x in [
+                format.pos_zero(),
+                format.neg_zero(),
+                format.pos_inf(),
+                format.neg_inf(),
+            ] {
                 let y = call_glibc(function, format, FloatValue::Num(x));
                 let point = FloatDomain::point(format, FloatValue::Num(x));
                 let (_, r) = project_libm(function, &point, &full).expect("a point has a value");
@@ -213,10 +242,12 @@ fn special_values_are_glibc_exactly() {
             assert_eq!(r, nan, "{function:?}(NaN)");
         }
         // The values themselves, as glibc documents them.
-        let at = |f: LibmFunction, x: f64| format.to_f64(match call_glibc(f, format, format.from_f64(x)) {
-            FloatValue::Num(y) => y,
-            FloatValue::NaN => return f64::NAN,
-        });
+        let at = |f: LibmFunction, x: f64| {
+            format.to_f64(match call_glibc(f, format, format.from_f64(x)) {
+                FloatValue::Num(y) => y,
+                FloatValue::NaN => return f64::NAN,
+            })
+        };
         assert_eq!(at(LibmFunction::Log, 0.0), f64::NEG_INFINITY);
         assert_eq!(at(LibmFunction::Log, -0.0), f64::NEG_INFINITY);
         assert!(at(LibmFunction::Log, -1.0).is_nan());
@@ -242,7 +273,10 @@ fn rounding_functions_project_exactly() {
     let two = FloatDomain::point(format, format.from_f64(2.0));
     let (a, _) = project_libm(LibmFunction::Floor, &full, &two).expect("floor(2.5) = 2");
     let below_three = Fp(key(format, 3.0).0 - 1);
-    assert_eq!(a, FloatDomain::new(format, key(format, 2.0), below_three, false));
+    assert_eq!(
+        a,
+        FloatDomain::new(format, key(format, 2.0), below_three, false)
+    );
 }
 
 /// Networks: propagation refutes what glibc never returns, `evaluate` and `check` use
@@ -280,7 +314,11 @@ fn networks_with_libm_constraints() {
         let y = network.libm(function, x).unwrap();
         let c = network.float_const_f64(Format::F32, value);
         network.require(predicate, y, c, true).unwrap();
-        assert_eq!(network.propagate(10_000), Propagation::Infeasible, "{function:?}");
+        assert_eq!(
+            network.propagate(10_000),
+            Propagation::Infeasible,
+            "{function:?}"
+        );
     }
     // evaluate and check compute glibc's values.
     let mut network = Network::new(Arith::IEEE);

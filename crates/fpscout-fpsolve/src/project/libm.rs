@@ -39,7 +39,10 @@ pub fn project_libm(
     let mut parts = Vec::new();
     for piece in &pieces {
         if !piece.finite {
-            let image = FloatDomain::point(format, call_glibc(function, format, FloatValue::Num(piece.lo)));
+            let image = FloatDomain::point(
+                format,
+                call_glibc(function, format, FloatValue::Num(piece.lo)),
+            );
             reachable = reachable.hull(&image);
             continue;
         }
@@ -48,15 +51,28 @@ pub fn project_libm(
             reachable = reachable.with_nan(true);
         }
         if part.unmonotone.0.is_some() || part.unmonotone.1.is_some() {
-            reachable = reachable.hull(&FloatDomain::new(format, shape.codomain.0, shape.codomain.1, false));
+            reachable = reachable.hull(&FloatDomain::new(
+                format,
+                shape.codomain.0,
+                shape.codomain.1,
+                false,
+            ));
         }
         if let Some((lo, hi)) = part.monotone {
-            let (at_lo, at_hi) = (enclosure(function, format, lo), enclosure(function, format, hi));
+            let (at_lo, at_hi) = (
+                enclosure(function, format, lo),
+                enclosure(function, format, hi),
+            );
             let (bottom, top) = match function.direction(part.negative) {
                 Direction::Increasing => (at_lo.0, at_hi.1),
                 Direction::Decreasing => (at_hi.0, at_lo.1),
             };
-            reachable = reachable.hull(&FloatDomain::new(format, bottom.min(top), top.max(bottom), false));
+            reachable = reachable.hull(&FloatDomain::new(
+                format,
+                bottom.min(top),
+                top.max(bottom),
+                false,
+            ));
         }
         parts.push(part);
     }
@@ -83,7 +99,12 @@ pub fn project_libm(
             keep = hull_range(keep, part.undefined.1);
         }
         let meets_codomain = !r
-            .intersect(&FloatDomain::new(format, shape.codomain.0, shape.codomain.1, false))
+            .intersect(&FloatDomain::new(
+                format,
+                shape.codomain.0,
+                shape.codomain.1,
+                false,
+            ))
             .is_empty();
         if meets_codomain {
             keep = hull_range(keep, part.unmonotone.0);
@@ -94,7 +115,11 @@ pub fn project_libm(
             keep = hull_range(keep, survivors);
         }
     }
-    let a = a.intersect(&FloatDomain::empty(format).with_range(keep).with_nan(r.may_be_nan()));
+    let a = a.intersect(
+        &FloatDomain::empty(format)
+            .with_range(keep)
+            .with_nan(r.may_be_nan()),
+    );
     (!a.is_empty()).then_some((a, r))
 }
 
@@ -114,7 +139,9 @@ impl FinitePart {
         let below = |edge: Fp| overlap((lo, hi), Fp(i64::MIN), Fp(edge.0 - 1));
         let above = |edge: Fp| overlap((lo, hi), Fp(edge.0 + 1), Fp(i64::MAX));
         let defined = overlap((lo, hi), shape.defined.0, shape.defined.1);
-        let within = |range: Range, edges: (Fp, Fp)| range.and_then(|(l, h)| overlap((l, h), edges.0, edges.1));
+        let within = |range: Range, edges: (Fp, Fp)| {
+            range.and_then(|(l, h)| overlap((l, h), edges.0, edges.1))
+        };
         let monotone = within(defined, shape.monotone);
         let unmonotone = match defined {
             Some((l, h)) => (
