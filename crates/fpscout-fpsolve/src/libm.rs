@@ -173,6 +173,8 @@ impl LibmFunction {
 
     /// The finite arguments (symmetric around 0) on which the function is monotone on
     /// each sign: sin and tan within ±1.5 < π/2, cos within ±3.14 < π; everywhere else.
+    // 3.14 is meant: a bound below π, not an approximation of it.
+    #[allow(clippy::approx_constant)]
     fn monotone_reach(self) -> Option<f64> {
         match self {
             LibmFunction::Sin | LibmFunction::Tan => Some(1.5),
