@@ -639,9 +639,11 @@ impl Builder<'_> {
                 let error = self.error_bound(to, false, &exact_range, result_range);
                 Some(self.rounded(form, error))
             }
+            // glibc's libm: the result's interval (no linearisation of its error).
             Constraint::IntToFloat { .. }
             | Constraint::FloatToInt { .. }
-            | Constraint::BitsToInt { .. } => None,
+            | Constraint::BitsToInt { .. }
+            | Constraint::Libm { .. } => None,
             Constraint::Compare { .. } | Constraint::Class { .. } | Constraint::InSet { .. } => {
                 None
             }
@@ -994,6 +996,7 @@ pub(crate) fn same_operation(constraint: &Constraint, result: VarId) -> Constrai
         Constraint::Binary { result: r, .. }
         | Constraint::MinMax { result: r, .. }
         | Constraint::Sqrt { result: r, .. }
+        | Constraint::Libm { result: r, .. }
         | Constraint::FNeg { result: r, .. }
         | Constraint::FAbs { result: r, .. }
         | Constraint::Copy { result: r, .. }

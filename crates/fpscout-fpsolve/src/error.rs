@@ -30,6 +30,8 @@ pub enum NetworkError {
     EmptyIntegerRange { lo: i128, hi: i128 },
     #[error("integer width {0} is not in 1..=64")]
     IntegerWidth(u32),
+    #[error("libm function '{function}' is not modelled here: {why}")]
+    LibmUnsupported { function: &'static str, why: String },
     #[error("assignment has {given} values for {expected} variables")]
     AssignmentLength { expected: usize, given: usize },
 }

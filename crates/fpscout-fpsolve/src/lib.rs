@@ -8,6 +8,7 @@ pub mod compare;
 pub mod domain;
 pub mod error;
 pub mod format;
+pub mod libm;
 mod machine;
 pub mod network;
 mod order;
@@ -22,6 +23,7 @@ pub use compare::FcmpPredicate;
 pub use domain::{integer_type_range, FloatDomain, IntDomain, NanState};
 pub use error::{FormatError, NetworkError};
 pub use format::{FloatValue, Format, Fp, Rounding};
+pub use libm::LibmFunction;
 pub use network::{Constraint, Domain, Network, Propagation, Value, VarId};
 pub use project::minmax::MinMaxOp;
 pub use search::{

@@ -161,9 +161,11 @@ impl MachineProgram {
                     wide: wide(a)?,
                     a: a.index(),
                 },
+                // Libm is left to `Network::evaluate`, which calls glibc.
                 Constraint::IntToFloat { .. }
                 | Constraint::FloatToInt { .. }
-                | Constraint::BitsToInt { .. } => return None,
+                | Constraint::BitsToInt { .. }
+                | Constraint::Libm { .. } => return None,
             });
         }
         let restricted = (0..domains.len())

@@ -7,9 +7,11 @@ use crate::compare::FcmpPredicate;
 use crate::domain::{FloatDomain, IntDomain};
 use crate::error::NetworkError;
 use crate::format::{FloatValue, Format};
+use crate::libm::{call_glibc, LibmFunction};
 use crate::project::binary::project_binary;
 use crate::project::compare::project_compare;
 use crate::project::convert::{project_float_convert, project_float_to_int, project_int_to_float};
+use crate::project::libm::project_libm;
 use crate::project::minmax::{project_min_max, MinMaxOp};
 use crate::project::unary::{project_copy, project_fabs, project_fneg, project_sqrt};
 use std::collections::VecDeque;
@@ -128,6 +130,13 @@ pub enum Constraint {
         a: VarId,
         result: VarId,
     },
+    /// `result = function(a)` as the process's glibc computes it (binary32/binary64,
+    /// IEEE mode only: glibc's results under FTZ/DAZ are not modelled).
+    Libm {
+        function: LibmFunction,
+        a: VarId,
+        result: VarId,
+    },
     /// `result` is bitwise `a` (an SSA copy, or a value pinned by equality of variables).
     Copy {
         a: VarId,
@@ -192,6 +201,7 @@ impl Constraint {
             Constraint::Binary { result, .. }
             | Constraint::MinMax { result, .. }
             | Constraint::Sqrt { result, .. }
+            | Constraint::Libm { result, .. }
             | Constraint::FNeg { result, .. }
             | Constraint::FAbs { result, .. }
             | Constraint::Copy { result, .. }
@@ -210,6 +220,7 @@ impl Constraint {
             Constraint::Compare { a, b, .. } => vec![a, b],
             Constraint::Class { a, .. } | Constraint::InSet { a, .. } => vec![a],
             Constraint::Sqrt { a, result }
+            | Constraint::Libm { a, result, .. }
             | Constraint::FNeg { a, result }
             | Constraint::FAbs { a, result }
             | Constraint::Copy { a, result }
@@ -408,6 +419,26 @@ impl Network {
             | Constraint::Copy { a, result } => {
                 self.same_format(a, result)?;
             }
+            Constraint::Libm {
+                function,
+                a,
+                result,
+            } => {
+                let format = self.same_format(a, result)?;
+                let refuse = |why: &str| NetworkError::LibmUnsupported {
+                    function: function.c_name(),
+                    why: why.to_string(),
+                };
+                if !crate::libm::supports_format(format) {
+                    return Err(refuse("glibc has it in binary32 and binary64 only"));
+                }
+                if !crate::libm::available(function, format) {
+                    return Err(refuse("the process's libm does not export it"));
+                }
+                if self.arith != Arith::IEEE {
+                    return Err(refuse("its results under FTZ/DAZ are not modelled"));
+                }
+            }
             Constraint::FloatConvert { a, result } => {
                 self.float_format(a)?;
                 self.float_format(result)?;
@@ -497,6 +528,16 @@ impl Network {
     pub fn sqrt(&mut self, a: VarId) -> Result<VarId, NetworkError> {
         let format = self.float_format(a)?;
         self.result_of(format, |result| Constraint::Sqrt { a, result })
+    }
+
+    /// glibc's `function(a)` as a new variable (binary32/binary64, IEEE mode).
+    pub fn libm(&mut self, function: LibmFunction, a: VarId) -> Result<VarId, NetworkError> {
+        let format = self.float_format(a)?;
+        self.result_of(format, |result| Constraint::Libm {
+            function,
+            a,
+            result,
+        })
     }
 
     pub fn fneg(&mut self, a: VarId) -> Result<VarId, NetworkError> {
@@ -722,6 +763,11 @@ impl Network {
             Constraint::Sqrt { a, result } => {
                 project_sqrt(arith, float(a)?, float(result)?).map(pair)
             }
+            Constraint::Libm {
+                function,
+                a,
+                result,
+            } => project_libm(function, float(a)?, float(result)?).map(pair),
             Constraint::FNeg { a, result } => project_fneg(float(a)?, float(result)?).map(pair),
             Constraint::FAbs { a, result } => project_fabs(float(a)?, float(result)?).map(pair),
             Constraint::Copy { a, result } => project_copy(float(a)?, float(result)?).map(pair),
@@ -809,6 +855,14 @@ impl Network {
                 Constraint::Sqrt { a, result } => {
                     (result, Value::Float(arith.fsqrt(format(a)?, float(a)?)))
                 }
+                Constraint::Libm {
+                    function,
+                    a,
+                    result,
+                } => (
+                    result,
+                    Value::Float(call_glibc(function, format(a)?, float(a)?)),
+                ),
                 Constraint::FNeg { a, result } => {
                     (result, Value::Float(arith.fneg(format(a)?, float(a)?)))
                 }
@@ -919,6 +973,12 @@ impl Network {
                 Constraint::Sqrt { a, result } => {
                     arith.fsqrt_exact(format(a)?, float(a)?) == float(result)?
                 }
+                // glibc's own result: the enclosures only serve the projections.
+                Constraint::Libm {
+                    function,
+                    a,
+                    result,
+                } => call_glibc(function, format(a)?, float(a)?) == float(result)?,
                 Constraint::FNeg { a, result } => {
                     arith.fneg(format(a)?, float(a)?) == float(result)?
                 }

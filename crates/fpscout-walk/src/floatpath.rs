@@ -14,7 +14,8 @@ use crate::domain::{DResult, Decision, Domain, OpSite};
 use crate::WalkError;
 use fpscout_fpsolve::{
     integer_type_range, Arith, BitView, Constraint, FcmpPredicate, FloatClasses, FloatDomain,
-    Format, IntDomain, IntPredicate, MinMaxOp, Network, NetworkError, Propagation, VarId,
+    Format, IntDomain, IntPredicate, LibmFunction, MinMaxOp, Network, NetworkError, Propagation,
+    VarId,
 };
 use fpscout_ir::{
     CastOp, CmpLowering, ExceptionSet, FBinOp, FBinaryOp, FCmpPred, FUnaryOp, FloatTy, FpClassMask,
@@ -167,6 +168,35 @@ pub struct PathInput {
     pub name: String,
     pub ty: FloatTy,
     pub var: VarId,
+}
+
+/// The one-argument libm functions the float solver models (glibc's results, widened
+/// by its documented error bounds), named for messages.
+const MODELLED_LIBM: &str = "exp, exp2, expm1, log, log2, log10, log1p, sin, cos, tan, \
+asin, acos, atan, sinh, cosh, tanh, cbrt in IEEE mode";
+
+/// The float solver's name for a libm function it models.
+fn libm_function(func: MathFn) -> Option<LibmFunction> {
+    Some(match func {
+        MathFn::Exp => LibmFunction::Exp,
+        MathFn::Exp2 => LibmFunction::Exp2,
+        MathFn::Expm1 => LibmFunction::Expm1,
+        MathFn::Log => LibmFunction::Log,
+        MathFn::Log2 => LibmFunction::Log2,
+        MathFn::Log10 => LibmFunction::Log10,
+        MathFn::Log1p => LibmFunction::Log1p,
+        MathFn::Sin => LibmFunction::Sin,
+        MathFn::Cos => LibmFunction::Cos,
+        MathFn::Tan => LibmFunction::Tan,
+        MathFn::Asin => LibmFunction::Asin,
+        MathFn::Acos => LibmFunction::Acos,
+        MathFn::Atan => LibmFunction::Atan,
+        MathFn::Sinh => LibmFunction::Sinh,
+        MathFn::Cosh => LibmFunction::Cosh,
+        MathFn::Tanh => LibmFunction::Tanh,
+        MathFn::Cbrt => LibmFunction::Cbrt,
+        MathFn::Sqrt | MathFn::Pow | MathFn::Atan2 | MathFn::Hypot | MathFn::Fmod => return None,
+    })
 }
 
 /// The format of a float type.
@@ -873,9 +903,18 @@ impl Domain for FloatPath {
         let r = match op {
             FUnaryOp::SqrtInsn => self.network.sqrt(x),
             FUnaryOp::Fabs => self.network.fabs(x),
+            // glibc's rounding functions (and roundsd) are exact; rint and nearbyint
+            // round to nearest even, the only rounding mode walks run in.
+            FUnaryOp::Floor => self.network.libm(LibmFunction::Floor, x),
+            FUnaryOp::Ceil => self.network.libm(LibmFunction::Ceil, x),
+            FUnaryOp::Trunc => self.network.libm(LibmFunction::Trunc, x),
+            FUnaryOp::Round => self.network.libm(LibmFunction::Round, x),
+            FUnaryOp::Rint | FUnaryOp::NearbyInt | FUnaryOp::RoundEven => {
+                self.network.libm(LibmFunction::RoundEven, x)
+            }
             other => {
                 return Err(WalkError::unsupported(format!(
-                    "{other:?} of a float input (the float solver models sqrt and fabs)"
+                    "{other:?} of a float input (the float solver models sqrt, fabs and the rounding functions)"
                 )))
             }
         }
@@ -884,7 +923,9 @@ impl Domain for FloatPath {
             let watched = match op {
                 FUnaryOp::SqrtInsn => WatchedOp::Sqrt { a: x, result: r },
                 // A bit operation (andpd).
-                _ => WatchedOp::Known(ExceptionSet::EMPTY),
+                FUnaryOp::Fabs => WatchedOp::Known(ExceptionSet::EMPTY),
+                // rint's inexact and invalid on signalling NaNs are not constraints.
+                other => WatchedOp::Unstated(format!("the exceptions of {other:?}")),
             };
             self.record(site, watched);
         }
@@ -980,8 +1021,29 @@ impl Domain for FloatPath {
                 }
                 Ok(PathScalar::Float(r))
             }
+            (_, [a]) => {
+                let Some(function) = libm_function(func) else {
+                    return Err(WalkError::unsupported(format!(
+                        "libm function '{}' ({ty:?}) of a float input (the float solver models sqrt, fabs and {MODELLED_LIBM})",
+                        func.c_name()
+                    )));
+                };
+                let x = self.float_var(ty, a)?;
+                let r = self.network.libm(function, x).map_err(solver_error)?;
+                if self.watching(site) {
+                    // Flags glibc raises (log(0), exp overflow) are not constraints.
+                    self.record(
+                        site,
+                        WatchedOp::Unstated(format!(
+                            "the exceptions of libm's '{}' are not modelled",
+                            func.c_name()
+                        )),
+                    );
+                }
+                Ok(PathScalar::Float(r))
+            }
             _ => Err(WalkError::unsupported(format!(
-                "libm function '{}' ({ty:?}) of a float input (the float solver models sqrt and fabs)",
+                "libm function '{}' ({ty:?}) of float inputs (the float solver models sqrt, fabs and {MODELLED_LIBM})",
                 func.c_name()
             ))),
         }

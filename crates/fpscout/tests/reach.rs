@@ -699,3 +699,44 @@ fn an_index_converted_from_a_float_is_compared_as_a_range() {
         }
     }
 }
+
+#[test]
+fn libm_log_of_a_float_input_is_solved_and_its_witness_fails_natively() {
+    // log(x) in (700, 700.001): the float solver, not random testing, finds x.
+    let path = file("svcomp", "libm_log_reachable.c");
+    let (answer, witness, code) = reach(&[&path, "--time-budget", "60"]);
+    assert_eq!(answer["answer"], "reachable", "{answer}");
+    assert_eq!(code, Some(1));
+    assert_eq!(answer["method"], "float solver", "{answer}");
+    let witness = witness.expect("a witness");
+    // The harness's inputs are arrays: some double of them has its log in the window.
+    let in_window = run_args(&witness)
+        .split([',', '[', ']'])
+        .filter_map(|h| fpscout_report::args::parse_float(h, fpscout_ir::FloatTy::F64).ok())
+        .map(f64::from_bits)
+        .any(|x| x.ln() > 699.999 && x.ln() < 700.002);
+    assert!(in_window, "{witness}");
+    assert_eq!(witness["native"], "fails assertion `__VERIFIER_error()`");
+    let p = replay(&path, "main", &witness);
+    assert_eq!(
+        p["native_end"], "fails assertion `__VERIFIER_error()`",
+        "{p}"
+    );
+}
+
+#[test]
+fn libm_results_out_of_reach_are_unreachable_and_unmodelled_libm_stays_unknown() {
+    // log(x) > 710 for finite x and exp(x) < 0: refuted through glibc's enclosures.
+    let path = file("svcomp", "libm_log_unreachable.c");
+    let (answer, witness, code) = reach(&[&path, "--time-budget", "60"]);
+    assert_eq!(answer["answer"], "unreachable", "{answer}");
+    assert_eq!(code, Some(0));
+    assert!(witness.is_none());
+    assert_eq!(answer["paths"]["unknown"], 0, "{answer}");
+    // atan2 has no enclosure: its paths are unknown, and so is the answer.
+    let path = file("svcomp", "libm_atan2_unknown.c");
+    let (answer, witness, code) = reach(&[&path, "--time-budget", "6"]);
+    assert_eq!(answer["answer"], "unknown", "{answer}");
+    assert_eq!(code, Some(3));
+    assert!(witness.is_none());
+}

@@ -11,6 +11,7 @@
 pub mod binary;
 pub mod compare;
 pub mod convert;
+pub mod libm;
 pub mod minmax;
 pub mod unary;
 

@@ -1,0 +1,448 @@
+//! libm functions as the process's glibc computes them, and sound enclosures of its results (MPFR, widened by glibc's published error bounds).
+//
+// glibc's elementary functions are not correctly rounded, and are not guaranteed to be
+// monotone either. What the solver may rely on is an *enclosure*: for every float `x`,
+// glibc's `f(x)` lies in `[lo(x), hi(x)]`, where `lo`/`hi` are the exact value rounded
+// down/up (MPFR, directed rounding at a working precision, then directed rounding to the
+// format), moved outward along the ordered line by a number of floats derived from
+// glibc's documented maximal error. Both ends are monotone in `x` wherever the
+// mathematical function is, which is what the projections (`project::libm`) need.
+// The rounding functions (floor, ceil, trunc, round, rint) are exact in glibc: their
+// enclosure is the single value glibc returns. Concrete values (`evaluate`, `check`)
+// are glibc's own, called through `dlsym`: Rust's `compiler_builtins` defines its own
+// `floor`, `round`… that an `extern "C"` declaration would bind to.
+
+use crate::format::{FloatValue, Format, Fp};
+use rug::float::Round;
+use rug::Float;
+use std::cmp::Ordering;
+
+/// A libm function of one argument the solver models (binary32 and binary64 only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LibmFunction {
+    Floor,
+    Ceil,
+    Trunc,
+    /// `round`: halfway cases away from zero.
+    Round,
+    /// `rint`, `nearbyint` and `roundeven` under round-to-nearest: halfway cases to even.
+    RoundEven,
+    Exp,
+    Exp2,
+    Expm1,
+    Log,
+    Log2,
+    Log10,
+    Log1p,
+    Sinh,
+    Cosh,
+    Tanh,
+    Atan,
+    Asin,
+    Acos,
+    Cbrt,
+    Sin,
+    Cos,
+    Tan,
+}
+
+/// glibc's maximal known error in ulps, x86_64, round-to-nearest: the larger of the
+/// `double` and `float` entries of the "Errors in Math Functions" table of the glibc
+/// manual (generated from `sysdeps/x86_64/fpu/libm-test-ulps`), at least 1 (entries the
+/// table leaves out are within 1 ulp there). The exact functions have 0.
+const GLIBC_ULPS: [(LibmFunction, u32); 22] = [
+    (LibmFunction::Floor, 0),
+    (LibmFunction::Ceil, 0),
+    (LibmFunction::Trunc, 0),
+    (LibmFunction::Round, 0),
+    (LibmFunction::RoundEven, 0),
+    (LibmFunction::Exp, 1),
+    (LibmFunction::Exp2, 1),
+    (LibmFunction::Expm1, 1),
+    (LibmFunction::Log, 1),
+    (LibmFunction::Log2, 2),
+    (LibmFunction::Log10, 2),
+    (LibmFunction::Log1p, 1),
+    (LibmFunction::Sinh, 2),
+    (LibmFunction::Cosh, 2),
+    (LibmFunction::Tanh, 2),
+    (LibmFunction::Atan, 1),
+    (LibmFunction::Asin, 1),
+    (LibmFunction::Acos, 1),
+    (LibmFunction::Cbrt, 4),
+    (LibmFunction::Sin, 1),
+    (LibmFunction::Cos, 1),
+    (LibmFunction::Tan, 1),
+];
+
+/// Which way a function goes on a monotone stretch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Direction {
+    Increasing,
+    Decreasing,
+}
+
+impl LibmFunction {
+    pub const ALL: [LibmFunction; 22] = [
+        LibmFunction::Floor,
+        LibmFunction::Ceil,
+        LibmFunction::Trunc,
+        LibmFunction::Round,
+        LibmFunction::RoundEven,
+        LibmFunction::Exp,
+        LibmFunction::Exp2,
+        LibmFunction::Expm1,
+        LibmFunction::Log,
+        LibmFunction::Log2,
+        LibmFunction::Log10,
+        LibmFunction::Log1p,
+        LibmFunction::Sinh,
+        LibmFunction::Cosh,
+        LibmFunction::Tanh,
+        LibmFunction::Atan,
+        LibmFunction::Asin,
+        LibmFunction::Acos,
+        LibmFunction::Cbrt,
+        LibmFunction::Sin,
+        LibmFunction::Cos,
+        LibmFunction::Tan,
+    ];
+
+    /// The C name of the double variant (the float variant appends `f`).
+    pub fn c_name(self) -> &'static str {
+        match self {
+            LibmFunction::Floor => "floor",
+            LibmFunction::Ceil => "ceil",
+            LibmFunction::Trunc => "trunc",
+            LibmFunction::Round => "round",
+            LibmFunction::RoundEven => "rint",
+            LibmFunction::Exp => "exp",
+            LibmFunction::Exp2 => "exp2",
+            LibmFunction::Expm1 => "expm1",
+            LibmFunction::Log => "log",
+            LibmFunction::Log2 => "log2",
+            LibmFunction::Log10 => "log10",
+            LibmFunction::Log1p => "log1p",
+            LibmFunction::Sinh => "sinh",
+            LibmFunction::Cosh => "cosh",
+            LibmFunction::Tanh => "tanh",
+            LibmFunction::Atan => "atan",
+            LibmFunction::Asin => "asin",
+            LibmFunction::Acos => "acos",
+            LibmFunction::Cbrt => "cbrt",
+            LibmFunction::Sin => "sin",
+            LibmFunction::Cos => "cos",
+            LibmFunction::Tan => "tan",
+        }
+    }
+
+    /// Whether glibc's result is the exact mathematical one (the rounding functions).
+    pub fn is_exact(self) -> bool {
+        self.glibc_ulps() == 0
+    }
+
+    /// glibc's documented maximal error in ulps (see [`GLIBC_ULPS`]).
+    pub fn glibc_ulps(self) -> u32 {
+        GLIBC_ULPS
+            .iter()
+            .find(|(f, _)| *f == self)
+            .map_or(u32::MAX, |(_, ulps)| *ulps)
+    }
+
+    /// How many floats each end of an enclosure moves outward. An error of k ulps of the
+    /// exact result can cross a power of two, below which floats are twice as dense,
+    /// hence 2 floats per ulp; one more ulp is a safety margin over the published table.
+    pub(crate) fn widening_steps(self) -> i64 {
+        match self.glibc_ulps() {
+            0 => 0,
+            ulps => 2 * (i64::from(ulps) + 1),
+        }
+    }
+
+    /// The finite arguments where the function is defined, as closed real bounds
+    /// (outside it glibc returns NaN); `None` ends are unbounded.
+    fn definition(self) -> (Option<f64>, Option<f64>) {
+        match self {
+            // log(-0) is -inf, not NaN: the bound is the signed zero, taken as a key.
+            LibmFunction::Log | LibmFunction::Log2 | LibmFunction::Log10 => (Some(-0.0), None),
+            LibmFunction::Log1p => (Some(-1.0), None),
+            LibmFunction::Asin | LibmFunction::Acos => (Some(-1.0), Some(1.0)),
+            _ => (None, None),
+        }
+    }
+
+    /// The finite arguments (symmetric around 0) on which the function is monotone on
+    /// each sign: sin and tan within ±1.5 < π/2, cos within ±3.14 < π; everywhere else.
+    // 3.14 is meant: a bound below π, not an approximation of it.
+    #[allow(clippy::approx_constant)]
+    fn monotone_reach(self) -> Option<f64> {
+        match self {
+            LibmFunction::Sin | LibmFunction::Tan => Some(1.5),
+            LibmFunction::Cos => Some(3.14),
+            _ => None,
+        }
+    }
+
+    /// The direction on finite arguments of one sign (`negative`), within
+    /// [`LibmFunction::monotone_reach`]: the even functions turn at 0 (cosh grows away
+    /// from it, cos shrinks away from it within ±π).
+    pub(crate) fn direction(self, negative: bool) -> Direction {
+        match (self, negative) {
+            (LibmFunction::Acos, _) | (LibmFunction::Cosh, true) | (LibmFunction::Cos, false) => {
+                Direction::Decreasing
+            }
+            _ => Direction::Increasing,
+        }
+    }
+
+    /// Values glibc's results certainly lie in, as real bounds (`None`: unbounded): the
+    /// mathematical range, which a faithful error of a few ulps never leaves (checked
+    /// on every binary32 of the tested ranges).
+    fn codomain(self) -> (Option<f64>, Option<f64>) {
+        match self {
+            LibmFunction::Exp | LibmFunction::Exp2 => (Some(0.0), None),
+            LibmFunction::Expm1 => (Some(-1.0), None),
+            LibmFunction::Cosh => (Some(1.0), None),
+            LibmFunction::Tanh | LibmFunction::Sin | LibmFunction::Cos => (Some(-1.0), Some(1.0)),
+            _ => (None, None),
+        }
+    }
+}
+
+/// Whether the solver models libm calls in `format` (glibc has binary32 and binary64).
+pub fn supports_format(format: Format) -> bool {
+    format == Format::F32 || format == Format::F64
+}
+
+/// The key of the float of `format` equal to a real given as an `f64` (every bound used
+/// here is exact in both formats).
+fn key_of(format: Format, value: f64) -> Fp {
+    match format.from_f64(value) {
+        FloatValue::Num(x) => x,
+        FloatValue::NaN => format.pos_zero(),
+    }
+}
+
+/// The key ranges of a format's floats that matter to one function.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Shape {
+    /// Finite arguments where the function is defined (NaN outside).
+    pub defined: (Fp, Fp),
+    /// Finite arguments where it is monotone on each sign.
+    pub monotone: (Fp, Fp),
+    /// Keys glibc's results lie in, NaN aside.
+    pub codomain: (Fp, Fp),
+}
+
+impl Shape {
+    pub(crate) fn of(function: LibmFunction, format: Format) -> Shape {
+        let bound =
+            |value: Option<f64>, otherwise: Fp| value.map_or(otherwise, |v| key_of(format, v));
+        let (lowest, highest) = (Fp(format.neg_inf().0 + 1), Fp(format.pos_inf().0 - 1));
+        let (d_lo, d_hi) = function.definition();
+        let reach = function.monotone_reach();
+        let (c_lo, c_hi) = function.codomain();
+        Shape {
+            defined: (bound(d_lo, lowest), bound(d_hi, highest)),
+            monotone: (bound(reach.map(|r| -r), lowest), bound(reach, highest)),
+            codomain: (bound(c_lo, format.neg_inf()), bound(c_hi, format.pos_inf())),
+        }
+    }
+}
+
+/// `[lo, hi]` containing glibc's `function(x)` for a finite nonzero `x` of `format` where
+/// the function is defined (so the result is not NaN): the exact value rounded outward,
+/// moved out by [`LibmFunction::widening_steps`] floats, kept on the exact value's sign
+/// and within the function's codomain.
+pub(crate) fn enclosure(function: LibmFunction, format: Format, x: Fp) -> (Fp, Fp) {
+    if function.is_exact() {
+        return match call_glibc(function, format, FloatValue::Num(x)) {
+            FloatValue::Num(y) => (y, y),
+            FloatValue::NaN => (format.neg_inf(), format.pos_inf()),
+        };
+    }
+    let argument = format.to_f64(x);
+    let precision = format.precision() + 64;
+    let evaluate = |round: Round| -> (Fp, Ordering) {
+        let mut value = Float::with_val(precision, argument);
+        let ternary = apply_mpfr(function, &mut value, round);
+        let rounded = if format == Format::F32 {
+            f64::from(value.to_f32_round(round))
+        } else {
+            value.to_f64_round(round)
+        };
+        let exact_zero = value.is_zero() && ternary == Ordering::Equal;
+        (
+            key_of(format, rounded),
+            if exact_zero {
+                Ordering::Equal
+            } else {
+                value.cmp0().unwrap_or(Ordering::Equal)
+            },
+        )
+    };
+    let (down, sign) = evaluate(Round::Down);
+    let (up, _) = evaluate(Round::Up);
+    let shape = Shape::of(function, format);
+    let steps = function.widening_steps();
+    let (mut lo, mut hi) = match sign {
+        // An exact zero from a nonzero argument (log(1), acos(1)): glibc returns +0.
+        Ordering::Equal => (format.pos_zero(), format.pos_zero()),
+        _ => (
+            Fp((down.0 - steps).max(format.neg_inf().0)),
+            Fp((up.0 + steps).min(format.pos_inf().0)),
+        ),
+    };
+    // A few ulps of relative error never change the sign (underflow gives a zero of it).
+    match sign {
+        Ordering::Greater => lo = lo.max(format.pos_zero()),
+        Ordering::Less => hi = hi.min(format.neg_zero()),
+        Ordering::Equal => {}
+    }
+    lo = lo.max(shape.codomain.0).min(hi);
+    hi = hi.min(shape.codomain.1).max(lo);
+    (lo, hi)
+}
+
+/// The MPFR function in place, rounded in `round`; returns the ternary value.
+fn apply_mpfr(function: LibmFunction, value: &mut Float, round: Round) -> Ordering {
+    match function {
+        // Exact functions: never rounded at the working precision of a float argument.
+        LibmFunction::Floor => {
+            value.floor_mut();
+            Ordering::Equal
+        }
+        LibmFunction::Ceil => {
+            value.ceil_mut();
+            Ordering::Equal
+        }
+        LibmFunction::Trunc => {
+            value.trunc_mut();
+            Ordering::Equal
+        }
+        LibmFunction::Round => {
+            value.round_mut();
+            Ordering::Equal
+        }
+        LibmFunction::RoundEven => {
+            value.round_even_mut();
+            Ordering::Equal
+        }
+        LibmFunction::Exp => value.exp_round(round),
+        LibmFunction::Exp2 => value.exp2_round(round),
+        LibmFunction::Expm1 => value.exp_m1_round(round),
+        LibmFunction::Log => value.ln_round(round),
+        LibmFunction::Log2 => value.log2_round(round),
+        LibmFunction::Log10 => value.log10_round(round),
+        LibmFunction::Log1p => value.ln_1p_round(round),
+        LibmFunction::Sinh => value.sinh_round(round),
+        LibmFunction::Cosh => value.cosh_round(round),
+        LibmFunction::Tanh => value.tanh_round(round),
+        LibmFunction::Atan => value.atan_round(round),
+        LibmFunction::Asin => value.asin_round(round),
+        LibmFunction::Acos => value.acos_round(round),
+        LibmFunction::Cbrt => value.cbrt_round(round),
+        LibmFunction::Sin => value.sin_round(round),
+        LibmFunction::Cos => value.cos_round(round),
+        LibmFunction::Tan => value.tan_round(round),
+    }
+}
+
+/// glibc's `function(x)` in `format` (binary32 or binary64), computed by the process's
+/// libm under round-to-nearest without FTZ/DAZ. Panics for other formats, which the
+/// network refuses when the constraint is added.
+pub fn call_glibc(function: LibmFunction, format: Format, x: FloatValue) -> FloatValue {
+    let single = format == Format::F32;
+    let entry = glibc_entry(function, single)
+        .unwrap_or_else(|| panic!("glibc's libm has no '{}'", function.c_name()));
+    let bits = format.to_bits(x);
+    let result_bits = with_ieee_mxcsr(|| match entry {
+        // SAFETY: glibc declares these symbols with exactly these C signatures and they
+        // are pure functions of their argument.
+        Entry::Double(g) => unsafe { g(f64::from_bits(bits)) }.to_bits(),
+        Entry::Single(g) => u64::from(unsafe { g(f32::from_bits(bits as u32)) }.to_bits()),
+    });
+    format.from_bits(result_bits)
+}
+
+#[derive(Clone, Copy)]
+enum Entry {
+    Double(unsafe extern "C" fn(f64) -> f64),
+    Single(unsafe extern "C" fn(f32) -> f32),
+}
+
+/// Whether the process's glibc has `function` in `format` (checked when a network
+/// gets the constraint, so `call_glibc` never meets a missing symbol).
+pub fn available(function: LibmFunction, format: Format) -> bool {
+    supports_format(format) && glibc_entry(function, format == Format::F32).is_some()
+}
+
+/// The glibc entry point of `function` (`single`: its `…f` variant), looked up once.
+fn glibc_entry(function: LibmFunction, single: bool) -> Option<Entry> {
+    type Table = Vec<[Option<Entry>; 2]>;
+    static TABLE: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        // SAFETY: dlopen with a constant NUL-terminated name; the handle is never closed.
+        let handle =
+            unsafe { libc::dlopen(c"libm.so.6".as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
+        LibmFunction::ALL
+            .iter()
+            .map(|f| {
+                let lookup = |name: String| -> Option<usize> {
+                    if handle.is_null() {
+                        return None;
+                    }
+                    let name = std::ffi::CString::new(name).ok()?;
+                    // SAFETY: `handle` is a live dlopen handle, `name` NUL-terminated.
+                    let p = unsafe { libc::dlsym(handle, name.as_ptr()) };
+                    (!p.is_null()).then_some(p as usize)
+                };
+                let double = lookup(f.c_name().to_string()).map(|p| {
+                    // SAFETY: glibc's `double f(double)` symbol.
+                    Entry::Double(unsafe {
+                        std::mem::transmute::<usize, unsafe extern "C" fn(f64) -> f64>(p)
+                    })
+                });
+                let single = lookup(format!("{}f", f.c_name())).map(|p| {
+                    // SAFETY: glibc's `float f(float)` symbol.
+                    Entry::Single(unsafe {
+                        std::mem::transmute::<usize, unsafe extern "C" fn(f32) -> f32>(p)
+                    })
+                });
+                [double, single]
+            })
+            .collect()
+    });
+    let index = LibmFunction::ALL.iter().position(|f| *f == function)?;
+    table[index][usize::from(single)]
+}
+
+/// MXCSR's default control bits: every exception masked, round-to-nearest, no FTZ/DAZ.
+#[cfg(target_arch = "x86_64")]
+const IEEE_MXCSR_CONTROL: u32 = 0x1f80;
+
+/// Runs `call` with MXCSR in IEEE mode (the walker's concrete domain may leave another
+/// mode loaded on this thread), restoring it afterwards; flags are left as they come.
+fn with_ieee_mxcsr<T>(call: impl FnOnce() -> T) -> T {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let mut saved: u32 = 0;
+        // SAFETY: stmxcsr stores the 32-bit MXCSR into a local.
+        unsafe { std::arch::asm!("stmxcsr [{}]", in(reg) &mut saved, options(nostack)) };
+        let control = saved & !0x3f;
+        if control == IEEE_MXCSR_CONTROL {
+            return std::hint::black_box(call());
+        }
+        let ieee = IEEE_MXCSR_CONTROL | (saved & 0x3f);
+        // SAFETY: loads a valid MXCSR value (default control bits, current flags).
+        unsafe { std::arch::asm!("ldmxcsr [{}]", in(reg) &ieee, options(nostack)) };
+        let result = std::hint::black_box(call());
+        // SAFETY: restores the value read above.
+        unsafe { std::arch::asm!("ldmxcsr [{}]", in(reg) &saved, options(nostack)) };
+        result
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        call()
+    }
+}
