@@ -5,7 +5,7 @@
 pub(crate) struct ListingArgs {
     /// Findings the text report shows in full, over all groups (the rest are counted;
     /// --json and --jsonl keep every one)
-    #[arg(long, value_name = "N", default_value_t = 20)]
+    #[arg(long, value_name = "N", default_value_t = 8)]
     max_findings: usize,
     /// List no findings in the text report: only the verdict, the coverage line and the
     /// summary (--json and --jsonl keep every finding)
@@ -18,7 +18,8 @@ pub(crate) struct ListingArgs {
 pub(crate) struct Listing {
     /// Findings shown in full, over all groups.
     pub(crate) max_findings: usize,
-    /// Findings (`diff`) or witnesses (`exceptions`) shown in full per group.
+    /// Witnesses shown in full per location and kind (`exceptions`; `diff` shows one per
+    /// signature).
     pub(crate) per_group: usize,
     pub(crate) quiet: bool,
 }

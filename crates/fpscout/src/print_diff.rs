@@ -179,10 +179,12 @@ pub fn print_text(
         );
     }
     let (mut shown, mut hidden, mut hidden_groups) = (0, 0, 0);
+    let mut hidden_signatures = Vec::new();
     for (signature, members) in groups.iter().filter(|_| !listing.quiet) {
         if shown >= listing.max_findings {
             hidden += members.len();
             hidden_groups += 1;
+            hidden_signatures.push(format!("   {} × {signature}", members.len()));
             continue;
         }
         let _ = writeln!(
@@ -195,7 +197,8 @@ pub fn print_text(
                 "findings"
             }
         );
-        let take = listing.per_group.min(listing.max_findings - shown);
+        // One witness in full per signature: hundreds of findings share a few.
+        let take = 1.min(listing.max_findings - shown);
         for (k, x) in members.iter().take(take) {
             print_finding(out, report, *k, x, replay);
             shown += 1;
@@ -210,7 +213,10 @@ pub fn print_text(
     }
     let what = format!("findings with {hidden_groups} more signatures");
     if let Some(line) = left_out(hidden, &what) {
-        let _ = writeln!(out, "\n{line}");
+        let _ = writeln!(out, "\n{line}:");
+        for signature in &hidden_signatures {
+            let _ = writeln!(out, "{signature}");
+        }
     }
     if n == 0 {
         let _ = writeln!(out, "\nno confirmed difference between P and P'.");
