@@ -751,6 +751,43 @@ impl<'m, D: Domain> Walker<'m, D> {
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
 
+    /// Counts a fork at block `at` of `func` on this path: the stop reason once the forks
+    /// there pass the loop bound; `Err(why)` when the walk is not exploring.
+    fn count_fork(&mut self, func: FuncId, at: u32, why: &str) -> DResult<Option<StopReason>> {
+        let Some(exp) = self.exploration.as_mut() else {
+            return Err(WalkError::unsupported(why));
+        };
+        let count = exp.forks.entry((func, at)).or_insert(0);
+        *count += 1;
+        Ok(
+            (*count > exp.limits.loop_bound).then_some(StopReason::LoopBound {
+                bound: exp.limits.loop_bound,
+            }),
+        )
+    }
+
+    /// Parks a path to walk later: `frames` with this walk's memory, steps and fork
+    /// counts, the domain in `snapshot`, resumed by entering `entry` (block, from) or at
+    /// the top frame's next instruction.
+    fn park(
+        &mut self,
+        frames: Vec<Frame<D::Scalar>>,
+        snapshot: D::Snapshot,
+        entry: Option<(u32, u32)>,
+    ) {
+        let Some(exp) = self.exploration.as_mut() else {
+            return;
+        };
+        exp.pending.push(Pending {
+            frames,
+            memory: self.memory.clone(),
+            steps: self.steps,
+            forks: exp.forks.clone(),
+            snapshot,
+            entry,
+        });
+    }
+
     /// Both directions of a branch are feasible: park the else-direction (when exploring)
     /// and continue into the then-direction. Returns a stop reason when the branch has
     /// forked more than the loop bound on this path.
@@ -765,32 +802,17 @@ impl<'m, D: Domain> Walker<'m, D> {
         then_b: u32,
         else_b: u32,
     ) -> DResult<Option<StopReason>> {
-        let Some(exp) = self.exploration.as_mut() else {
-            return Err(WalkError::unsupported(
-                "branch depends on symbolic input: a single-path walk cannot fork",
-            ));
-        };
-        let count = exp.forks.entry((func, at)).or_insert(0);
-        *count += 1;
-        if *count > exp.limits.loop_bound {
-            return Ok(Some(StopReason::LoopBound {
-                bound: exp.limits.loop_bound,
-            }));
+        if let Some(stop) = self.count_fork(
+            func,
+            at,
+            "branch depends on symbolic input: a single-path walk cannot fork",
+        )? {
+            return Ok(Some(stop));
         }
-        let forks = exp.forks.clone();
         let before = self.domain.snapshot();
         if self.domain.assume(cond, false)? {
-            let parked = Pending {
-                frames: stack.live(),
-                memory: self.memory.clone(),
-                steps: self.steps,
-                forks,
-                snapshot: self.domain.snapshot(),
-                entry: Some((else_b, at)),
-            };
-            if let Some(exp) = self.exploration.as_mut() {
-                exp.pending.push(parked);
-            }
+            let snapshot = self.domain.snapshot();
+            self.park(stack.live(), snapshot, Some((else_b, at)));
         }
         self.domain.restore(before);
         if !self.domain.assume(cond, true)? {
@@ -866,34 +888,17 @@ impl<'m, D: Domain> Walker<'m, D> {
             );
             return Ok(None);
         }
-        let Some(exp) = self.exploration.as_mut() else {
-            return Err(WalkError::unsupported("not exploring"));
-        };
-        let count = exp.forks.entry((func, block)).or_insert(0);
-        *count += 1;
-        if *count > exp.limits.loop_bound {
-            return Ok(Some(StopReason::LoopBound {
-                bound: exp.limits.loop_bound,
-            }));
+        if let Some(stop) = self.count_fork(func, block, "not exploring")? {
+            return Ok(Some(stop));
         }
-        let forks = exp.forks.clone();
         let before = self.domain.snapshot();
         if self.domain.assume(&c, false)? {
             let mut frames = stack.live();
             if let Some(top) = frames.last_mut() {
                 set(top, inst.dest, else_value);
             }
-            let parked = Pending {
-                frames,
-                memory: self.memory.clone(),
-                steps: self.steps,
-                forks,
-                snapshot: self.domain.snapshot(),
-                entry: None,
-            };
-            if let Some(exp) = self.exploration.as_mut() {
-                exp.pending.push(parked);
-            }
+            let snapshot = self.domain.snapshot();
+            self.park(frames, snapshot, None);
         }
         self.domain.restore(before);
         if !self.domain.assume(&c, true)? {
@@ -924,17 +929,12 @@ impl<'m, D: Domain> Walker<'m, D> {
             ScalarTy::Int(w) => w,
             _ => return Err(WalkError::unsupported("switch on a non-integer")),
         };
-        let Some(exp) = self.exploration.as_mut() else {
-            return Err(WalkError::unsupported(
-                "switch on symbolic input: a single-path walk cannot fork",
-            ));
-        };
-        let count = exp.forks.entry((func, at)).or_insert(0);
-        *count += 1;
-        if *count > exp.limits.loop_bound {
-            return Ok(Some(StopReason::LoopBound {
-                bound: exp.limits.loop_bound,
-            }));
+        if let Some(stop) = self.count_fork(
+            func,
+            at,
+            "switch on symbolic input: a single-path walk cannot fork",
+        )? {
+            return Ok(Some(stop));
         }
         // Each destination with what its path assumes: a case's equality, or for the
         // default every possible case's inequality.
@@ -978,21 +978,7 @@ impl<'m, D: Domain> Walker<'m, D> {
             })?
         };
         for (snapshot, to) in feasible {
-            let parked = Pending {
-                frames: stack.live(),
-                memory: self.memory.clone(),
-                steps: self.steps,
-                forks: self
-                    .exploration
-                    .as_ref()
-                    .map(|e| e.forks.clone())
-                    .unwrap_or_default(),
-                snapshot,
-                entry: Some((to, at)),
-            };
-            if let Some(exp) = self.exploration.as_mut() {
-                exp.pending.push(parked);
-            }
+            self.park(stack.live(), snapshot, Some((to, at)));
         }
         self.domain.restore(current.0);
         self.enter_block(code, stack.top(), current.1, Some(at))?;
