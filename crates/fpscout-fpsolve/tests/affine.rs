@@ -561,6 +561,41 @@ fn sqrt_square_exact_is_refuted_in_binary32_and_binary64() {
     ));
 }
 
+/// `0 + x != x` and `x - 0 != x` over every finite double (float-no-simp2.i): adding a zero
+/// is exact, so the two forms are equal and the disequality has no solution; `x + 0.5 != x`
+/// keeps its witnesses.
+#[test]
+fn adding_a_zero_is_exact() {
+    let f = Format::F64;
+    let sum_with = |constant: f64, subtract: bool| {
+        let mut net = Network::new(Arith::IEEE);
+        let x = ranged(&mut net, f, "x", -f64::MAX, f64::MAX);
+        let k = net.float_const_f64(f, constant);
+        let sum = if subtract {
+            net.fsub(x, k)
+        } else {
+            net.fadd(k, x)
+        }
+        .expect("same format");
+        net.require(FcmpPredicate::Une, sum, x, true)
+            .expect("same format");
+        net
+    };
+    for subtract in [false, true] {
+        let report = solve(&sum_with(0.0, subtract), &config(true));
+        assert_eq!(report.answer, Answer::Infeasible, "subtract {subtract}");
+        assert!(matches!(
+            solve(&sum_with(0.0, subtract), &config(false)).answer,
+            Answer::Unknown(_)
+        ));
+    }
+    let control = sum_with(0.5, false);
+    let Answer::Solution(witness) = solve(&control, &config(true)).answer else {
+        panic!("x + 0.5 != x has witnesses");
+    };
+    assert_eq!(control.check(witness.values()), Ok(true));
+}
+
 /// `|((a+b)+c) - (a+(b+c))| > bound` for a, b, c in [1, 2] (assoc_add_bound.c).
 fn assoc(bound: f32) -> Network {
     let f = Format::F32;
