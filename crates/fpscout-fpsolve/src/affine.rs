@@ -940,7 +940,8 @@ fn sum_is_exact(
     rb: &(Rational, Rational),
     sum: &(Rational, Rational),
 ) -> bool {
-    let is_zero = |r: &(Rational, Rational)| r.0.cmp0() == Ordering::Equal && r.1.cmp0() == Ordering::Equal;
+    let is_zero =
+        |r: &(Rational, Rational)| r.0.cmp0() == Ordering::Equal && r.1.cmp0() == Ordering::Equal;
     if is_zero(ra) || is_zero(rb) {
         // x ± 0 is x (up to the sign of a zero result, which the value ignores).
         return true;

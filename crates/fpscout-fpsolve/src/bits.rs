@@ -113,6 +113,36 @@ impl FloatSet {
     }
 }
 
+/// An integer comparison of a view of a float's bits, kept beside the [`FloatSet`] it
+/// was turned into: the set may be a superset (a low-word test admits every float), so a
+/// candidate solution is checked against the comparison itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BitTest {
+    pub view: BitView,
+    pub predicate: IntPredicate,
+    pub k: u64,
+}
+
+impl BitTest {
+    /// Whether `value` passes the comparison; the solver's NaN stands for every NaN
+    /// encoding, so it passes when any might (the set decides).
+    pub fn admits(&self, value: FloatValue) -> bool {
+        match value {
+            FloatValue::NaN => true,
+            FloatValue::Num(_) => {
+                let bits = self.view.format.to_bits(value);
+                self.predicate
+                    .holds(self.view.width, self.view.value(bits), self.k)
+            }
+        }
+    }
+
+    /// The floats passing the comparison, as ranges (a superset where the view is a low word).
+    pub fn set(&self) -> FloatSet {
+        self.view.satisfying(self.predicate, self.k)
+    }
+}
+
 /// The comparisons of C integers (`icmp`), the constant on the right.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IntPredicate {
@@ -142,6 +172,27 @@ impl IntPredicate {
             Sle => Sgt,
             Sgt => Sle,
             Sge => Slt,
+        }
+    }
+
+    /// `v pred k` on `width`-bit integers.
+    pub fn holds(self, width: u32, v: u64, k: u64) -> bool {
+        use IntPredicate::*;
+        let max = low_mask(width);
+        let (v, k) = (v & max, k & max);
+        let sign = 1u64 << (width - 1);
+        let (sv, sk) = (v ^ sign, k ^ sign);
+        match self {
+            Eq => v == k,
+            Ne => v != k,
+            Ult => v < k,
+            Ule => v <= k,
+            Ugt => v > k,
+            Uge => v >= k,
+            Slt => sv < sk,
+            Sle => sv <= sk,
+            Sgt => sv > sk,
+            Sge => sv >= sk,
         }
     }
 

@@ -17,7 +17,7 @@ mod real;
 pub mod search;
 
 pub use arith::{Arith, BinaryOp};
-pub use bits::{BitView, FloatSet, IntPredicate};
+pub use bits::{BitTest, BitView, FloatSet, IntPredicate};
 pub use class::FloatClasses;
 pub use compare::FcmpPredicate;
 pub use domain::{integer_type_range, FloatDomain, IntDomain, NanState};

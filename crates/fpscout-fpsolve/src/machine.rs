@@ -156,7 +156,7 @@ impl MachineProgram {
                     wide: wide(a)?,
                     a: a.index(),
                 },
-                Constraint::InSet { a, set } => Step::InSet {
+                Constraint::InSet { a, set, .. } => Step::InSet {
                     set,
                     wide: wide(a)?,
                     a: a.index(),

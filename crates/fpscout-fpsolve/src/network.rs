@@ -1,7 +1,7 @@
 //! The constraint network: variables with domains, constraints over them, 2B propagation to a fixpoint, concrete checking.
 
 use crate::arith::{Arith, BinaryOp};
-use crate::bits::{BitView, FloatSet};
+use crate::bits::{BitTest, BitView, FloatSet};
 use crate::class::FloatClasses;
 use crate::compare::FcmpPredicate;
 use crate::domain::{FloatDomain, IntDomain};
@@ -163,6 +163,9 @@ pub enum Constraint {
     InSet {
         a: VarId,
         set: FloatSet,
+        /// The comparison the set came from, when the set is only a superset of it:
+        /// solutions are checked against it.
+        test: Option<BitTest>,
     },
     /// fpext or fptrunc from `a`'s format to `result`'s.
     FloatConvert {
@@ -404,7 +407,7 @@ impl Network {
             Constraint::Class { a, .. } => {
                 self.float_format(a)?;
             }
-            Constraint::InSet { a, ref set } => {
+            Constraint::InSet { a, ref set, .. } => {
                 let format = self.float_format(a)?;
                 if format != set.format() {
                     return Err(NetworkError::DomainFormat {
@@ -639,7 +642,18 @@ impl Network {
 
     /// Requires `a` to be in `set` (its format must be `a`'s).
     pub fn require_in_set(&mut self, a: VarId, set: FloatSet) -> Result<(), NetworkError> {
-        self.add(Constraint::InSet { a, set })
+        self.add(Constraint::InSet { a, set, test: None })
+    }
+
+    /// Requires `a`'s bits to pass `test`: propagation uses the floats it admits (a
+    /// superset for low-word tests), solutions the test itself.
+    pub fn require_bit_test(&mut self, a: VarId, test: BitTest) -> Result<(), NetworkError> {
+        let set = test.set();
+        self.add(Constraint::InSet {
+            a,
+            set,
+            test: Some(test),
+        })
     }
 
     /// Narrows this network's own domains by 2B propagation: runs projections from a queue
@@ -756,7 +770,7 @@ impl Network {
                 let kept = classes.restrict(float(a)?);
                 (!kept.is_empty()).then(|| vec![Domain::Float(kept)])
             }
-            Constraint::InSet { a, ref set } => {
+            Constraint::InSet { a, ref set, .. } => {
                 let kept = set.restrict(float(a)?);
                 (!kept.is_empty()).then(|| vec![Domain::Float(kept)])
             }
@@ -834,7 +848,7 @@ impl Network {
                     }
                     continue;
                 }
-                Constraint::InSet { a, ref set } => {
+                Constraint::InSet { a, ref set, .. } => {
                     if !set.contains(float(a)?) {
                         return Some(false);
                     }
@@ -969,7 +983,10 @@ impl Network {
                     arith.compare(predicate, format(a)?, float(a)?, float(b)?)
                 }
                 Constraint::Class { a, classes } => classes.holds(format(a)?, float(a)?),
-                Constraint::InSet { a, ref set } => set.contains(float(a)?),
+                Constraint::InSet { a, ref set, test } => {
+                    let value = float(a)?;
+                    set.contains(value) && test.map_or(true, |t| t.admits(value))
+                }
                 Constraint::Sqrt { a, result } => {
                     arith.fsqrt_exact(format(a)?, float(a)?) == float(result)?
                 }

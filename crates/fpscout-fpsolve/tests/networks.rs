@@ -4,8 +4,8 @@ mod common;
 
 use common::{domain_around, random_value, MODES};
 use fpscout_fpsolve::{
-    solve, Answer, Arith, BinaryOp, Domain, FcmpPredicate, FloatValue, Format, MinMaxOp, Network,
-    Propagation, SearchConfig, Value, VarId,
+    solve, Answer, Arith, BinaryOp, BitTest, BitView, Domain, FcmpPredicate, FloatValue, Format,
+    IntPredicate, MinMaxOp, Network, Propagation, SearchConfig, Value, VarId,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -114,4 +114,52 @@ fn propagation_and_search_respect_a_known_solution() {
         );
     }
     assert!(solved >= 380, "only {solved} of 400 solved");
+}
+
+/// fdlibm's `(iy == 0x7ff00000) && (ly != 0)` NaN test on y < 0 (newlib's pow,
+/// double_req_bl_0882): the low-word test admits every float as a set, but no solution
+/// may break it. y < 0 leaves -inf alone in the set of the high word, whose low word is
+/// zero: no solution. With `ly == 0` instead, -inf is one.
+#[test]
+fn a_low_word_test_is_checked_on_solutions() {
+    let f = Format::F64;
+    let bits = BitView::of(f);
+    let low = bits.trunc(32).expect("the low word");
+    let iy = bits
+        .lshr(32)
+        .and_then(|v| v.trunc(32))
+        .and_then(|v| v.and(0x7fff_ffff))
+        .expect("iy");
+    let network = |low_predicate: IntPredicate| {
+        let mut net = Network::new(Arith::IEEE);
+        let y = net.float_var("y", f);
+        let zero = net.float_const_f64(f, 0.0);
+        net.require(FcmpPredicate::Olt, y, zero, true)
+            .expect("same format");
+        for (view, predicate, k) in [(iy, IntPredicate::Eq, 0x7ff0_0000), (low, low_predicate, 0)] {
+            let test = BitTest { view, predicate, k };
+            net.require_bit_test(y, test).expect("a float");
+        }
+        net
+    };
+    let config = SearchConfig::default();
+    assert_eq!(
+        solve(&network(IntPredicate::Ne), &config).answer,
+        Answer::Infeasible
+    );
+    let Answer::Solution(witness) = solve(&network(IntPredicate::Eq), &config).answer else {
+        panic!("-inf has a zero low word");
+    };
+    assert_eq!(network(IntPredicate::Eq).check(witness.values()), Ok(true));
+    let test = BitTest {
+        view: low,
+        predicate: IntPredicate::Ne,
+        k: 0,
+    };
+    assert!(!test.admits(f.from_f64(f64::NEG_INFINITY)));
+    assert!(test.admits(f.from_f64(f64::from_bits(0xbff0_0000_0000_0001))));
+    assert!(
+        test.set().contains(f.from_f64(f64::NEG_INFINITY)),
+        "the set is a superset"
+    );
 }

@@ -369,7 +369,7 @@ fn constraint(vars: &[Term], net: &Network, c: &Constraint) -> Result<Bool, Stri
         }
         Constraint::Compare { predicate, a, b } => compare(predicate, v(a)?, v(b)?),
         Constraint::Class { a, classes } => in_classes(classes, v(a)?),
-        Constraint::InSet { a, ref set } => {
+        Constraint::InSet { a, ref set, .. } => {
             let a = v(a)?;
             let format = set.format();
             let mut members: Vec<Bool> = set

@@ -13,9 +13,9 @@ use crate::concrete::{Concrete, FpMode};
 use crate::domain::{DResult, Decision, Domain, OpSite};
 use crate::WalkError;
 use fpscout_fpsolve::{
-    integer_type_range, Arith, BitView, Constraint, FcmpPredicate, FloatClasses, FloatDomain,
-    Format, IntDomain, IntPredicate, LibmFunction, MinMaxOp, Network, NetworkError, Propagation,
-    VarId,
+    integer_type_range, Arith, BitTest, BitView, Constraint, FcmpPredicate, FloatClasses,
+    FloatDomain, Format, IntDomain, IntPredicate, LibmFunction, MinMaxOp, Network, NetworkError,
+    Propagation, VarId,
 };
 use fpscout_ir::{
     CastOp, CmpLowering, ExceptionSet, FBinOp, FBinaryOp, FCmpPred, FUnaryOp, FloatTy, FpClassMask,
@@ -530,7 +530,7 @@ fn require(network: &mut Network, c: Comparison) -> DResult<()> {
             } else {
                 predicate.negated()
             };
-            network.require_in_set(a, view.satisfying(predicate, k))
+            network.require_bit_test(a, BitTest { view, predicate, k })
         }
         Test::IntRange { a, lo, hi, holds } => {
             // `int_range_test` made this test only for a converted integer.
