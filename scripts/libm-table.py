@@ -125,6 +125,19 @@ def is_limit(reason):
 STARVED = "budget: no input tried (compiling took the time budget)"
 
 
+# A solver phase on a function whose every path was walked without a condition to state
+# (fabs, fmax: no operation can raise or differ) has nothing to do: not counted either way.
+NOTHING_TO_SOLVE = (None, "nil")
+
+
+def walked_all(summary):
+    """Whether the symbolic walk covered every path it found (none stopped by an unsupported construct)."""
+    for c in summary.get("coverage") or []:
+        if c.get("unit") == "paths":
+            return c.get("of", 0) > 0 and c.get("reached") == c.get("of") and not c.get("open")
+    return False
+
+
 def row(ws, fn):
     ex = dict(load(f"{ws}/{fn}.exceptions.json"))
     df = dict(load(f"{ws}/{fn}.diff.json"))
@@ -142,22 +155,28 @@ def row(ws, fn):
         q = s["queries"]
         fs = s["float_solver"]
         decided = q["z3_sat"] + q["z3_unsat"]
-        phases["ex.walk"] = (s["unique_conditions"] > 0, f"{s['unique_conditions']}c")
-        phases["ex.z3"] = (decided > 0, f"{q['z3_sat']}/{decided + q['z3_unknown']}")
+        nothing = walked_all(s) and s["unique_conditions"] == 0
+        phases["ex.walk"] = (s["unique_conditions"] > 0 or walked_all(s), f"{s['unique_conditions']}c")
+        phases["ex.z3"] = NOTHING_TO_SOLVE if nothing else (decided > 0, f"{q['z3_sat']}/{decided + q['z3_unknown']}")
         fb = q["fallback_sat"] + q["fallback_unknown"]
-        phases["ex.fallback"] = (fb > 0, f"{q['fallback_sat']}/{fb}")
-        phases["ex.fsolve"] = (fs["targets"] > 0, f"{fs['witnessed'] + fs['infeasible']}/{fs['targets']}")
+        # The fallback solver only takes the queries Z3 left unknown.
+        phases["ex.fallback"] = (fb > 0, f"{q['fallback_sat']}/{fb}") if q["z3_unknown"] > 0 else NOTHING_TO_SOLVE
+        # The float solver takes only the targets every earlier phase missed.
+        phases["ex.fsolve"] = NOTHING_TO_SOLVE if nothing or fs.get("missed") == 0 else (
+            fs["targets"] > 0, f"{fs['witnessed'] + fs['infeasible']}/{fs['targets']}")
         phases["ex.random"] = (s["random_inputs"] > 0, f"{s['findings']}f")
         reasons += [("exceptions", x) for x in s["stopped"] if not is_limit(x)]
         reasons += [("exceptions", x) for x in fs["open"]]
         if s["random_inputs"] == 0 and s["native_runs"] == 0:
             reasons.append(("exceptions", STARVED))
     if d:
-        phases["diff.walk"] = (d["unique_constraints"] > 0, f"{d['unique_constraints']}c")
-        phases["diff.z3"] = (d["satisfiable"] + d["unsatisfiable"] > 0,
-                             f"{d['satisfiable']}/{d['unique_constraints']}")
-        phases["diff.fsolve"] = (d["float_solver_targets"] > 0,
-                                 f"{d['float_solver_candidates'] + d['float_solver_infeasible']}/{d['float_solver_targets']}")
+        nothing = walked_all(d) and d["unique_constraints"] == 0
+        phases["diff.walk"] = (d["unique_constraints"] > 0 or walked_all(d), f"{d['unique_constraints']}c")
+        phases["diff.z3"] = NOTHING_TO_SOLVE if nothing else (d["satisfiable"] + d["unsatisfiable"] > 0,
+                                                               f"{d['satisfiable']}/{d['unique_constraints']}")
+        phases["diff.fsolve"] = NOTHING_TO_SOLVE if nothing or d.get("float_solver_missed") == 0 else (
+            d["float_solver_targets"] > 0,
+            f"{d['float_solver_candidates'] + d['float_solver_infeasible']}/{d['float_solver_targets']}")
         phases["diff.random"] = (d["random_inputs"] > 0, f"{d['diff_confirmed']}f")
         reasons += [("diff", x) for x in d["stopped"] if not is_limit(x)]
         if d["random_inputs"] == 0 and any("after 0 inputs" in x for x in d["stopped"]):
@@ -237,7 +256,7 @@ def table(out, only):
             lines.append(f"{name:<22}" + "".join(f"{x:>12}" for x in cells) + "  " + top)
         lines.append("")
     shown = [lib for lib in libs if lib_total[lib]]
-    lines.append(f"== engaged, of the {total} functions it applies to (target: 90 %; error does not apply to integer results;")
+    lines.append(f"== engaged, of the {total} functions, where the phase applies (target: 90 %; error does not apply to integer results, nor a solver to nothing (nil);")
     lines.append("   a run that exited 2 or ran out of budget before its first input counts as not engaged)")
     lines.append(f"  {'phase':<12}" + "".join(f"{lib + ' (' + str(lib_total[lib]) + ')':>24}" for lib in shown) + f"{'all':>16}")
     for c in COLUMNS:
@@ -260,7 +279,11 @@ def table(out, only):
     for r, fns in sorted(anymode.items(), key=lambda kv: (-len(kv[1]), kv[0])):
         lines.append(f"  {len(fns):>4}  {r}")
     lines.append("")
-    lines.append("'!' after a name: a run exited with neither 0 nor 1 (see its .rc/.err); n/a: the mode does not apply")
+    lines.append("'!' after a name: a run exited with neither 0 nor 1 (see its .rc/.err); n/a: the mode does not apply;")
+    lines.append("nil: the walk covered every path and stated no condition, Z3 left nothing to the fallback,")
+    lines.append("or the earlier phases left the float solver no target missed:")
+    lines.append("the solver phase had nothing to do (not counted); a walk counts as engaged when it stated")
+    lines.append("conditions or covered every path")
     print("\n".join(lines))
 
 

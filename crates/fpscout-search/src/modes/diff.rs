@@ -245,6 +245,10 @@ pub struct Summary {
     /// handed to the float solver; its solutions (candidates), and the exceptions it
     /// proved no float input raises in their build within the loop bound.
     pub float_solver_targets: usize,
+    /// Exceptions with a condition that no Z3 candidate raised, before the walks looked
+    /// for them (0: the float solver had nothing to do).
+    #[serde(default)]
+    pub float_solver_missed: usize,
     pub float_solver_candidates: usize,
     pub float_solver_infeasible: usize,
     /// Distinct float candidates from the solver's models.
@@ -1129,6 +1133,7 @@ impl<'s> SolveStep<'_, 's> {
                 .1
             },
         );
+        summary.float_solver_missed = missed.iter().map(Vec::len).sum();
         // Both builds at once, each on its own core: the share is wall time.
         let refined = refine_both(
             [
@@ -1546,6 +1551,7 @@ impl DiffReport {
             (&mut s.differential_queries, o.differential_queries),
             (&mut s.differential_satisfiable, o.differential_satisfiable),
             (&mut s.float_solver_targets, o.float_solver_targets),
+            (&mut s.float_solver_missed, o.float_solver_missed),
             (&mut s.float_solver_candidates, o.float_solver_candidates),
             (&mut s.float_solver_infeasible, o.float_solver_infeasible),
             (&mut s.unique_inputs, o.unique_inputs),

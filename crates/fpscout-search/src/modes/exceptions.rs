@@ -195,6 +195,10 @@ pub struct TargetOutcome {
 /// What the float solver did with the targets the other solvers missed.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct RefineCounts {
+    /// Targets the other solvers and the walk's own replays left missed, handed to the
+    /// float solver (0: it had nothing to do).
+    #[serde(default)]
+    pub missed: usize,
     /// Targets asked about.
     pub targets: usize,
     pub witnessed: usize,
@@ -746,6 +750,7 @@ pub fn run_exceptions(
         let (queried, missed) = missed_targets(module, &collected.queries, |t| {
             reached.contains(t) || raised_at_op(t)
         });
+        summary.float_solver.missed = missed.len();
         if cfg.float_solver && !missed.is_empty() {
             let t = Instant::now();
             let own = Some(t + share(REFINE_SHARE) / left);
