@@ -1692,7 +1692,8 @@ impl FuncCx<'_> {
     }
 
     /// Inline assembly: the square root instructions libm writes by hand (musl's x86_64
-    /// `sqrt`/`sqrtf` are one `sqrtsd`/`sqrtss`) are that operation; other machine code
+    /// `sqrt`/`sqrtf` are one `sqrtsd`/`sqrtss`) are that operation, `cvtsd2si` a `rint`
+    /// and a conversion (`lrint`, `llrint`); other machine code
     /// the interpreter cannot run, and says so by its text.
     unsafe fn lower_inline_asm(
         &mut self,
@@ -1736,6 +1737,50 @@ impl FuncCx<'_> {
                 },
             });
             return Ok(());
+        }
+        // musl's x86_64 `lrint`/`llrint`: `cvtsd2si` rounds in the current mode (the
+        // default environment's nearest-even, raising inexact) and converts, giving the
+        // integer indefinite and invalid out of range: `rint`, then `fptosi`.
+        let convert = matches!(
+            (words.as_slice(), ty),
+            (
+                ["cvtsd2si" | "cvtss2si", "$1", "$0"],
+                Type::Scalar(ScalarTy::Int(32 | 64))
+            )
+        );
+        if convert && LLVMGetNumArgOperands(inst) == 1 {
+            let from = self.ty_of(inst, LLVMGetOperand(inst, 0))?;
+            let wanted = if words[0] == "cvtsd2si" {
+                FloatTy::F64
+            } else {
+                FloatTy::F32
+            };
+            if from == Type::Scalar(ScalarTy::Float(wanted)) {
+                let a = self.operand(inst, LLVMGetOperand(inst, 0))?;
+                let rounded = self.fresh();
+                let rint_site = self.site(inst, "llvm.rint", from);
+                out.push(Inst {
+                    dest: Some(rounded),
+                    kind: InstKind::FUnary {
+                        op: FUnaryOp::Rint,
+                        ty: from,
+                        a,
+                        site: rint_site,
+                    },
+                });
+                let site = self.site(inst, "fptosi", from);
+                out.push(Inst {
+                    dest,
+                    kind: InstKind::Cast {
+                        op: CastOp::FPToSI,
+                        from,
+                        to: ty,
+                        a: Operand::Value(rounded),
+                        site: Some(site),
+                    },
+                });
+                return Ok(());
+            }
         }
         Err(self.unsupported(
             inst,

@@ -972,7 +972,8 @@ fn constrained_intrinsics_of_rounding_math_builds_run_as_the_machine_runs_them()
 #[test]
 fn hand_written_square_root_assembly_runs_and_other_assembly_is_named() {
     // musl's x86_64 sqrt and sqrtf are one `sqrtsd`/`sqrtss` in inline assembly, which
-    // was refused as an "indirect call". They run as the instruction, bit for bit and
+    // was refused as an "indirect call", and lrint/llrint one `cvtsd2si`. They run as the
+    // instructions, bit for bit and
     // flag for flag with the executables; other assembly is refused by its text.
     let dir = tempfile::tempdir().unwrap();
     let src = write(
@@ -986,6 +987,16 @@ fn hand_written_square_root_assembly_runs_and_other_assembly_is_named() {
          \x20 __asm__ (\"sqrtss %1, %0\" : \"=x\"(x) : \"x\"(x));\n\
          \x20 return x;\n\
          }\n\
+         long conv(double x) {\n\
+         \x20 long r;\n\
+         \x20 __asm__ (\"cvtsd2si %1, %0\" : \"=r\"(r) : \"x\"(x));\n\
+         \x20 return r;\n\
+         }\n\
+         int convf(float x) {\n\
+         \x20 int r;\n\
+         \x20 __asm__ (\"cvtss2si %1, %0\" : \"=r\"(r) : \"x\"(x));\n\
+         \x20 return r;\n\
+         }\n\
          double ones(double x) {\n\
          \x20 double t;\n\
          \x20 __asm__ (\"pcmpeqd %0, %0\" : \"=x\"(t));\n\
@@ -996,6 +1007,14 @@ fn hand_written_square_root_assembly_runs_and_other_assembly_is_named() {
         ("root", "2", "0x1.6a09e667f3bcdp+0", &["inexact"][..]),
         ("root", "-1", "-nan(0x8000000000000)", &["invalid"][..]),
         ("rootf", "0x1p-148", "0x1p-74", &[][..]),
+        // musl's lrint/llrint: round to nearest-even in the current mode, then convert.
+        ("conv", "2.5", "2", &["inexact"][..]),
+        ("conv", "-3.5", "-4", &["inexact"][..]),
+        ("conv", "3", "3", &[][..]),
+        ("conv", "1e300", "-9223372036854775808", &["invalid"][..]),
+        ("conv", "nan", "-9223372036854775808", &["invalid"][..]),
+        ("convf", "0x1.8p+0", "2", &["inexact"][..]),
+        ("convf", "3e9", "-2147483648", &["invalid"][..]),
     ] {
         let (recs, code) = common::cli::json_run(&["run", &src, "-f", function, "--args", args]);
         assert_eq!(code, Some(0), "{function}({args}): {recs:?}");
