@@ -1650,8 +1650,8 @@ impl Domain for SymReal {
         }
     }
 
-    /// Ariadne's treatment of a function it cannot see into: its float result is a fresh
-    /// variable (the exceptions it raises inside are the native run's to find).
+    /// Ariadne's treatment of a function it cannot see into: its float or integer result
+    /// is a fresh variable (the exceptions it raises inside are the native run's to find).
     fn native_call(
         &mut self,
         call: &ExternalCall,
@@ -1661,8 +1661,13 @@ impl Domain for SymReal {
         match call.ret {
             Type::Void => Ok(None),
             Type::Scalar(ScalarTy::Float(_)) => Ok(Some(Sym::Real(self.fresh_real(&call.name, None)))),
+            // An integer result (`ilogb`, `fetestexcept`) is any integer of its width: the
+            // native run decides which.
+            Type::Scalar(ScalarTy::Int(width)) if width > 1 && width <= 64 => {
+                Ok(Some(self.opaque_int(width)))
+            }
             _ => Err(WalkError::unsupported(format!(
-                "symbolic result of external function '{}' (only float results become fresh variables)",
+                "symbolic result of external function '{}' (only number results become fresh variables)",
                 call.name
             ))),
         }

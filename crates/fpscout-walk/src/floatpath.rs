@@ -18,8 +18,8 @@ use fpscout_fpsolve::{
     Propagation, VarId,
 };
 use fpscout_ir::{
-    CastOp, CmpLowering, ExceptionSet, FBinOp, FBinaryOp, FCmpPred, FUnaryOp, FloatTy, FpClassMask,
-    FpOpId, IBinOp, ICmpPred, MathFn, ScalarTy,
+    CastOp, CmpLowering, ExceptionSet, ExternalCall, FBinOp, FBinaryOp, FCmpPred, FUnaryOp,
+    FloatTy, FpClassMask, FpOpId, IBinOp, ICmpPred, MathFn, ScalarTy, Type,
 };
 use std::collections::HashSet;
 
@@ -170,6 +170,34 @@ pub struct PathInput {
     pub var: VarId,
 }
 
+/// C library functions whose result depends only on their number arguments and the
+/// floating-point environment, and which change nothing the program reads afterwards
+/// (errno aside): a float path takes their result as a fresh variable.
+const PURE_EXTERNALS: &[&str] = &[
+    "ilogb",
+    "ilogbf",
+    "lrint",
+    "lrintf",
+    "llrint",
+    "llrintf",
+    "lround",
+    "lroundf",
+    "llround",
+    "llroundf",
+    "scalbn",
+    "scalbnf",
+    "scalbln",
+    "scalblnf",
+    "ldexp",
+    "ldexpf",
+    "logb",
+    "logbf",
+    "nextafter",
+    "nextafterf",
+    "fetestexcept",
+    "fegetround",
+];
+
 /// The one-argument libm functions the float solver models (glibc's results, widened
 /// by its documented error bounds), named for messages.
 const MODELLED_LIBM: &str = "exp, exp2, expm1, log, log2, log10, log1p, sin, cos, tan, \
@@ -286,6 +314,8 @@ pub struct FloatPath {
     pub pruned: u64,
     /// Floats rebuilt from words the solver does not follow, each a free variable.
     pub rebuilt_floats: u64,
+    /// Results of C library calls made fresh variables (`native_call`).
+    pub external_results: u64,
     /// Whether branches are decided by propagation (on by default). Off, every symbolic
     /// branch forks and its constraint is only recorded, so that another solver (the
     /// Z3 baseline of `reach`) does all the deciding on the paths' networks.
@@ -310,6 +340,7 @@ impl FloatPath {
             forks: 0,
             pruned: 0,
             rebuilt_floats: 0,
+            external_results: 0,
             propagate_branches: true,
             watch: HashSet::new(),
             watched: Vec::new(),
@@ -577,7 +608,7 @@ fn swapped(pred: ICmpPred) -> ICmpPred {
 /// The values an integer variable's type holds (its declared bounds, before any
 /// narrowing): the bounds of its `fptosi`/`fptoui` constraint's integer type.
 fn type_range_of(network: &Network, a: VarId) -> DResult<Option<(i128, i128)>> {
-    Ok(network.constraints().iter().find_map(|c| match *c {
+    let converted = network.constraints().iter().find_map(|c| match *c {
         Constraint::FloatToInt {
             result,
             bits,
@@ -585,7 +616,13 @@ fn type_range_of(network: &Network, a: VarId) -> DResult<Option<(i128, i128)>> {
             ..
         } if result == a => Some(integer_type_range(bits, signed)),
         _ => None,
-    }))
+    });
+    if converted.is_some() {
+        return Ok(converted);
+    }
+    // A library call's fresh result: its domain, which started as its type's range and
+    // only narrows with the path (values outside it are excluded either way).
+    Ok(network.int_domain(a).map_err(solver_error)?.range())
 }
 
 /// The solver's classes of an `llvm.is.fpclass` mask; `None` when the mask tells
@@ -1399,6 +1436,46 @@ impl Domain for FloatPath {
             _ => Err(WalkError::unsupported(
                 "select of floats on a symbolic condition (not a float-solver constraint)",
             )),
+        }
+    }
+
+    /// A C library function that only computes from its number arguments (libm's
+    /// integer-valued and scaling functions, the flag and rounding-mode readers): its
+    /// result is a fresh variable that may take any value of its type, so the path
+    /// condition is larger than the path's (a refutation stays sound, a solution counts
+    /// once it replays). Anything else, `fesetround` above all, may change what later
+    /// operations compute and stays refused.
+    fn native_call(
+        &mut self,
+        call: &ExternalCall,
+        args: &[PathScalar],
+        site: Option<OpSite>,
+    ) -> DResult<Option<PathScalar>> {
+        let _ = (args, site);
+        if !PURE_EXTERNALS.contains(&call.name.as_str()) {
+            return Err(WalkError::unsupported(format!(
+                "call to external function '{}' (this analysis does not call native code)",
+                call.name
+            )));
+        }
+        self.external_results += 1;
+        let name = format!("{}#{}", call.name, self.external_results);
+        match call.ret {
+            Type::Scalar(ScalarTy::Float(t)) => Ok(Some(PathScalar::Float(
+                self.network.float_var(&name, format_of(t)),
+            ))),
+            Type::Scalar(ScalarTy::Int(width)) if (2..=64).contains(&width) => {
+                let half = 1i128 << (width - 1);
+                let v = self
+                    .network
+                    .int_var(&name, -half, half - 1)
+                    .map_err(solver_error)?;
+                Ok(Some(PathScalar::Int(v, width, 0)))
+            }
+            _ => Err(WalkError::unsupported(format!(
+                "result of external function '{}' of type {}",
+                call.name, call.ret
+            ))),
         }
     }
 

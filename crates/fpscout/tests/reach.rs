@@ -740,3 +740,39 @@ fn libm_results_out_of_reach_are_unreachable_and_unmodelled_libm_stays_unknown()
     assert_eq!(code, Some(3));
     assert!(witness.is_none());
 }
+
+#[test]
+fn integer_results_of_library_calls_are_fresh_variables_of_the_float_solver() {
+    // ilogb's int result was "call to external function 'ilogb'" for every path past it.
+    // Now any int: a proof that holds whatever ilogb returns stands, and a solution counts
+    // only once the executable (real ilogb) fails the assertion.
+    let path = file("svcomp", "ilogb_result_unreachable.c");
+    let (answer, witness, code) = reach(&[&path, "--time-budget", "30"]);
+    assert_eq!(answer["answer"], "unreachable", "{answer}");
+    assert_eq!(code, Some(0));
+    assert!(witness.is_none());
+    assert_eq!(answer["paths"]["unknown"], 0, "{answer}");
+    let path = file("svcomp", "ilogb_result_reachable.c");
+    let (answer, witness, code) = reach(&[&path, "--time-budget", "30"]);
+    assert_eq!(answer["answer"], "reachable", "{answer}");
+    assert_eq!(code, Some(1));
+    assert_eq!(answer["method"], "float solver", "{answer}");
+    let witness = witness.expect("a witness");
+    let p = replay(&path, "main", &witness);
+    assert_eq!(p["native_end"], "fails assertion `0`", "{p}");
+    // fesetround changes what later operations compute: never a fresh variable.
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("round.c");
+    std::fs::write(
+        &src,
+        "#include <fenv.h>\nextern double __VERIFIER_nondet_double(void);\n\
+         extern void __VERIFIER_error(void);\n\
+         int main(void) { double x = __VERIFIER_nondet_double();\n\
+         if (!(x >= 1.0 && x <= 2.0)) return 0;\n\
+         fesetround(FE_UPWARD);\n\
+         if (x + 0x1p-60 > x) __VERIFIER_error();\n return 0; }\n",
+    )
+    .unwrap();
+    let (answer, _, _) = reach(&[src.to_str().unwrap(), "--time-budget", "5"]);
+    assert_ne!(answer["answer"], "unreachable", "{answer}");
+}
