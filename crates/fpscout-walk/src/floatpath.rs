@@ -1155,6 +1155,21 @@ impl Domain for FloatPath {
                 );
                 (PathScalar::Int(v, w, 0), WatchedOp::Unstated(why))
             }
+            // `(double)(k + i)` of integers the network does not follow (a sum with a
+            // bit of the sign, a condition, an offset exponent): a new variable over the
+            // integer type's range, as a rebuilt float is (refutations stay sound, a
+            // solution counts once it replays). Integers of at most 64 bits convert
+            // without overflow: only inexact, which is not a target.
+            (CastOp::SIToFP | CastOp::UIToFP, ScalarTy::Int(w), ScalarTy::Float(t), _)
+                if w <= 64 =>
+            {
+                let (lo, hi) = integer_type_range(w, op == CastOp::SIToFP);
+                self.rebuilt_floats += 1;
+                let name = format!("converted#{}", self.rebuilt_floats);
+                let domain = FloatDomain::between(format_of(t), lo as f64, hi as f64);
+                let r = self.network.float_var_in(&name, domain);
+                (PathScalar::Float(r), WatchedOp::Known(ExceptionSet::EMPTY))
+            }
             _ => {
                 return Err(WalkError::unsupported(format!(
                     "{op:?} {from} → {to} of a symbolic value"
@@ -1285,10 +1300,17 @@ impl Domain for FloatPath {
         if let Some((v, w, offset)) = shifted {
             if w == width {
                 let (lo_ok, hi_ok) = integer_type_range(width, true);
-                if let Some((lo, hi)) = self.value_range(v, offset)? {
-                    if lo_ok <= lo && hi <= hi_ok {
-                        return Ok(PathScalar::Int(v, w, offset));
-                    }
+                let fits = |path: &FloatPath| -> DResult<bool> {
+                    Ok(path
+                        .value_range(v, offset)?
+                        .is_some_and(|(lo, hi)| lo_ok <= lo && hi <= hi_ok))
+                };
+                // The variable's domain narrows with the path only once propagated.
+                if fits(self)? || {
+                    self.network.propagate(BRANCH_PROPAGATION_BUDGET);
+                    fits(self)?
+                } {
+                    return Ok(PathScalar::Int(v, w, offset));
                 }
             }
         }
@@ -1296,8 +1318,11 @@ impl Domain for FloatPath {
         let (cond, k) = match (a, b) {
             (PathScalar::Condition(c, _), PathScalar::Bits(k))
             | (PathScalar::Bits(k), PathScalar::Condition(c, _)) => (*c, *k),
+            // Kept as a value the network cannot express: an error only where a branch,
+            // an address or a comparison needs it (a float converted from it is a new
+            // variable over its type).
             _ => {
-                return Err(WalkError::unsupported(format!(
+                return Ok(PathScalar::Unmodelled(format!(
                     "{op:?} on symbolic integers or of two symbolic conditions ({} and {})",
                     kind_of(a),
                     kind_of(b)

@@ -776,3 +776,15 @@ fn integer_results_of_library_calls_are_fresh_variables_of_the_float_solver() {
     let (answer, _, _) = reach(&[src.to_str().unwrap(), "--time-budget", "5"]);
     assert_ne!(answer["answer"], "unreachable", "{answer}");
 }
+
+#[test]
+fn floats_converted_from_integers_the_solver_does_not_follow_are_new_variables() {
+    // `(double)(k + 1)` and `(double)(i + j)` were "SIToFP i32 → double of a symbolic
+    // value" (newlib's log10 and tan, musl's pow): now a float over int's range.
+    let path = file("svcomp", "converted_int_unreachable.c");
+    let (answer, witness, code) = reach(&[&path, "--time-budget", "30"]);
+    assert_eq!(answer["answer"], "unreachable", "{answer}");
+    assert_eq!(code, Some(0));
+    assert!(witness.is_none());
+    assert_eq!(answer["paths"]["unknown"], 0, "{answer}");
+}
