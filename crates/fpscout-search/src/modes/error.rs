@@ -103,6 +103,18 @@ impl ErrorMeasure {
     }
 }
 
+/// Why a returned value has no error to measure: a NaN exact value, or a float the
+/// shadow cannot follow (rebuilt from its bits, or returned by a native call).
+fn no_exact_value(returned: Option<&ShadowScalar>) -> String {
+    match returned.map(|s| s.high.is_some()) {
+        Some(false) => "the result was rebuilt from its bits (copysign, SET_HIGH_WORD) or \
+                        returned by a native call: the shadow run has no exact value for it \
+                        (--reference gives one)"
+            .into(),
+        _ => "no float result with an exact value (NaN)".into(),
+    }
+}
+
 /// The error of a float result `bits` of type `ty` against its shadow value `high`;
 /// `None` when the shadow is NaN (no exact value to compare with).
 pub fn error_of(ty: FloatTy, bits: u64, high: &Float) -> Option<(f64, f64, f64)> {
@@ -340,7 +352,7 @@ impl Evaluator<'_> {
                 self.outputs_of(&e, &mut signs).ok_or_else(|| match e.end {
                     ShadowEnd::Failed(why) => why,
                     ShadowEnd::Ended { end, .. } => format!("the program ended ({end})"),
-                    ShadowEnd::Returned(_) => "no float result with an exact value (NaN)".into(),
+                    ShadowEnd::Returned(ref r) => no_exact_value(r.as_ref()),
                 })
             }
             Err(e) => {
