@@ -489,11 +489,13 @@ impl BitView {
         if !self.followable() {
             return None;
         }
-        if self.addend != 0 || self.sign_extended || self.low_zeros != 0 || k >= 64 {
+        if self.addend != 0 || self.sign_extended || k >= 64 {
             return None;
         }
+        // Bits cleared below `low_zeros` shift out first (`(hx & 0x7ff00000) >> 20`).
         Some(BitView {
             shift: self.shift + k as u32,
+            low_zeros: self.low_zeros.saturating_sub(k as u32),
             ..self
         })
     }
@@ -504,12 +506,14 @@ impl BitView {
         if !self.followable() {
             return None;
         }
-        if self.addend != 0 || self.low_zeros != 0 || k >= u64::from(self.width) {
+        if self.addend != 0 || k >= u64::from(self.width) {
             return None;
         }
+        let low_zeros = self.low_zeros.saturating_sub(k as u32);
         if self.sign_extended {
             return Some(BitView {
                 shift: self.shift + k as u32,
+                low_zeros,
                 ..self
             });
         }
@@ -520,6 +524,7 @@ impl BitView {
             return Some(BitView {
                 shift: self.shift + k as u32,
                 sign_extended: true,
+                low_zeros,
                 ..self
             });
         }
@@ -1258,6 +1263,45 @@ mod tests {
             assert_eq!(doubled.value(x.to_bits()), x.to_bits() << 1, "{x}");
             assert_eq!(zero.contains(format.from_f64(x)), x == 0.0, "{x}");
         }
+    }
+
+    #[test]
+    fn an_exponent_field_masked_then_shifted_is_followed() {
+        // newlib's lrint: `j0 = ((i0 & 0x7ff00000) >> 20) - 1023` with i0 a signed int.
+        let i0 = BitView::of(Format::F64)
+            .lshr(32)
+            .and_then(|v| v.trunc(32))
+            .expect("the high word");
+        let field = i0.and(0x7ff0_0000).expect("the exponent bits");
+        for shifted in [
+            field.ashr(20),
+            field.lshr(20),
+            field.lshr(4),
+            field.ashr(24),
+        ] {
+            let view = shifted.expect("followed");
+            for x in [0.0, -0.0, 1.0, -1.5, 3e300, -2e-310, f64::INFINITY, 5e-324] {
+                let hi = (x.to_bits() >> 32) as u32 & 0x7ff0_0000;
+                let shift = if view == field.lshr(4).expect("followed") {
+                    4
+                } else {
+                    20
+                };
+                let shift = if view == field.ashr(24).expect("followed") {
+                    24
+                } else {
+                    shift
+                };
+                assert_eq!(view.value(x.to_bits()), u64::from(hi >> shift), "{x}");
+            }
+        }
+        let j0 = field
+            .ashr(20)
+            .and_then(|v| v.plus(0u64.wrapping_sub(1023) & 0xffff_ffff));
+        let set = j0.expect("j0").satisfying(IntPredicate::Slt, 20);
+        assert!(set.contains(Format::F64.from_f64(1.0)));
+        assert!(!set.contains(Format::F64.from_f64(2f64.powi(20))));
+        assert!(set.contains(Format::F64.from_f64(-(2f64.powi(19)))));
     }
 
     #[test]

@@ -153,7 +153,7 @@ pub(crate) struct Refined {
     loop_bound: u32,
     /// Why the exploration may have missed executions (a failed or stopped path, paths
     /// left unexplored): then nothing is proved.
-    incomplete: Vec<String>,
+    pub(crate) incomplete: Vec<String>,
     /// Networks still open when the step's time ran out (executions met after it
     /// included): zero when the step saturated, deciding all it could first.
     pub open_at_deadline: usize,
