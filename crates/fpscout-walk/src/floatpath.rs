@@ -1318,11 +1318,22 @@ impl Domain for FloatPath {
         let (cond, k) = match (a, b) {
             (PathScalar::Condition(c, _), PathScalar::Bits(k))
             | (PathScalar::Bits(k), PathScalar::Condition(c, _)) => (*c, *k),
-            // Kept as a value the network cannot express: an error only where a branch,
-            // an address or a comparison needs it (a float converted from it is a new
-            // variable over its type).
-            _ => {
+            // Integers kept as a value the network cannot express: an error only where a
+            // branch, an address or a comparison needs it (a float converted from it is a
+            // new variable over its type). Booleans fail here: the walker forks an `and`
+            // or `or` of two conditions instead (`fork_select`).
+            _ if width > 1
+                && !matches!(a, PathScalar::Condition(..))
+                && !matches!(b, PathScalar::Condition(..)) =>
+            {
                 return Ok(PathScalar::Unmodelled(format!(
+                    "{op:?} on symbolic integers ({} and {})",
+                    kind_of(a),
+                    kind_of(b)
+                )))
+            }
+            _ => {
+                return Err(WalkError::unsupported(format!(
                     "{op:?} on symbolic integers or of two symbolic conditions ({} and {})",
                     kind_of(a),
                     kind_of(b)
