@@ -14,6 +14,7 @@
 mod emit;
 mod number;
 mod pre;
+mod reference;
 mod sexp;
 
 use std::fmt;
@@ -21,6 +22,9 @@ use std::sync::Arc;
 
 pub use emit::{to_c, to_c_lenient, Arg, CFunction, Range, Translation};
 pub use number::Precision;
+pub use reference::{
+    measure, Measured, Reference, ReferenceError, ReferenceValue, MAX_PRECISION, START_PRECISION,
+};
 pub use sexp::{Sexp, SexpKind};
 
 /// A line and column (both from 1, column in characters) in the FPCore text.
