@@ -77,7 +77,11 @@ pub enum ReferenceError {
     #[error("{pos}: {what} is not supported by the reference evaluator")]
     Unsupported { pos: Pos, what: String },
     #[error("{pos}: malformed {what}: `{text}`")]
-    Malformed { pos: Pos, what: String, text: String },
+    Malformed {
+        pos: Pos,
+        what: String,
+        text: String,
+    },
     #[error("{pos}: {msg} in `{text}`")]
     Type { pos: Pos, msg: String, text: String },
 }
@@ -182,7 +186,9 @@ fn known_operators() -> String {
     all.extend(FUNCTIONS.iter().map(|(f, _)| *f));
     all.extend(EXTRA_FUNCTIONS.iter().map(|(f, _)| *f));
     all.extend(COMPARISONS);
-    all.extend(["and", "or", "not", "if", "let", "let*", "!", "cast", "digits"]);
+    all.extend([
+        "and", "or", "not", "if", "let", "let*", "!", "cast", "digits",
+    ]);
     all.extend(PREDICATES);
     all.join(" ")
 }
@@ -296,12 +302,18 @@ impl Parser<'_> {
             }
             "-" => {
                 arity("1 or 2", matches!(args.len(), 1 | 2))?;
-                let xs = args.iter().map(|a| self.real(a)).collect::<Result<_, _>>()?;
+                let xs = args
+                    .iter()
+                    .map(|a| self.real(a))
+                    .collect::<Result<_, _>>()?;
                 real(Expr::Call(if args.len() == 1 { "neg" } else { "-" }, xs))
             }
             "/" => {
                 arity("2", args.len() == 2)?;
-                let xs = args.iter().map(|a| self.real(a)).collect::<Result<_, _>>()?;
+                let xs = args
+                    .iter()
+                    .map(|a| self.real(a))
+                    .collect::<Result<_, _>>()?;
                 real(Expr::Call("/", xs))
             }
             "!" => {
@@ -370,7 +382,10 @@ impl Parser<'_> {
             _ => {
                 if let Some(c) = COMPARISONS.iter().find(|c| **c == op) {
                     arity("2 or more", args.len() >= 2)?;
-                    let xs = args.iter().map(|a| self.real(a)).collect::<Result<_, _>>()?;
+                    let xs = args
+                        .iter()
+                        .map(|a| self.real(a))
+                        .collect::<Result<_, _>>()?;
                     return Ok((Expr::Cmp(c, xs), Ty::Bool));
                 }
                 if let Some(c) = ["and", "or", "not"].iter().find(|c| **c == op) {
@@ -400,7 +415,10 @@ impl Parser<'_> {
                     });
                 };
                 arity(&n.to_string(), args.len() == n)?;
-                let xs = args.iter().map(|a| self.real(a)).collect::<Result<_, _>>()?;
+                let xs = args
+                    .iter()
+                    .map(|a| self.real(a))
+                    .collect::<Result<_, _>>()?;
                 real(Expr::Call(name, xs))
             }
         }
@@ -694,7 +712,10 @@ fn round_num(v: &Num, fmt: Fmt) -> Rounded {
     match v {
         Num::Exact(q, nz) => round_rational(q, *nz, fmt),
         Num::Approx { f, overflow, .. } => match round_float(f, fmt) {
-            Rounded::Inf { negative, overflow: o } => Rounded::Inf {
+            Rounded::Inf {
+                negative,
+                overflow: o,
+            } => Rounded::Inf {
                 negative,
                 overflow: o || *overflow,
             },
@@ -911,11 +932,9 @@ impl Eval {
                 Val::Bool(match *op {
                     "not" => xs.first().copied().flatten().map(|b| !b),
                     "and" => xs.into_iter().fold(Some(true), and),
-                    _ => xs.into_iter().fold(Some(false), |a, b| match (a, b) {
-                        (Some(true), _) | (_, Some(true)) => Some(true),
-                        (Some(false), Some(false)) => Some(false),
-                        _ => None,
-                    }),
+                    _ if xs.contains(&Some(true)) => Some(true),
+                    _ if xs.contains(&None) => None,
+                    _ => Some(false),
                 })
             }
             Expr::Pred(op, x) => {
@@ -1108,7 +1127,7 @@ impl Eval {
                     } else {
                         round_even(&q)
                     };
-                    let r = Rational::from(x - n * y);
+                    let r = x - n * y;
                     let neg_zero = r == 0 && (*x < 0 || *nz);
                     return self.exact(r, neg_zero);
                 }
@@ -1208,7 +1227,11 @@ impl Eval {
         let (r, ord) = Float::with_val_round(2 * self.p + 2, &fa * &fb, Round::Nearest);
         let acc = product_acc(acc_a, acc_b);
         let overflow = r.is_infinite() && (ord != Ordering::Equal || oa || ob);
-        Num::Approx { f: r, acc, overflow }
+        Num::Approx {
+            f: r,
+            acc,
+            overflow,
+        }
     }
 
     /// An exact zero times a finite value is exactly a (signed) zero.
@@ -1592,10 +1615,7 @@ fn ordinal(x: f64, target: Precision) -> i64 {
         Precision::Binary64 => (x.is_sign_negative(), (x.to_bits() & !(1 << 63)) as i64),
         Precision::Binary32 => {
             let f = x as f32;
-            (
-                f.is_sign_negative(),
-                i64::from(f.to_bits() & !(1u32 << 31)),
-            )
+            (f.is_sign_negative(), i64::from(f.to_bits() & !(1u32 << 31)))
         }
     };
     if neg {
