@@ -864,7 +864,12 @@ impl Eval {
     }
 
     /// A result rounded with ternary `ord` from operands of accuracy `acc`.
-    fn finish(&self, f: Float, ord: Ordering, acc: i64, overflow_in: bool) -> Num {
+    /// A NaN from an overflowed (really finite) operand is not known to be undefined:
+    /// such an evaluation cannot decide.
+    fn finish(&mut self, f: Float, ord: Ordering, acc: i64, overflow_in: bool) -> Num {
+        if f.is_nan() && overflow_in {
+            self.uncertain = true;
+        }
         if acc >= EXACT && ord == Ordering::Equal {
             if f.is_finite() {
                 let nz = f.is_zero() && f.is_sign_negative();
@@ -1059,8 +1064,8 @@ impl Eval {
         if name == "-" && args[0] == args[1] {
             // Identical operands (same expression, same bindings): exactly zero.
             let a = self.num(&args[0]);
-            let (f, _, _) = self.to_float(&a);
-            return if f.is_finite() {
+            let (f, _, overflow) = self.to_float(&a);
+            return if f.is_finite() || overflow {
                 Num::Exact(Rational::new(), false)
             } else {
                 self.nan()
@@ -1227,6 +1232,9 @@ impl Eval {
         let (r, ord) = Float::with_val_round(2 * self.p + 2, &fa * &fb, Round::Nearest);
         let acc = product_acc(acc_a, acc_b);
         let overflow = r.is_infinite() && (ord != Ordering::Equal || oa || ob);
+        if r.is_nan() && (oa || ob) {
+            self.uncertain = true;
+        }
         Num::Approx {
             f: r,
             acc,
@@ -1236,9 +1244,10 @@ impl Eval {
 
     /// An exact zero times a finite value is exactly a (signed) zero.
     fn zero_product(&self, a: &Num, b: &Num) -> Option<Num> {
+        // An overflowed infinity is a finite real value.
         let finite = |n: &Num| match n {
             Num::Exact(..) => true,
-            Num::Approx { f, .. } => f.is_finite(),
+            Num::Approx { f, overflow, .. } => f.is_finite() || *overflow,
         };
         let zero = |n: &Num| matches!(n, Num::Exact(q, _) if *q == 0);
         if (zero(a) && finite(b)) || (zero(b) && finite(a)) {

@@ -207,6 +207,15 @@ fn overflow_underflow_subnormals() {
         assert_eq!(got.to_bits(), want.to_bits(), "{x}");
         assert!(want != 0.0 && want < f64::from(f32::MIN_POSITIVE));
     }
+    // exp(1e10) overflows even MPFR's exponent range; it is still a finite real value.
+    assert_eq!(x1("(* (exp x) 0)", 1e10), 0.0);
+    assert_eq!(x1("(- (exp x) (exp x))", 1e10), 0.0);
+    assert!(matches!(
+        eval("(/ (exp x) (exp x))", &["x"], &[1e10], B64),
+        ReferenceValue::Undecided { .. }
+    ));
+    assert_eq!(x1("(exp x)", -1e10), 0.0);
+
     let tiny = f64::from_bits(1);
     // Half the smallest subnormal is a tie to even (zero); above it, the subnormal.
     assert_eq!(x1("(* x 1/2)", tiny), 0.0);
