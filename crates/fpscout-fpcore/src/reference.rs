@@ -1017,9 +1017,12 @@ impl Eval {
         if let (Num::Exact(x, _), Num::Exact(y, _)) = (a, b) {
             return Some(x.cmp(y));
         }
-        let (fa, acc_a, _) = self.to_float(a);
-        let (fb, acc_b, _) = self.to_float(b);
+        let (fa, acc_a, oa) = self.to_float(a);
+        let (fb, acc_b, ob) = self.to_float(b);
         let o = fa.partial_cmp(&fb)?;
+        if oa && ob {
+            self.uncertain = true;
+        }
         if fa.is_finite() && fb.is_finite() {
             if acc_a <= 0 || acc_b <= 0 {
                 self.uncertain = true;
@@ -1273,6 +1276,10 @@ impl Eval {
             let neg = fa.is_sign_negative() != fb.is_sign_negative();
             return Num::Exact(Rational::new(), neg);
         }
+        if fb.is_zero() && acc_b < EXACT {
+            // A divisor that underflowed (or cancelled) to zero: the quotient is unknown.
+            self.uncertain = true;
+        }
         let (r, ord) = Float::with_val_round(self.p, &fa / &fb, Round::Nearest);
         self.finish(r, ord, product_acc(acc_a, acc_b), oa || ob)
     }
@@ -1282,7 +1289,7 @@ impl Eval {
             return self.nan();
         };
         if let Num::Approx { f, acc, .. } = y {
-            if f.is_zero() && *acc < EXACT {
+            if (f.is_zero() && *acc < EXACT) || *acc <= 0 {
                 // The sign of an approximate zero is not known.
                 self.uncertain = true;
             }
@@ -1338,6 +1345,14 @@ impl Eval {
         let floats: Vec<Float> = fl.iter().map(|x| x.0.clone()).collect();
         let (r, ord) = apply(name, order, &floats, p);
         let overflow_in = fl.iter().any(|x| x.2);
+        if fl
+            .iter()
+            .any(|(f, acc, overflow)| *overflow || (f.is_zero() && *acc < EXACT))
+        {
+            // Beyond MPFR's exponent range (an overflow, or an underflow to zero), the
+            // argument's real value is unknown: log(exp(1e10)) is not infinite.
+            self.uncertain = true;
+        }
         if fl.iter().all(|x| x.1 >= EXACT) {
             return self.finish(r, ord, EXACT, overflow_in);
         }

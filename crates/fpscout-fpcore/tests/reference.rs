@@ -110,6 +110,10 @@ fn exact_rationals() {
     );
     assert_eq!(x1("(floor x)", -2.5), -3.0);
     assert_eq!(x1("(round x)", 2.5), 3.0);
+    assert_eq!(x1("(round x)", -2.5), -3.0);
+    assert_eq!(x1("(nearbyint x)", -2.5), -2.0);
+    assert!(x1("(ceil x)", -0.5).is_sign_negative());
+    assert!(x1("(fmod x 1)", -3.0).is_sign_negative());
     assert_eq!(x1("(nearbyint x)", 2.5), 2.0);
     assert_eq!(x1("(fmod x 3)", -7.0), -1.0);
     assert_eq!(x1("(remainder x 3)", 7.0), 1.0);
@@ -215,6 +219,19 @@ fn overflow_underflow_subnormals() {
         ReferenceValue::Undecided { .. }
     ));
     assert_eq!(x1("(exp x)", -1e10), 0.0);
+    // Beyond MPFR's exponent range a value's magnitude is lost: undecided, not wrong.
+    for (e, x) in [
+        ("(log (exp x))", 1e10),
+        ("(log (exp x))", -1e10),
+        ("(/ 1 (exp x))", -1e10),
+    ] {
+        let r = eval(e, &["x"], &[x], B64);
+        assert!(
+            matches!(r, ReferenceValue::Undecided { .. }),
+            "{e} at {x}: {r:?}"
+        );
+    }
+    assert_eq!(x1("(/ 1 (exp x))", 1e10), 0.0);
 
     let tiny = f64::from_bits(1);
     // Half the smallest subnormal is a tie to even (zero); above it, the subnormal.
