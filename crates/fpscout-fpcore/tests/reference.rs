@@ -415,3 +415,88 @@ fn undecided_is_reported_not_guessed() {
     let r = eval("(if (== (exp (log x)) x) 1 2)", &["x"], &[2.0], B64);
     assert!(matches!(r, ReferenceValue::Undecided { .. }), "{r:?}");
 }
+
+mod ieee_oracle {
+    //! IEEE `+ - * / sqrt fma` are correctly rounded: the hardware is an oracle for the
+    //! reference's rounding, subnormals, overflow and signed zeros included.
+    use super::*;
+    use proptest::prelude::*;
+
+    fn as_f64(r: &ReferenceValue) -> f64 {
+        match r {
+            ReferenceValue::Finite { value, .. } => *value,
+            ReferenceValue::Infinite { negative: true, .. } => f64::NEG_INFINITY,
+            ReferenceValue::Infinite { .. } => f64::INFINITY,
+            ReferenceValue::Undefined => f64::NAN,
+            ReferenceValue::Undecided { .. } => panic!("undecided: {r:?}"),
+        }
+    }
+
+    fn same(a: f64, b: f64) -> bool {
+        a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
+    }
+
+    /// Finite doubles of every magnitude, subnormals and zeros included.
+    fn double() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            any::<u64>().prop_map(f64::from_bits),
+            (any::<u64>(), 0u64..3)
+                .prop_map(|(m, e)| f64::from_bits((m & 0x800F_FFFF_FFFF_FFFF) | (e << 52))),
+            prop::sample::select(vec![0.0, -0.0, 1.0, f64::MAX, -f64::MIN_POSITIVE]),
+        ]
+        .prop_filter("finite", |x| x.is_finite())
+    }
+
+    fn float() -> impl Strategy<Value = f64> {
+        any::<u32>()
+            .prop_map(|b| f64::from(f32::from_bits(b)))
+            .prop_filter("finite", |x| x.is_finite())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+
+        #[test]
+        fn binary64_arithmetic(x in double(), y in double(), z in double()) {
+            let r = Reference::parse("(+ x y)", &["x", "y"]).unwrap();
+            let xy = [x, y];
+            for (e, want) in [
+                ("(+ x y)", x + y),
+                ("(- x y)", x - y),
+                ("(* x y)", x * y),
+                ("(/ x y)", x / y),
+                ("(sqrt x)", x.sqrt()),
+            ] {
+                let got = as_f64(&eval(e, &["x", "y"], &xy, B64));
+                prop_assert!(same(got, want), "{e} at {x:e}, {y:e}: {got:e} vs {want:e}");
+            }
+            let got = as_f64(&eval("(fma x y z)", &["x", "y", "z"], &[x, y, z], B64));
+            let want = x.mul_add(y, z);
+            prop_assert!(same(got, want), "fma {x:e} {y:e} {z:e}: {got:e} vs {want:e}");
+            prop_assert_eq!(r.params().len(), 2);
+        }
+
+        #[test]
+        fn binary32_arithmetic(x in float(), y in float()) {
+            let (a, b) = (x as f32, y as f32);
+            for (e, want) in [
+                ("(+ x y)", a + b),
+                ("(- x y)", a - b),
+                ("(* x y)", a * b),
+                ("(/ x y)", a / b),
+                ("(sqrt x)", a.sqrt()),
+            ] {
+                let got = as_f64(&eval(e, &["x", "y"], &[x, y], B32));
+                prop_assert!(same(got, f64::from(want)), "{e} at {x:e}, {y:e}: {got:e} vs {want:e}");
+            }
+        }
+
+        #[test]
+        fn measure_of_the_rounded_value_is_zero(x in double()) {
+            let r = eval("(sin x)", &["x"], &[x], B64);
+            let v = as_f64(&r);
+            prop_assert_eq!(measure(v, &r, B64).unwrap().ulps, 0.0);
+            prop_assert_eq!(v, round64(&big(x).sin()));
+        }
+    }
+}
