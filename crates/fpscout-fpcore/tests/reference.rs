@@ -500,3 +500,122 @@ mod ieee_oracle {
         }
     }
 }
+
+mod no_panic {
+    //! Random expressions in the reference's vocabulary: parsing and evaluating never panic.
+    use super::*;
+    use proptest::prelude::*;
+    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+    fn leaf() -> impl Strategy<Value = String> {
+        prop::sample::select(vec![
+            "x",
+            "y",
+            "PI",
+            "E",
+            "NAN",
+            "INFINITY",
+            "0",
+            "-0.0",
+            "1",
+            "1/3",
+            "0x1p-1074",
+            "1e308",
+            "-2",
+            "2.5",
+            "TRUE",
+            "(< x y)",
+        ])
+        .prop_map(str::to_string)
+    }
+
+    fn op() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec![
+            "+",
+            "-",
+            "*",
+            "/",
+            "sqrt",
+            "pow",
+            "fma",
+            "<",
+            "==",
+            "!=",
+            "and",
+            "not",
+            "if",
+            "cast",
+            "log",
+            "exp",
+            "sin",
+            "tan",
+            "floor",
+            "fmod",
+            "remainder",
+            "copysign",
+            "fmax",
+            "fdim",
+            "jn",
+            "yn",
+            "lgamma",
+            "tgamma",
+            "beta",
+            "isnan",
+            "signbit",
+            "log1p",
+            "atan2",
+            "round",
+            "zeta",
+            "ai",
+        ])
+    }
+
+    /// Mostly well-formed expressions (arities and types are often wrong too).
+    fn sexp() -> impl Strategy<Value = String> {
+        leaf().prop_recursive(4, 32, 3, |inner| {
+            prop_oneof![
+                (op(), prop::collection::vec(inner.clone(), 1..4))
+                    .prop_map(|(o, v)| format!("({o} {})", v.join(" "))),
+                (inner.clone(), inner).prop_map(|(a, b)| format!("(let ([t {a}]) (- t {b}))")),
+            ]
+        })
+    }
+
+    fn input() -> impl Strategy<Value = f64> {
+        prop::sample::select(vec![
+            0.0,
+            -0.0,
+            1.0,
+            -1.5,
+            1e-310,
+            1e300,
+            f64::INFINITY,
+            f64::NAN,
+            3.0,
+        ])
+    }
+
+    static PARSED: AtomicUsize = AtomicUsize::new(0);
+
+    #[test]
+    fn many_random_expressions_parse_and_evaluate() {
+        never_panics();
+        let n = PARSED.load(Relaxed);
+        assert!(n >= 50, "only {n} of 300 random expressions parsed");
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        fn never_panics(e in sexp(), x in input(), y in input()) {
+            if let Ok(r) = Reference::parse(&e, &["x", "y"]) {
+                PARSED.fetch_add(1, Relaxed);
+                for p in [B64, B32] {
+                    let v = r.evaluate(&[x, y], p);
+                    if let ReferenceValue::Finite { value, .. } = v {
+                        prop_assert_eq!(measure(value, &v, p).map(|m| m.ulps), Some(0.0));
+                    }
+                }
+            }
+        }
+    }
+}
