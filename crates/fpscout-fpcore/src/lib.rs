@@ -10,6 +10,10 @@
 //! assert_eq!(t.functions[0].ranges[0].lo, 0.0);
 //! # Ok::<(), fpscout_fpcore::FpCoreError>(())
 //! ```
+//!
+//! It also holds the mathematical reference evaluator ([`Reference`], issue #32): an FPCore
+//! expression's real value at given inputs, correctly rounded to binary64 or binary32 with
+//! MPFR, and [`measure`] for the error of a computed result against it.
 
 mod emit;
 mod number;

@@ -33,6 +33,30 @@
 //!   rational) straight into the target's significand width at that exponent, so
 //!   subnormals are rounded once and there is no double rounding; a value whose
 //!   rounding reaches 2^1024 (2^128 for binary32) is an overflow to infinity.
+//! * Values beyond MPFR's exponent range (about 2^±2^30: `(exp 1e10)`) are kept as an
+//!   overflowed infinity / underflowed zero while only added, multiplied or rounded;
+//!   fed to a function, a division or a comparison they make the result `Undecided`
+//!   rather than wrong (`(log (exp 1e10))` is not a pole).
+//!
+//! What the reference means, where FPCore or C leave room:
+//!
+//! * It is the real-number meaning: numeric literals are exact rationals (`0.1` is 1/10,
+//!   not the double nearest it), `(! :precision ...)` annotations and `cast` are
+//!   ignored. Literals beyond about 2^±1200 are clamped by the literal reader
+//!   (`number.rs`), which keeps their rounding in both formats but not their exact value.
+//! * Undefined results follow C/MPFR: NaN where C returns NaN (`(sqrt -1)`, `(/ 0 0)`,
+//!   `(tgamma -3)`, `(- INFINITY INFINITY)`); poles are infinities (`(/ 1 0)`,
+//!   `(log 0)`, `(lgamma -3)`). Comparisons with an undefined operand are neither true
+//!   nor false: an `if` on one is undefined (C would take the else branch).
+//!   `fmax`/`fmin` ignore an undefined operand, as C does.
+//! * `jn`/`yn` need an exactly integral order fitting an `i32` (else undefined);
+//!   `gamma_inc a x` is MPFR's upper incomplete Γ(a, x); `beta` is `mpfr_beta` (MPFR
+//!   4.2), undefined at its poles as MPFR defines.
+//! * Costs: exact and well-conditioned expressions take microseconds; each doubling
+//!   of precision re-evaluates everything, and an `Undecided` result has gone up to
+//!   [`MAX_PRECISION`] bits (tens of milliseconds for `(tan PI_2)`). MPFR's special
+//!   functions can be slow for huge arguments or orders (`jn` with a large order and
+//!   argument, `gamma_inc`).
 
 use std::cmp::Ordering;
 
@@ -111,6 +135,16 @@ pub enum ReferenceValue {
 }
 
 /// An FPCore expression over named parameters, ready to be evaluated exactly.
+///
+/// ```
+/// use fpscout_fpcore::{Precision, Reference, ReferenceValue};
+/// let r = Reference::parse("(- (log1p x) x)", &["x"])?;
+/// let ReferenceValue::Finite { value, .. } = r.evaluate(&[1e-8], Precision::Binary64) else {
+///     panic!()
+/// };
+/// assert_eq!(value, -4.999999966666667e-17);
+/// # Ok::<(), fpscout_fpcore::ReferenceError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Reference {
     body: Expr,
