@@ -49,19 +49,22 @@
 //!   `(log 0)`, `(lgamma -3)`). Comparisons with an undefined operand are neither true
 //!   nor false: an `if` on one is undefined (C would take the else branch).
 //!   `fmax`/`fmin` ignore an undefined operand, as C does.
-//! * `jn`/`yn` need an exactly integral order fitting an `i32` (else undefined);
-//!   `gamma_inc a x` is MPFR's upper incomplete Γ(a, x); `beta` is `mpfr_beta` (MPFR
-//!   4.2), undefined at its poles as MPFR defines.
+//! * `jn`/`yn` need an exactly integral order (else undefined); orders beyond ±1000 are
+//!   not evaluated (`Undecided`, MPFR takes seconds). `ai` is not evaluated below -256
+//!   (MPFR 4.2.0's `mpfr_ai` is very slow there and aborts for huge arguments) and is an
+//!   underflowed positive zero above 256. `beta` is `mpfr_beta` (MPFR 4.2), undefined
+//!   at its poles as MPFR defines. `gamma_inc` is refused (`Unsupported`): MPFR 4.2.0's
+//!   `mpfr_gamma_inc` aborts or does not finish for some arguments.
 //! * Costs: exact and well-conditioned expressions take microseconds; each doubling
 //!   of precision re-evaluates everything, and an `Undecided` result has gone up to
 //!   [`MAX_PRECISION`] bits (tens of milliseconds for `(tan PI_2)`). MPFR's special
 //!   functions can be slow for huge arguments or orders (`jn` with a large order and
-//!   argument, `gamma_inc`).
+//!   argument).
 
 use std::cmp::Ordering;
 
 use rug::float::{Constant, Round, Special};
-use rug::ops::{PowAssignRound, RemAssignRound};
+use rug::ops::{AssignRound, Pow};
 use rug::{Float, Rational};
 
 use crate::emit::{FUNCTIONS, PREDICATES};
@@ -74,6 +77,11 @@ pub const START_PRECISION: u32 = 128;
 pub const MAX_PRECISION: u32 = 1 << 14;
 /// Rationals beyond this many bits (numerator plus denominator) become approximations.
 const RATIONAL_BITS: u32 = 1 << 16;
+/// `jn`/`yn` orders beyond this are not evaluated (`Undecided`): MPFR is too slow.
+const MAX_BESSEL_ORDER: u32 = 1000;
+/// `ai` beyond this magnitude: an underflowed zero for positive arguments, not
+/// evaluated (`Undecided`) for negative ones.
+const AI_LIMIT: u32 = 256;
 /// Accuracy of an exact value.
 const EXACT: i64 = i64::MAX / 4;
 
@@ -176,8 +184,8 @@ enum Expr {
 }
 
 /// Functions the reference knows beyond FPCore's (MPFR special functions), with arity.
-/// `jn`/`yn` take an integer order first; `gamma_inc` is the upper incomplete gamma
-/// Γ(a, x); `beta` is MPFR's `mpfr_beta`.
+/// `jn`/`yn` take an integer order first; `beta` is MPFR's `mpfr_beta`. (`gamma_inc` is
+/// refused: MPFR 4.2.0's can abort or not terminate.)
 const EXTRA_FUNCTIONS: &[(&str, usize)] = &[
     ("jn", 2),
     ("yn", 2),
@@ -190,7 +198,6 @@ const EXTRA_FUNCTIONS: &[(&str, usize)] = &[
     ("ai", 1),
     ("eint", 1),
     ("li2", 1),
-    ("gamma_inc", 2),
     ("beta", 2),
 ];
 const COMPARISONS: &[&str] = &["<", ">", "<=", ">=", "==", "!="];
@@ -409,6 +416,12 @@ impl Parser<'_> {
                 let (body, ty) = body?;
                 Ok((Expr::Let(inits, Box::new(body)), ty))
             }
+            "gamma_inc" => Err(ReferenceError::Unsupported {
+                pos: self.pos(e),
+                what: "`gamma_inc` (MPFR 4.2.0's mpfr_gamma_inc aborts or does not finish \
+                       for some arguments, e.g. (gamma_inc 1 1e308))"
+                    .into(),
+            }),
             _ if UNSUPPORTED.contains(&op) => Err(ReferenceError::Unsupported {
                 pos: self.pos(e),
                 what: format!("`{op}` (loops and tensors)"),
@@ -885,7 +898,10 @@ impl Eval {
                 false,
             ),
             Num::Exact(q, _) => {
-                let (f, o) = Float::with_val_round(self.p, q, Round::Nearest);
+                // A dyadic rational (every input, sum or product of inputs) is converted
+                // exactly, at its own precision, so functions see their exact argument.
+                let prec = dyadic_bits(q).map_or(self.p, |b| b.clamp(self.p, RATIONAL_BITS));
+                let (f, o) = Float::with_val_round(prec, q, Round::Nearest);
                 let acc = if o == Ordering::Equal {
                     EXACT
                 } else {
@@ -1179,20 +1195,43 @@ impl Eval {
                 let order = match &xs[0] {
                     Num::Exact(q, _) if *q.denom() == 1 => q.numer().to_i32(),
                     Num::Exact(..) => None,
-                    Num::Approx { f, .. } => {
-                        // An inexact order cannot be known to be an integer.
-                        if f.is_finite() && f.is_integer() {
-                            self.uncertain = true;
-                            f.to_i32_saturating()
-                        } else {
-                            None
-                        }
+                    Num::Approx { f, acc, .. } if *acc < EXACT => {
+                        // An inexact order is not known to be an integer or not.
+                        self.uncertain = true;
+                        f.to_i32_saturating_round(Round::Nearest)
                     }
+                    Num::Approx { .. } => None,
                 };
                 match order {
+                    Some(n) if n.unsigned_abs() > MAX_BESSEL_ORDER => {
+                        // MPFR takes seconds or more with large orders and arguments.
+                        self.uncertain = true;
+                        self.nan()
+                    }
                     Some(n) => self.function(name, n, &xs[1..]),
                     None => self.nan(),
                 }
+            }
+            "ai" => {
+                let (f, _, overflow) = self.to_float(&xs[0]);
+                if overflow
+                    || f.is_finite()
+                        && f.cmp_abs(&Float::with_val(8, AI_LIMIT)) == Some(Ordering::Greater)
+                {
+                    if f.is_sign_positive() && !overflow {
+                        // Ai(x) < 2^-1400 here: an underflow, positive.
+                        return Num::Approx {
+                            f: Float::with_val(self.p, Special::Zero),
+                            acc: i64::from(self.p),
+                            overflow: false,
+                        };
+                    }
+                    // MPFR 4.2.0's mpfr_ai takes seconds from |x| ~ 1000 and aborts
+                    // (assertion failure) for huge |x|: not evaluated.
+                    self.uncertain = true;
+                    return self.nan();
+                }
+                self.function(name, 0, &xs)
             }
             _ => self.function(name, 0, &xs),
         }
@@ -1455,6 +1494,16 @@ impl CmpNum for Num {
     }
 }
 
+/// The significant bits of a rational with a power-of-two denominator.
+fn dyadic_bits(q: &Rational) -> Option<u32> {
+    if !q.denom().is_power_of_two() {
+        return None;
+    }
+    let n = q.numer();
+    let bits = n.significant_bits();
+    Some(bits.saturating_sub(n.find_one(0).unwrap_or(0)).max(1))
+}
+
 fn product_acc(a: i64, b: i64) -> i64 {
     if a >= EXACT && b >= EXACT {
         EXACT
@@ -1482,92 +1531,77 @@ fn round_even(q: &Rational) -> Rational {
     r
 }
 
-/// One MPFR function, result at precision at least `p` (the arguments' own precision
-/// when higher), rounded to nearest; with MPFR's ternary value.
+/// One MPFR function of arguments at any precision, rounded to nearest at precision `p`;
+/// with MPFR's ternary value.
 fn apply(name: &str, order: i32, a: &[Float], p: u32) -> (Float, Ordering) {
-    let prec = a.iter().map(Float::prec).max().unwrap_or(p).max(p);
-    let mut r = Float::with_val(prec, &a[0]);
+    let mut r = Float::new(p);
     let n = Round::Nearest;
+    let x = &a[0];
     let ord = match name {
-        "exp" => r.exp_round(n),
-        "exp2" => r.exp2_round(n),
-        "expm1" => r.exp_m1_round(n),
-        "log" => r.ln_round(n),
-        "log10" => r.log10_round(n),
-        "log2" => r.log2_round(n),
-        "log1p" => r.ln_1p_round(n),
-        "pow" => r.pow_assign_round(&a[1], n),
-        "sqrt" => r.sqrt_round(n),
-        "cbrt" => r.cbrt_round(n),
-        "hypot" => r.hypot_round(&a[1], n),
-        "sin" => r.sin_round(n),
-        "cos" => r.cos_round(n),
-        "tan" => r.tan_round(n),
-        "asin" => r.asin_round(n),
-        "acos" => r.acos_round(n),
-        "atan" => r.atan_round(n),
-        "atan2" => r.atan2_round(&a[1], n),
-        "sinh" => r.sinh_round(n),
-        "cosh" => r.cosh_round(n),
-        "tanh" => r.tanh_round(n),
-        "asinh" => r.asinh_round(n),
-        "acosh" => r.acosh_round(n),
-        "atanh" => r.atanh_round(n),
-        "erf" => r.erf_round(n),
-        "erfc" => r.erfc_round(n),
-        "tgamma" => r.gamma_round(n),
-        "lgamma" => r.ln_abs_gamma_round(n).1,
-        "floor" => {
-            r.floor_mut();
-            Ordering::Equal
+        "exp" => r.assign_round(x.exp_ref(), n),
+        "exp2" => r.assign_round(x.exp2_ref(), n),
+        "expm1" => r.assign_round(x.exp_m1_ref(), n),
+        "log" => r.assign_round(x.ln_ref(), n),
+        "log10" => r.assign_round(x.log10_ref(), n),
+        "log2" => r.assign_round(x.log2_ref(), n),
+        "log1p" => r.assign_round(x.ln_1p_ref(), n),
+        "pow" => r.assign_round(x.pow(&a[1]), n),
+        "sqrt" => r.assign_round(x.sqrt_ref(), n),
+        "cbrt" => r.assign_round(x.cbrt_ref(), n),
+        "hypot" => r.assign_round(x.hypot_ref(&a[1]), n),
+        "sin" => r.assign_round(x.sin_ref(), n),
+        "cos" => r.assign_round(x.cos_ref(), n),
+        "tan" => r.assign_round(x.tan_ref(), n),
+        "asin" => r.assign_round(x.asin_ref(), n),
+        "acos" => r.assign_round(x.acos_ref(), n),
+        "atan" => r.assign_round(x.atan_ref(), n),
+        "atan2" => r.assign_round(x.atan2_ref(&a[1]), n),
+        "sinh" => r.assign_round(x.sinh_ref(), n),
+        "cosh" => r.assign_round(x.cosh_ref(), n),
+        "tanh" => r.assign_round(x.tanh_ref(), n),
+        "asinh" => r.assign_round(x.asinh_ref(), n),
+        "acosh" => r.assign_round(x.acosh_ref(), n),
+        "atanh" => r.assign_round(x.atanh_ref(), n),
+        "erf" => r.assign_round(x.erf_ref(), n),
+        "erfc" => r.assign_round(x.erfc_ref(), n),
+        "tgamma" => r.assign_round(x.gamma_ref(), n),
+        "lgamma" => {
+            let mut sign = Ordering::Equal;
+            (&mut r, &mut sign).assign_round(x.ln_abs_gamma_ref(), n)
         }
-        "ceil" => {
-            r.ceil_mut();
-            Ordering::Equal
-        }
-        "trunc" => {
-            r.trunc_mut();
-            Ordering::Equal
-        }
-        "round" => {
-            r.round_mut();
-            Ordering::Equal
-        }
-        "nearbyint" => {
-            r.round_even_mut();
-            Ordering::Equal
-        }
-        "fmod" => r.rem_assign_round(&a[1], n),
-        "remainder" => r.remainder_round(&a[1], n),
-        "jn" => r.jn_round(order, n),
-        "yn" => r.yn_round(order, n),
-        "j0" => r.j0_round(n),
-        "j1" => r.j1_round(n),
-        "y0" => r.y0_round(n),
-        "y1" => r.y1_round(n),
-        "digamma" => r.digamma_round(n),
-        "zeta" => r.zeta_round(n),
-        "ai" => r.ai_round(n),
-        "eint" => r.eint_round(n),
-        "li2" => r.li2_round(n),
-        "gamma_inc" => r.gamma_inc_round(&a[1], n),
+        "floor" => r.assign_round(x.floor_ref(), n),
+        "ceil" => r.assign_round(x.ceil_ref(), n),
+        "trunc" => r.assign_round(x.trunc_ref(), n),
+        "round" => r.assign_round(x.round_ref(), n),
+        "nearbyint" => r.assign_round(x.round_even_ref(), n),
+        "fmod" => r.assign_round(x % &a[1], n),
+        "remainder" => r.assign_round(x.remainder_ref(&a[1]), n),
+        "jn" => r.assign_round(x.jn_ref(order), n),
+        "yn" => r.assign_round(x.yn_ref(order), n),
+        "j0" => r.assign_round(x.j0_ref(), n),
+        "j1" => r.assign_round(x.j1_ref(), n),
+        "y0" => r.assign_round(x.y0_ref(), n),
+        "y1" => r.assign_round(x.y1_ref(), n),
+        "digamma" => r.assign_round(x.digamma_ref(), n),
+        "zeta" => r.assign_round(x.zeta_ref(), n),
+        "ai" => r.assign_round(x.ai_ref(), n),
+        "eint" => r.assign_round(x.eint_ref(), n),
+        "li2" => r.assign_round(x.li2_ref(), n),
         "beta" => {
-            let mut out = Float::new(prec);
-            // SAFETY: `out`, `a[0]` and `a[1]` are initialized MPFR numbers; `out` is
+            // SAFETY: `r`, `a[0]` and `a[1]` are initialized MPFR numbers; `r` is
             // distinct from the inputs and only written by mpfr_beta.
             let t = unsafe {
                 gmp_mpfr_sys::mpfr::beta(
-                    out.as_raw_mut(),
+                    r.as_raw_mut(),
                     a[0].as_raw(),
                     a[1].as_raw(),
                     gmp_mpfr_sys::mpfr::rnd_t::RNDN,
                 )
             };
-            r = out;
             t.cmp(&0)
         }
         _ => {
-            r = Float::with_val(prec, Special::Nan);
+            r = Float::with_val(p, Special::Nan);
             Ordering::Equal
         }
     };

@@ -77,12 +77,32 @@ fn known_values() {
         ReferenceValue::Undefined
     ));
     assert_eq!(x1("(yn 2 x)", 3.0), round64(&big(3.0).yn(2)));
+    assert_eq!(x1("(jn (+ 1/3 2/3) x)", 3.0), round64(&big(3.0).jn(1)));
+    assert!(matches!(
+        eval("(jn (log E) x)", &["x"], &[3.0], B64),
+        ReferenceValue::Undecided { .. }
+    ));
+    assert_eq!(
+        eval("(jn INFINITY x)", &["x"], &[3.0], B64),
+        ReferenceValue::Undefined
+    );
 
     assert_eq!(
         finite("(zeta 2)", &[], &[], B64),
         round64(&(Float::with_val(1000, rug::float::Constant::Pi).square() / 6u32))
     );
     assert_eq!(finite("(beta 2 3)", &[], &[], B64), 1.0 / 12.0);
+    assert_eq!(x1("(ai x)", -100.0), round64(&big(-100.0).ai()));
+    assert_eq!(x1("(ai x)", 300.0), 0.0);
+    for (e, x) in [("(ai x)", -1e308), ("(ai x)", -1e4), ("(jn 1001 x)", 1e6)] {
+        let r = eval(e, &["x"], &[x], B64);
+        assert!(
+            matches!(r, ReferenceValue::Undecided { .. }),
+            "{e} at {x}: {r:?}"
+        );
+    }
+    let e = Reference::parse("(gamma_inc 1 x)", &["x"]).unwrap_err();
+    assert!(matches!(e, ReferenceError::Unsupported { .. }), "{e}");
     assert_eq!(x1("(digamma x)", 1.0), -0.5772156649015329);
     assert_eq!(x1("(pow x 0.5)", 2.0), std::f64::consts::SQRT_2);
     assert_eq!(x1("(atan2 x 1)", 1.0), std::f64::consts::FRAC_PI_4);
@@ -157,6 +177,19 @@ fn ziv_loop_grows_precision() {
         matches!(r, ReferenceValue::Finite { value, precision, .. } if value == 0.0 && precision > START_PRECISION),
         "{r:?}"
     );
+
+    // 1 − x is exact (a dyadic rational) and reaches lgamma exactly, at its own 1075
+    // bits: no precision growth is needed to see it is not 1.
+    let r = eval("(lgamma (- 1 x))", &["x"], &[1e-310], B64);
+    let ReferenceValue::Finite {
+        value, precision, ..
+    } = r
+    else {
+        panic!("{r:?}")
+    };
+    let one_minus = Float::with_val(2000, 1u32) - big(1e-310);
+    assert_eq!(value, round64(&one_minus.ln_abs_gamma().0));
+    assert!(precision <= 2 * START_PRECISION, "{precision}");
 
     // Identical operands: exactly zero at the first precision.
     let r = eval("(- (sin x) (sin x))", &["x"], &[0.7], B64);
@@ -567,6 +600,12 @@ mod no_panic {
             "round",
             "zeta",
             "ai",
+            "gamma_inc",
+            "j0",
+            "y1",
+            "eint",
+            "li2",
+            "digamma",
         ])
     }
 
@@ -601,7 +640,8 @@ mod no_panic {
     fn many_random_expressions_parse_and_evaluate() {
         never_panics();
         let n = PARSED.load(Relaxed);
-        assert!(n >= 50, "only {n} of 300 random expressions parsed");
+        // About one in five parses (arities and types are random); far fewer means a broken generator.
+        assert!(n >= 20, "only {n} of 300 random expressions parsed");
     }
 
     proptest! {
