@@ -11,6 +11,8 @@
 //!   against the result), for `*`/`/` the worse operand's minus one, for functions by
 //!   re-evaluating them with each inexact argument moved by its estimated error in both
 //!   directions. An approximate zero obtained by cancellation is "nothing known".
+//!   Exact dyadic arguments (inputs and their sums and products) reach MPFR exactly, at
+//!   their own precision, so `(lgamma (- 1 x))` at x = 1e-310 needs no precision growth.
 //! * [`Reference::evaluate`] runs a **heuristic Ziv loop**, not an interval proof: it
 //!   evaluates at `p` = [`START_PRECISION`], then doubles `p` up to [`MAX_PRECISION`]. A
 //!   precision *decides* when no comparison (or `copysign` sign, or jn/yn order) was
