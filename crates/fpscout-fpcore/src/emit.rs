@@ -86,7 +86,7 @@ pub fn to_c_lenient(cores: &[FpCore]) -> (Translation, Vec<FpCoreError>) {
 }
 
 /// libm functions: FPCore name, arity. The C name is the same, `f`-suffixed in binary32.
-const FUNCTIONS: &[(&str, usize)] = &[
+pub(crate) const FUNCTIONS: &[(&str, usize)] = &[
     ("fabs", 1),
     ("fma", 3),
     ("exp", 1),
@@ -131,7 +131,7 @@ const FUNCTIONS: &[(&str, usize)] = &[
 ];
 
 /// Classification macros of <math.h>, type-generic, giving booleans.
-const PREDICATES: &[&str] = &["isfinite", "isinf", "isnan", "isnormal", "signbit"];
+pub(crate) const PREDICATES: &[&str] = &["isfinite", "isinf", "isnan", "isnormal", "signbit"];
 
 const C_KEYWORDS: &[&str] = &[
     "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",

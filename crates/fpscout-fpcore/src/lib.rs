@@ -10,10 +10,15 @@
 //! assert_eq!(t.functions[0].ranges[0].lo, 0.0);
 //! # Ok::<(), fpscout_fpcore::FpCoreError>(())
 //! ```
+//!
+//! It also holds the mathematical reference evaluator ([`Reference`], issue #32): an FPCore
+//! expression's real value at given inputs, correctly rounded to binary64 or binary32 with
+//! MPFR, and [`measure`] for the error of a computed result against it.
 
 mod emit;
 mod number;
 mod pre;
+mod reference;
 mod sexp;
 
 use std::fmt;
@@ -21,6 +26,9 @@ use std::sync::Arc;
 
 pub use emit::{to_c, to_c_lenient, Arg, CFunction, Range, Translation};
 pub use number::Precision;
+pub use reference::{
+    measure, Measured, Reference, ReferenceError, ReferenceValue, MAX_PRECISION, START_PRECISION,
+};
 pub use sexp::{Sexp, SexpKind};
 
 /// A line and column (both from 1, column in characters) in the FPCore text.
