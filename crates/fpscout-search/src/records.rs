@@ -1099,6 +1099,64 @@ pub struct ErrorData {
     /// How much of the function each phase reached.
     #[serde(default)]
     pub coverage: Vec<Coverage>,
+    /// What the errors are measured against: "the same algorithm at 256 bits", or "the
+    /// mathematical function EXPR, correctly rounded".
+    #[serde(default)]
+    pub compared_with: String,
+    /// The reference expression (`--reference`, or an FPCore input's body).
+    #[serde(default)]
+    pub reference: Option<String>,
+    /// The worst input whose result and exact value are both finite.
+    #[serde(default)]
+    pub worst_finite: Option<ErrorPoint>,
+    /// Distinct inputs whose relative error is above `threshold` (result and exact value
+    /// finite), largest first.
+    #[serde(default)]
+    pub bug_inputs: Vec<ErrorPoint>,
+    /// Evaluations above `threshold` (an input counted each time it was measured).
+    #[serde(default)]
+    pub bug_level_evaluations: u64,
+    #[serde(default)]
+    pub threshold: Option<AnyF64>,
+}
+
+/// One measured input, with the same fields as the top-level record's worst input.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ErrorPoint {
+    pub max_rel_error: AnyF64,
+    pub ulps: AnyF64,
+    pub bits: AnyF64,
+    pub output: String,
+    pub computed: String,
+    pub computed_bits: String,
+    pub exact: AnyF64,
+    pub inputs: Vec<Input>,
+    pub run_args: String,
+    pub replay: String,
+}
+
+impl ErrorPoint {
+    fn of(
+        report: &ErrorReport,
+        replay: &Replay,
+        (input, m): &(
+            Vec<fpscout_walk::concrete::ArgBits>,
+            crate::error::ErrorMeasure,
+        ),
+    ) -> ErrorPoint {
+        ErrorPoint {
+            max_rel_error: AnyF64(m.rel_error),
+            ulps: AnyF64(m.ulps),
+            bits: AnyF64(m.bits),
+            output: m.place.to_string(),
+            computed: hex_float(m.float_bits, m.ty),
+            computed_bits: format!("{:#x}", m.float_bits),
+            exact: AnyF64(m.exact),
+            inputs: inputs(&report.params, input),
+            run_args: run_args(&report.params, input),
+            replay: replay.command(&report.function, &report.params, input),
+        }
+    }
 }
 
 /// One addition or subtraction where the error arises.
@@ -1171,6 +1229,19 @@ impl ErrorLine {
             wall_seconds: report.wall_s,
             verdict: report.verdict(),
             coverage: verdict::error_coverage(report),
+            compared_with: report.compared_with.clone(),
+            reference: report.reference.clone(),
+            worst_finite: report
+                .worst_finite
+                .as_ref()
+                .map(|w| ErrorPoint::of(report, replay, w)),
+            bug_inputs: report
+                .bug_inputs
+                .iter()
+                .map(|b| ErrorPoint::of(report, replay, b))
+                .collect(),
+            bug_level_evaluations: report.bug_level_evaluations,
+            threshold: Some(AnyF64(report.threshold)),
         })
     }
 }

@@ -14,6 +14,7 @@ use fpscout_toolchain::{BuildFlags, SourceFile, SourceKind, SourceSet};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// `-f` flags kept from a compilation database entry: they change the language, not the
 /// optimisation or the floating-point model.
@@ -246,6 +247,9 @@ pub struct FpCoreFunction {
     pub ranges: Vec<(String, f64, f64)>,
     /// Parts of `:pre` that are not ranges, as text.
     pub ignored_pre: Vec<String>,
+    /// The FPCore's body as the mathematical function (`error`'s reference) with its text,
+    /// or why it cannot be one.
+    pub reference: Result<(String, Arc<fpscout_fpcore::Reference>), String>,
 }
 
 impl FpCoreFunction {
@@ -463,6 +467,15 @@ pub fn translate_fpcore(files: &[PathBuf]) -> Result<(Vec<PathBuf>, FpCoreInputs
                     .map(|r| (r.arg.clone(), r.lo, r.hi))
                     .collect(),
                 ignored_pre: f.ignored_pre.clone(),
+                reference: cores
+                    .get(f.index)
+                    .ok_or_else(|| "no such FPCore".to_string())
+                    .and_then(|core| {
+                        let text = core.body.text(&core.source).to_string();
+                        fpscout_fpcore::Reference::from_core(core)
+                            .map(|r| (text, Arc::new(r)))
+                            .map_err(|e| e.to_string())
+                    }),
                 c_name: f.c_name,
                 fpcore_name: f.fpcore_name,
             });

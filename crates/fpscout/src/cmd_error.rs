@@ -10,12 +10,12 @@ use fpscout_report::args::inputs_text;
 use fpscout_report::finding::Mode;
 use fpscout_report::replay::Replay;
 use fpscout_report::InputError;
-use fpscout_search::error::{run_error, ErrorConfig, ErrorProgress, ErrorReport};
+use fpscout_search::error::{run_error, ErrorConfig, ErrorProgress, ErrorReference, ErrorReport};
 use fpscout_search::records::{
     AnyF64, ErrorLine, ErrorProgressLine, ErrorSearchProgress, ErrorTotal,
 };
 use fpscout_search::session::Session;
-use fpscout_search::sources::CompileArgs;
+use fpscout_search::sources::{CompileArgs, FpCoreFunction, FpCoreInputs};
 use fpscout_search::verdict::{coverage_text, error_coverage, Verdict, Verdicts};
 use std::io::Write;
 use std::path::PathBuf;
@@ -48,6 +48,18 @@ pub struct ErrorArgs {
     /// FPGen's cancellation target: max(exp(a), exp(b)) - exp(a±b) above this many bits
     #[arg(long, default_value_t = 40)]
     cancellation_threshold: i32,
+    /// Measure against the mathematical function: an FPCore expression over the
+    /// function's parameter names, evaluated in MPFR and correctly rounded
+    /// ('(lgamma x)', '(- (log1p x) x)', '(jn n x)'; FPCore's operators plus jn, yn, j0,
+    /// j1, y0, y1, digamma, zeta, ai, eint, li2, beta). FPCore inputs use their own
+    /// body. Without it, the result is compared with the same algorithm run in MPFR
+    /// (--precision bits): the diagnosis uses that run either way
+    #[arg(long, value_name = "EXPR")]
+    reference: Option<String>,
+    /// Relative error above which an input is listed as bug-level (result and exact
+    /// value finite)
+    #[arg(long, default_value_t = 1e-3)]
+    threshold: f64,
     #[command(flatten)]
     compile: CompileArgs,
     #[command(flatten)]
@@ -83,6 +95,12 @@ impl ErrorArgs {
     }
 
     fn config(&self, function: &str, started: Instant) -> Result<ErrorConfig, InputError> {
+        if !(self.threshold >= 0.0 && self.threshold.is_finite()) {
+            return Err(InputError(format!(
+                "--threshold must be a finite relative error of at least 0, not {}",
+                self.threshold
+            )));
+        }
         let common = self.common.config(function, self.build.kind(), started)?;
         if !(2..=1_000_000).contains(&self.precision) {
             return Err(InputError(format!(
@@ -95,6 +113,28 @@ impl ErrorArgs {
         cfg.precision = self.precision;
         cfg.precision_loss_threshold = self.precision_loss_threshold;
         cfg.cancellation_threshold = self.cancellation_threshold;
+        cfg.threshold = self.threshold;
+        cfg.reference = self.reference.clone().map(ErrorReference::Expression);
+        Ok(cfg)
+    }
+
+    /// `config`, with an FPCore function's own body as the reference when no
+    /// `--reference` is given.
+    fn config_for(
+        &self,
+        function: &str,
+        fpcore: Option<&FpCoreFunction>,
+        started: Instant,
+    ) -> Result<ErrorConfig, InputError> {
+        let mut cfg = self.config(function, started)?;
+        if cfg.reference.is_none() {
+            if let Some(Ok((text, reference))) = fpcore.map(|f| &f.reference) {
+                cfg.reference = Some(ErrorReference::Parsed {
+                    text: text.clone(),
+                    reference: reference.clone(),
+                });
+            }
+        }
         Ok(cfg)
     }
 }
@@ -148,14 +188,19 @@ pub fn run(mut args: ErrorArgs, started: Instant) -> Result<ExitCode, InputError
             shard: &args.shard,
             worker: args.worker.as_deref(),
         };
-        return worklist::run_program(&WholeError { args: &args }, program, measurable, &options);
+        let whole = WholeError {
+            args: &args,
+            fpcore: &fpcore,
+        };
+        return worklist::run_program(&whole, program, measurable, &options);
     };
     args.shard.refuse_single("a harness")?;
-    let function = match fpcore.resolve(name)? {
+    let core = fpcore.resolve(name)?;
+    let function = match core {
         Some(f) => f.c_name.clone(),
         None => name.clone(),
     };
-    let cfg = args.config(&function, started)?;
+    let cfg = args.config_for(&function, core, started)?;
     let session = Session::open_focused(
         &sources,
         flags,
@@ -212,6 +257,9 @@ pub fn run(mut args: ErrorArgs, started: Instant) -> Result<ExitCode, InputError
     )
 }
 
+/// Bug-level inputs the text report lists (JSON has every one kept).
+const BUG_INPUTS_SHOWN: usize = 5;
+
 fn print_text(out: &mut impl Write, report: &ErrorReport, cfg: &ErrorConfig, replay: &Replay) {
     let _ = writeln!(
         out,
@@ -224,6 +272,7 @@ fn print_text(out: &mut impl Write, report: &ErrorReport, cfg: &ErrorConfig, rep
         report.precision
     );
     let _ = writeln!(out, "  {}", coverage_text(&error_coverage(report)));
+    let _ = writeln!(out, "  compared with: {}", report.compared_with);
     let Some((input, m)) = &report.worst else {
         let _ = writeln!(
             out,
@@ -256,6 +305,39 @@ fn print_text(out: &mut impl Write, report: &ErrorReport, cfg: &ErrorConfig, rep
         "  replay: {}",
         replay.command(&report.function, &report.params, input)
     );
+    if let Some((finite_input, f)) = &report.worst_finite {
+        if finite_input != input {
+            let _ = writeln!(
+                out,
+                "  worst with a finite result and exact value: {:.6e} ({:.3e} ulps, {:.1} bits) at {}: computed {}, exact {:e}",
+                f.rel_error,
+                f.ulps,
+                f.bits,
+                inputs_text(&report.params, finite_input),
+                fpscout_report::args::decimal(f.float_bits, f.ty),
+                f.exact
+            );
+        }
+    }
+    if !report.bug_inputs.is_empty() {
+        let _ = writeln!(
+            out,
+            "  bug-level inputs (relative error above {:e}, finite): {} evaluations, {} distinct kept; the largest:",
+            report.threshold,
+            report.bug_level_evaluations,
+            report.bug_inputs.len()
+        );
+        for (bug_input, b) in report.bug_inputs.iter().take(BUG_INPUTS_SHOWN) {
+            let _ = writeln!(
+                out,
+                "    {:.3e} at {}: computed {}, exact {:e}",
+                b.rel_error,
+                inputs_text(&report.params, bug_input),
+                fpscout_report::args::decimal(b.float_bits, b.ty),
+                b.exact
+            );
+        }
+    }
     if let Some(n) = &report.native {
         let _ = writeln!(
             out,
@@ -331,6 +413,7 @@ fn measurable(f: &Function) -> Choice {
 /// `error` in a whole-file run.
 struct WholeError<'a> {
     args: &'a ErrorArgs,
+    fpcore: &'a FpCoreInputs,
 }
 
 impl WholeRun for WholeError<'_> {
@@ -351,7 +434,8 @@ impl WholeRun for WholeError<'_> {
         item: &Item,
         _quiet: bool,
     ) -> Result<Analysed<ErrorTotal>, InputError> {
-        let cfg = self.args.config(&item.name, Instant::now())?;
+        let core = self.fpcore.resolve(&item.name).ok().flatten();
+        let cfg = self.args.config_for(&item.name, core, Instant::now())?;
         let report = run_error(session, &cfg, &mut |_| {})?;
         let replay = self.args.replay();
         let confirmed = report.native.as_ref().is_some_and(|n| n.confirmed);

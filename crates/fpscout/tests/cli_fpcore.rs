@@ -302,3 +302,38 @@ proptest! {
         check_exit(&out, &what)?;
     }
 }
+
+#[test]
+fn error_on_an_fpcore_measures_against_its_body_as_mathematics() {
+    // (- (sqrt (+ x 1)) (sqrt x)) cancels for large x: the C translation loses every
+    // bit there, which the body evaluated exactly shows (a shadow run of the same
+    // algorithm at 256 bits would show it too, but names the comparison otherwise).
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = write(
+        dir.path(),
+        "c.fpcore",
+        "(FPCore (x) :name \"sqrt diff\" :pre (<= 1e10 x 1e15) (- (sqrt (+ x 1)) (sqrt x)))\n",
+    );
+    let out = run(&[
+        "error",
+        &file,
+        "-f",
+        "sqrt diff",
+        "--time-budget",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let recs = records(&out.stdout);
+    let error = &recs.iter().find(|r| r["type"] == "error").expect("error")["data"];
+    assert_eq!(error["reference"], "(- (sqrt (+ x 1)) (sqrt x))", "{error}");
+    assert!(
+        error["compared_with"]
+            .as_str()
+            .is_some_and(|c| c.starts_with("the mathematical function")),
+        "{error}"
+    );
+    let rel = error["max_rel_error"].as_f64().expect("finite");
+    assert!(rel > 1e-3, "{error}");
+    assert!(!error["bug_inputs"].as_array().expect("list").is_empty());
+}

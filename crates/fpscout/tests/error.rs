@@ -289,3 +289,115 @@ fn bad_options_are_input_errors() {
     let out = run(&["error", &path, "-f", "no_such_function"]);
     assert_eq!(out.code, 2);
 }
+
+#[test]
+fn a_reference_shows_the_error_of_an_algorithm_that_agrees_with_itself() {
+    let path = fixture("reference.c");
+    let common = [
+        "-f",
+        "taylor_sin",
+        "--range",
+        "x=-1:1",
+        "--time-budget",
+        "3",
+    ];
+    // The shadow run is the same algorithm: half an ulp at most.
+    let mut args = vec![path.as_str()];
+    args.extend_from_slice(&common);
+    let shadow = error_record(&args);
+    assert!(number(&shadow["max_rel_error"]) < 1e-15, "{shadow}");
+    assert_eq!(shadow["compared_with"], "the same algorithm at 256 bits");
+    assert!(shadow["reference"].is_null());
+    // Against sin(x): 0.97 % near |x| = 1, every bug-level input above the threshold
+    // and its exact value sin(x) correctly rounded.
+    args.extend_from_slice(&["--reference", "(sin x)"]);
+    let measured = error_record(&args);
+    assert_eq!(measured["reference"], "(sin x)");
+    assert!(
+        measured["compared_with"]
+            .as_str()
+            .is_some_and(|c| c.starts_with("the mathematical function (sin x)")),
+        "{measured}"
+    );
+    let worst = number(&measured["max_rel_error"]);
+    assert!(worst > 9.6e-3 && worst < 9.7e-3, "{measured}");
+    let bugs = measured["bug_inputs"].as_array().expect("bug inputs");
+    assert!(bugs.len() >= 4, "{measured}");
+    for b in bugs {
+        assert!(number(&b["max_rel_error"]) > 1e-3, "{b}");
+        let x = b["inputs"][0]["value"]["hex"].as_str().expect("input");
+        let x: f64 = fpscout_report::args::parse_float(x, fpscout_ir::FloatTy::F64)
+            .map(f64::from_bits)
+            .expect("a float");
+        let exact = number(&b["exact"]);
+        assert!(
+            (exact - x.sin()).abs() <= 2.0 * f64::EPSILON * exact.abs(),
+            "{b}"
+        );
+        // Each one replays: the executable computes what the report says.
+        let p = replay(&path, "taylor_sin", b);
+        assert_eq!(p["result"], b["computed"], "{b}");
+    }
+    assert!(number(&measured["bug_level_evaluations"]) >= bugs.len() as f64);
+    assert_eq!(measured["native"]["confirmed"], true, "{measured}");
+}
+
+#[test]
+fn the_worst_finite_input_is_reported_beside_a_nan_and_a_correct_infinity_is_no_error() {
+    let path = fixture("reference.c");
+    let r = error_record(&[
+        &path,
+        "-f",
+        "scaled_or_nan",
+        "--range",
+        "x=-1:1",
+        "--time-budget",
+        "2",
+        "--reference",
+        "x",
+    ]);
+    // NaN against a finite x: the worst overall; the finite worst is the scaling.
+    assert!(number(&r["max_rel_error"]).is_infinite(), "{r}");
+    let finite = &r["worst_finite"];
+    let e = number(&finite["max_rel_error"]);
+    // 1e-10 on normal x; a subnormal x rounds the scaling to an ulp, a little more.
+    assert!((9.9e-11..1e-9).contains(&e), "{r}");
+    assert_eq!(
+        r["bug_inputs"],
+        serde_json::json!([]),
+        "1e-10 is not bug-level"
+    );
+    // exp(x) overflows where expm1(x) does: the same infinity, no error; the worst is
+    // the cancellation near 0, finite.
+    let r = error_record(&[
+        &path,
+        "-f",
+        "exp_minus_one",
+        "--range",
+        "x=-800:800",
+        "--time-budget",
+        "3",
+        "--reference",
+        "(expm1 x)",
+    ]);
+    let worst = number(&r["max_rel_error"]);
+    assert!(worst.is_finite() && worst > 1e-3, "{r}");
+    assert_eq!(r["worst_finite"]["inputs"], r["inputs"], "{r}");
+}
+
+#[test]
+fn a_bad_reference_is_an_input_error_naming_what_is_wrong() {
+    let path = fixture("reference.c");
+    for (expr, named) in [("(sinn x)", "sinn"), ("(sin y)", "y"), ("(sin x x)", "sin")] {
+        let out = run(&["error", &path, "-f", "taylor_sin", "--reference", expr]);
+        assert_eq!(out.code, 2, "{expr}: {}", out.stderr);
+        assert!(
+            out.stderr.contains("--reference") && out.stderr.contains(named),
+            "{expr}: {}",
+            out.stderr
+        );
+    }
+    let out = run(&["error", &path, "-f", "taylor_sin", "--threshold=-1"]);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("--threshold"), "{}", out.stderr);
+}

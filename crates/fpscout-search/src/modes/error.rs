@@ -20,6 +20,7 @@ use crate::executable::Executable;
 use crate::search::{after, fit_in_range, is_finite_bits, random_input, InputSpace};
 use crate::session::Session;
 use crate::InputError;
+use fpscout_fpcore::{measure as measure_against, Precision, Reference, ReferenceValue};
 use fpscout_ir::{FloatTy, FpOpId, Module, Param, ScalarTy, SourceLoc, Type};
 use fpscout_native::NativeOutcome;
 use fpscout_walk::concrete::ArgBits;
@@ -30,6 +31,7 @@ use fpscout_walk::WalkConfig;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rug::Float;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Options of one `error` run.
@@ -42,7 +44,30 @@ pub struct ErrorConfig {
     pub precision_loss_threshold: i32,
     /// FPGen's cancellation target: max(exp(a), exp(b)) − exp(result) above this.
     pub cancellation_threshold: i32,
+    /// What the result is measured against: the shadow run (`None`), or the
+    /// mathematical function.
+    pub reference: Option<ErrorReference>,
+    /// Relative error above which an input is bug-level (FPCC's 1e-3), both the result
+    /// and the exact value finite.
+    pub threshold: f64,
 }
+
+/// The mathematical function a result is measured against (`--reference`, or an FPCore
+/// input's body).
+#[derive(Clone, Debug)]
+pub enum ErrorReference {
+    /// An FPCore expression over the function's parameter names, parsed once the
+    /// function is known.
+    Expression(String),
+    /// Already parsed (an FPCore's body), with the text reports show.
+    Parsed {
+        text: String,
+        reference: Arc<Reference>,
+    },
+}
+
+/// Bug-level inputs kept, the largest errors among distinct inputs.
+const BUG_INPUTS_KEPT: usize = 16;
 
 impl ErrorConfig {
     pub fn new(function: &str) -> ErrorConfig {
@@ -51,6 +76,8 @@ impl ErrorConfig {
             precision: fpscout_walk::shadow::DEFAULT_PRECISION,
             precision_loss_threshold: 32,
             cancellation_threshold: 40,
+            reference: None,
+            threshold: 1e-3,
         }
     }
 }
@@ -101,6 +128,68 @@ impl ErrorMeasure {
     fn beats(&self, other: &ErrorMeasure) -> bool {
         (self.rel_error, self.ulps) > (other.rel_error, other.ulps)
     }
+
+    /// Whether the result and the exact value are both finite numbers (FPCC counts
+    /// only those: an infinite or NaN result hides every finite bug-level input).
+    pub fn finite(&self) -> bool {
+        self.exact.is_finite() && float_value(self.ty, self.float_bits).is_finite()
+    }
+}
+
+/// The error of a returned float `bits` against the mathematical function at `args`
+/// (parameters in order: floats by value, integers as numbers).
+fn against_reference(
+    reference: &Reference,
+    params: &[Param],
+    args: &[ArgBits],
+    ty: FloatTy,
+    bits: u64,
+) -> Result<ErrorMeasure, String> {
+    let inputs: Vec<f64> = params
+        .iter()
+        .zip(args)
+        .map(|(p, a)| match (p.ty, a) {
+            (Type::Scalar(ScalarTy::Float(t)), ArgBits::Scalar(b)) => float_value(t, *b),
+            (Type::Scalar(ScalarTy::Int(w)), ArgBits::Scalar(b)) => {
+                fpscout_ir::sign_extend(*b, w) as f64
+            }
+            _ => f64::NAN,
+        })
+        .collect();
+    let target = match ty {
+        FloatTy::F64 => Precision::Binary64,
+        FloatTy::F32 => Precision::Binary32,
+    };
+    let value = reference.evaluate(&inputs, target);
+    let computed = float_value(ty, bits);
+    let Some(m) = measure_against(computed, &value, target) else {
+        return Err(format!(
+            "the reference's rounding could not be decided within {} bits",
+            fpscout_fpcore::MAX_PRECISION
+        ));
+    };
+    let exact = match value {
+        ReferenceValue::Finite { value, .. } => value,
+        ReferenceValue::Infinite { negative, .. } => {
+            if negative {
+                f64::NEG_INFINITY
+            } else {
+                f64::INFINITY
+            }
+        }
+        ReferenceValue::Undefined => f64::NAN,
+        ReferenceValue::Undecided { approx } => approx,
+    };
+    Ok(ErrorMeasure {
+        rel_error: m.relative,
+        ulps: m.ulps,
+        bits: m.bits,
+        place: OutputPlace::Returned,
+        output_index: 0,
+        ty,
+        float_bits: bits,
+        exact,
+    })
 }
 
 /// Why a returned value has no error to measure: a NaN exact value, or a float the
@@ -224,6 +313,18 @@ pub struct ErrorReport {
     pub wall_s: f64,
     /// The relative error along each input through the worst input (the report's plots).
     pub sweeps: Vec<ErrorSweep>,
+    /// What the errors are measured against, in words.
+    pub compared_with: String,
+    /// The reference expression, when there is one.
+    pub reference: Option<String>,
+    /// The worst input whose result and exact value are both finite.
+    pub worst_finite: Option<(Vec<ArgBits>, ErrorMeasure)>,
+    /// Distinct bug-level inputs (relative error above `threshold`, finite), largest
+    /// error first, at most [`BUG_INPUTS_KEPT`].
+    pub bug_inputs: Vec<(Vec<ArgBits>, ErrorMeasure)>,
+    /// Evaluations that were bug-level (the same input counted each time).
+    pub bug_level_evaluations: u64,
+    pub threshold: f64,
 }
 
 /// The relative error along one input, the others held at the worst input.
@@ -264,6 +365,13 @@ struct Evaluator<'m> {
     last_output_signs: Vec<Option<bool>>,
     last_add_sub_signs: Vec<Option<bool>>,
     best: Option<(Vec<u64>, ErrorMeasure, &'static str)>,
+    /// The worst input with a finite result and exact value.
+    best_finite: Option<(Vec<u64>, ErrorMeasure)>,
+    bug_inputs: Vec<(Vec<u64>, ErrorMeasure)>,
+    bug_level_evaluations: u64,
+    threshold: f64,
+    /// The mathematical function, when results are measured against it.
+    reference: Option<Arc<Reference>>,
     progress: &'m mut dyn FnMut(&ErrorProgress),
     last_progress: Option<Instant>,
 }
@@ -349,11 +457,17 @@ impl Evaluator<'_> {
                 self.last_add_sub_signs.clear();
                 self.last_add_sub_signs
                     .extend(e.add_sub.iter().map(|r| r.exact_positive));
-                self.outputs_of(&e, &mut signs).ok_or_else(|| match e.end {
-                    ShadowEnd::Failed(why) => why,
-                    ShadowEnd::Ended { end, .. } => format!("the program ended ({end})"),
-                    ShadowEnd::Returned(ref r) => no_exact_value(r.as_ref()),
-                })
+                let against_shadow = self.outputs_of(&e, &mut signs);
+                match (&self.reference, &e.end, self.returns_float) {
+                    (Some(reference), ShadowEnd::Returned(Some(s)), Some(ty)) => {
+                        against_reference(reference, &self.params, &args, ty, s.bits)
+                    }
+                    _ => against_shadow.ok_or_else(|| match e.end {
+                        ShadowEnd::Failed(why) => why,
+                        ShadowEnd::Ended { end, .. } => format!("the program ended ({end})"),
+                        ShadowEnd::Returned(ref r) => no_exact_value(r.as_ref()),
+                    }),
+                }
             }
             Err(e) => {
                 signs.clear();
@@ -373,6 +487,15 @@ impl Evaluator<'_> {
         if self.best.as_ref().is_none_or(|(_, b, _)| m.beats(b)) {
             self.best = Some((floats.to_vec(), m.clone(), strategy));
         }
+        if m.finite() {
+            if self.best_finite.as_ref().is_none_or(|(_, b)| m.beats(b)) {
+                self.best_finite = Some((floats.to_vec(), m.clone()));
+            }
+            if m.rel_error > self.threshold {
+                self.bug_level_evaluations += 1;
+                self.keep_bug_input(floats, &m);
+            }
+        }
         if self
             .last_progress
             .is_none_or(|t| t.elapsed() >= Duration::from_millis(500))
@@ -389,6 +512,32 @@ impl Evaluator<'_> {
             });
         }
         Some(m)
+    }
+
+    /// Keeps `floats` among the distinct bug-level inputs when there is room or it beats
+    /// the least of them.
+    fn keep_bug_input(&mut self, floats: &[u64], m: &ErrorMeasure) {
+        if let Some(k) = self.bug_inputs.iter().position(|(f, _)| f == floats) {
+            if m.beats(&self.bug_inputs[k].1) {
+                self.bug_inputs[k].1 = m.clone();
+            }
+            return;
+        }
+        if self.bug_inputs.len() < BUG_INPUTS_KEPT {
+            self.bug_inputs.push((floats.to_vec(), m.clone()));
+            return;
+        }
+        let least = (0..self.bug_inputs.len())
+            .min_by(|&a, &b| {
+                let (x, y) = (&self.bug_inputs[a].1, &self.bug_inputs[b].1);
+                (x.rel_error, x.ulps)
+                    .partial_cmp(&(y.rel_error, y.ulps))
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            })
+            .unwrap_or(0);
+        if m.beats(&self.bug_inputs[least].1) {
+            self.bug_inputs[least] = (floats.to_vec(), m.clone());
+        }
     }
 
     fn best_floats(&self) -> Option<Vec<u64>> {
@@ -700,6 +849,10 @@ fn run_error_once(
             f.display_name, f.ret
         )));
     }
+    let reference = match &cfg.reference {
+        None => None,
+        Some(r) => Some(parse_reference(r, f)?),
+    };
     // Compiled before the search, so that confirming the worst input fits the budget.
     let exe = Executable::open(session, cfg.common.build, func, &space.lens, &cfg.common)?;
     let mode = exe.mode();
@@ -733,6 +886,11 @@ fn run_error_once(
         last_output_signs: Vec::new(),
         last_add_sub_signs: Vec::new(),
         best: None,
+        best_finite: None,
+        bug_inputs: Vec::new(),
+        bug_level_evaluations: 0,
+        threshold: cfg.threshold,
+        reference: reference.as_ref().map(|(_, r)| r.clone()),
         progress,
         last_progress: None,
     };
@@ -769,6 +927,15 @@ fn run_error_once(
         precision: cfg.precision,
         wall_s: 0.0,
         sweeps: Vec::new(),
+        compared_with: match &reference {
+            Some((text, _)) => format!("the mathematical function {text}, correctly rounded"),
+            None => format!("the same algorithm at {} bits", cfg.precision),
+        },
+        reference: reference.as_ref().map(|(text, _)| text.clone()),
+        worst_finite: None,
+        bug_inputs: Vec::new(),
+        bug_level_evaluations: 0,
+        threshold: cfg.threshold,
     };
     if let Some((floats, measure, found_by)) = ev.best.clone() {
         let input = ev.space.assemble(&floats);
@@ -788,8 +955,53 @@ fn run_error_once(
         ev.runner.set_deadline(deadline);
         report.sweeps = sweeps(&mut ev, &floats, sweep_until);
     }
+    // After the sweeps, which measure inputs too.
+    report.worst_finite = ev
+        .best_finite
+        .as_ref()
+        .map(|(f, m)| (ev.space.assemble(f), m.clone()));
+    let mut bugs = std::mem::take(&mut ev.bug_inputs);
+    bugs.sort_by(|(_, a), (_, b)| {
+        (b.rel_error, b.ulps)
+            .partial_cmp(&(a.rel_error, a.ulps))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    report.bug_inputs = bugs
+        .into_iter()
+        .map(|(f, m)| (ev.space.assemble(&f), m))
+        .collect();
+    report.bug_level_evaluations = ev.bug_level_evaluations;
     report.wall_s = started.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// The reference of `f`: its text and the parsed expression over `f`'s parameters; a
+/// clear error for a function it cannot measure.
+fn parse_reference(
+    reference: &ErrorReference,
+    f: &fpscout_ir::Function,
+) -> Result<(String, Arc<Reference>), InputError> {
+    if f.ret.float_ty().is_none() {
+        return Err(InputError(format!(
+            "--reference measures a returned float; {} returns {}",
+            f.display_name, f.ret
+        )));
+    }
+    if let Some(p) = f.params.iter().find(|p| !matches!(p.ty, Type::Scalar(_))) {
+        return Err(InputError(format!(
+            "--reference takes number parameters; {}'s parameter {} is {}",
+            f.display_name, p.name, p.ty
+        )));
+    }
+    match reference {
+        ErrorReference::Parsed { text, reference } => Ok((text.clone(), reference.clone())),
+        ErrorReference::Expression(text) => {
+            let names: Vec<&str> = f.params.iter().map(|p| p.name.as_str()).collect();
+            let parsed = Reference::parse(text, &names)
+                .map_err(|e| InputError(format!("--reference {text:?}: {e}")))?;
+            Ok((text.clone(), Arc::new(parsed)))
+        }
+    }
 }
 
 /// The relative error along each of the first inputs through `worst`, until `until`.
