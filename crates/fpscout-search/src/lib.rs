@@ -16,6 +16,7 @@ pub mod oracle;
 pub mod origin;
 pub mod random;
 pub mod records;
+pub mod reference;
 mod refine;
 pub mod run;
 pub mod search;

@@ -637,6 +637,20 @@ pub struct DiffFinding {
     /// The `fpscout run` command that replays it, from the directory fpscout ran in.
     #[serde(default)]
     pub replay: String,
+    /// Both results against the reference (`--reference`, an FPCore's body): ulps of
+    /// each build from the correctly rounded mathematical value, and the closer build.
+    #[serde(default)]
+    pub reference: Option<DiffAgainstReference>,
+}
+
+/// Two builds' results against the mathematical function at one input.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DiffAgainstReference {
+    pub exact: AnyF64,
+    pub p_ulps: AnyF64,
+    pub p_prime_ulps: AnyF64,
+    /// `P`, `P'` or `tie`.
+    pub closer: String,
 }
 
 /// The kinds of difference (docs/diff.md).
@@ -786,6 +800,12 @@ fn diff_finding(report: &DiffReport, x: &diff::Finding, replay: &Replay) -> Diff
         unconfirmed_reason: x.unconfirmed_reason.clone(),
         ftz_only: x.ftz_only,
         replay: replay.command(&report.summary.function, &report.params, &x.input),
+        reference: x.reference.as_ref().map(|r| DiffAgainstReference {
+            exact: r.exact,
+            p_ulps: r.p_ulps,
+            p_prime_ulps: r.p_prime_ulps,
+            closer: r.closer.to_string(),
+        }),
     }
 }
 

@@ -12,8 +12,9 @@ use fpscout_report::InputError;
 use fpscout_search::config::check_seconds;
 use fpscout_search::diff::{run_diff, DiffConfig, DiffReport};
 use fpscout_search::records::{diff_lines, DiffTotal};
+use fpscout_search::reference::ReferenceSpec;
 use fpscout_search::session::Session;
-use fpscout_search::sources::CompileArgs;
+use fpscout_search::sources::{CompileArgs, FpCoreFunction, FpCoreInputs};
 use fpscout_toolchain::BuildKind;
 use std::collections::HashMap;
 use std::io::Write;
@@ -68,6 +69,12 @@ pub struct DiffArgs {
     /// Results more than this many ulps apart count as different
     #[arg(long, default_value_t = 0)]
     pub(crate) tolerance: u64,
+    /// Measure both builds' results against the mathematical function: an FPCore
+    /// expression over the parameter names, evaluated in MPFR and correctly rounded
+    /// (see `error --reference`); each finding names the closer build, and signatures
+    /// where fast-math made the result worse come first. FPCore inputs use their body
+    #[arg(long, value_name = "EXPR")]
+    pub(crate) reference: Option<String>,
     /// Concrete evaluations around each solver candidate
     #[arg(long, default_value_t = 64)]
     pub(crate) search_budget: usize,
@@ -189,7 +196,10 @@ pub fn run(mut args: DiffArgs, started: Instant) -> Result<ExitCode, InputError>
             shard: &args.shard,
             worker: args.worker.as_deref(),
         };
-        let whole = WholeDiff { args: &args };
+        let whole = WholeDiff {
+            args: &args,
+            fpcore: &fpcore,
+        };
         return worklist::run_program(&whole, program, worklist::number_parameters, &options);
     };
     args.shard.refuse_single("--function")?;
@@ -207,7 +217,7 @@ pub fn run(mut args: DiffArgs, started: Instant) -> Result<ExitCode, InputError>
         &BuildKind::BOTH,
         Some(&function),
     )?;
-    let (report, cfg) = analyse(&args, &session, &function, started, true, false)?;
+    let (report, cfg) = analyse(&args, &session, &function, fp, started, true, false)?;
     let mut sink = args
         .outputs
         .start(Mode::Diff, std::slice::from_ref(&function), None)?;
@@ -244,11 +254,13 @@ fn analyse(
     args: &DiffArgs,
     session: &Session,
     function: &str,
+    core: Option<&FpCoreFunction>,
     started: Instant,
     notes: bool,
     quiet: bool,
 ) -> Result<(DiffReport, DiffConfig), InputError> {
-    let cfg = args.config(function, started)?;
+    let mut cfg = args.config(function, started)?;
+    cfg.reference = ReferenceSpec::chosen(args.reference.as_deref(), core);
     // Integer parameters and array lengths are not searched: say what they default to.
     let fid = session.function(BuildKind::P, function)?;
     for p in &session.p()?.function(fid).params {
@@ -320,6 +332,7 @@ fn ranges_text(ranges: &HashMap<String, (f64, f64)>) -> String {
 /// `diff` in a whole-file run.
 struct WholeDiff<'a> {
     args: &'a DiffArgs,
+    fpcore: &'a FpCoreInputs,
 }
 
 impl WholeRun for WholeDiff<'_> {
@@ -340,7 +353,16 @@ impl WholeRun for WholeDiff<'_> {
         item: &Item,
         quiet: bool,
     ) -> Result<Analysed<DiffTotal>, InputError> {
-        let (report, cfg) = analyse(self.args, session, &item.name, Instant::now(), false, quiet)?;
+        let core = self.fpcore.resolve(&item.name).ok().flatten();
+        let (report, cfg) = analyse(
+            self.args,
+            session,
+            &item.name,
+            core,
+            Instant::now(),
+            false,
+            quiet,
+        )?;
         let s = &report.summary;
         let replay = self.args.replay();
         let lines = diff_lines(&report, &cfg, self.args.show_unconfirmed, &replay);

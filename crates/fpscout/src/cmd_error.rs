@@ -10,10 +10,11 @@ use fpscout_report::args::inputs_text;
 use fpscout_report::finding::Mode;
 use fpscout_report::replay::Replay;
 use fpscout_report::InputError;
-use fpscout_search::error::{run_error, ErrorConfig, ErrorProgress, ErrorReference, ErrorReport};
+use fpscout_search::error::{run_error, ErrorConfig, ErrorProgress, ErrorReport};
 use fpscout_search::records::{
     AnyF64, ErrorLine, ErrorProgressLine, ErrorSearchProgress, ErrorTotal,
 };
+use fpscout_search::reference::ReferenceSpec;
 use fpscout_search::session::Session;
 use fpscout_search::sources::{CompileArgs, FpCoreFunction, FpCoreInputs};
 use fpscout_search::verdict::{coverage_text, error_coverage, Verdict, Verdicts};
@@ -114,7 +115,7 @@ impl ErrorArgs {
         cfg.precision_loss_threshold = self.precision_loss_threshold;
         cfg.cancellation_threshold = self.cancellation_threshold;
         cfg.threshold = self.threshold;
-        cfg.reference = self.reference.clone().map(ErrorReference::Expression);
+        cfg.reference = ReferenceSpec::chosen(self.reference.as_deref(), None);
         Ok(cfg)
     }
 
@@ -127,14 +128,7 @@ impl ErrorArgs {
         started: Instant,
     ) -> Result<ErrorConfig, InputError> {
         let mut cfg = self.config(function, started)?;
-        if cfg.reference.is_none() {
-            if let Some(Ok((text, reference))) = fpcore.map(|f| &f.reference) {
-                cfg.reference = Some(ErrorReference::Parsed {
-                    text: text.clone(),
-                    reference: reference.clone(),
-                });
-            }
-        }
+        cfg.reference = ReferenceSpec::chosen(self.reference.as_deref(), fpcore);
         Ok(cfg)
     }
 }

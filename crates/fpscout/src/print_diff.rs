@@ -134,6 +134,41 @@ fn print_finding(
     if let Some(u) = x.ulps {
         let _ = writeln!(out, "   {:<8} {u} ulps apart", "");
     }
+    if let Some(r) = &x.reference {
+        let loss = r.fast_math_loss();
+        let verdict = match r.closer {
+            "P'" => format!(
+                "P' is closer: fast-math made it better by {} ulps",
+                ulps_text(-loss)
+            ),
+            "P" => format!(
+                "P is closer: fast-math made it worse by {} ulps",
+                ulps_text(loss)
+            ),
+            _ => "equally close".to_string(),
+        };
+        let _ = writeln!(
+            out,
+            "   {:<8} {:e}: P {} ulps, P' {} ulps off; {verdict}",
+            "exact",
+            r.exact.0,
+            ulps_text(r.p_ulps.0),
+            ulps_text(r.p_prime_ulps.0)
+        );
+    }
+}
+
+/// A count of ulps: plainly up to a million, in scientific notation above.
+fn ulps_text(ulps: f64) -> String {
+    if ulps.abs() < 1e6 {
+        let plain = format!("{ulps:.3}");
+        plain
+            .trim_end_matches('0')
+            .trim_end_matches('.')
+            .to_string()
+    } else {
+        format!("{ulps:.3e}")
+    }
 }
 
 /// `P overflow -inf / P' none finite`: what both builds did, as the summary counts it.
@@ -156,6 +191,12 @@ pub fn print_text(
 ) {
     let s = &report.summary;
     let _ = writeln!(out, "fpscout diff: {}", s.function);
+    if let Some(r) = &s.reference {
+        let _ = writeln!(
+            out,
+            "results compared with the mathematical function {r}, correctly rounded"
+        );
+    }
     // Findings keep their numbers (#n, as in the JSON order) and are listed by signature,
     // a few in full each: hundreds of findings share a handful of signatures.
     let mut groups: Vec<(String, Vec<(usize, &Finding)>)> = Vec::new();
@@ -168,6 +209,25 @@ pub fn print_text(
         match groups.iter_mut().find(|g| g.0 == signature) {
             Some(group) => group.1.push((i + 1, x)),
             None => groups.push((signature, vec![(i + 1, x)])),
+        }
+    }
+    // With a reference, the signatures where fast-math made the result worst come first.
+    if report.summary.reference.is_some() {
+        let loss = |g: &(String, Vec<(usize, &Finding)>)| {
+            g.1.iter()
+                .filter_map(|(_, x)| x.reference.as_ref().map(|r| r.fast_math_loss()))
+                .fold(f64::NEG_INFINITY, f64::max)
+        };
+        groups.sort_by(|a, b| loss(b).total_cmp(&loss(a)));
+        for group in &mut groups {
+            group.1.sort_by(|(_, a), (_, b)| {
+                let l = |x: &Finding| {
+                    x.reference
+                        .as_ref()
+                        .map_or(f64::NEG_INFINITY, |r| r.fast_math_loss())
+                };
+                l(b).total_cmp(&l(a))
+            });
         }
     }
     let n: usize = groups.iter().map(|g| g.1.len()).sum();

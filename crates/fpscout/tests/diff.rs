@@ -566,3 +566,73 @@ fn the_automatic_solve_budget_ends_when_models_stop_giving_new_candidates() {
 fn test_cache() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("fpscout-test-cache")
 }
+
+#[test]
+fn a_reference_names_the_build_closer_to_the_mathematical_value() {
+    // (x + 1e16) - 1e16 absorbs x in P; fast-math folds it to x, the exact value: every
+    // finding with a finite reference names P' closer, by exactly P's ulps.
+    let dir = tempfile::tempdir().unwrap();
+    let src = source(
+        &dir,
+        "absorb.c",
+        "double absorb(double x) { return (x + 1e16) - 1e16; }\n",
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_fpscout"))
+        .env("FPSCOUT_CACHE_DIR", test_cache())
+        .args([
+            "diff",
+            src.to_str().unwrap(),
+            "-f",
+            "absorb",
+            "--range",
+            "x=-100:100",
+            "--time-budget",
+            "5",
+            "--reference",
+            "x",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let findings: Vec<&serde_json::Value> =
+        lines.iter().filter(|l| l["type"] == "finding").collect();
+    assert!(!findings.is_empty());
+    for f in &findings {
+        let r = &f["data"]["reference"];
+        let x: f64 = f["data"]["inputs"][0]["value"]["decimal"]
+            .as_str()
+            .and_then(|d| d.parse().ok())
+            .expect("input");
+        assert_eq!(r["exact"].as_f64(), Some(x), "{f}");
+        assert_eq!(r["p_prime_ulps"].as_f64(), Some(0.0), "{f}");
+        assert!(r["p_ulps"].as_f64().is_some_and(|u| u > 0.0), "{f}");
+        assert_eq!(r["closer"], "P'", "{f}");
+    }
+    let summary = lines.last().unwrap();
+    assert_eq!(summary["data"]["reference"], "x");
+    // A reference over a name the function does not have is an input error.
+    let out = Command::new(env!("CARGO_BIN_EXE_fpscout"))
+        .env("FPSCOUT_CACHE_DIR", test_cache())
+        .args([
+            "diff",
+            src.to_str().unwrap(),
+            "-f",
+            "absorb",
+            "--reference",
+            "(sin y)",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--reference"));
+}

@@ -9,6 +9,8 @@ use crate::executable::{ExecutablePair, Pacer};
 pub use crate::observe::{native_observe, plain_observe, Observation, ResultClass};
 use crate::origin::{Aim, Build, Origin, Phase};
 use crate::random::RandomBatches;
+use crate::records::AnyF64;
+use crate::reference::{FunctionReference, ReferenceSpec};
 use crate::refine::{missed_targets, refine_both, RefineLimits, RefineState, Refinement};
 use crate::search::{after, earliest, is_finite_bits, model_floats, neighbours, InputSpace};
 use crate::session::Session;
@@ -53,6 +55,9 @@ pub struct DiffConfig {
     /// Wall-clock budget of the random phase, in seconds (checked between native runs of
     /// growing chunks of inputs).
     pub random_budget_s: f64,
+    /// The mathematical function both builds are measured against (`--reference`, an
+    /// FPCore input's body).
+    pub reference: Option<ReferenceSpec>,
 }
 
 /// Share of the time budget kept for the local search and confirmation.
@@ -103,6 +108,7 @@ impl DiffConfig {
             solve_budget_s: None,
             explore_budget_s: 4.0,
             random_budget_s: 5.0,
+            reference: None,
         }
     }
 }
@@ -162,6 +168,56 @@ pub struct Finding {
     pub unconfirmed_reason: Option<String>,
     /// The difference disappears natively when FTZ/DAZ is off in both builds.
     pub ftz_only: bool,
+    /// Both results measured against the reference, when there is one and both builds
+    /// returned a float.
+    pub reference: Option<AgainstReference>,
+}
+
+/// Two builds' results against the mathematical function at one input.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AgainstReference {
+    /// The mathematical value, correctly rounded (±infinity; NaN where undefined).
+    pub exact: AnyF64,
+    pub p_ulps: AnyF64,
+    pub p_prime_ulps: AnyF64,
+    /// `P`, `P'` or `tie`.
+    pub closer: &'static str,
+}
+
+impl AgainstReference {
+    /// How many ulps further from the exact value P' is than P (negative: closer).
+    pub fn fast_math_loss(&self) -> f64 {
+        let loss = self.p_prime_ulps.0 - self.p_ulps.0;
+        if loss.is_nan() {
+            0.0
+        } else {
+            loss
+        }
+    }
+
+    fn of(
+        reference: &FunctionReference,
+        params: &[fpscout_ir::Param],
+        input: &[ArgBits],
+        p: u64,
+        p_prime: u64,
+    ) -> Option<AgainstReference> {
+        let value = reference.value(params, input);
+        let (a, b) = (
+            reference.measure(p, &value)?,
+            reference.measure(p_prime, &value)?,
+        );
+        Some(AgainstReference {
+            exact: AnyF64(crate::reference::as_f64(&value)),
+            p_ulps: AnyF64(a.ulps),
+            p_prime_ulps: AnyF64(b.ulps),
+            closer: match a.ulps.partial_cmp(&b.ulps) {
+                Some(std::cmp::Ordering::Less) => "P",
+                Some(std::cmp::Ordering::Greater) => "P'",
+                _ => "tie",
+            },
+        })
+    }
 }
 
 impl Finding {
@@ -185,6 +241,7 @@ impl Finding {
             fast_math_note: None,
             unconfirmed_reason: None,
             ftz_only: false,
+            reference: None,
         }
     }
 }
@@ -220,6 +277,9 @@ pub struct PhaseTimes {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     pub function: String,
+    /// The reference both builds' results are measured against, when there is one.
+    #[serde(default)]
+    pub reference: Option<String>,
     pub constraints_p: usize,
     pub constraints_pprime: usize,
     /// Distinct formulas after the union of both builds.
@@ -1628,9 +1688,18 @@ pub fn run_diff(
     let f = session
         .p()?
         .function(session.function(BuildKind::P, &cfg.common.function)?);
+    let reference = cfg
+        .reference
+        .as_ref()
+        .map(|spec| FunctionReference::of(spec, f))
+        .transpose()?;
     let assignments = cfg.common.per_int_assignment(f);
     if assignments.len() == 1 {
-        return run_diff_once(session, cfg, progress);
+        let mut report = run_diff_once(session, cfg, progress)?;
+        if let Some(r) = &reference {
+            report.measure_against(r);
+        }
+        return Ok(report);
     }
     let count = assignments.len();
     let mut merged: Option<DiffReport> = None;
@@ -1652,9 +1721,37 @@ pub fn run_diff(
     }
     let mut report =
         merged.ok_or_else(|| InputError("no integer assignment was searched".into()))?;
+    if let Some(r) = &reference {
+        report.measure_against(r);
+    }
     report.summary.wall_seconds = started.elapsed().as_secs_f64();
     report.summary.record_compile_stats();
     Ok(report)
+}
+
+impl DiffReport {
+    /// Measures both builds' results of every finding, and of the largest divergence,
+    /// against the reference.
+    fn measure_against(&mut self, reference: &FunctionReference) {
+        for x in &mut self.findings {
+            if let (Some(a), Some(b)) = (x.p.result, x.p_prime.result) {
+                x.reference = AgainstReference::of(reference, &self.params, &x.input, a, b);
+            }
+        }
+        if let Some(w) = &mut self.summary.worst {
+            let against = AgainstReference::of(reference, &self.params, &w.input, w.p, w.p_prime);
+            if let Some(r) = against {
+                if w.exact.is_none() {
+                    w.exact = Some(format!(
+                        "{:e} (the reference {}, correctly rounded)",
+                        r.exact.0, reference.text
+                    ));
+                    w.closer = Some(r.closer);
+                }
+            }
+        }
+        self.summary.reference = Some(reference.text.clone());
+    }
 }
 
 fn signature(x: &Finding) -> Signature {

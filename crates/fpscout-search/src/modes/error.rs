@@ -17,10 +17,10 @@
 
 use crate::config::{self, CommonConfig};
 use crate::executable::Executable;
+use crate::reference::{as_f64, undecided_reason, FunctionReference, ReferenceSpec};
 use crate::search::{after, fit_in_range, is_finite_bits, random_input, InputSpace};
 use crate::session::Session;
 use crate::InputError;
-use fpscout_fpcore::{measure as measure_against, Precision, Reference, ReferenceValue};
 use fpscout_ir::{FloatTy, FpOpId, Module, Param, ScalarTy, SourceLoc, Type};
 use fpscout_native::NativeOutcome;
 use fpscout_walk::concrete::ArgBits;
@@ -31,7 +31,6 @@ use fpscout_walk::WalkConfig;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rug::Float;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Options of one `error` run.
@@ -46,24 +45,10 @@ pub struct ErrorConfig {
     pub cancellation_threshold: i32,
     /// What the result is measured against: the shadow run (`None`), or the
     /// mathematical function.
-    pub reference: Option<ErrorReference>,
+    pub reference: Option<ReferenceSpec>,
     /// Relative error above which an input is bug-level (FPCC's 1e-3), both the result
     /// and the exact value finite.
     pub threshold: f64,
-}
-
-/// The mathematical function a result is measured against (`--reference`, or an FPCore
-/// input's body).
-#[derive(Clone, Debug)]
-pub enum ErrorReference {
-    /// An FPCore expression over the function's parameter names, parsed once the
-    /// function is known.
-    Expression(String),
-    /// Already parsed (an FPCore's body), with the text reports show.
-    Parsed {
-        text: String,
-        reference: Arc<Reference>,
-    },
 }
 
 /// Bug-level inputs kept, the largest errors among distinct inputs.
@@ -136,59 +121,26 @@ impl ErrorMeasure {
     }
 }
 
-/// The error of a returned float `bits` against the mathematical function at `args`
-/// (parameters in order: floats by value, integers as numbers).
+/// The error of a returned float `bits` against the mathematical function at `args`.
 fn against_reference(
-    reference: &Reference,
+    reference: &FunctionReference,
     params: &[Param],
     args: &[ArgBits],
-    ty: FloatTy,
     bits: u64,
 ) -> Result<ErrorMeasure, String> {
-    let inputs: Vec<f64> = params
-        .iter()
-        .zip(args)
-        .map(|(p, a)| match (p.ty, a) {
-            (Type::Scalar(ScalarTy::Float(t)), ArgBits::Scalar(b)) => float_value(t, *b),
-            (Type::Scalar(ScalarTy::Int(w)), ArgBits::Scalar(b)) => {
-                fpscout_ir::sign_extend(*b, w) as f64
-            }
-            _ => f64::NAN,
-        })
-        .collect();
-    let target = match ty {
-        FloatTy::F64 => Precision::Binary64,
-        FloatTy::F32 => Precision::Binary32,
-    };
-    let value = reference.evaluate(&inputs, target);
-    let computed = float_value(ty, bits);
-    let Some(m) = measure_against(computed, &value, target) else {
-        return Err(format!(
-            "the reference's rounding could not be decided within {} bits",
-            fpscout_fpcore::MAX_PRECISION
-        ));
-    };
-    let exact = match value {
-        ReferenceValue::Finite { value, .. } => value,
-        ReferenceValue::Infinite { negative, .. } => {
-            if negative {
-                f64::NEG_INFINITY
-            } else {
-                f64::INFINITY
-            }
-        }
-        ReferenceValue::Undefined => f64::NAN,
-        ReferenceValue::Undecided { approx } => approx,
-    };
+    let value = reference.value(params, args);
+    let m = reference
+        .measure(bits, &value)
+        .ok_or_else(undecided_reason)?;
     Ok(ErrorMeasure {
         rel_error: m.relative,
         ulps: m.ulps,
         bits: m.bits,
         place: OutputPlace::Returned,
         output_index: 0,
-        ty,
+        ty: reference.ty(),
         float_bits: bits,
-        exact,
+        exact: as_f64(&value),
     })
 }
 
@@ -371,7 +323,7 @@ struct Evaluator<'m> {
     bug_level_evaluations: u64,
     threshold: f64,
     /// The mathematical function, when results are measured against it.
-    reference: Option<Arc<Reference>>,
+    reference: Option<FunctionReference>,
     progress: &'m mut dyn FnMut(&ErrorProgress),
     last_progress: Option<Instant>,
 }
@@ -458,9 +410,9 @@ impl Evaluator<'_> {
                 self.last_add_sub_signs
                     .extend(e.add_sub.iter().map(|r| r.exact_positive));
                 let against_shadow = self.outputs_of(&e, &mut signs);
-                match (&self.reference, &e.end, self.returns_float) {
-                    (Some(reference), ShadowEnd::Returned(Some(s)), Some(ty)) => {
-                        against_reference(reference, &self.params, &args, ty, s.bits)
+                match (&self.reference, &e.end) {
+                    (Some(reference), ShadowEnd::Returned(Some(s))) => {
+                        against_reference(reference, &self.params, &args, s.bits)
                     }
                     _ => against_shadow.ok_or_else(|| match e.end {
                         ShadowEnd::Failed(why) => why,
@@ -851,7 +803,7 @@ fn run_error_once(
     }
     let reference = match &cfg.reference {
         None => None,
-        Some(r) => Some(parse_reference(r, f)?),
+        Some(r) => Some(FunctionReference::of(r, f)?),
     };
     // Compiled before the search, so that confirming the worst input fits the budget.
     let exe = Executable::open(session, cfg.common.build, func, &space.lens, &cfg.common)?;
@@ -890,7 +842,7 @@ fn run_error_once(
         bug_inputs: Vec::new(),
         bug_level_evaluations: 0,
         threshold: cfg.threshold,
-        reference: reference.as_ref().map(|(_, r)| r.clone()),
+        reference: reference.clone(),
         progress,
         last_progress: None,
     };
@@ -928,10 +880,10 @@ fn run_error_once(
         wall_s: 0.0,
         sweeps: Vec::new(),
         compared_with: match &reference {
-            Some((text, _)) => format!("the mathematical function {text}, correctly rounded"),
+            Some(r) => format!("the mathematical function {}, correctly rounded", r.text),
             None => format!("the same algorithm at {} bits", cfg.precision),
         },
-        reference: reference.as_ref().map(|(text, _)| text.clone()),
+        reference: reference.as_ref().map(|r| r.text.clone()),
         worst_finite: None,
         bug_inputs: Vec::new(),
         bug_level_evaluations: 0,
@@ -973,35 +925,6 @@ fn run_error_once(
     report.bug_level_evaluations = ev.bug_level_evaluations;
     report.wall_s = started.elapsed().as_secs_f64();
     Ok(report)
-}
-
-/// The reference of `f`: its text and the parsed expression over `f`'s parameters; a
-/// clear error for a function it cannot measure.
-fn parse_reference(
-    reference: &ErrorReference,
-    f: &fpscout_ir::Function,
-) -> Result<(String, Arc<Reference>), InputError> {
-    if f.ret.float_ty().is_none() {
-        return Err(InputError(format!(
-            "--reference measures a returned float; {} returns {}",
-            f.display_name, f.ret
-        )));
-    }
-    if let Some(p) = f.params.iter().find(|p| !matches!(p.ty, Type::Scalar(_))) {
-        return Err(InputError(format!(
-            "--reference takes number parameters; {}'s parameter {} is {}",
-            f.display_name, p.name, p.ty
-        )));
-    }
-    match reference {
-        ErrorReference::Parsed { text, reference } => Ok((text.clone(), reference.clone())),
-        ErrorReference::Expression(text) => {
-            let names: Vec<&str> = f.params.iter().map(|p| p.name.as_str()).collect();
-            let parsed = Reference::parse(text, &names)
-                .map_err(|e| InputError(format!("--reference {text:?}: {e}")))?;
-            Ok((text.clone(), Arc::new(parsed)))
-        }
-    }
 }
 
 /// The relative error along each of the first inputs through `worst`, until `until`.
