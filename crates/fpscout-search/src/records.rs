@@ -424,6 +424,8 @@ pub enum Avoidability {
     Inherent,
     Unknown,
     NotApplicable,
+    /// Against a reference: the mathematical result is an ordinary number there.
+    Spurious,
 }
 
 /// One input that raised the exception.
@@ -508,6 +510,7 @@ fn exceptions_finding(
             exceptions::Avoidability::Inherent => Avoidability::Inherent,
             exceptions::Avoidability::Unknown => Avoidability::Unknown,
             exceptions::Avoidability::NotApplicable => Avoidability::NotApplicable,
+            exceptions::Avoidability::Spurious => Avoidability::Spurious,
         },
         targeted: x.targeted,
         inputs_seen: x.inputs_seen,

@@ -86,6 +86,19 @@ impl FunctionReference {
         })
     }
 
+    /// The reference of `f` when there is one: an explicit `--reference` that does not
+    /// fit `f` is an error, an FPCore body that does not (a boolean core) is left out.
+    pub fn for_function(
+        spec: Option<&ReferenceSpec>,
+        f: &Function,
+    ) -> Result<Option<FunctionReference>, InputError> {
+        match spec {
+            None => Ok(None),
+            Some(spec @ ReferenceSpec::Expression(_)) => FunctionReference::of(spec, f).map(Some),
+            Some(spec @ ReferenceSpec::Parsed { .. }) => Ok(FunctionReference::of(spec, f).ok()),
+        }
+    }
+
     /// The result type it is rounded to.
     pub fn ty(&self) -> FloatTy {
         self.ty

@@ -471,7 +471,13 @@ pub fn translate_fpcore(files: &[PathBuf]) -> Result<(Vec<PathBuf>, FpCoreInputs
                     .get(f.index)
                     .ok_or_else(|| "no such FPCore".to_string())
                     .and_then(|core| {
-                        let text = core.body.text(&core.source).to_string();
+                        // One line, as reports show it.
+                        let text = core
+                            .body
+                            .text(&core.source)
+                            .split_whitespace()
+                            .collect::<Vec<_>>()
+                            .join(" ");
                         fpscout_fpcore::Reference::from_core(core)
                             .map(|r| (text, Arc::new(r)))
                             .map_err(|e| e.to_string())

@@ -12,8 +12,9 @@ use fpscout_report::repro::ReproBuilds;
 use fpscout_report::InputError;
 use fpscout_search::exceptions::{run_exceptions, ExceptionsConfig};
 use fpscout_search::records::{exceptions_lines, ExceptionsTotal};
+use fpscout_search::reference::ReferenceSpec;
 use fpscout_search::session::Session;
-use fpscout_search::sources::CompileArgs;
+use fpscout_search::sources::{CompileArgs, FpCoreFunction, FpCoreInputs};
 use fpscout_toolchain::BuildKind;
 use std::io::Write;
 use std::path::PathBuf;
@@ -64,6 +65,13 @@ pub struct ExceptionsArgs {
     /// Witnesses kept per operation and kind (--json and --jsonl; the text shows two)
     #[arg(long, default_value_t = 3)]
     witnesses: usize,
+    /// Classify each exception against the mathematical function (an FPCore expression
+    /// over the parameter names, see `error --reference`): inherent where the
+    /// mathematical result itself overflows, is tiny, has a pole or is undefined at an
+    /// input that raised it, spurious where it is an ordinary number. FPCore inputs use
+    /// their body
+    #[arg(long, value_name = "EXPR")]
+    reference: Option<String>,
     #[command(flatten)]
     listing: ListingArgs,
     #[command(flatten)]
@@ -110,6 +118,20 @@ impl ExceptionsArgs {
         cfg.random_inputs = self.random;
         cfg.float_solver = !self.no_float_solver;
         cfg.witnesses_per_location = self.witnesses.max(1);
+        cfg.reference = ReferenceSpec::chosen(self.reference.as_deref(), None);
+        Ok(cfg)
+    }
+
+    /// `config`, with an FPCore function's own body as the reference when no
+    /// `--reference` is given.
+    fn config_for(
+        &self,
+        function: &str,
+        core: Option<&FpCoreFunction>,
+        started: Instant,
+    ) -> Result<ExceptionsConfig, InputError> {
+        let mut cfg = self.config(function, started)?;
+        cfg.reference = ReferenceSpec::chosen(self.reference.as_deref(), core);
         Ok(cfg)
     }
 
@@ -159,7 +181,7 @@ pub fn run(mut args: ExceptionsArgs, started: Instant) -> Result<ExitCode, Input
         )?;
         let builds =
             || session.repro_builds(&sources, args.common.ftz_daz, &fpcore.temporary_dirs());
-        return one_function(&args, &session, function, started, builds);
+        return one_function(&args, &fpcore, &session, function, started, builds);
     }
     let program = worklist::Program {
         sources: &sources,
@@ -177,18 +199,23 @@ pub fn run(mut args: ExceptionsArgs, started: Instant) -> Result<ExitCode, Input
         shard: &args.shard,
         worker: args.worker.as_deref(),
     };
-    let whole = WholeExceptions { args: &args };
+    let whole = WholeExceptions {
+        args: &args,
+        fpcore: &fpcore,
+    };
     worklist::run_program(&whole, program, worklist::number_parameters, &options)
 }
 
 fn one_function(
     args: &ExceptionsArgs,
+    fpcore: &FpCoreInputs,
     session: &Session,
     function: &str,
     started: Instant,
     builds: impl FnOnce() -> ReproBuilds,
 ) -> Result<ExitCode, InputError> {
-    let cfg = args.config(function, started)?;
+    let core = fpcore.resolve(function).ok().flatten();
+    let cfg = args.config_for(function, core, started)?;
     let mut bar = Progress::new(args.json, started, cfg.common.time_budget_s);
     let mut progress = |phase: &str, done: u64, total: u64| bar.update(phase, done, total);
     let report = run_exceptions(session, &cfg, &mut progress)?;
@@ -214,6 +241,7 @@ fn one_function(
 /// `exceptions` in a whole-file run.
 struct WholeExceptions<'a> {
     args: &'a ExceptionsArgs,
+    fpcore: &'a FpCoreInputs,
 }
 
 impl WholeRun for WholeExceptions<'_> {
@@ -234,7 +262,8 @@ impl WholeRun for WholeExceptions<'_> {
         item: &Item,
         _quiet: bool,
     ) -> Result<Analysed<ExceptionsTotal>, InputError> {
-        let cfg = self.args.config(&item.name, Instant::now())?;
+        let core = self.fpcore.resolve(&item.name).ok().flatten();
+        let cfg = self.args.config_for(&item.name, core, Instant::now())?;
         let report = run_exceptions(session, &cfg, &mut |_, _, _| {})?;
         let s = &report.summary;
         let replay = self.args.replay();

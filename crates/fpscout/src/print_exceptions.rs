@@ -143,10 +143,17 @@ pub fn print_text(
             let _ = writeln!(out, "  {line}");
         }
     }
+    let avoidable = match &s.reference {
+        Some(r) => format!(
+            "{} spurious (the mathematical function {r} is an ordinary number where they were raised)",
+            s.avoidable
+        ),
+        None => format!("{} potentially avoidable", s.avoidable),
+    };
     let _ = writeln!(
         out,
-        "x/y: {}/{} (operation locations / (input, location) pairs); {} findings, {} potentially avoidable",
-        s.locations, s.pairs, s.findings, s.avoidable
+        "x/y: {}/{} (operation locations / (input, location) pairs); {} findings, {avoidable}",
+        s.locations, s.pairs, s.findings
     );
     let _ = writeln!(out, "{}", coverage_text(&exceptions_coverage(s)));
     let _ = writeln!(

@@ -447,3 +447,62 @@ fn assert_solver_engaged(recs: &[serde_json::Value], satisfiable: u64) {
         "{summary}"
     );
 }
+
+#[test]
+fn a_reference_classifies_exceptions_as_inherent_or_spurious() {
+    // x*x overflows in sqrt(x*x + y*y) where hypot(x, y) is an ordinary number (the
+    // algorithm's exception: spurious); exp(1000) overflows in the mathematics too.
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(
+        dir.path(),
+        "ref.c",
+        "#include <math.h>\n\
+         double norm(double x, double y) { return sqrt(x * x + y * y); }\n\
+         double grow(double x) { return exp(x); }\n",
+    );
+    let classes = |function: &str, reference: &str| -> Vec<(String, String, String)> {
+        let out = run(&[
+            "exceptions",
+            &src,
+            "-f",
+            function,
+            "--time-budget",
+            "5",
+            "--reference",
+            reference,
+            "--json",
+        ]);
+        assert_eq!(out.code, 1, "{}", out.stderr);
+        records(&out.stdout)
+            .iter()
+            .filter(|r| r["type"] == "finding")
+            .map(|r| {
+                let d = &r["data"];
+                (
+                    d["operation"].as_str().unwrap_or("").to_string(),
+                    d["kind"].as_str().unwrap_or("").to_string(),
+                    d["class"].as_str().unwrap_or("").to_string(),
+                )
+            })
+            .collect()
+    };
+    let norm = classes("norm", "(hypot x y)");
+    assert!(
+        norm.iter()
+            .any(|(op, kind, class)| op == "fmul" && kind == "overflow" && class == "spurious"),
+        "{norm:?}"
+    );
+    let grow = classes("grow", "(exp x)");
+    assert!(
+        grow.iter()
+            .any(|(_, kind, class)| kind == "overflow" && class == "inherent"),
+        "{grow:?}"
+    );
+    assert!(
+        grow.iter().all(|(_, _, class)| class == "inherent"),
+        "{grow:?}"
+    );
+    // A reference over a name the function does not have is an input error.
+    let out = run(&["exceptions", &src, "-f", "grow", "--reference", "(exp y)"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+}

@@ -1688,11 +1688,7 @@ pub fn run_diff(
     let f = session
         .p()?
         .function(session.function(BuildKind::P, &cfg.common.function)?);
-    let reference = cfg
-        .reference
-        .as_ref()
-        .map(|spec| FunctionReference::of(spec, f))
-        .transpose()?;
+    let reference = FunctionReference::for_function(cfg.reference.as_ref(), f)?;
     let assignments = cfg.common.per_int_assignment(f);
     if assignments.len() == 1 {
         let mut report = run_diff_once(session, cfg, progress)?;

@@ -801,10 +801,7 @@ fn run_error_once(
             f.display_name, f.ret
         )));
     }
-    let reference = match &cfg.reference {
-        None => None,
-        Some(r) => Some(FunctionReference::of(r, f)?),
-    };
+    let reference = FunctionReference::for_function(cfg.reference.as_ref(), f)?;
     // Compiled before the search, so that confirming the worst input fits the budget.
     let exe = Executable::open(session, cfg.common.build, func, &space.lens, &cfg.common)?;
     let mode = exe.mode();

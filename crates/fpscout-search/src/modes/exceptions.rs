@@ -14,11 +14,13 @@ use crate::executable::{Executable, Pacer};
 use crate::observe::ResultClass;
 use crate::origin::Phase;
 use crate::random::RandomBatches;
+use crate::reference::{FunctionReference, ReferenceSpec};
 pub use crate::refine::Refinement;
 use crate::refine::{missed_targets, refine, RefineLimits};
 use crate::search::{after, earliest, model_floats, neighbours, InputSpace};
 use crate::session::Session;
 use crate::InputError;
+use fpscout_fpcore::ReferenceValue;
 use fpscout_ir::{
     ExceptionKind, ExceptionSet, FloatTy, FpOpId, FuncId, Module, ScalarTy, SourceLoc, Type,
 };
@@ -55,6 +57,9 @@ pub struct ExceptionsConfig {
     pub float_solver: bool,
     /// Witnesses kept per (location, kind).
     pub witnesses_per_location: usize,
+    /// The mathematical function each exception is classified against (inherent or
+    /// spurious): `--reference`, an FPCore input's body.
+    pub reference: Option<ReferenceSpec>,
 }
 
 impl ExceptionsConfig {
@@ -72,6 +77,7 @@ impl ExceptionsConfig {
             random_inputs: 100_000,
             float_solver: true,
             witnesses_per_location: 3,
+            reference: None,
         }
     }
 }
@@ -113,8 +119,11 @@ pub enum Avoidability {
     Inherent,
     /// The exact result could not be computed (elementary functions, time limit).
     Unknown,
-    /// Invalid and divide-by-zero are not classified.
+    /// Invalid and divide-by-zero are not classified (without a reference).
     NotApplicable,
+    /// Against a reference: the mathematical result is an ordinary number at an input
+    /// that raised it, so the exception is the algorithm's.
+    Spurious,
 }
 
 impl Avoidability {
@@ -124,6 +133,7 @@ impl Avoidability {
             Avoidability::Inherent => "inherent",
             Avoidability::Unknown => "unclassified",
             Avoidability::NotApplicable => "",
+            Avoidability::Spurious => "spurious",
         }
     }
 }
@@ -269,7 +279,12 @@ pub struct Summary {
     pub locations: usize,
     pub pairs: usize,
     pub findings: usize,
+    /// Findings an input shows avoidable: an exact rational result that is normal, or
+    /// against a reference an ordinary mathematical result (spurious).
     pub avoidable: usize,
+    /// The reference exceptions are classified against, when there is one.
+    #[serde(default)]
+    pub reference: Option<String>,
     pub native_runs: usize,
     pub traced_runs: usize,
     pub random_inputs: usize,
@@ -523,6 +538,8 @@ pub fn run_exceptions(
     let fid = session.function(build, &cfg.common.function)?;
     let f = module.function(fid);
     let ret = f.ret;
+    let reference = FunctionReference::for_function(cfg.reference.as_ref(), f)?;
+    let params = f.params.clone();
     let spaces =
         InputSpace::assignments(f, &cfg.common.input_options(), "exceptions", &INT_SAMPLES)?;
     // What the assignments share (specs but for the integers' values, array lengths).
@@ -891,7 +908,9 @@ pub fn run_exceptions(
     for (i, x) in out.iter_mut().enumerate() {
         let key = location_key(x);
         x.targeted = target_locs.contains(&key);
-        if matches!(x.kind, ExceptionKind::Overflow | ExceptionKind::Underflow) {
+        if let Some(r) = &reference {
+            classify_against_reference(x, r, &params, findings.inputs.get(&key), cfg);
+        } else if matches!(x.kind, ExceptionKind::Overflow | ExceptionKind::Underflow) {
             // The witnesses first, then other inputs that raised it: one whose exact
             // result is normal makes the exception avoidable, and becomes the first witness.
             let mut tried: Vec<Vec<ArgBits>> =
@@ -951,8 +970,14 @@ pub fn run_exceptions(
     summary.findings = out.len();
     summary.avoidable = out
         .iter()
-        .filter(|x| x.class == Avoidability::PotentiallyAvoidable)
+        .filter(|x| {
+            matches!(
+                x.class,
+                Avoidability::PotentiallyAvoidable | Avoidability::Spurious
+            )
+        })
         .count();
+    summary.reference = reference.as_ref().map(|r| r.text.clone());
     summary.locations = out
         .iter()
         .map(|x| x.location.as_ref().map(LocKey::of))
@@ -1520,6 +1545,76 @@ fn exact_result(
 
 /// Avoidable when the exact result is a normal number of the return type (zero is not:
 /// an underflow to a true zero is no loss).
+/// Classifies `x` against the mathematical function: at its witnesses, then other inputs
+/// that raised it, spurious as soon as one has an ordinary mathematical result there
+/// (that input becomes the first witness), else inherent when one shows the exception
+/// in the mathematics itself.
+fn classify_against_reference(
+    x: &mut ExceptionFinding,
+    reference: &FunctionReference,
+    params: &[fpscout_ir::Param],
+    more: Option<&HashMap<Vec<ArgBits>, Witness>>,
+    cfg: &ExceptionsConfig,
+) {
+    let mut tried: Vec<Vec<ArgBits>> = x.witnesses.iter().map(|w| w.input.clone()).collect();
+    if let Some(more) = more {
+        let mut others: Vec<&Vec<ArgBits>> = more.keys().filter(|i| !tried.contains(i)).collect();
+        others.sort_by_cached_key(|i| format!("{i:?}"));
+        tried.extend(
+            others
+                .into_iter()
+                .take(CLASSIFIED_INPUTS.saturating_sub(tried.len()))
+                .cloned(),
+        );
+    }
+    x.class = Avoidability::Unknown;
+    for input in tried {
+        match reference_class(x.kind, &reference.value(params, &input), reference.ty()) {
+            Avoidability::Spurious => {
+                x.class = Avoidability::Spurious;
+                match x.witnesses.iter().position(|w| w.input == input) {
+                    Some(k) => x.witnesses.swap(0, k),
+                    None => {
+                        if let Some(w) = more.and_then(|m| m.get(&input)) {
+                            x.witnesses.insert(0, w.clone());
+                            x.witnesses.truncate(cfg.witnesses_per_location.max(1));
+                        }
+                    }
+                }
+                return;
+            }
+            Avoidability::Inherent => x.class = Avoidability::Inherent,
+            _ => {}
+        }
+    }
+}
+
+/// Whether an exception of `kind` is in the mathematics at an input whose mathematical
+/// result is `value` (inherent) or only in the algorithm (spurious): overflow when the
+/// result is beyond the format's range or infinite, underflow when it is below the
+/// smallest normal, division by zero at a pole, invalid where it is undefined.
+fn reference_class(kind: ExceptionKind, value: &ReferenceValue, ty: FloatTy) -> Avoidability {
+    let smallest = match ty {
+        FloatTy::F64 => f64::MIN_POSITIVE,
+        FloatTy::F32 => f64::from(f32::MIN_POSITIVE),
+    };
+    let inherent = match (kind, value) {
+        (_, ReferenceValue::Undecided { .. }) | (ExceptionKind::Inexact, _) => {
+            return Avoidability::Unknown
+        }
+        (ExceptionKind::Overflow, ReferenceValue::Infinite { .. }) => true,
+        (ExceptionKind::Underflow, ReferenceValue::Finite { value, .. }) => value.abs() < smallest,
+        (ExceptionKind::DivByZero, ReferenceValue::Infinite { overflow, .. }) => !overflow,
+        (ExceptionKind::Invalid, ReferenceValue::Undefined) => true,
+        _ => false,
+    };
+    if inherent {
+        Avoidability::Inherent
+    } else {
+        Avoidability::Spurious
+    }
+}
+
 fn classify(exact: Option<&Rational>, ret: Type) -> Avoidability {
     let (Some(q), Some(ty)) = (exact, ret.float_ty()) else {
         return Avoidability::Unknown;
