@@ -985,7 +985,7 @@ impl Network {
                 Constraint::Class { a, classes } => classes.holds(format(a)?, float(a)?),
                 Constraint::InSet { a, ref set, test } => {
                     let value = float(a)?;
-                    set.contains(value) && test.map_or(true, |t| t.admits(value))
+                    set.contains(value) && test.is_none_or(|t| t.admits(value))
                 }
                 Constraint::Sqrt { a, result } => {
                     arith.fsqrt_exact(format(a)?, float(a)?) == float(result)?
