@@ -843,6 +843,13 @@ pub enum InstKind {
         args: Vec<Operand>,
         ret: Type,
     },
+    /// A call through a function pointer (`handler(...)`, `f->function(x, f->params)`):
+    /// the walk resolves it to a function of the module, or fails there.
+    CallIndirect {
+        callee: Operand,
+        args: Vec<Operand>,
+        ret: Type,
+    },
     Alloca {
         size: u64,
     },
@@ -929,6 +936,7 @@ impl InstKind {
             Select { cond, a, b, .. } => vec![cond, a, b],
             Fma { a, b, c, .. } => vec![a, b, c],
             Math { args, .. } | Call { args, .. } => args.iter().collect(),
+            CallIndirect { callee, args, .. } => std::iter::once(callee).chain(args).collect(),
             MathOut { args, outs, .. } => args.iter().chain(outs).collect(),
             Reduce { start, v, .. } => start.iter().chain(std::iter::once(v)).collect(),
             Load { ptr, .. } => vec![ptr],

@@ -1065,7 +1065,9 @@ impl<'c, 'm> Emitter<'c, 'm> {
                 let name = ty.float_ty().map_or("?", |t| func.c_name(t));
                 return refuse(format!("libm call {name} (output pointers)"));
             }
-            InstKind::Call { .. } | InstKind::External(_) => return refuse("calls"),
+            InstKind::Call { .. } | InstKind::CallIndirect { .. } | InstKind::External(_) => {
+                return refuse("calls")
+            }
             InstKind::Unsupported { reason } => return refuse(reason.clone()),
             InstKind::Alloca { .. }
             | InstKind::Load { .. }

@@ -1804,7 +1804,21 @@ impl FuncCx<'_> {
             return self.lower_inline_asm(inst, callee, ty, dest, out);
         }
         if LLVMIsAFunction(callee).is_null() {
-            return Err(self.unsupported(inst, "indirect call"));
+            let nargs = LLVMGetNumArgOperands(inst);
+            let mut args = Vec::with_capacity(nargs as usize);
+            for i in 0..nargs {
+                args.push(self.op(inst, i)?);
+            }
+            let callee = self.operand(inst, callee)?;
+            out.push(Inst {
+                dest,
+                kind: InstKind::CallIndirect {
+                    callee,
+                    args,
+                    ret: ty,
+                },
+            });
+            return Ok(());
         }
         let nargs = LLVMGetNumArgOperands(inst);
         if let Some(rest) = value_name(callee).strip_prefix("llvm.experimental.constrained.") {
