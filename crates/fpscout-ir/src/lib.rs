@@ -1236,6 +1236,9 @@ pub struct Module {
     pub origin: String,
     /// What the backend rewrote after instruction selection (optimised builds only).
     pub backend_rewrites: Vec<BackendRewrite>,
+    /// A function every walk runs first, its memory then the walk's starting state
+    /// (`--setup-call`).
+    pub setup: Option<FuncId>,
 }
 
 impl Module {

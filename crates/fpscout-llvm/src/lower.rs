@@ -161,6 +161,7 @@ pub(crate) fn lower_module(module: LLVMModuleRef, opts: LowerOptions) -> Result<
             fp_ops: cx.fp_ops,
             origin: String::new(),
             backend_rewrites: Vec::new(),
+            setup: None,
         })
     }
 }

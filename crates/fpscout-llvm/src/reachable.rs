@@ -18,16 +18,19 @@ use std::path::Path;
 /// Writes to `out` the module of `src` holding only what `function` (symbol, or C++
 /// source name) reaches. `Ok(false)` when the module has no such definition: nothing is
 /// written, and the caller reports the missing function as it would without this step.
-pub fn write_reachable_from(src: &Path, function: &str, out: &Path) -> Result<bool> {
+pub fn write_reachable_from(src: &Path, roots: &[&str], out: &Path) -> Result<bool> {
     let context = Context::create();
     let module = parse_ir_file(&context, src)?;
     // SAFETY: `module` is a live module of this thread's context, owned by `module`.
     unsafe {
         let m = module.as_mut_ptr();
-        let Some(root) = find_definition(m, function) else {
-            return Ok(false);
-        };
-        let live = reachable_from(root);
+        let mut live = HashSet::new();
+        for function in roots {
+            let Some(root) = find_definition(m, function) else {
+                return Ok(false);
+            };
+            live.extend(reachable_from(root));
+        }
         // Dead definitions become internal, so that global DCE may delete them; it keeps
         // anything still referenced, which by construction is only from dead code.
         for g in definitions(m) {
@@ -50,7 +53,7 @@ pub fn write_reachable_from(src: &Path, function: &str, out: &Path) -> Result<bo
             llvm_sys::error::LLVMDisposeErrorMessage(msg);
             return Err(FrontError::Parse {
                 path: src.to_path_buf(),
-                message: format!("removing what {function} does not reach: {text}"),
+                message: format!("removing what {} does not reach: {text}", roots.join(", ")),
             });
         }
     }

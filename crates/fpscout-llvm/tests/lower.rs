@@ -511,7 +511,7 @@ define double @other(double %x) {
 "#,
     );
     let out = dir.path().join("cut.bc");
-    assert!(fpscout_llvm::write_reachable_from(&ll, "f", &out).unwrap());
+    assert!(fpscout_llvm::write_reachable_from(&ll, &["f"], &out).unwrap());
     let m = load_ir_file(&out, LowerOptions::default()).unwrap();
     let mut functions: Vec<&str> = m.functions.iter().map(|f| f.name.as_str()).collect();
     functions.sort_unstable();
@@ -527,7 +527,7 @@ define double @other(double %x) {
         .any(|f| f.name == "helper" && !f.external));
     // A function the module does not define: nothing is written.
     let missing = dir.path().join("missing.bc");
-    assert!(!fpscout_llvm::write_reachable_from(&ll, "nope", &missing).unwrap());
+    assert!(!fpscout_llvm::write_reachable_from(&ll, &["nope"], &missing).unwrap());
     assert!(!missing.exists());
 }
 

@@ -317,8 +317,22 @@ static void fps_die(const char *msg) {{
     write_run(&mut c, sig, ret, &ret_ty);
     write_bench(&mut c, sig, ret);
     write_enumerate(&mut c, sig, ret);
-    write_main(&mut c);
+    match &sig.setup {
+        // The asm label names the symbol, as for the target.
+        Some(setup) if is_c_symbol(setup) => {
+            let _ = writeln!(c, "\nvoid fps_setup(void) __asm__(\"{setup}\");");
+            write_main(&mut c, true);
+        }
+        _ => write_main(&mut c, false),
+    }
     c
+}
+
+/// Whether `s` can be named in an asm label (as `check` requires of the target).
+fn is_c_symbol(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.'))
 }
 
 /// The C runtime of `trace` mode: signal handlers and the event buffer.
@@ -928,7 +942,7 @@ fn write_enumerate(c: &mut String, sig: &NativeSignature, ret: RetKind) {
     );
 }
 
-fn write_main(c: &mut String) {
+fn write_main(c: &mut String, setup: bool) {
     c.push_str(
         r#"
 int main(int argc, char **argv) {
@@ -956,6 +970,7 @@ int main(int argc, char **argv) {
   if (strcmp(argv[2], "on") == 0) _mm_setcsr(_mm_getcsr() | 0x8040u);
   else if (strcmp(argv[2], "off") == 0) _mm_setcsr(_mm_getcsr() & ~0x8040u);
   else if (strcmp(argv[2], "as-linked") != 0) fps_die("unknown FTZ/DAZ mode");
+  FPS_SETUP
   feclearexcept(FE_ALL_EXCEPT);
   fegetenv(&fps_base_env);
   fprintf(fps_out, "READY %x\n", _mm_getcsr());
@@ -993,4 +1008,8 @@ int main(int argc, char **argv) {
 }
 "#,
     );
+    // The program's set-up call (`--setup-call`) runs in the mode the inputs will, and
+    // before the snapshot: what it sets is the state every input starts from.
+    let call = if setup { "fps_setup();" } else { "" };
+    *c = c.replacen("FPS_SETUP", call, 1);
 }

@@ -67,6 +67,9 @@ pub struct NativeSignature {
     pub params: Vec<NativeArgKind>,
     /// `Void`, `F32`, `F64` or a scalar integer of 1..=64 bits.
     pub ret: Type,
+    /// A function of no arguments the driver calls once at start-up, before its snapshot
+    /// (`--setup-call`): every input then runs in the state it leaves.
+    pub setup: Option<String>,
 }
 
 /// One argument value, as bits.
@@ -244,6 +247,7 @@ impl NativeSignature {
             symbol: f.name.clone(),
             params,
             ret: f.ret,
+            setup: None,
         };
         sig.check().map_err(unsupported)?;
         Ok(sig)
@@ -1231,6 +1235,7 @@ mod tests {
             symbol: "f".into(),
             params,
             ret,
+            setup: None,
         }
     }
 

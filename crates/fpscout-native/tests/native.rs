@@ -70,6 +70,7 @@ fn sig(symbol: &str, params: Vec<NativeArgKind>, ret: Type) -> NativeSignature {
         symbol: symbol.into(),
         params,
         ret,
+        setup: None,
     }
 }
 

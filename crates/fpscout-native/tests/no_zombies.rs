@@ -42,6 +42,7 @@ fn every_driver_process_is_reaped() {
             unsigned: false,
         }],
         ret: Type::F64,
+        setup: None,
     };
     let b = NativeBuild::compile(
         &tc,

@@ -43,6 +43,7 @@ fn build(
         symbol: symbol.into(),
         params,
         ret,
+        setup: None,
     };
     NativeBuild::compile(
         &tc,

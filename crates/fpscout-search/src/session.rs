@@ -120,7 +120,11 @@ impl Session {
         let sources = match (focus, sources.files.as_slice()) {
             (Some(function), [file]) if SourceKind::of(&file.path).is_ok_and(|k| k.is_ir()) => {
                 let cut_file = work_dir.path().join("focus.bc");
-                let cut = fpscout_llvm::write_reachable_from(&file.path, function, &cut_file)
+                // The set-up call is a root too: what it reaches is kept.
+                let roots: Vec<&str> = std::iter::once(function)
+                    .chain(flags.setup_call.as_deref())
+                    .collect();
+                let cut = fpscout_llvm::write_reachable_from(&file.path, &roots, &cut_file)
                     .map_err(|e| InputError(e.to_string()))?;
                 if cut {
                     focused = SourceSet {
@@ -151,8 +155,13 @@ impl Session {
             .map(Some)
             .map_err(|e| InputError(format!("build {b}: {e}")))
         };
-        let p = load(BuildKind::P)?;
-        let p_prime = load(BuildKind::PPrime)?;
+        let mut p = load(BuildKind::P)?;
+        let mut p_prime = load(BuildKind::PPrime)?;
+        if let Some(setup) = &flags.setup_call {
+            for module in p.iter_mut().chain(p_prime.iter_mut()) {
+                module.setup = Some(setup_function(module, setup)?);
+            }
+        }
         Ok(Session {
             toolchain,
             flags,
@@ -162,6 +171,13 @@ impl Session {
             p,
             p_prime,
         })
+    }
+
+    /// The linker symbol of the set-up call (`--setup-call`) in `build`, for the
+    /// executables to call first.
+    pub fn setup_symbol(&self, build: BuildKind) -> Option<String> {
+        let module = self.module(build).ok()?;
+        module.setup.map(|f| module.function(f).name.clone())
     }
 
     /// How the optimised build's module follows its machine code.
@@ -287,8 +303,9 @@ impl Session {
         array_lens: &[Option<usize>],
     ) -> Result<NativeBuild, InputError> {
         let f = self.module(build)?.function(func);
-        let sig =
+        let mut sig =
             NativeSignature::from_function(f, array_lens).map_err(|e| InputError(e.to_string()))?;
+        sig.setup = self.setup_symbol(build);
         let dir = self.work_dir.path().join(format!(
             "native-{}",
             if build == BuildKind::P { "p" } else { "pprime" }
@@ -471,4 +488,28 @@ mod link_hint_tests {
         let other = "clang (link) failed: cannot find -lfoo".to_string();
         assert_eq!(with_link_hint(other.clone()), other);
     }
+}
+
+/// The `--setup-call` function of `module`: defined in the program, visible to the
+/// executables' driver, and called with no arguments.
+fn setup_function(module: &Module, name: &str) -> Result<fpscout_ir::FuncId, InputError> {
+    let id = module.find_function(name).ok_or_else(|| {
+        InputError(format!(
+            "--setup-call {name}: no such function is defined in the program (a library's own \
+             set-up must be compiled with it, as GSL's bitcode is)"
+        ))
+    })?;
+    let f = module.function(id);
+    if !f.params.is_empty() {
+        return Err(InputError(format!(
+            "--setup-call {name}: it takes {} parameters; a set-up call takes none",
+            f.params.len()
+        )));
+    }
+    if !f.external {
+        return Err(InputError(format!(
+            "--setup-call {name}: it is static, so the executables cannot call it"
+        )));
+    }
+    Ok(id)
 }

@@ -183,6 +183,10 @@ pub struct BuildFlags {
     /// What both builds' executables link against besides the source: `-lNAME`,
     /// `-LDIR`, and paths of `.so`, `.a` and `.o` files, in command-line order.
     pub libraries: Vec<String>,
+    /// A function of the program (no parameters) that runs before every evaluation, in
+    /// the interpreter and the executables alike (`--setup-call`): a library's set-up such
+    /// as `gsl_set_error_handler_off`.
+    pub setup_call: Option<String>,
 }
 
 impl Default for BuildFlags {
@@ -195,6 +199,7 @@ impl Default for BuildFlags {
                 .collect(),
             common: Vec::new(),
             libraries: Vec::new(),
+            setup_call: None,
         }
     }
 }

@@ -229,6 +229,11 @@ pub(crate) enum Op {
         callee: FuncId,
         args: Box<[Opd]>,
     },
+    /// A call through a pointer, resolved when it runs.
+    CallIndirect {
+        callee: Opd,
+        args: Box<[Opd]>,
+    },
     /// A call outside the module: output, a program end or a native function.
     External(Box<DExternal>),
     Nop,
@@ -325,24 +330,45 @@ pub(crate) fn undefined(i: u32) -> WalkError {
     WalkError::unsupported(format!("use of value %{i} before definition"))
 }
 
+/// Where the module's globals and functions live in a walk's memory: a function is a
+/// one-byte read-only object, so that its address is a pointer like any other (stored in
+/// a global, passed, compared) and a call through it finds the function again.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Addresses {
+    pub globals: Vec<Ptr>,
+    /// By `FuncId`, allocated one after the other.
+    pub functions: Vec<Ptr>,
+}
+
+impl Addresses {
+    /// The function whose address `p` is.
+    pub fn function_at(&self, p: Ptr) -> Option<FuncId> {
+        let first = self.functions.first()?.obj;
+        let index = p.obj.checked_sub(first)?;
+        (p.offset == 0 && (index as usize) < self.functions.len()).then_some(FuncId(index))
+    }
+}
+
 /// Evaluates a constant in a domain.
 pub(crate) fn const_to_val<D: Domain>(
     d: &D,
-    globals: &[Ptr],
+    addresses: &Addresses,
     c: &Const,
 ) -> DResult<Reg<D::Scalar>> {
     Ok(match c {
         Const::Int { width, bits } => Reg::Scalar(d.constant(ScalarTy::Int(*width), *bits)),
         Const::Float { ty, bits } => Reg::Scalar(d.constant(ScalarTy::Float(*ty), *bits)),
         Const::NullPtr => Reg::Ptr(Ptr::NULL),
-        Const::GlobalAddr { global, offset } => Reg::Ptr(globals[global.0 as usize].add(*offset)),
-        Const::FuncAddr(_) => return Err(WalkError::unsupported("function pointers as values")),
+        Const::GlobalAddr { global, offset } => {
+            Reg::Ptr(addresses.globals[global.0 as usize].add(*offset))
+        }
+        Const::FuncAddr(f) => Reg::Ptr(addresses.functions[f.0 as usize]),
         Const::Undef(ScalarTy::Ptr) => Reg::Ptr(Ptr::NULL),
         Const::Undef(s) => Reg::Scalar(d.constant(*s, 0)),
         Const::Vector(lanes) => {
             let mut out = Lanes::with_capacity(lanes.len());
             for l in lanes {
-                match const_to_val(d, globals, l)? {
+                match const_to_val(d, addresses, l)? {
                     Reg::Scalar(s) => out.push(s),
                     _ => return Err(WalkError::unsupported("vector of pointers")),
                 }
@@ -366,7 +392,7 @@ fn int_width(ty: Type) -> DResult<u32> {
 
 struct Decoder<'a, D: Domain> {
     domain: &'a D,
-    globals: &'a [Ptr],
+    addresses: &'a Addresses,
     code: Code<D::Scalar>,
 }
 
@@ -374,7 +400,7 @@ impl<D: Domain> Decoder<'_, D> {
     fn opd(&mut self, o: &Operand) -> Opd {
         match o {
             Operand::Value(v) => Opd::Val(v.0),
-            Operand::Const(c) => match const_to_val(self.domain, self.globals, c) {
+            Operand::Const(c) => match const_to_val(self.domain, self.addresses, c) {
                 Ok(v) => {
                     self.code.consts.push(v);
                     Opd::Const(self.code.consts.len() as u32 - 1)
@@ -603,6 +629,10 @@ impl<D: Domain> Decoder<'_, D> {
                 callee: *callee,
                 args: args.iter().map(|a| self.opd(a)).collect(),
             },
+            InstKind::CallIndirect { callee, args, .. } => Op::CallIndirect {
+                callee: self.opd(callee),
+                args: args.iter().map(|a| self.opd(a)).collect(),
+            },
             InstKind::External(call) => Op::External(Box::new(DExternal {
                 args: call.args.iter().map(|a| self.opd(a)).collect(),
                 call: (**call).clone(),
@@ -671,10 +701,14 @@ impl<D: Domain> Decoder<'_, D> {
 }
 
 /// Decodes every function of `module` for `domain`.
-pub(crate) fn decode<D: Domain>(module: &Module, domain: &D, globals: &[Ptr]) -> Code<D::Scalar> {
+pub(crate) fn decode<D: Domain>(
+    module: &Module,
+    domain: &D,
+    addresses: &Addresses,
+) -> Code<D::Scalar> {
     let mut dec = Decoder {
         domain,
-        globals,
+        addresses,
         code: Code::default(),
     };
     for f in &module.functions {

@@ -5,8 +5,8 @@
 //! scalar operations, each lane with its own [`OpSite`].
 
 use crate::code::{
-    const_to_val, decode, undefined, Code, DBlock, DExternal, DInst, DPhi, Lanes, Op, Opd, Reg,
-    Term, NO_DEST,
+    const_to_val, decode, undefined, Addresses, Code, DBlock, DExternal, DInst, DPhi, Lanes, Op,
+    Opd, Reg, Term, NO_DEST,
 };
 use crate::domain::{Decision, Domain, OpSite};
 use crate::memory::{store_size, Cell, Memory, ObjectId, Ptr};
@@ -250,7 +250,7 @@ pub struct Walker<'m, D: Domain> {
     pub memory: Memory<D::Scalar>,
     pristine: Memory<D::Scalar>,
     /// Where each global of the module lives.
-    globals: Vec<Ptr>,
+    addresses: Addresses,
     pub steps: u64,
     /// Step count at which the step budget or the deadline is looked at next.
     next_check: u64,
@@ -305,29 +305,22 @@ impl<'m, D: Domain> Walker<'m, D> {
         for g in &module.globals {
             // Reads of a global whose initializer is not modelled fail as uninitialized,
             // and the object's name says why.
-            let holds_function = g
-                .cells
-                .iter()
-                .any(|(_, _, c)| matches!(c, Const::FuncAddr(_)));
-            let name = match (&g.unmodelled, holds_function) {
-                (Some(why), _) => format!("{} (initializer not modelled: {why})", g.name),
-                (None, true) => format!(
-                    "{} (initializer not modelled: function pointers as values)",
-                    g.name
-                ),
-                (None, false) => g.name.clone(),
+            let name = match &g.unmodelled {
+                Some(why) => format!("{} (initializer not modelled: {why})", g.name),
+                None => g.name.clone(),
             };
             globals.push(memory.alloc(name, g.size.max(1), !g.constant));
         }
-        for (g, &base) in module.globals.iter().zip(&globals) {
-            if g.cells
-                .iter()
-                .any(|(_, _, c)| matches!(c, Const::FuncAddr(_)))
-            {
-                continue;
-            }
+        // Functions after the globals, one object each, consecutive (`function_at`).
+        let functions = module
+            .functions
+            .iter()
+            .map(|f| memory.alloc(format!("function {}", f.display_name), 1, false))
+            .collect();
+        let addresses = Addresses { globals, functions };
+        for (g, &base) in module.globals.iter().zip(&addresses.globals) {
             for (off, ty, c) in &g.cells {
-                let cell = match const_to_val(&domain, &globals, c)? {
+                let cell = match const_to_val(&domain, &addresses, c)? {
                     Reg::Scalar(s) => Cell::Scalar(*ty, s),
                     Reg::Ptr(p) => Cell::Ptr(p),
                     Reg::Vector(_) => return Err(WalkError::unsupported("vector in global cell")),
@@ -336,26 +329,57 @@ impl<'m, D: Domain> Walker<'m, D> {
                 memory.store_init(&mut domain, base.add(*off as i64), cell)?;
             }
         }
-        let code = decode(module, &domain, &globals);
-        Ok(Walker {
+        let code = decode(module, &domain, &addresses);
+        let mut walker = Walker {
             module,
             domain,
             config,
             pristine: memory.clone(),
             memory,
-            globals,
+            addresses,
             steps: 0,
             next_check: 0,
             code: Some(Box::new(code)),
             stack: Stack::default(),
             phi_scratch: Vec::new(),
             exploration: None,
-        })
+        };
+        if let Some(setup) = module.setup {
+            walker.run_setup(setup)?;
+        }
+        Ok(walker)
+    }
+
+    /// Runs the program's set-up function (`--setup-call`) and makes the memory it leaves
+    /// the state every walk starts from.
+    fn run_setup(&mut self, setup: FuncId) -> DResult<()> {
+        let name = self.module.function(setup).display_name.clone();
+        match self.run(setup, Vec::new()) {
+            Ok(Outcome::Returned(_)) => {}
+            Ok(Outcome::Stopped(why)) => {
+                return Err(WalkError::unsupported(format!(
+                    "the set-up call {name} did not return: {why}"
+                )))
+            }
+            Ok(Outcome::Ended { end, .. }) => {
+                return Err(WalkError::unsupported(format!(
+                    "the set-up call {name} ended the program: {end}"
+                )))
+            }
+            Err(e) => {
+                return Err(WalkError::unsupported(format!(
+                    "the set-up call {name} failed: {e}"
+                )))
+            }
+        }
+        self.pristine = self.memory.clone();
+        self.steps = 0;
+        Ok(())
     }
 
     /// Where each global of the module lives (by `GlobalId`).
     pub(crate) fn global_ptrs(&self) -> &[Ptr] {
-        &self.globals
+        &self.addresses.globals
     }
 
     /// Restores memory to the state right after construction (globals initialised).
@@ -484,6 +508,25 @@ impl<'m, D: Domain> Walker<'m, D> {
                             return Ok(Outcome::Stopped(StopReason::CallDepth { depth }));
                         }
                         self.call(code, stack, *callee, args, inst.dest)?;
+                        continue 'frames;
+                    }
+                    Op::CallIndirect { callee, args } => {
+                        if depth >= self.config.max_call_depth {
+                            return Ok(Outcome::Stopped(StopReason::CallDepth { depth }));
+                        }
+                        let target = match code.get(&frame.values, *callee) {
+                            Ok(Reg::Ptr(p)) => self.addresses.function_at(*p),
+                            Ok(_) => None,
+                            Err(e) => return Err(e),
+                        };
+                        let Some(target) = target else {
+                            let at = inst_loc(module, frame.func, frame.block, frame.pc - 1);
+                            return Err(WalkError::unsupported(
+                                "a call through a pointer that is not a function of the program",
+                            )
+                            .at(at));
+                        };
+                        self.call(code, stack, target, args, inst.dest)?;
                         continue 'frames;
                     }
                     Op::External(call) => match self.external(code, frame, call, inst.dest) {
@@ -1516,7 +1559,9 @@ impl<'m, D: Domain> Walker<'m, D> {
                 }
             }
             Op::Fail(i) => return Err(code.bad[*i as usize].clone()),
-            Op::Call { .. } | Op::External(_) => unreachable!("calls are handled by the run loop"),
+            Op::Call { .. } | Op::CallIndirect { .. } | Op::External(_) => {
+                unreachable!("calls are handled by the run loop")
+            }
             _ => unreachable!("handled by exec"),
         };
         set(frame, inst.dest, result);

@@ -50,6 +50,12 @@ pub(crate) struct CommonArgs<const MODE: usize> {
     /// Compiler flags of P' (default: "-O3 -ffast-math")
     #[arg(long, allow_hyphen_values = true)]
     pub(crate) opt_flags: Option<String>,
+    /// A function of the program, taking no arguments, called before the inputs are
+    /// run, in the interpreter and in both executables (a library's set-up:
+    /// `gsl_set_error_handler_off`, so that GSL's error handler does not abort the
+    /// program on the inputs a maintainer most wants to see)
+    #[arg(long, value_name = "NAME")]
+    pub(crate) setup_call: Option<String>,
     /// The functions translated from FPCore files, by C name: their `:pre` ranges apply
     /// under the user's `--range`s in every mode.
     #[arg(skip)]
@@ -95,10 +101,12 @@ impl<const MODE: usize> CommonArgs<MODE> {
 
     /// The flags of both builds (`--opt-flags` for P').
     pub(crate) fn build_flags(&self) -> BuildFlags {
-        match &self.opt_flags {
+        let mut flags = match &self.opt_flags {
             Some(f) => BuildFlags::with_p_prime(f),
             None => BuildFlags::default(),
-        }
+        };
+        flags.setup_call = self.setup_call.clone();
+        flags
     }
 }
 

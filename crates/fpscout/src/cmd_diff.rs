@@ -119,6 +119,7 @@ impl DiffArgs {
             &self.compile,
             &self.linking,
             self.common.opt_flags.as_deref(),
+            self.common.setup_call.as_deref(),
             self.common.ftz_daz,
         )
     }

@@ -91,6 +91,7 @@ impl ErrorArgs {
             &self.compile,
             &self.linking,
             self.common.opt_flags.as_deref(),
+            self.common.setup_call.as_deref(),
             self.common.ftz_daz,
         )
     }

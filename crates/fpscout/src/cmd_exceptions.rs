@@ -100,6 +100,7 @@ impl ExceptionsArgs {
             &self.compile,
             &self.linking,
             self.common.opt_flags.as_deref(),
+            self.common.setup_call.as_deref(),
             self.common.ftz_daz,
         )
     }

@@ -115,6 +115,7 @@ impl ReachArgs {
             &self.compile,
             &self.linking,
             self.common.opt_flags.as_deref(),
+            self.common.setup_call.as_deref(),
             self.common.ftz_daz,
         )
     }

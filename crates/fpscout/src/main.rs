@@ -112,6 +112,12 @@ enum Command {
         /// Compiler flags of P' (default: "-O3 -ffast-math")
         #[arg(long, allow_hyphen_values = true)]
         opt_flags: Option<String>,
+        /// A function of the program, taking no arguments, called before the inputs are
+        /// run, in the interpreter and in both executables (a library's set-up:
+        /// `gsl_set_error_handler_off`, so that GSL's error handler does not abort the
+        /// program on the inputs a maintainer most wants to see)
+        #[arg(long, value_name = "NAME")]
+        setup_call: Option<String>,
         /// Flush-to-zero / denormals-are-zero: auto = as each executable really runs
         /// (a -ffast-math P' links crtfastmath.o, which turns both on)
         #[arg(long, value_enum, default_value = "auto")]
@@ -225,6 +231,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
             function,
             args,
             opt_flags,
+            setup_call,
             ftz_daz,
             step_budget,
             time_budget,
@@ -239,6 +246,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
                 Some(f) => BuildFlags::with_p_prime(f),
                 None => BuildFlags::default(),
             };
+            flags.setup_call = setup_call;
             let (sources, fpcore) = compile.apply_translating(&source_files, &mut flags)?;
             let function = match (
                 fpcore.harness_entry(Some(&function)),

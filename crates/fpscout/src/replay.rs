@@ -7,7 +7,7 @@ use fpscout_search::sources::CompileArgs;
 use std::path::{Path, PathBuf};
 
 /// What `fpscout run` needs to build and run the program as this invocation did: the
-/// sources and every compile, link, P' and FTZ/DAZ option, as the user typed them (paths
+/// sources and every compile, link, P', set-up and FTZ/DAZ option, as the user typed them (paths
 /// stay relative to the directory fpscout ran in). Options take their values in the same
 /// word (`-Iinc`, `--cflag=-fwrapv`), so a value that starts with '-' cannot read as an
 /// option.
@@ -16,6 +16,7 @@ pub(crate) fn replay(
     compile: &CompileArgs,
     linking: &Linking,
     opt_flags: Option<&str>,
+    setup_call: Option<&str>,
     ftz_daz: FtzDazChoice,
 ) -> Replay {
     let path = |p: &Path| p.display().to_string();
@@ -46,6 +47,7 @@ pub(crate) fn replay(
     options.extend(linking.files.iter().map(|f| format!("--link={}", path(f))));
     options.extend(linking.libs.iter().map(|l| format!("-l{l}")));
     options.extend(opt_flags.map(|f| format!("--opt-flags={f}")));
+    options.extend(setup_call.map(|f| format!("--setup-call={f}")));
     match ftz_daz {
         FtzDazChoice::Auto => {}
         FtzDazChoice::On => options.push("--ftz-daz=on".into()),

@@ -1120,3 +1120,75 @@ fn glibc_classification_functions_called_by_name_run_as_glibc_computes_them() {
         }
     }
 }
+
+#[test]
+fn function_pointers_run_and_a_setup_call_runs_first_in_every_build() {
+    // A table of function pointers and a global handler: calls through them were
+    // "indirect call" for the interpreter. --setup-call runs handler_off first, in the
+    // interpreter and in both executables, which all agree bit for bit.
+    let src = common::cli::repo("tests/setup/handler.c")
+        .display()
+        .to_string();
+    let result = |args: &str, setup: Option<&str>| {
+        let mut all = vec!["run", &src, "-f", "apply", "--args", args];
+        if let Some(s) = setup {
+            all.extend_from_slice(&["--setup-call", s]);
+        }
+        let (recs, code) = common::cli::json_run(&all);
+        assert_eq!(code, Some(0), "{args}: {recs:?}");
+        for r in &recs {
+            assert_eq!(r["data"]["agrees"], true, "{args} {setup:?}: {r}");
+        }
+        recs[0]["data"].clone()
+    };
+    assert_eq!(result("3,0", None)["result"], "0x1.8p+2");
+    assert_eq!(result("3,1", None)["result"], "0x1.2p+3");
+    let aborted = result("-1,0", None);
+    assert_eq!(aborted["end"], "ended", "{aborted}");
+    assert_eq!(aborted["native_end"], "aborts", "{aborted}");
+    let handled = result("-1,0", Some("handler_off"));
+    assert_eq!(handled["end"], "returned", "{handled}");
+    assert!(
+        handled["result"]
+            .as_str()
+            .is_some_and(|r| r.contains("nan")),
+        "{handled}"
+    );
+    // The replay command carries the set-up call.
+    let out = run(&[
+        "error",
+        &src,
+        "-f",
+        "apply",
+        "--range",
+        "x=-1:1",
+        "--int",
+        "which=1",
+        "--time-budget",
+        "2",
+        "--setup-call",
+        "handler_off",
+    ]);
+    assert!(
+        out.stdout.contains("--setup-call=handler_off"),
+        "{}",
+        out.stdout
+    );
+    for (bad, says) in [
+        ("nope", "no such function"),
+        ("apply", "takes 2 parameters"),
+    ] {
+        let out = run(&[
+            "run",
+            &src,
+            "-f",
+            "apply",
+            "--args",
+            "1,0",
+            "--setup-call",
+            bad,
+        ]);
+        assert_eq!(out.code, 2, "{bad}");
+        assert!(out.stderr.contains(says), "{bad}: {}", out.stderr);
+    }
+}
