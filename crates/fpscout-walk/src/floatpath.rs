@@ -460,6 +460,16 @@ impl FloatPath {
     }
 }
 
+/// A branch condition as one comparison or known bits: a `select` tree of conditions
+/// with known leaves (`br (select c, true, false)`, -O3's `zext` of a condition) collapses
+/// to the condition it tests.
+fn branch_value(cond: &PathScalar) -> DResult<PathScalar> {
+    match cond {
+        PathScalar::Choice(choice) => choice.decide_leaves(&|k| k & 1 != 0),
+        other => Ok(other.clone()),
+    }
+}
+
 /// What the float solver models of a float's bits, for the reasons it gives elsewhere.
 const UNMODELLED_BITS: &str = "a float's bits beyond what the float solver models (high words, the exponent field, the sign, masks clearing low bits or the sign)";
 
@@ -1516,6 +1526,7 @@ impl Domain for FloatPath {
     }
 
     fn decide(&mut self, cond: &PathScalar) -> DResult<Decision> {
+        let cond = &branch_value(cond)?;
         let Some(c) = self.comparison_of(cond)? else {
             let bits = self.concrete_bits(cond).unwrap_or(0);
             return Ok(Decision::Known(bits & 1 != 0));
@@ -1537,6 +1548,7 @@ impl Domain for FloatPath {
     }
 
     fn assume(&mut self, cond: &PathScalar, taken: bool) -> DResult<bool> {
+        let cond = &branch_value(cond)?;
         let Some(c) = self.comparison_of(cond)? else {
             return Ok(true);
         };
