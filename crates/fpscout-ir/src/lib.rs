@@ -1242,6 +1242,49 @@ pub struct Module {
 }
 
 impl Module {
+    /// The functions whose address the module takes (`Const::FuncAddr` in a global's
+    /// initializer, an operand, a phi or a return), each once, in id order.
+    pub fn address_taken(&self) -> Vec<FuncId> {
+        fn visit(c: &Const, out: &mut Vec<FuncId>) {
+            match c {
+                Const::FuncAddr(f) => out.push(*f),
+                Const::Vector(lanes) => lanes.iter().for_each(|l| visit(l, out)),
+                _ => {}
+            }
+        }
+        let mut out = Vec::new();
+        let mut operand = |o: &Operand, out: &mut Vec<FuncId>| {
+            if let Operand::Const(c) = o {
+                visit(c, out);
+            }
+        };
+        for g in &self.globals {
+            for (_, _, c) in &g.cells {
+                visit(c, &mut out);
+            }
+        }
+        for f in &self.functions {
+            for b in &f.blocks {
+                for phi in &b.phis {
+                    for (_, o) in &phi.incoming {
+                        operand(o, &mut out);
+                    }
+                }
+                for inst in &b.insts {
+                    for o in inst.kind.operands() {
+                        operand(o, &mut out);
+                    }
+                }
+                if let Terminator::Ret(Some(o)) = &b.term {
+                    operand(o, &mut out);
+                }
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
     pub fn function(&self, id: FuncId) -> &Function {
         &self.functions[id.0 as usize]
     }

@@ -330,22 +330,31 @@ pub(crate) fn undefined(i: u32) -> WalkError {
     WalkError::unsupported(format!("use of value %{i} before definition"))
 }
 
-/// Where the module's globals and functions live in a walk's memory: a function is a
-/// one-byte read-only object, so that its address is a pointer like any other (stored in
-/// a global, passed, compared) and a call through it finds the function again.
+/// Where the module's globals and functions live in a walk's memory: a function whose
+/// address the module takes is a one-byte read-only object, so that its address is a
+/// pointer like any other (stored in a global, passed, compared) and a call through it
+/// finds the function again.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Addresses {
     pub globals: Vec<Ptr>,
-    /// By `FuncId`, allocated one after the other.
-    pub functions: Vec<Ptr>,
+    /// The address-taken functions and their objects, by `FuncId`.
+    pub functions: Vec<(FuncId, Ptr)>,
 }
 
 impl Addresses {
     /// The function whose address `p` is.
     pub fn function_at(&self, p: Ptr) -> Option<FuncId> {
-        let first = self.functions.first()?.obj;
-        let index = p.obj.checked_sub(first)?;
-        (p.offset == 0 && (index as usize) < self.functions.len()).then_some(FuncId(index))
+        (p.offset == 0)
+            .then(|| self.functions.iter().find(|(_, q)| q.obj == p.obj))
+            .flatten()
+            .map(|(f, _)| *f)
+    }
+
+    fn function(&self, f: FuncId) -> Option<Ptr> {
+        self.functions
+            .binary_search_by_key(&f, |(g, _)| *g)
+            .ok()
+            .map(|i| self.functions[i].1)
     }
 }
 
@@ -362,7 +371,10 @@ pub(crate) fn const_to_val<D: Domain>(
         Const::GlobalAddr { global, offset } => {
             Reg::Ptr(addresses.globals[global.0 as usize].add(*offset))
         }
-        Const::FuncAddr(f) => Reg::Ptr(addresses.functions[f.0 as usize]),
+        Const::FuncAddr(f) => match addresses.function(*f) {
+            Some(p) => Reg::Ptr(p),
+            None => return Err(WalkError::unsupported("function pointers as values")),
+        },
         Const::Undef(ScalarTy::Ptr) => Reg::Ptr(Ptr::NULL),
         Const::Undef(s) => Reg::Scalar(d.constant(*s, 0)),
         Const::Vector(lanes) => {

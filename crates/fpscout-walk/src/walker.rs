@@ -311,11 +311,14 @@ impl<'m, D: Domain> Walker<'m, D> {
             };
             globals.push(memory.alloc(name, g.size.max(1), !g.constant));
         }
-        // Functions after the globals, one object each, consecutive (`function_at`).
+        // An object for each function whose address is taken (`function_at`).
         let functions = module
-            .functions
-            .iter()
-            .map(|f| memory.alloc(format!("function {}", f.display_name), 1, false))
+            .address_taken()
+            .into_iter()
+            .map(|f| {
+                let name = format!("function {}", module.function(f).display_name);
+                (f, memory.alloc(name, 1, false))
+            })
             .collect();
         let addresses = Addresses { globals, functions };
         for (g, &base) in module.globals.iter().zip(&addresses.globals) {
