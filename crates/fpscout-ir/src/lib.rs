@@ -1253,7 +1253,7 @@ impl Module {
             }
         }
         let mut out = Vec::new();
-        let mut operand = |o: &Operand, out: &mut Vec<FuncId>| {
+        let operand = |o: &Operand, out: &mut Vec<FuncId>| {
             if let Operand::Const(c) = o {
                 visit(c, out);
             }
