@@ -908,60 +908,31 @@ pub fn run_exceptions(
     for (i, x) in out.iter_mut().enumerate() {
         let key = location_key(x);
         x.targeted = target_locs.contains(&key);
+        let raised_by = findings.inputs.get(&key);
+        let keep = cfg.witnesses_per_location;
         if let Some(r) = &reference {
-            classify_against_reference(x, r, &params, findings.inputs.get(&key), cfg);
+            let kind = x.kind;
+            classify_finding(x, raised_by, keep, |input| {
+                Some(reference_class(kind, &r.value(&params, input), r.ty()))
+            });
         } else if matches!(x.kind, ExceptionKind::Overflow | ExceptionKind::Underflow) {
-            // The witnesses first, then other inputs that raised it: one whose exact
-            // result is normal makes the exception avoidable, and becomes the first witness.
-            let mut tried: Vec<Vec<ArgBits>> =
-                x.witnesses.iter().map(|w| w.input.clone()).collect();
-            if let Some(more) = findings.inputs.get(&key) {
-                let mut more: Vec<&Vec<ArgBits>> =
-                    more.keys().filter(|i| !tried.contains(i)).collect();
-                // A stable order: the set's own order changes from run to run.
-                more.sort_by_cached_key(|i| format!("{i:?}"));
-                tried.extend(
-                    more.into_iter()
-                        .take(CLASSIFIED_INPUTS.saturating_sub(tried.len()))
-                        .cloned(),
-                );
-            }
-            x.class = Avoidability::Unknown;
-            for input in tried {
+            classify_finding(x, raised_by, keep, |input| {
                 // A function whose exact results keep failing (elementary functions,
                 // long iterations) is not worth more of the budget.
                 let hopeless = exact_failures >= EXACT_FAILURES_TOLERATED && exact_successes == 0;
                 if hopeless || run_deadline.is_some_and(|d| Instant::now() >= d) {
-                    break;
+                    return None;
                 }
-                let exact = exact_cache.entry(input.clone()).or_insert_with(|| {
-                    let q = exact_result(module, fid, &space.specs, &input);
+                let exact = exact_cache.entry(input.to_vec()).or_insert_with(|| {
+                    let q = exact_result(module, fid, &space.specs, input);
                     match q {
                         Some(_) => exact_successes += 1,
                         None => exact_failures += 1,
                     }
                     q
                 });
-                match classify(exact.as_ref(), ret) {
-                    Avoidability::PotentiallyAvoidable => {
-                        x.class = Avoidability::PotentiallyAvoidable;
-                        match x.witnesses.iter().position(|w| w.input == input) {
-                            Some(k) => x.witnesses.swap(0, k),
-                            None => {
-                                if let Some(w) =
-                                    findings.inputs.get(&key).and_then(|m| m.get(&input))
-                                {
-                                    x.witnesses.insert(0, w.clone());
-                                    x.witnesses.truncate(cfg.witnesses_per_location.max(1));
-                                }
-                            }
-                        }
-                        break;
-                    }
-                    Avoidability::Inherent => x.class = Avoidability::Inherent,
-                    _ => {}
-                }
-            }
+                Some(classify(exact.as_ref(), ret))
+            });
         }
         progress("confirm", i as u64 + 1, confirm_total as u64);
     }
@@ -1545,46 +1516,49 @@ fn exact_result(
 
 /// Avoidable when the exact result is a normal number of the return type (zero is not:
 /// an underflow to a true zero is no loss).
-/// Classifies `x` against the mathematical function: at its witnesses, then other inputs
-/// that raised it, spurious as soon as one has an ordinary mathematical result there
-/// (that input becomes the first witness), else inherent when one shows the exception
-/// in the mathematics itself.
-fn classify_against_reference(
+/// Classifies `x` by `class_at` at its witnesses, then at other inputs that raised it (at
+/// most [`CLASSIFIED_INPUTS`] in all, in a stable order): the first input showing the
+/// exception avoidable (a normal exact result; an ordinary mathematical one) sets the
+/// class and becomes the first witness; else it is inherent when an input showed that,
+/// unknown otherwise. `class_at` answers `None` to stop looking.
+fn classify_finding(
     x: &mut ExceptionFinding,
-    reference: &FunctionReference,
-    params: &[fpscout_ir::Param],
-    more: Option<&HashMap<Vec<ArgBits>, Witness>>,
-    cfg: &ExceptionsConfig,
+    raised_by: Option<&HashMap<Vec<ArgBits>, Witness>>,
+    witnesses_kept: usize,
+    mut class_at: impl FnMut(&[ArgBits]) -> Option<Avoidability>,
 ) {
     let mut tried: Vec<Vec<ArgBits>> = x.witnesses.iter().map(|w| w.input.clone()).collect();
-    if let Some(more) = more {
-        let mut others: Vec<&Vec<ArgBits>> = more.keys().filter(|i| !tried.contains(i)).collect();
-        others.sort_by_cached_key(|i| format!("{i:?}"));
+    if let Some(more) = raised_by {
+        let mut more: Vec<&Vec<ArgBits>> = more.keys().filter(|i| !tried.contains(i)).collect();
+        // A stable order: the set's own order changes from run to run.
+        more.sort_by_cached_key(|i| format!("{i:?}"));
         tried.extend(
-            others
-                .into_iter()
+            more.into_iter()
                 .take(CLASSIFIED_INPUTS.saturating_sub(tried.len()))
                 .cloned(),
         );
     }
     x.class = Avoidability::Unknown;
     for input in tried {
-        match reference_class(x.kind, &reference.value(params, &input), reference.ty()) {
-            Avoidability::Spurious => {
-                x.class = Avoidability::Spurious;
+        let Some(class) = class_at(&input) else {
+            return;
+        };
+        match class {
+            Avoidability::PotentiallyAvoidable | Avoidability::Spurious => {
+                x.class = class;
                 match x.witnesses.iter().position(|w| w.input == input) {
                     Some(k) => x.witnesses.swap(0, k),
                     None => {
-                        if let Some(w) = more.and_then(|m| m.get(&input)) {
+                        if let Some(w) = raised_by.and_then(|m| m.get(&input)) {
                             x.witnesses.insert(0, w.clone());
-                            x.witnesses.truncate(cfg.witnesses_per_location.max(1));
+                            x.witnesses.truncate(witnesses_kept.max(1));
                         }
                     }
                 }
                 return;
             }
             Avoidability::Inherent => x.class = Avoidability::Inherent,
-            _ => {}
+            Avoidability::Unknown | Avoidability::NotApplicable => {}
         }
     }
 }
