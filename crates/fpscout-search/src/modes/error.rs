@@ -109,9 +109,16 @@ pub struct ErrorMeasure {
 }
 
 impl ErrorMeasure {
-    /// Whether this error is larger than `other`'s (relative error first, then ulps).
+    /// Errors in order of size: relative error first, then ulps (NaNs compare equal).
+    fn order(&self, other: &ErrorMeasure) -> std::cmp::Ordering {
+        (self.rel_error, self.ulps)
+            .partial_cmp(&(other.rel_error, other.ulps))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    }
+
+    /// Whether this error is larger than `other`'s.
     fn beats(&self, other: &ErrorMeasure) -> bool {
-        (self.rel_error, self.ulps) > (other.rel_error, other.ulps)
+        self.order(other) == std::cmp::Ordering::Greater
     }
 
     /// Whether the result and the exact value are both finite numbers (FPCC counts
@@ -480,12 +487,7 @@ impl Evaluator<'_> {
             return;
         }
         let least = (0..self.bug_inputs.len())
-            .min_by(|&a, &b| {
-                let (x, y) = (&self.bug_inputs[a].1, &self.bug_inputs[b].1);
-                (x.rel_error, x.ulps)
-                    .partial_cmp(&(y.rel_error, y.ulps))
-                    .unwrap_or(std::cmp::Ordering::Equal)
-            })
+            .min_by(|&a, &b| self.bug_inputs[a].1.order(&self.bug_inputs[b].1))
             .unwrap_or(0);
         if m.beats(&self.bug_inputs[least].1) {
             self.bug_inputs[least] = (floats.to_vec(), m.clone());
@@ -910,11 +912,7 @@ fn run_error_once(
         .as_ref()
         .map(|(f, m)| (ev.space.assemble(f), m.clone()));
     let mut bugs = std::mem::take(&mut ev.bug_inputs);
-    bugs.sort_by(|(_, a), (_, b)| {
-        (b.rel_error, b.ulps)
-            .partial_cmp(&(a.rel_error, a.ulps))
-            .unwrap_or(std::cmp::Ordering::Equal)
-    });
+    bugs.sort_by(|(_, a), (_, b)| b.order(a));
     report.bug_inputs = bugs
         .into_iter()
         .map(|(f, m)| (ev.space.assemble(&f), m))
