@@ -126,7 +126,14 @@ impl DiffArgs {
 
     /// The configuration for `function` (an FPCore's `:pre` ranges under the user's
     /// `--range`s, as in every mode).
-    fn config(&self, function: &str, started: Instant) -> Result<DiffConfig, InputError> {
+    /// The configuration for `function`; an FPCore function's own body is the reference
+    /// when no `--reference` is given.
+    fn config(
+        &self,
+        function: &str,
+        core: Option<&FpCoreFunction>,
+        started: Instant,
+    ) -> Result<DiffConfig, InputError> {
         let mut cfg = DiffConfig::new(function);
         // Diff compares both builds: the common configuration's build is not read.
         cfg.common = self.common.config(function, BuildKind::P, started)?;
@@ -153,6 +160,7 @@ impl DiffArgs {
         cfg.search_budget = self.search_budget;
         cfg.random_inputs = self.random;
         cfg.float_solver = !self.no_float_solver;
+        cfg.reference = ReferenceSpec::chosen(self.reference.as_deref(), core);
         Ok(cfg)
     }
 }
@@ -160,7 +168,7 @@ impl DiffArgs {
 pub fn run(mut args: DiffArgs, started: Instant) -> Result<ExitCode, InputError> {
     let mut flags = args.common.build_flags();
     // Checked before compiling: a typo should not cost a build.
-    args.config("", started)?;
+    args.config("", None, started)?;
     args.outputs.prepare()?;
     args.shard.parse()?;
     if args.function.is_some() {
@@ -260,8 +268,7 @@ fn analyse(
     notes: bool,
     quiet: bool,
 ) -> Result<(DiffReport, DiffConfig), InputError> {
-    let mut cfg = args.config(function, started)?;
-    cfg.reference = ReferenceSpec::chosen(args.reference.as_deref(), core);
+    let cfg = args.config(function, core, started)?;
     // Integer parameters and array lengths are not searched: say what they default to.
     let fid = session.function(BuildKind::P, function)?;
     for p in &session.p()?.function(fid).params {

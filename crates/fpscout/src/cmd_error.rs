@@ -96,7 +96,14 @@ impl ErrorArgs {
         )
     }
 
-    fn config(&self, function: &str, started: Instant) -> Result<ErrorConfig, InputError> {
+    /// The configuration for `function`; an FPCore function's own body is the reference
+    /// when no `--reference` is given.
+    fn config(
+        &self,
+        function: &str,
+        core: Option<&FpCoreFunction>,
+        started: Instant,
+    ) -> Result<ErrorConfig, InputError> {
         if !(self.threshold >= 0.0 && self.threshold.is_finite()) {
             return Err(InputError(format!(
                 "--threshold must be a finite relative error of at least 0, not {}",
@@ -116,20 +123,7 @@ impl ErrorArgs {
         cfg.precision_loss_threshold = self.precision_loss_threshold;
         cfg.cancellation_threshold = self.cancellation_threshold;
         cfg.threshold = self.threshold;
-        cfg.reference = ReferenceSpec::chosen(self.reference.as_deref(), None);
-        Ok(cfg)
-    }
-
-    /// `config`, with an FPCore function's own body as the reference when no
-    /// `--reference` is given.
-    fn config_for(
-        &self,
-        function: &str,
-        fpcore: Option<&FpCoreFunction>,
-        started: Instant,
-    ) -> Result<ErrorConfig, InputError> {
-        let mut cfg = self.config(function, started)?;
-        cfg.reference = ReferenceSpec::chosen(self.reference.as_deref(), fpcore);
+        cfg.reference = ReferenceSpec::chosen(self.reference.as_deref(), core);
         Ok(cfg)
     }
 }
@@ -137,7 +131,7 @@ impl ErrorArgs {
 pub fn run(mut args: ErrorArgs, started: Instant) -> Result<ExitCode, InputError> {
     let mut flags = args.common.build_flags();
     // Checked before compiling: a typo should not cost a build.
-    args.config("", started)?;
+    args.config("", None, started)?;
     args.outputs.prepare()?;
     args.shard.parse()?;
     if args.function.is_some() {
@@ -195,7 +189,7 @@ pub fn run(mut args: ErrorArgs, started: Instant) -> Result<ExitCode, InputError
         Some(f) => f.c_name.clone(),
         None => name.clone(),
     };
-    let cfg = args.config_for(&function, core, started)?;
+    let cfg = args.config(&function, core, started)?;
     let session = Session::open_focused(
         &sources,
         flags,
@@ -430,7 +424,7 @@ impl WholeRun for WholeError<'_> {
         _quiet: bool,
     ) -> Result<Analysed<ErrorTotal>, InputError> {
         let core = self.fpcore.resolve(&item.name).ok().flatten();
-        let cfg = self.args.config_for(&item.name, core, Instant::now())?;
+        let cfg = self.args.config(&item.name, core, Instant::now())?;
         let report = run_error(session, &cfg, &mut |_| {})?;
         let replay = self.args.replay();
         let confirmed = report.native.as_ref().is_some_and(|n| n.confirmed);

@@ -105,7 +105,14 @@ impl ExceptionsArgs {
         )
     }
 
-    fn config(&self, function: &str, started: Instant) -> Result<ExceptionsConfig, InputError> {
+    /// The configuration for `function`; an FPCore function's own body is the reference
+    /// when no `--reference` is given.
+    fn config(
+        &self,
+        function: &str,
+        core: Option<&FpCoreFunction>,
+        started: Instant,
+    ) -> Result<ExceptionsConfig, InputError> {
         let mut cfg = ExceptionsConfig::new(function);
         cfg.common = self.common.config(function, self.build.kind(), started)?;
         cfg.collect.loop_bound = self.loop_bound;
@@ -119,19 +126,6 @@ impl ExceptionsArgs {
         cfg.random_inputs = self.random;
         cfg.float_solver = !self.no_float_solver;
         cfg.witnesses_per_location = self.witnesses.max(1);
-        cfg.reference = ReferenceSpec::chosen(self.reference.as_deref(), None);
-        Ok(cfg)
-    }
-
-    /// `config`, with an FPCore function's own body as the reference when no
-    /// `--reference` is given.
-    fn config_for(
-        &self,
-        function: &str,
-        core: Option<&FpCoreFunction>,
-        started: Instant,
-    ) -> Result<ExceptionsConfig, InputError> {
-        let mut cfg = self.config(function, started)?;
         cfg.reference = ReferenceSpec::chosen(self.reference.as_deref(), core);
         Ok(cfg)
     }
@@ -144,7 +138,7 @@ impl ExceptionsArgs {
 pub fn run(mut args: ExceptionsArgs, started: Instant) -> Result<ExitCode, InputError> {
     let mut flags = args.common.build_flags();
     // Checked before compiling: a typo should not cost a build.
-    args.config("", started)?;
+    args.config("", None, started)?;
     args.outputs.prepare()?;
     args.shard.parse()?;
     if args.function.is_some() {
@@ -216,7 +210,7 @@ fn one_function(
     builds: impl FnOnce() -> ReproBuilds,
 ) -> Result<ExitCode, InputError> {
     let core = fpcore.resolve(function).ok().flatten();
-    let cfg = args.config_for(function, core, started)?;
+    let cfg = args.config(function, core, started)?;
     let mut bar = Progress::new(args.json, started, cfg.common.time_budget_s);
     let mut progress = |phase: &str, done: u64, total: u64| bar.update(phase, done, total);
     let report = run_exceptions(session, &cfg, &mut progress)?;
@@ -264,7 +258,7 @@ impl WholeRun for WholeExceptions<'_> {
         _quiet: bool,
     ) -> Result<Analysed<ExceptionsTotal>, InputError> {
         let core = self.fpcore.resolve(&item.name).ok().flatten();
-        let cfg = self.args.config_for(&item.name, core, Instant::now())?;
+        let cfg = self.args.config(&item.name, core, Instant::now())?;
         let report = run_exceptions(session, &cfg, &mut |_, _, _| {})?;
         let s = &report.summary;
         let replay = self.args.replay();
