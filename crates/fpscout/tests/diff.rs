@@ -1,13 +1,15 @@
 //! End-to-end tests of `fpscout diff` on small functions with known P/P' differences,
 //! and on one with none.
 
+mod common;
+
+use common::cli::{json_run, records, run};
 use fpscout_ir::ExceptionKind;
 use fpscout_search::diff::{run_diff, DiffConfig, DiffKind, DiffReport, ResultClass};
 use fpscout_search::origin::{Aim, Origin, Phase};
 use fpscout_search::session::{FtzDazChoice, Session};
 use fpscout_toolchain::BuildFlags;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::Mutex;
 
 fn source(dir: &tempfile::TempDir, name: &str, text: &str) -> PathBuf {
@@ -261,29 +263,17 @@ fn cli_exit_codes_and_json_summary() {
         "reassoc.c",
         "double reassoc(double x) { return (x + 1e308) - 1e308; }\n",
     );
-    let out = Command::new(env!("CARGO_BIN_EXE_fpscout"))
-        .env("FPSCOUT_CACHE_DIR", test_cache())
-        .args([
-            "diff",
-            src.to_str().unwrap(),
-            "-f",
-            "reassoc",
-            "--random",
-            "500",
-            "--json",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "differences found: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let out = run(&[
+        "diff",
+        src.to_str().unwrap(),
+        "-f",
+        "reassoc",
+        "--random",
+        "500",
+        "--json",
+    ]);
+    assert_eq!(out.code, 1, "differences found: {}", out.stderr);
+    let lines = records(&out.stdout);
     let summary = lines.last().unwrap();
     assert_eq!(summary["type"], "summary");
     for key in [
@@ -310,39 +300,26 @@ fn cli_exit_codes_and_json_summary() {
         "mul.c",
         "double mul(double x, double y) { return x * y; }\n",
     );
-    let out = Command::new(env!("CARGO_BIN_EXE_fpscout"))
-        .env("FPSCOUT_CACHE_DIR", test_cache())
-        .args([
-            "diff",
-            same.to_str().unwrap(),
-            "-f",
-            "mul",
-            "--random",
-            "500",
-            "--ftz-daz",
-            "off",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
-    let out = Command::new(env!("CARGO_BIN_EXE_fpscout"))
-        .env("FPSCOUT_CACHE_DIR", test_cache())
-        .args([
-            "diff",
-            same.to_str().unwrap(),
-            "-f",
-            "mul",
-            "--range",
-            "x=3:1",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    let out = run(&[
+        "diff",
+        same.to_str().unwrap(),
+        "-f",
+        "mul",
+        "--random",
+        "500",
+        "--ftz-daz",
+        "off",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stdout);
+    let out = run(&[
+        "diff",
+        same.to_str().unwrap(),
+        "-f",
+        "mul",
+        "--range",
+        "x=3:1",
+    ]);
+    assert_eq!(out.code, 2);
 }
 
 #[test]
@@ -567,11 +544,6 @@ fn the_automatic_solve_budget_ends_when_models_stop_giving_new_candidates() {
     assert!(!stopped.contains("solver saturated"), "{stopped}");
 }
 
-/// The tests' own compile cache (under the target directory, never the user's).
-fn test_cache() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("fpscout-test-cache")
-}
-
 #[test]
 fn a_reference_names_the_build_closer_to_the_mathematical_value() {
     // (x + 1e16) - 1e16 absorbs x in P; fast-math folds it to x, the exact value: every
@@ -582,33 +554,19 @@ fn a_reference_names_the_build_closer_to_the_mathematical_value() {
         "absorb.c",
         "double absorb(double x) { return (x + 1e16) - 1e16; }\n",
     );
-    let out = Command::new(env!("CARGO_BIN_EXE_fpscout"))
-        .env("FPSCOUT_CACHE_DIR", test_cache())
-        .args([
-            "diff",
-            src.to_str().unwrap(),
-            "-f",
-            "absorb",
-            "--range",
-            "x=-100:100",
-            "--time-budget",
-            "5",
-            "--reference",
-            "x",
-            "--json",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let (lines, code) = json_run(&[
+        "diff",
+        src.to_str().unwrap(),
+        "-f",
+        "absorb",
+        "--range",
+        "x=-100:100",
+        "--time-budget",
+        "5",
+        "--reference",
+        "x",
+    ]);
+    assert_eq!(code, Some(1));
     let findings: Vec<&serde_json::Value> =
         lines.iter().filter(|l| l["type"] == "finding").collect();
     assert!(!findings.is_empty());
@@ -626,18 +584,14 @@ fn a_reference_names_the_build_closer_to_the_mathematical_value() {
     let summary = lines.last().unwrap();
     assert_eq!(summary["data"]["reference"], "x");
     // A reference over a name the function does not have is an input error.
-    let out = Command::new(env!("CARGO_BIN_EXE_fpscout"))
-        .env("FPSCOUT_CACHE_DIR", test_cache())
-        .args([
-            "diff",
-            src.to_str().unwrap(),
-            "-f",
-            "absorb",
-            "--reference",
-            "(sin y)",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--reference"));
+    let out = run(&[
+        "diff",
+        src.to_str().unwrap(),
+        "-f",
+        "absorb",
+        "--reference",
+        "(sin y)",
+    ]);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("--reference"), "{}", out.stderr);
 }

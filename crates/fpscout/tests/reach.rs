@@ -52,6 +52,14 @@ fn decimal_of(witness: &Value, k: usize) -> f64 {
         .expect("a decimal input")
 }
 
+/// A proof: unreachable, exit 0, no witness, and no path left unknown.
+fn assert_proved_unreachable(answer: &Value, witness: &Option<Value>, code: Option<i32>) {
+    assert_eq!(answer["answer"], "unreachable", "{answer}");
+    assert_eq!(code, Some(0));
+    assert!(witness.is_none(), "{witness:?}");
+    assert_eq!(answer["paths"]["unknown"], 0, "{answer}");
+}
+
 #[test]
 fn absorption_is_unreachable_over_floats() {
     let path = file("svcomp", "absorption.c");
@@ -545,10 +553,7 @@ fn class_tests_are_solved_and_refuted_over_floats() {
     // …and refuted where no float passes them (normals start at 2^-126).
     let path = file("svcomp", "fpclass_unreachable.c");
     let (answer, witness, code) = reach(&[&path]);
-    assert_eq!(answer["answer"], "unreachable", "{answer}");
-    assert_eq!(code, Some(0));
-    assert!(witness.is_none());
-    assert_eq!(answer["paths"]["unknown"], 0, "{answer}");
+    assert_proved_unreachable(&answer, &witness, code);
 }
 
 #[test]
@@ -729,10 +734,7 @@ fn libm_results_out_of_reach_are_unreachable_and_unmodelled_libm_stays_unknown()
     // log(x) > 710 for finite x and exp(x) < 0: refuted through glibc's enclosures.
     let path = file("svcomp", "libm_log_unreachable.c");
     let (answer, witness, code) = reach(&[&path, "--time-budget", "60"]);
-    assert_eq!(answer["answer"], "unreachable", "{answer}");
-    assert_eq!(code, Some(0));
-    assert!(witness.is_none());
-    assert_eq!(answer["paths"]["unknown"], 0, "{answer}");
+    assert_proved_unreachable(&answer, &witness, code);
     // atan2 has no enclosure: its paths are unknown, and so is the answer.
     let path = file("svcomp", "libm_atan2_unknown.c");
     let (answer, witness, code) = reach(&[&path, "--time-budget", "6"]);
@@ -748,10 +750,7 @@ fn integer_results_of_library_calls_are_fresh_variables_of_the_float_solver() {
     // only once the executable (real ilogb) fails the assertion.
     let path = file("svcomp", "ilogb_result_unreachable.c");
     let (answer, witness, code) = reach(&[&path, "--time-budget", "30"]);
-    assert_eq!(answer["answer"], "unreachable", "{answer}");
-    assert_eq!(code, Some(0));
-    assert!(witness.is_none());
-    assert_eq!(answer["paths"]["unknown"], 0, "{answer}");
+    assert_proved_unreachable(&answer, &witness, code);
     let path = file("svcomp", "ilogb_result_reachable.c");
     let (answer, witness, code) = reach(&[&path, "--time-budget", "30"]);
     assert_eq!(answer["answer"], "reachable", "{answer}");
@@ -783,8 +782,5 @@ fn floats_converted_from_integers_the_solver_does_not_follow_are_new_variables()
     // value" (newlib's log10 and tan, musl's pow): now a float over int's range.
     let path = file("svcomp", "converted_int_unreachable.c");
     let (answer, witness, code) = reach(&[&path, "--time-budget", "30"]);
-    assert_eq!(answer["answer"], "unreachable", "{answer}");
-    assert_eq!(code, Some(0));
-    assert!(witness.is_none());
-    assert_eq!(answer["paths"]["unknown"], 0, "{answer}");
+    assert_proved_unreachable(&answer, &witness, code);
 }
