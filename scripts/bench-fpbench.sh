@@ -3,7 +3,9 @@
 # (default: bench/fpbench/*.fpcore; or the .fpcore files given as arguments), default
 # budgets or TIME_BUDGET seconds each. Prints per expression: suite, name, supported or
 # why not, confirmed findings, signatures, wall time; then totals (supported %, analysed,
-# with findings, max/median time) per suite and for all.
+# with findings, max/median time) per suite and for all. Each FPCore's body is the
+# reference of `diff` (issue #32): `ref` counts the confirmed findings whose exact value
+# is finite, `named` those of them that name the build closer to it (P, P' or tie).
 # FPSCOUT=path/to/fpscout uses that binary instead of building the release one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -48,7 +50,7 @@ def cores(text):
     return out
 
 rows = []
-print(f"{'suite':<16} {'name':<40} {'status':<12} {'found':>5} {'sigs':>4} {'wall s':>7}  note")
+print(f"{'suite':<16} {'name':<40} {'status':<12} {'found':>5} {'sigs':>4} {'ref':>4} {'named':>5} {'wall s':>7}  note")
 for path in sys.argv[1:]:
     suite = os.path.basename(path).removesuffix(".fpcore")
     with open(path) as f:
@@ -64,6 +66,7 @@ for path in sys.argv[1:]:
         p = subprocess.run(cmd, capture_output=True, text=True)
         wall = time.monotonic() - t0
         summary = None
+        with_ref = named = 0
         for line in p.stdout.splitlines():
             try:
                 r = json.loads(line)
@@ -71,21 +74,27 @@ for path in sys.argv[1:]:
                 continue
             if r.get("type") == "summary":
                 summary = r["data"]
+            if r.get("type") == "finding":
+                ref = r["data"].get("reference") or {}
+                if isinstance(ref.get("exact"), (int, float)):
+                    with_ref += 1
+                    named += ref.get("closer") in ("P", "P'", "tie")
         if p.returncode in (0, 1) and summary is not None:
             row = dict(suite=suite, name=name or key, status="analysed",
                        found=summary["diff_confirmed"], sigs=summary["signatures"],
-                       wall=wall, note="")
+                       ref=with_ref, named=named, wall=wall, note="")
         else:
             errors = [l for l in p.stderr.splitlines() if l.startswith("fpscout: error:")]
             why = errors[-1].removeprefix("fpscout: error: ") if errors else \
                 f"exit {p.returncode}: " + (p.stderr.strip().splitlines() or ["?"])[-1]
             status = "unsupported" if "not supported" in why else "failed"
             row = dict(suite=suite, name=name or key, status=status, found=None,
-                       sigs=None, wall=wall, note=re.sub(r"^\S*/", "", why)[:110])
+                       sigs=None, ref=None, named=None, wall=wall, note=re.sub(r"^\S*/", "", why)[:110])
         rows.append(row)
         fmt = lambda v: "-" if v is None else str(v)
         print(f"{row['suite']:<16} {row['name'][:40]:<40} {row['status']:<12} "
-              f"{fmt(row['found']):>5} {fmt(row['sigs']):>4} {row['wall']:>7.1f}  {row['note']}",
+              f"{fmt(row['found']):>5} {fmt(row['sigs']):>4} {fmt(row['ref']):>4} "
+              f"{fmt(row['named']):>5} {row['wall']:>7.1f}  {row['note']}",
               flush=True)
 
 def totals(label, rows):
@@ -98,7 +107,9 @@ def totals(label, rows):
             f"analysed {len(analysed)} ({100 * len(analysed) / max(n, 1):.0f} %); "
             f"with confirmed findings {sum(1 for r in analysed if r['found'])}; "
             f"findings {sum(r['found'] for r in analysed)}; "
-            f"signatures {sum(r['sigs'] for r in analysed)}")
+            f"signatures {sum(r['sigs'] for r in analysed)}; "
+            f"with a finite reference {sum(r['ref'] for r in analysed)}, "
+            f"closer build named {sum(r['named'] for r in analysed)}")
     if times:
         line += (f"; wall max {max(times):.1f} s, median {statistics.median(times):.1f} s, "
                  f"under 10 s {sum(1 for t in times if t < 10)}/{len(times)}")

@@ -19,6 +19,7 @@ mod emit;
 mod number;
 mod pre;
 mod reference;
+mod reference_c;
 mod sexp;
 
 use std::fmt;
@@ -29,6 +30,7 @@ pub use number::Precision;
 pub use reference::{
     measure, Measured, Reference, ReferenceError, ReferenceValue, MAX_PRECISION, START_PRECISION,
 };
+pub use reference_c::{CFloat, NoCEquivalent};
 pub use sexp::{Sexp, SexpKind};
 
 /// A line and column (both from 1, column in characters) in the FPCore text.

@@ -157,7 +157,7 @@ pub enum ReferenceValue {
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Reference {
-    body: Expr,
+    pub(crate) body: Expr,
     params: Vec<String>,
     slots: usize,
 }
@@ -169,7 +169,7 @@ enum Ty {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-enum Expr {
+pub(crate) enum Expr {
     Num(Rational, bool),
     Const(&'static str),
     Bool(bool),
@@ -482,6 +482,27 @@ fn num_expr(x: crate::number::Exact) -> Expr {
         x.magnitude
     };
     Expr::Num(q, x.negative && zero)
+}
+
+/// A named constant's value at precision `p` bits (every constant but `INFINITY` and
+/// `NAN`), rounded to nearest.
+pub(crate) fn constant_value(c: &str, p: u32) -> Float {
+    let pi = || Float::with_val(p, Constant::Pi);
+    match c {
+        "E" => Float::with_val(p, 1).exp(),
+        "LOG2E" => Float::with_val(p, Constant::Log2).recip(),
+        "LOG10E" => Float::with_val(p, 10).ln().recip(),
+        "PI" => pi(),
+        "PI_2" => pi() / 2u32,
+        "PI_4" => pi() / 4u32,
+        "M_1_PI" => pi().recip(),
+        "M_2_PI" => pi().recip() * 2u32,
+        "M_2_SQRTPI" => pi().recip_sqrt() * 2u32,
+        "LN2" => Float::with_val(p, Constant::Log2),
+        "LN10" => Float::with_val(p, 10).ln(),
+        "SQRT2" => Float::with_val(p, 2).sqrt(),
+        _ => Float::with_val(p, 2).recip_sqrt(),
+    }
 }
 
 impl Reference {
@@ -1018,7 +1039,6 @@ impl Eval {
 
     fn constant(&self, c: &str) -> Num {
         let p = self.p;
-        let pi = || Float::with_val(p, Constant::Pi);
         let f = match c {
             "INFINITY" | "NAN" => {
                 return Num::Approx {
@@ -1034,19 +1054,7 @@ impl Eval {
                     overflow: false,
                 }
             }
-            "E" => Float::with_val(p, 1).exp(),
-            "LOG2E" => Float::with_val(p, Constant::Log2).recip(),
-            "LOG10E" => Float::with_val(p, 10).ln().recip(),
-            "PI" => pi(),
-            "PI_2" => pi() / 2u32,
-            "PI_4" => pi() / 4u32,
-            "M_1_PI" => pi().recip(),
-            "M_2_PI" => pi().recip() * 2u32,
-            "M_2_SQRTPI" => pi().recip_sqrt() * 2u32,
-            "LN2" => Float::with_val(p, Constant::Log2),
-            "LN10" => Float::with_val(p, 10).ln(),
-            "SQRT2" => Float::with_val(p, 2).sqrt(),
-            _ => Float::with_val(p, 2).recip_sqrt(),
+            _ => constant_value(c, p),
         };
         Num::Approx {
             f,

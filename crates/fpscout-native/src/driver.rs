@@ -36,7 +36,10 @@
 //!   input's index, so 2^32 inputs are every `float`; a `double` parameter takes
 //!   `(k << 32) | mix(k)` for index `k`, every sign and exponent sampled. Flags are read
 //!   after each call and cleared only when one of the four was raised (an `ldmxcsr` per
-//!   call would cost more than most functions); no state is restored between inputs.
+//!   call would cost more than most functions); no state is restored between inputs;
+//! - `sweep` mode (`driver sweep <ftz> <first> <count> <threshold>`, the threshold as the
+//!   hex bits of a double): hands over to the exhaustive sweep linked in (module
+//!   `sweep`), which prints its own report.
 //!
 //! Program ends. The executable is linked with `--wrap` for `exit`, `_Exit`, `_exit`,
 //! `quick_exit`, `abort` and `__assert_fail` (see [`WRAP_LINK_FLAGS`]), so every call the
@@ -945,6 +948,10 @@ fn write_enumerate(c: &mut String, sig: &NativeSignature, ret: RetKind) {
 fn write_main(c: &mut String, setup: bool) {
     c.push_str(
         r#"
+/* The exhaustive sweep (module `sweep`), linked in only when one is wanted. */
+extern int fps_sweep(uint64_t first, uint64_t count, double threshold, FILE *out)
+    __attribute__((weak));
+
 int main(int argc, char **argv) {
   /* Crashing vectors are expected: do not leave a core file for each of them. */
   struct rlimit no_core = {0, 0};
@@ -1002,6 +1009,18 @@ int main(int argc, char **argv) {
     unsigned long long stride = strtoull(argv[5], &end3, 10);
     if (*end1 != 0 || *end2 != 0 || *end3 != 0 || errno != 0) fps_die("bad enumeration range");
     return fps_enumerate((uint64_t)first, (uint64_t)count, (uint64_t)stride);
+  }
+  if (strcmp(argv[1], "sweep") == 0 && argc >= 6) {
+    if (fps_sweep == NULL) fps_die("this driver was built without a sweep");
+    char *end1, *end2, *end3;
+    errno = 0;
+    unsigned long long first = strtoull(argv[3], &end1, 10);
+    unsigned long long count = strtoull(argv[4], &end2, 10);
+    unsigned long long threshold_bits = strtoull(argv[5], &end3, 16);
+    if (*end1 != 0 || *end2 != 0 || *end3 != 0 || errno != 0) fps_die("bad sweep range");
+    double threshold;
+    memcpy(&threshold, &threshold_bits, sizeof threshold);
+    return fps_sweep((uint64_t)first, (uint64_t)count, threshold, fps_out);
   }
   fps_die("unknown mode");
   return 2;

@@ -20,7 +20,13 @@
 //! protocol.
 
 mod driver;
+mod sweep;
 mod trace;
+
+pub use sweep::{
+    SweepCandidate, SweepOutcome, SweepReference, KEEP as SWEEP_KEEP,
+    SAMPLE_EVERY as SWEEP_SAMPLE_EVERY,
+};
 
 pub use trace::{NativeEvent, NativeTrace, RawEvent, RawSite, Symbolizer};
 
@@ -344,6 +350,39 @@ impl NativeBuild {
         sig: &NativeSignature,
         work_dir: &Path,
     ) -> Result<NativeBuild> {
+        NativeBuild::compile_with(tc, sources, build, flags, sig, None, work_dir)
+    }
+
+    /// [`NativeBuild::compile_sources`] with the exhaustive sweep against `reference`
+    /// linked in (see [`NativeBuild::sweep`]); the function must be `float f(float)`.
+    pub fn compile_sweep(
+        tc: &Toolchain,
+        sources: &SourceSet,
+        build: BuildKind,
+        flags: &BuildFlags,
+        sig: &NativeSignature,
+        reference: &SweepReference,
+        work_dir: &Path,
+    ) -> Result<NativeBuild> {
+        let float = Type::Scalar(ScalarTy::Float(FloatTy::F32));
+        if sig.params != [NativeArgKind::Float(FloatTy::F32)] || sig.ret != float {
+            return Err(NativeError::UnsupportedSignature {
+                function: sig.symbol.clone(),
+                reason: "the exhaustive sweep needs a function of one float returning float".into(),
+            });
+        }
+        NativeBuild::compile_with(tc, sources, build, flags, sig, Some(reference), work_dir)
+    }
+
+    fn compile_with(
+        tc: &Toolchain,
+        sources: &SourceSet,
+        build: BuildKind,
+        flags: &BuildFlags,
+        sig: &NativeSignature,
+        sweep: Option<&SweepReference>,
+        work_dir: &Path,
+    ) -> Result<NativeBuild> {
         let ret = sig
             .check()
             .map_err(|reason| NativeError::UnsupportedSignature {
@@ -371,6 +410,16 @@ impl NativeBuild {
         compile_driver(tc, &driver_c, &driver_obj)?;
 
         let mut objects = vec![driver_obj];
+        if let Some(reference) = sweep {
+            let sweep_obj = dir.join("sweep.o");
+            tc.compile_c_text(
+                &sweep::sweep_source(&sig.symbol, reference),
+                &["-std=gnu17", "-O2", "-fno-fast-math", "-ffp-contract=off"],
+                &sweep_obj,
+                "exhaustive sweep",
+            )?;
+            objects.push(sweep_obj);
+        }
         for (index, file) in sources.files.iter().enumerate() {
             let target_obj = dir.join(format!("target{index}.o"));
             tc.compile_object(&file.path, &flags.for_file(build, file), &target_obj)?;

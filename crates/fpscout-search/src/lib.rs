@@ -7,6 +7,7 @@ pub mod concrete;
 pub mod config;
 pub mod confirm;
 pub mod executable;
+pub mod exhaustive;
 pub mod findings;
 mod floatsolve;
 pub mod libraries;

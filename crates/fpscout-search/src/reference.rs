@@ -1,8 +1,9 @@
 //! The mathematical reference of a function (`--reference EXPR`, an FPCore input's body): parsed against its parameters, evaluated at an input, and a build's result measured against it.
 
 use crate::InputError;
-use fpscout_fpcore::{measure, Measured, Precision, Reference, ReferenceValue};
+use fpscout_fpcore::{measure, CFloat, Measured, Precision, Reference, ReferenceValue};
 use fpscout_ir::{FloatTy, Function, Param, ScalarTy, Type};
+use fpscout_native::SweepReference;
 use fpscout_walk::concrete::ArgBits;
 use fpscout_walk::shadow::float_value;
 use std::sync::Arc;
@@ -97,6 +98,23 @@ impl FunctionReference {
             Some(spec @ ReferenceSpec::Expression(_)) => FunctionReference::of(spec, f).map(Some),
             Some(spec @ ReferenceSpec::Parsed { .. }) => Ok(FunctionReference::of(spec, f).ok()),
         }
+    }
+
+    /// The reference as the C functions of the exhaustive sweep (`double` and `long
+    /// double`); an error naming the operation when C's libm lacks one.
+    pub fn sweep_reference(&self) -> Result<SweepReference, InputError> {
+        let c = |name: &str, ty: CFloat| {
+            self.reference.to_c(name, ty).map_err(|e| {
+                InputError(format!(
+                    "the exhaustive search computes the reference {} in C first: {e}",
+                    self.text
+                ))
+            })
+        };
+        Ok(SweepReference {
+            double_c: c("fps_ref_d", CFloat::Double)?,
+            long_double_c: c("fps_ref_l", CFloat::LongDouble)?,
+        })
     }
 
     /// The result type it is rounded to.

@@ -4,7 +4,7 @@
 use crate::libraries::LinkInput;
 use crate::InputError;
 use fpscout_ir::{FuncId, Module};
-use fpscout_native::{NativeBuild, NativeSignature};
+use fpscout_native::{NativeBuild, NativeSignature, SweepReference};
 use fpscout_toolchain::{BuildFlags, BuildKind, SourceFile, SourceKind, SourceSet, Toolchain};
 use fpscout_walk::concrete::FpMode;
 use std::path::Path;
@@ -302,6 +302,27 @@ impl Session {
         func: FuncId,
         array_lens: &[Option<usize>],
     ) -> Result<NativeBuild, InputError> {
+        self.native_with(build, func, array_lens, None)
+    }
+
+    /// [`Session::native`] of a `float f(float)` with the exhaustive sweep against
+    /// `reference` linked in.
+    pub fn native_sweep(
+        &self,
+        build: BuildKind,
+        func: FuncId,
+        reference: &SweepReference,
+    ) -> Result<NativeBuild, InputError> {
+        self.native_with(build, func, &[], Some(reference))
+    }
+
+    fn native_with(
+        &self,
+        build: BuildKind,
+        func: FuncId,
+        array_lens: &[Option<usize>],
+        sweep: Option<&SweepReference>,
+    ) -> Result<NativeBuild, InputError> {
         let f = self.module(build)?.function(func);
         let mut sig =
             NativeSignature::from_function(f, array_lens).map_err(|e| InputError(e.to_string()))?;
@@ -312,14 +333,25 @@ impl Session {
         ));
         std::fs::create_dir_all(&dir)
             .map_err(|e| InputError(format!("cannot create {}: {e}", dir.display())))?;
-        NativeBuild::compile_sources(
-            &self.toolchain,
-            &self.sources,
-            build,
-            &self.flags,
-            &sig,
-            &dir,
-        )
+        match sweep {
+            None => NativeBuild::compile_sources(
+                &self.toolchain,
+                &self.sources,
+                build,
+                &self.flags,
+                &sig,
+                &dir,
+            ),
+            Some(reference) => NativeBuild::compile_sweep(
+                &self.toolchain,
+                &self.sources,
+                build,
+                &self.flags,
+                &sig,
+                reference,
+                &dir,
+            ),
+        }
         .map_err(|e| InputError(with_link_hint(e.to_string())))
     }
 }

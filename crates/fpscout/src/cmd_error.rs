@@ -61,6 +61,12 @@ pub struct ErrorArgs {
     /// value finite)
     #[arg(long, default_value_t = 1e-3)]
     threshold: f64,
+    /// Every input instead of a search: a `float f(float)` run natively on all 2^32
+    /// floats (or those in its --range) against --reference (computed in double,
+    /// checked in MPFR where the maximum can be), on --jobs processes, within
+    /// --time-budget; reports the exact maximum error when the sweep decides it
+    #[arg(long)]
+    exhaustive: bool,
     #[command(flatten)]
     compile: CompileArgs,
     #[command(flatten)]
@@ -71,8 +77,8 @@ pub struct ErrorArgs {
     /// {"type":"total"} without --function)
     #[arg(long)]
     json: bool,
-    /// Without --function: functions analysed at once, in worker processes (default:
-    /// all cores)
+    /// Without --function: functions analysed at once, in worker processes; with
+    /// --exhaustive: sweep processes (default: all cores)
     #[arg(long)]
     jobs: Option<usize>,
     #[command(flatten)]
@@ -84,6 +90,32 @@ pub struct ErrorArgs {
 }
 
 impl ErrorArgs {
+    /// What `--exhaustive` does not combine with: it sweeps one function and prints a
+    /// measurement, not findings.
+    fn refuse_with_exhaustive(&self) -> Result<(), InputError> {
+        if self.function.is_none() {
+            return Err(InputError(
+                "--exhaustive sweeps one function: give it with --function".into(),
+            ));
+        }
+        let o = &self.outputs;
+        let findings_output = [
+            ("--emit-repro", o.emit_repro.is_some()),
+            ("--jsonl", o.jsonl.is_some()),
+            ("--sarif", o.merged.sarif.is_some()),
+            ("--html", o.merged.html.is_some()),
+            ("--baseline", o.merged.baseline.is_some()),
+            ("--write-baseline", o.merged.write_baseline.is_some()),
+        ];
+        if let Some((flag, _)) = findings_output.iter().find(|(_, given)| *given) {
+            return Err(InputError(format!(
+                "--exhaustive reports a measurement (text or --json), not findings: {flag} \
+                 does not apply"
+            )));
+        }
+        Ok(())
+    }
+
     /// The replay command of this invocation's findings.
     fn replay(&self) -> fpscout_report::replay::Replay {
         crate::replay::replay(
@@ -160,6 +192,9 @@ pub fn run(mut args: ErrorArgs, started: Instant) -> Result<ExitCode, InputError
             args.common.inputs.ranges.push("results=0:0".into());
         }
     }
+    if args.exhaustive {
+        args.refuse_with_exhaustive()?;
+    }
     let Some(name) = &args.function else {
         let program = worklist::Program {
             sources: &sources,
@@ -190,6 +225,9 @@ pub fn run(mut args: ErrorArgs, started: Instant) -> Result<ExitCode, InputError
         None => name.clone(),
     };
     let cfg = args.config(&function, core, started)?;
+    if args.exhaustive {
+        return run_exhaustive(&args, &sources, flags, &cfg, started);
+    }
     let session = Session::open_focused(
         &sources,
         flags,
@@ -248,6 +286,101 @@ pub fn run(mut args: ErrorArgs, started: Instant) -> Result<ExitCode, InputError
 
 /// Bug-level inputs the text report lists (JSON has every one kept).
 const BUG_INPUTS_SHOWN: usize = 5;
+
+/// `error --exhaustive`: the sweep, then its report (exit 0; 2 for bad input).
+fn run_exhaustive(
+    args: &ErrorArgs,
+    sources: &fpscout_toolchain::SourceSet,
+    flags: fpscout_toolchain::BuildFlags,
+    cfg: &ErrorConfig,
+    started: Instant,
+) -> Result<ExitCode, InputError> {
+    if args.build.kind() != fpscout_toolchain::BuildKind::P {
+        return Err(InputError(
+            "--exhaustive sweeps build P (its sweep computes with the default \
+             floating-point environment)"
+                .into(),
+        ));
+    }
+    let session = Session::open_focused(
+        sources,
+        flags,
+        &args.linking.inputs(),
+        &[fpscout_toolchain::BuildKind::P],
+        Some(&cfg.common.function),
+    )?;
+    let jobs = args.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    let mut pace = crate::outputs::ProgressPace::new(started);
+    let mut progress = |done: u64, total: u64| {
+        if pace.due() {
+            eprintln!(
+                "fpscout: progress: {done} of {total} inputs swept ({:.1} %), {:.0} s",
+                100.0 * done as f64 / total.max(1) as f64,
+                started.elapsed().as_secs_f64()
+            );
+        }
+    };
+    let report = fpscout_search::exhaustive::run_exhaustive(&session, cfg, jobs, &mut progress)?;
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let record = serde_json::json!({"type": "exhaustive", "data": report});
+        let _ = writeln!(out, "{}", json_line(&record));
+    } else {
+        print_exhaustive(&mut out, &report);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_exhaustive(out: &mut impl Write, r: &fpscout_search::exhaustive::ExhaustiveReport) {
+    let _ = writeln!(
+        out,
+        "{}: exhaustive, {} of {} inputs in {:.1} s, compared with {}",
+        r.function, r.evaluated, r.inputs, r.wall_s, r.compared_with
+    );
+    let margin = format!("the maximum (within {:.0e} ulps)", r.margin_ulps.0);
+    let exactness = |exact: bool| if exact { margin.as_str() } else { "at least" };
+    let point = |p: &fpscout_search::exhaustive::SweepPoint| {
+        format!(
+            "{:.4} ulps (relative {:.3e}) at x = {} ({}): computed {}, exact {:e}",
+            p.ulps.0, p.relative.0, p.input, p.input_bits, p.result, p.exact.0
+        )
+    };
+    match &r.worst {
+        Some(p) => {
+            let _ = writeln!(out, "  worst: {} {}", exactness(r.exact_maximum), point(p));
+        }
+        None => {
+            let _ = writeln!(out, "  no input measured");
+        }
+    }
+    if let Some(p) = &r.worst_finite {
+        let _ = writeln!(
+            out,
+            "  worst finite: {} {}",
+            exactness(r.exact_finite_maximum),
+            point(p)
+        );
+    }
+    if let Some(why) = &r.not_exact_because {
+        let _ = writeln!(out, "  not decided: {why}");
+    }
+    let _ = writeln!(
+        out,
+        "  {} inputs measured in MPFR; the others' estimates are at most {:.4} ulps; \
+         double reference against long double on {} inputs: largest gap {:.2e} ulps",
+        r.measured, r.unmeasured_bound.0, r.reference_compared, r.reference_largest_gap.0
+    );
+    let _ = writeln!(
+        out,
+        "  above the threshold: {} inputs by the estimate",
+        r.above_threshold_estimated
+    );
+    for p in r.bug_inputs.iter().take(BUG_INPUTS_SHOWN) {
+        let _ = writeln!(out, "    {}", point(p));
+    }
+}
 
 fn print_text(out: &mut impl Write, report: &ErrorReport, cfg: &ErrorConfig, replay: &Replay) {
     let _ = writeln!(

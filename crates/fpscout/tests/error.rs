@@ -401,3 +401,142 @@ fn a_bad_reference_is_an_input_error_naming_what_is_wrong() {
     assert_eq!(out.code, 2);
     assert!(out.stderr.contains("--threshold"), "{}", out.stderr);
 }
+
+/// `fpscout error ... --exhaustive --json`: its `{"type":"exhaustive"}` record's data.
+fn exhaustive_record(args: &[&str]) -> Value {
+    let mut all = vec!["error"];
+    all.extend_from_slice(args);
+    all.push("--exhaustive");
+    let (records, code) = json_run(&all);
+    assert_eq!(code, Some(0));
+    records
+        .iter()
+        .find(|r| r["type"] == "exhaustive")
+        .unwrap_or_else(|| panic!("no exhaustive record: {records:?}"))["data"]
+        .clone()
+}
+
+/// The worst input of a direct loop over `lo..=hi` measuring `f` against `reference` in
+/// MPFR: (bits, ulps, relative) of the first largest, over every input or (`finite`)
+/// those whose result and exact value are finite.
+fn direct_maximum(
+    reference: &str,
+    f: impl Fn(f32) -> f32,
+    lo: f32,
+    hi: f32,
+    finite: bool,
+) -> (u32, f64, f64) {
+    use fpscout_fpcore::{measure, Precision, Reference, ReferenceValue};
+    let reference = Reference::parse(reference, &["x"]).expect("reference parses");
+    let mut best: Option<(u32, f64, f64)> = None;
+    for bits in lo.to_bits()..=hi.to_bits() {
+        let x = f32::from_bits(bits);
+        let y = f(x);
+        let exact = reference.evaluate(&[f64::from(x)], Precision::Binary32);
+        if finite && !(y.is_finite() && matches!(exact, ReferenceValue::Finite { .. })) {
+            continue;
+        }
+        let m = measure(f64::from(y), &exact, Precision::Binary32).expect("decided");
+        if best.is_none_or(|(_, ulps, _)| m.ulps > ulps) {
+            best = Some((bits, m.ulps, m.relative));
+        }
+    }
+    best.expect("a non-empty range")
+}
+
+#[test]
+fn the_exhaustive_search_finds_the_maximum_a_direct_mpfr_loop_finds() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Cancellation: x² computed as (x + 1)² − 2x − 1, which C and Rust compute alike;
+    // and the C library's expf (which Rust's f32::exp calls) up to its overflow.
+    let src = common::cli::write(
+        dir.path(),
+        "square.c",
+        "#include <math.h>\n\
+         float square(float x) { return (x + 1.0f) * (x + 1.0f) - 2.0f * x - 1.0f; }\n\
+         float exponential(float x) { return expf(x); }\n",
+    );
+    let square = |x: f32| (x + 1.0) * (x + 1.0) - 2.0 * x - 1.0;
+    type Case<'f> = (&'f str, &'f str, &'f dyn Fn(f32) -> f32, f32, f32);
+    let cases: [Case; 2] = [
+        // 2^-10 and 2^-10 (1 + 2^-10): 8193 floats.
+        (
+            "square",
+            "(* x x)",
+            &square,
+            0.000_976_562_5,
+            0.000_977_516_2,
+        ),
+        // 65537 floats, the largest ones overflowing (the same infinity: no error).
+        ("exponential", "(exp x)", &f32::exp, 88.5, 89.0),
+    ];
+    for (function, reference, f, lo, hi) in cases {
+        let range = format!("x={lo}:{hi}");
+        let data = exhaustive_record(&[
+            &src,
+            "-f",
+            function,
+            "--reference",
+            reference,
+            "--range",
+            &range,
+            "--jobs",
+            "2",
+        ]);
+        assert_eq!(data["inputs"], u64::from(hi.to_bits() - lo.to_bits() + 1));
+        assert_eq!(data["evaluated"], data["inputs"]);
+        for (key, finite) in [("worst", false), ("worst_finite", true)] {
+            let (bits, ulps, relative) = direct_maximum(reference, f, lo, hi, finite);
+            let worst = &data[key];
+            assert_eq!(
+                worst["input_bits"],
+                format!("{bits:#010x}"),
+                "{function} {key}: {data}"
+            );
+            assert_eq!(worst["ulps"].as_f64(), Some(ulps), "{function} {key}");
+            assert_eq!(
+                worst["relative"].as_f64(),
+                Some(relative),
+                "{function} {key}"
+            );
+        }
+        assert_eq!(data["exact_maximum"], true, "{data}");
+        assert_eq!(data["exact_finite_maximum"], true, "{data}");
+    }
+}
+
+#[test]
+fn the_exhaustive_search_refuses_what_it_cannot_enumerate() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let src = common::cli::write(
+        dir.path(),
+        "two.c",
+        "double twice(double x) { return 2 * x; }\nfloat half(float x) { return x / 2; }\n",
+    );
+    for (args, says) in [
+        (
+            vec!["-f", "twice", "--reference", "(* 2 x)"],
+            "one float returning float",
+        ),
+        (vec!["-f", "half"], "give --reference"),
+        (vec!["-f", "half", "--reference", "(digamma x)"], "digamma"),
+        (vec!["--reference", "(* 2 x)"], "--function"),
+        (
+            vec![
+                "-f",
+                "half",
+                "--reference",
+                "(/ x 2)",
+                "--jsonl",
+                "out.jsonl",
+            ],
+            "--jsonl does not apply",
+        ),
+    ] {
+        let mut all = vec!["error", src.as_str(), "--exhaustive"];
+        all.extend(args.iter().copied());
+        let out = run(&all);
+        assert_eq!(out.code, 2, "{all:?}: {}", out.stderr);
+        assert!(out.stderr.contains(says), "{all:?}: {}", out.stderr);
+    }
+}

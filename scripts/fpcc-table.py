@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""scripts/bench-gsl-fpcc.sh's table: every input each run reported, re-scored against mpmath; a function counts when one meets FPCC's bug-level definition."""
+import json
+import math
+import signal
+import sys
+
+import mpmath
+from mpmath import mp
+
+THRESHOLD = 1e-3  # FPCC's: relative error above 1e-3, input, result and exact value finite
+SECONDS_PER_INPUT = 60  # mpmath's time for one input, every precision included
+
+
+def record(path):
+    """The {"type":"error"} record of a run's JSON Lines, or None."""
+    try:
+        for line in open(path):
+            try:
+                r = json.loads(line)
+            except ValueError:
+                continue
+            if r.get("type") == "error":
+                return r["data"]
+    except OSError:
+        pass
+    return None
+
+
+def run_info(path):
+    try:
+        return dict(kv.split("=", 1) for kv in open(path).read().split() if "=" in kv)
+    except OSError:
+        return {}
+
+
+def num(v):
+    if v is None:
+        return math.nan
+    if isinstance(v, str):
+        return {"inf": math.inf, "-inf": -math.inf, "nan": math.nan}.get(v, math.nan)
+    return float(v)
+
+
+def value_of(text):
+    """A result as the report writes it: a hex float, or inf/nan spelled C's way."""
+    t = text.split("(")[0].strip()
+    try:
+        return float.fromhex(t)
+    except ValueError:
+        return float(t.replace("-nan", "nan"))
+
+
+def input_value(i):
+    """A parameter's value: a float as its hex, an integer parameter (gsl_mode_t) as is."""
+    v = i["value"]
+    if isinstance(v, dict):
+        if "hex" in v:
+            return float.fromhex(v["hex"])
+        if "int" in v:
+            return int(v["int"])
+        return float(v.get("decimal"))
+    return float(v)
+
+
+def input_key(inputs):
+    return tuple(f"{i['name']}={i['value'].get('hex', i['value'].get('int'))}" for i in inputs)
+
+
+NAMES = {k: getattr(mpmath, k) for k in dir(mpmath) if not k.startswith("_")}
+NAMES["abs"] = abs
+
+
+class Timeout(Exception):
+    pass
+
+
+def _alarm(signum, frame):
+    raise Timeout()
+
+
+def mathematical(expr, inputs):
+    """mpmath's value (None when mpmath gave up), its precision raised until two
+    evaluations agree to 30 digits. A complex value whose imaginary part is not
+    negligible is NaN (the function is real-valued where GSL defines it)."""
+    env = dict(NAMES)
+    env.update({i["name"]: mpmath.mpf(input_value(i)) for i in inputs if "hex" in i["value"]})
+    last = None
+    signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(SECONDS_PER_INPUT)
+    try:
+        for dps in (50, 100, 200, 400, 800, 1600):
+            mp.dps = dps
+            try:
+                v = eval(expr, {"__builtins__": {}}, env)
+            except (ValueError, ZeroDivisionError, OverflowError, mpmath.libmp.NoConvergence):
+                v = mpmath.nan
+            if isinstance(v, mpmath.mpc):
+                v = v.real if abs(v.imag) <= abs(v) * mpmath.mpf(10) ** (-dps // 2) else mpmath.nan
+            v = +mpmath.mpf(v)
+            # A zero may be a cancellation that more digits resolve: never accepted early.
+            if last is not None and mpmath.isfinite(v) and mpmath.isfinite(last) and v != 0:
+                if abs(v - last) <= abs(v) * mpmath.mpf(10) ** -30:
+                    return v
+            if last is not None and mpmath.isnan(v) and mpmath.isnan(last):
+                return v
+            last = v
+        return last
+    except Timeout:
+        return last if last is not None and mpmath.isfinite(last) and last != 0 and dps > 50 else None
+    finally:
+        signal.alarm(0)
+
+
+def relative(computed, exact):
+    """|computed - exact| / |exact| (inf when exact is 0 and computed is not), or None
+    when either is not finite."""
+    if exact is None or not mpmath.isfinite(exact) or not math.isfinite(computed):
+        return None
+    mp.dps = 60
+    if exact == 0:
+        return 0.0 if computed == 0 else math.inf
+    return float(abs(mpmath.mpf(computed) - exact) / abs(exact))
+
+
+def fmt(x):
+    if x is None:
+        return "-"
+    return f"{x:.3g}" if math.isfinite(x) else "inf"
+
+
+def candidates(r):
+    """The inputs a run reported: worst, worst finite, every bug-level input (deduplicated)."""
+    seen, out = set(), []
+    bug_keys = set()
+    for b in r.get("bug_inputs") or []:
+        bug_keys.add(input_key(b["inputs"]))
+    for kind, c in [("worst", r)] + [("worst_finite", r.get("worst_finite"))] + [
+            ("bug", b) for b in r.get("bug_inputs") or []]:
+        if not c or not c.get("inputs") or c.get("computed") is None:
+            continue
+        key = input_key(c["inputs"])
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append((kind, c, key in bug_keys))
+    return out
+
+
+def main(cache):
+    rows, notes, disagreements = [], [], []
+    counted = flagged = 0
+    total = 0
+    for line in open(f"{cache}/functions.txt"):
+        name, mode, expr = line.rstrip("\n").split("|", 2)
+        total += 1
+        info = run_info(f"{cache}/{name}.run")
+        r = record(f"{cache}/{name}.json")
+        if not r:
+            why = "not run" if not info else f"no record (exit {info.get('exit', '?')}, see {name}.err)"
+            rows.append((name, mode, info.get("exit", "-"), None, None, None, None, None, why))
+            continue
+        bugs = r.get("bug_inputs") or []
+        fp_flag = mode == "fpscout" and len(bugs) > 0
+        flagged += fp_flag
+        confirmed, worst_rel, unknown = 0, None, 0
+        for kind, c, in_bugs in candidates(r):
+            computed = value_of(c["computed"])
+            if not math.isfinite(computed):
+                continue  # FPCC counts finite results only: no need to ask mpmath
+            exact = mathematical(expr, c["inputs"])
+            rel = relative(computed, exact)
+            if exact is None:
+                unknown += 1
+            if rel is not None and (worst_rel is None or rel > worst_rel):
+                worst_rel = rel
+            ok = rel is not None and rel > THRESHOLD
+            confirmed += ok
+            ours = num(c.get("max_rel_error"))
+            ours_bug = in_bugs and mode == "fpscout"
+            if mode == "fpscout" and ours_bug != ok:
+                args = ",".join(k for k in input_key(c["inputs"]) if not k.startswith("mode="))
+                disagreements.append(
+                    f"{name} at {args}: GSL {c['computed']}, fpscout's exact {c.get('exact')} "
+                    f"(rel {fmt(ours)}, {'kept' if in_bugs else 'not kept'} as bug-level), "
+                    f"mpmath {mpmath.nstr(exact, 17) if exact is not None else 'gave up'} "
+                    f"(rel {fmt(rel)})")
+        counted += confirmed > 0
+        note = ""
+        if unknown:
+            note = f"mpmath gave up on {unknown} input(s)"
+        rows.append((name, mode, info.get("exit", "-"), r.get("evaluations"), len(bugs),
+                     confirmed, worst_rel, fp_flag, note))
+
+    print(f"{'function':<28} {'reference':<9} {'exit':>4} {'evals':>9} {'fpscout bug':>11} "
+          f"{'mpmath bug':>10} {'worst rel (mpmath)':>18}")
+    for name, mode, rc, evals, bugs, conf, worst, _, note in rows:
+        print(f"{name:<28} {mode:<9} {rc:>4} {str(evals if evals is not None else '-'):>9} "
+              f"{str(bugs if bugs is not None else '-'):>11} "
+              f"{str(conf if conf is not None else '-'):>10} {fmt(worst):>18}  {note}")
+    with_ref = sum(1 for row in rows if row[1] == "fpscout")
+    print()
+    print(f"bug-level input in {counted} of {total} functions (goal 44: MGDE; FPCC 29)")
+    print(f"references: {with_ref} functions against an FPCore reference, {total - with_ref} shadow only")
+    conf_ref = sum(1 for row in rows if row[1] == "fpscout" and row[5])
+    print(f"fpscout flagged a bug-level input in {flagged} functions (reference runs); "
+          f"mpmath confirmed one in {conf_ref} of the reference runs, "
+          f"{counted - conf_ref} of the shadow-only runs")
+    only_fp = [row[0] for row in rows if row[7] and not row[5]]
+    only_mp = [row[0] for row in rows if row[5] and not row[7]]
+    print(f"flagged by fpscout, none confirmed by mpmath: {', '.join(only_fp) or 'none'}")
+    print(f"confirmed by mpmath, not flagged by fpscout: {', '.join(only_mp) or 'none'}")
+    if disagreements:
+        print(f"\ninputs where fpscout's reference and mpmath disagree about the 1e-3 line "
+              f"({len(disagreements)}):")
+        for d in disagreements:
+            print("  " + d)
+    print("\nfpscout bug: bug_inputs the run kept (relative error above 1e-3 against its reference,")
+    print("or against the shadow in shadow-only runs; at most 16); mpmath bug: inputs of the run")
+    print("(worst, worst finite, bug_inputs) whose GSL result is finite and whose relative error")
+    print("against mpmath (precision raised until stable, a finite value) is above 1e-3; worst rel:")
+    print("the largest such relative error among the re-scored inputs (inf: mpmath's value is 0)")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit("usage: fpcc-table.py CACHE_DIR")
+    main(sys.argv[1])
