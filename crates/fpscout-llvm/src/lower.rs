@@ -106,6 +106,39 @@ struct FuncCx<'m> {
     recip_of: HashMap<usize, LLVMValueRef>,
     /// The reciprocal of each such (block, divisor), once computed.
     recip_value: HashMap<(usize, usize), ValueId>,
+    /// `fadd`/`fsub`s the backend contracts with an `fmul` into one fused multiply-add
+    /// (see [`contractions`]), and the `fmul`s they absorb (not computed on their own).
+    contracted: HashMap<usize, Contraction>,
+    absorbed: std::collections::HashSet<usize>,
+}
+
+/// Fused sums a [`Contraction::Chain`] passes through at most (longer ones are not
+/// reassociated in the model, and stay as the combiner's first pass left them).
+const CHAIN_LEVELS: usize = 8;
+
+/// An operation the backend turns into one fused multiply-add with an operand it absorbs.
+#[derive(Clone, Copy)]
+enum Contraction {
+    /// An `fadd`/`fsub` and its `fmul` operand: the product first (`x*y ± z`) or second
+    /// (`z ± x*y`).
+    Sum { mul: LLVMValueRef, mul_first: bool },
+    /// An `fadd` with `reassoc` of `e` and a chain of fused sums (`levels`, outermost
+    /// first: `fadd`s contracted as [`Contraction::Sum`] into the first operand of the
+    /// next) ending in an `fmul` addend `last`: the chain with `last` fused with `e`,
+    /// fma(a1, b1, fma(a2, b2, ... fma(c, d, e))).
+    Chain {
+        levels: [Option<LLVMValueRef>; CHAIN_LEVELS],
+        last: LLVMValueRef,
+        e: LLVMValueRef,
+    },
+    /// An `fmul` of `add` (t ± 1 or ±1 − t) and `other`: fma(±t, other, ±other).
+    Distributed {
+        add: LLVMValueRef,
+        term: LLVMValueRef,
+        negate_term: bool,
+        other: LLVMValueRef,
+        plus_other: bool,
+    },
 }
 
 /// A select that the x86-64 backend compiles into a branch.
@@ -488,6 +521,8 @@ unsafe fn lower_function(cx: &mut ModuleCx, id: FuncId, f: LLVMValueRef) -> Resu
         own_blocks: 0,
         exit_part: HashMap::new(),
         recip_of: HashMap::new(),
+        contracted: HashMap::new(),
+        absorbed: std::collections::HashSet::new(),
         recip_value: HashMap::new(),
     };
     let ret = lower_type(LLVMGetReturnType(fn_ty))
@@ -556,6 +591,11 @@ unsafe fn lower_function(cx: &mut ModuleCx, id: FuncId, f: LLVMValueRef) -> Resu
         let unsafe_math = string_attr(f, "unsafe-fp-math").as_deref() == Some("true");
         for &bb in &bbs {
             repeated_divisors(bb, &fcx.sunk, unsafe_math, &mut fcx.recip_of);
+        }
+        if fcx.m.opts.target_has_fma {
+            for &bb in &bbs {
+                contractions(bb, &fcx.sunk, &mut fcx.contracted, &mut fcx.absorbed);
+            }
         }
     }
     let mut blocks = Vec::with_capacity(bbs.len());
@@ -1125,6 +1165,178 @@ unsafe fn repeated_divisors(
     }
 }
 
+/// The fused multiply-adds x86-64's DAG combiner forms in `block` on a target with FMA
+/// (not aggressive on x86, so every absorbed operation must have exactly one use, in the
+/// same block). The combiner visits users before their operands (its worklist pops the
+/// topological order from the back), so the block is walked backwards and an operation
+/// already absorbed is not combined again:
+/// - `visitFADDForFMACombine`/`visitFSUBForFMACombine`: an `fadd`/`fsub` with `contract`
+///   absorbs a `contract` `fmul` operand, the first operand tried first;
+/// - `visitFMULForFMADistributiveCombine`: a `contract` `fmul` absorbs an `ninf`
+///   `fadd x, ±1` or `fsub ±1, x` / `fsub x, ±1` operand (x·y + y and its relatives).
+///
+/// Multiplications the combiner rewrites first (by 1, -1 or 2) are left alone, as are
+/// instructions sunk into a select's branch.
+unsafe fn contractions(
+    block: LLVMBasicBlockRef,
+    sunk: &std::collections::HashSet<usize>,
+    out: &mut HashMap<usize, Contraction>,
+    absorbed: &mut std::collections::HashSet<usize>,
+) {
+    let only_use_by = |v: LLVMValueRef, user: LLVMValueRef, opcode: LLVMOpcode| -> bool {
+        if LLVMIsAInstruction(v).is_null()
+            || LLVMGetInstructionOpcode(v) != opcode
+            || LLVMGetInstructionParent(v) != block
+            || sunk.contains(&key(v))
+        {
+            return false;
+        }
+        let first = LLVMGetFirstUse(v);
+        !first.is_null() && LLVMGetNextUse(first).is_null() && LLVMGetUser(first) == user
+    };
+    let constant = |c: LLVMValueRef| -> Option<f64> {
+        let mut loses = 0;
+        (!LLVMIsAConstantFP(c).is_null()).then(|| LLVMConstRealGetDouble(c, &mut loses))
+    };
+    let fusable_mul = |v: LLVMValueRef, user: LLVMValueRef| -> bool {
+        only_use_by(v, user, LLVMOpcode::LLVMFMul)
+            && fmf_of(v).contract
+            && [0, 1].iter().all(|&i| {
+                let c = LLVMGetOperand(v, i);
+                !is_one_or_minus_one(c) && constant(c) != Some(2.0)
+            })
+    };
+    let mut insts = Vec::new();
+    let mut inst = LLVMGetFirstInstruction(block);
+    while !inst.is_null() {
+        insts.push(inst);
+        inst = LLVMGetNextInstruction(inst);
+    }
+    for &inst in insts.iter().rev() {
+        if absorbed.contains(&key(inst)) || sunk.contains(&key(inst)) {
+            continue;
+        }
+        let opcode = LLVMGetInstructionOpcode(inst);
+        let (a, b) = (LLVMGetOperand(inst, 0), LLVMGetOperand(inst, 1));
+        let found = match opcode {
+            LLVMOpcode::LLVMFAdd | LLVMOpcode::LLVMFSub if fmf_of(inst).contract => {
+                if fusable_mul(a, inst) {
+                    Some(Contraction::Sum {
+                        mul: a,
+                        mul_first: true,
+                    })
+                } else if fusable_mul(b, inst) {
+                    Some(Contraction::Sum {
+                        mul: b,
+                        mul_first: false,
+                    })
+                } else {
+                    None
+                }
+            }
+            LLVMOpcode::LLVMFMul if fmf_of(inst).contract => {
+                // (x ± c) · y with c = ±1: FuseFADD(N0, N1), FuseFADD(N1, N0), then the
+                // same for fsub.
+                let mut found = None;
+                for sub in [false, true] {
+                    let op = if sub {
+                        LLVMOpcode::LLVMFSub
+                    } else {
+                        LLVMOpcode::LLVMFAdd
+                    };
+                    for (x, y) in [(a, b), (b, a)] {
+                        if found.is_some() || !only_use_by(x, inst, op) || !fmf_of(x).ninf {
+                            continue;
+                        }
+                        let (l, r) = (LLVMGetOperand(x, 0), LLVMGetOperand(x, 1));
+                        // c on the right: x0 ± c; (fsub only) c on the left: c - x1.
+                        let shape = match (constant(r), sub.then(|| constant(l)).flatten()) {
+                            (Some(c), _) if c.abs() == 1.0 => {
+                                let plus_y = (c > 0.0) != sub;
+                                Some((l, false, plus_y))
+                            }
+                            (_, Some(c)) if c.abs() == 1.0 => Some((r, true, c > 0.0)),
+                            _ => None,
+                        };
+                        if let Some((term, negate_term, plus_y)) = shape {
+                            found = Some(Contraction::Distributed {
+                                add: x,
+                                term,
+                                negate_term,
+                                other: y,
+                                plus_other: plus_y,
+                            });
+                        }
+                    }
+                }
+                found
+            }
+            _ => None,
+        };
+        if let Some(c) = found {
+            match c {
+                Contraction::Sum { mul, .. } => absorbed.insert(key(mul)),
+                Contraction::Distributed { add, .. } => absorbed.insert(key(add)),
+                Contraction::Chain { .. } => false,
+            };
+            out.insert(key(inst), c);
+        }
+    }
+    // `fadd (fma a, b, (fmul c, d)), e --> fma a, b, (fma c, d, e)` (with `reassoc`,
+    // through nested fmas): the combiner revisits an add once its operand became an fma.
+    for &inst in &insts {
+        if LLVMGetInstructionOpcode(inst) != LLVMOpcode::LLVMFAdd
+            || absorbed.contains(&key(inst))
+            || out.contains_key(&key(inst))
+            || sunk.contains(&key(inst))
+            || !fmf_of(inst).reassoc
+        {
+            continue;
+        }
+        let fused_sum = |v: LLVMValueRef, user: LLVMValueRef| -> Option<(LLVMValueRef, bool)> {
+            if !only_use_by(v, user, LLVMOpcode::LLVMFAdd) {
+                return None;
+            }
+            match out.get(&key(v)) {
+                Some(Contraction::Sum { mul, mul_first }) => Some((*mul, *mul_first)),
+                _ => None,
+            }
+        };
+        let (a, b) = (LLVMGetOperand(inst, 0), LLVMGetOperand(inst, 1));
+        let Some((top, e)) = [(a, b), (b, a)]
+            .into_iter()
+            .find(|(x, _)| fused_sum(*x, inst).is_some())
+        else {
+            continue;
+        };
+        let mut levels = [None; CHAIN_LEVELS];
+        let (mut level, mut user) = (top, inst);
+        let mut depth = 0;
+        let last = loop {
+            let Some((_, mul_first)) = fused_sum(level, user) else {
+                break None;
+            };
+            if depth == CHAIN_LEVELS {
+                break None;
+            }
+            levels[depth] = Some(level);
+            depth += 1;
+            let addend = LLVMGetOperand(level, if mul_first { 1 } else { 0 });
+            if fusable_mul(addend, level) {
+                break Some(addend);
+            }
+            (level, user) = (addend, level);
+        };
+        if let Some(last) = last {
+            for l in levels.iter().flatten() {
+                absorbed.insert(key(*l));
+            }
+            absorbed.insert(key(last));
+            out.insert(key(inst), Contraction::Chain { levels, last, e });
+        }
+    }
+}
+
 /// Whether an `fcmp` feeds a `select` in its own block, which x86 selection turns into a
 /// `cmpsd` mask (signalling on quiet NaNs for relational predicates) instead of `ucomisd`.
 unsafe fn fcmp_lowering(inst: LLVMValueRef, diamonds: &HashMap<usize, Diamond>) -> CmpLowering {
@@ -1416,6 +1628,137 @@ impl FuncCx<'_> {
         }
     }
 
+    /// An operation and the operand it absorbs as one fused multiply-add (see
+    /// [`Contraction`]): `x*y ± z` is fma(x, y, ±z), `z + x*y` is fma(x, y, z), `z - x*y`
+    /// is fma(-x, y, z); `(t ± 1) * y` is fma(t, y, ±y), `(±1 - t) * y` is fma(-t, y, ±y).
+    unsafe fn lower_contraction(
+        &mut self,
+        inst: LLVMValueRef,
+        opcode: LLVMOpcode,
+        c: Contraction,
+        ty: Type,
+        dest: Option<ValueId>,
+        out: &mut Vec<Inst>,
+    ) -> Result<()> {
+        let mut negate = |this: &mut Self, v: Operand| -> Operand {
+            let r = this.fresh();
+            out.push(Inst {
+                dest: Some(r),
+                kind: InstKind::FNeg { ty, a: v },
+            });
+            Operand::Value(r)
+        };
+        let (a, b, addend) = match c {
+            Contraction::Sum { mul, mul_first } => {
+                let (x, y) = (self.op(mul, 0)?, self.op(mul, 1)?);
+                let other = self.op(inst, if mul_first { 1 } else { 0 })?;
+                match (opcode == LLVMOpcode::LLVMFSub, mul_first) {
+                    (false, _) => (x, y, other),
+                    (true, true) => {
+                        let z = negate(self, other);
+                        (x, y, z)
+                    }
+                    (true, false) => {
+                        let nx = negate(self, x);
+                        (nx, y, other)
+                    }
+                }
+            }
+            Contraction::Chain { levels, last, e } => {
+                let mut acc = {
+                    let (c, d) = (
+                        self.operand(last, LLVMGetOperand(last, 0))?,
+                        self.operand(last, LLVMGetOperand(last, 1))?,
+                    );
+                    let e = self.operand(inst, e)?;
+                    let r = self.fresh();
+                    let site = self.site(last, "fma", ty);
+                    out.push(Inst {
+                        dest: Some(r),
+                        kind: InstKind::Fma {
+                            ty,
+                            a: c,
+                            b: d,
+                            c: e,
+                            fused: true,
+                            site,
+                        },
+                    });
+                    Operand::Value(r)
+                };
+                let levels: Vec<LLVMValueRef> = levels.iter().flatten().copied().collect();
+                for (k, &level) in levels.iter().enumerate().rev() {
+                    let Some(Contraction::Sum { mul, .. }) =
+                        self.contracted.get(&key(level)).copied()
+                    else {
+                        return Err(self.unsupported(level, "a fused chain lost a level"));
+                    };
+                    let (x, y) = (self.op(mul, 0)?, self.op(mul, 1)?);
+                    if k == 0 {
+                        return self.push_fma(inst, ty, dest, (x, y, acc), out);
+                    }
+                    let r = self.fresh();
+                    let site = self.site(level, "fma", ty);
+                    out.push(Inst {
+                        dest: Some(r),
+                        kind: InstKind::Fma {
+                            ty,
+                            a: x,
+                            b: y,
+                            c: acc,
+                            fused: true,
+                            site,
+                        },
+                    });
+                    acc = Operand::Value(r);
+                }
+                return Err(self.unsupported(inst, "a fused chain without levels"));
+            }
+            Contraction::Distributed {
+                add,
+                term,
+                negate_term,
+                other,
+                plus_other,
+            } => {
+                let t = self.operand(add, term)?;
+                let t = if negate_term { negate(self, t) } else { t };
+                let y = self.operand(inst, other)?;
+                let addend = if plus_other {
+                    y.clone()
+                } else {
+                    negate(self, y.clone())
+                };
+                (t, y, addend)
+            }
+        };
+        self.push_fma(inst, ty, dest, (a, b, addend), out)
+    }
+
+    /// One fused multiply-add standing for `inst`.
+    unsafe fn push_fma(
+        &mut self,
+        inst: LLVMValueRef,
+        ty: Type,
+        dest: Option<ValueId>,
+        (a, b, c): (Operand, Operand, Operand),
+        out: &mut Vec<Inst>,
+    ) -> Result<()> {
+        let site = self.site(inst, "fma", ty);
+        out.push(Inst {
+            dest,
+            kind: InstKind::Fma {
+                ty,
+                a,
+                b,
+                c,
+                fused: true,
+                site,
+            },
+        });
+        Ok(())
+    }
+
     unsafe fn lower_inst(
         &mut self,
         inst: LLVMValueRef,
@@ -1429,6 +1772,13 @@ impl FuncCx<'_> {
         } else {
             Some(self.dest(inst)?)
         };
+        if self.absorbed.contains(&key(inst)) {
+            // Computed inside the fused multiply-add that uses it.
+            return Ok(());
+        }
+        if let Some(c) = self.contracted.get(&key(inst)).copied() {
+            return self.lower_contraction(inst, opcode, c, ty, dest, out);
+        }
         let kind = match opcode {
             LLVMFAdd | LLVMFSub | LLVMFMul | LLVMFDiv | LLVMFRem => {
                 let (op, name) = match opcode {

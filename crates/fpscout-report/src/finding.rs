@@ -208,6 +208,9 @@ pub struct DiffDetail {
     pub model_agrees: bool,
     /// A fast-math assumption (`nnan`, `ninf`) the input breaks, where P' has one.
     pub fast_math_note: Option<String>,
+    /// The fast-math sub-options P' needs to show it (`[]`: none), when attributed.
+    #[serde(default)]
+    pub attribution: Option<Vec<String>>,
 }
 
 /// The worst input of an `error` run.
@@ -302,6 +305,7 @@ mod tests {
                 ftz_only: false,
                 model_agrees: true,
                 fast_math_note: None,
+                attribution: None,
             }),
             Detail::Reach(ReachDetail {
                 target: "a failed assertion".into(),

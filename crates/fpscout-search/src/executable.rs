@@ -5,8 +5,10 @@ use crate::config::CommonConfig;
 use crate::session::{native_ftz, FtzDazChoice, Session};
 use crate::InputError;
 use fpscout_ir::{FuncId, Function};
-use fpscout_native::{FtzDaz, NativeArg, NativeBuild, NativeOutcome, RunOptions, TracedOutcome};
-use fpscout_toolchain::BuildKind;
+use fpscout_native::{
+    FtzDaz, NativeArg, NativeArgKind, NativeBuild, NativeOutcome, RunOptions, TracedOutcome,
+};
+use fpscout_toolchain::{BuildFlags, BuildKind};
 use fpscout_walk::concrete::{ArgBits, FpMode};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
@@ -139,6 +141,38 @@ impl<'s> Executable<'s> {
                 per_vector_timeout: hang_limit,
             },
             mode,
+        })
+    }
+
+    /// This executable's function compiled with other `flags` (P' with a subset of
+    /// fast-math), run with FTZ/DAZ as that build links it and the same hang limit.
+    pub fn variant(
+        &self,
+        session: &'s Session,
+        flags: &BuildFlags,
+    ) -> Result<Executable<'s>, InputError> {
+        let lens: Vec<Option<usize>> = self
+            .native
+            .signature()
+            .params
+            .iter()
+            .map(|k| match k {
+                NativeArgKind::FloatArray { len, .. } | NativeArgKind::IntArray { len, .. } => {
+                    Some(*len)
+                }
+                _ => None,
+            })
+            .collect();
+        let native = session.native_variant(self.build, self.func, &lens, flags)?;
+        let mode = session.measured_fp_mode(self.build, &native, FtzDazChoice::Auto);
+        Ok(Executable {
+            native: Rc::new(native),
+            options: RunOptions {
+                ftz_daz: FtzDaz::AsLinked,
+                ..self.options.clone()
+            },
+            mode,
+            ..self.clone()
         })
     }
 

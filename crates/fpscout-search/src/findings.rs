@@ -217,12 +217,19 @@ pub fn from_diff(report: &DiffReport, replay: &Replay) -> Vec<Finding> {
                 function: report.summary.function.clone(),
                 symbol: report.symbol.clone(),
                 message: format!(
-                    "P and P' differ ({}): P {} raising {}, P' {} raising {}",
+                    "P and P' differ ({}): P {} raising {}, P' {} raising {}{}",
                     rules.iter().map(|r| r.id()).collect::<Vec<_>>().join(", "),
                     result_text(&x.p, report.ret),
                     x.p.flags,
                     result_text(&x.p_prime, report.ret),
-                    x.p_prime.flags
+                    x.p_prime.flags,
+                    x.attribution
+                        .as_ref()
+                        .map(|a| format!(
+                            "; {}",
+                            crate::attribution::needs_text(a, &x.attribution_alone)
+                        ))
+                        .unwrap_or_default()
                 ),
                 location: parting,
                 input: x.input.clone(),
@@ -237,6 +244,10 @@ pub fn from_diff(report: &DiffReport, replay: &Replay) -> Vec<Finding> {
                     ftz_only: x.ftz_only,
                     model_agrees: x.model_agrees,
                     fast_math_note: x.fast_math_note.clone(),
+                    attribution: x
+                        .attribution
+                        .as_ref()
+                        .map(|a| a.iter().map(|n| n.to_string()).collect()),
                 }),
                 reached: None,
                 replay: Some(replay.command(&report.summary.function, &report.params, &x.input)),

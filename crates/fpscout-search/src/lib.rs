@@ -3,6 +3,7 @@
 //! modes on top of it: `exceptions`, `diff`, `error`, `reach`. Modes return reports that
 //! `findings` turns into `fpscout-report`'s one model. Nothing here prints.
 
+pub mod attribution;
 pub mod concrete;
 pub mod config;
 pub mod confirm;

@@ -644,6 +644,16 @@ pub struct DiffFinding {
     /// each build from the correctly rounded mathematical value, and the closer build.
     #[serde(default)]
     pub reference: Option<DiffAgainstReference>,
+    /// The fast-math sub-options P' needs to show it (`[]`: none), as clang spells them
+    /// without the dash, `ftz-daz` for the start-up flush; when P' is a fast-math build.
+    #[serde(default)]
+    pub attribution: Option<Vec<String>>,
+    /// Other single sub-options that show it alone (the attribution names the first).
+    #[serde(default)]
+    pub attribution_alone: Vec<String>,
+    /// Why a confirmed finding has no attribution.
+    #[serde(default)]
+    pub attribution_note: Option<String>,
 }
 
 /// Two builds' results against the mathematical function at one input.
@@ -809,6 +819,12 @@ fn diff_finding(report: &DiffReport, x: &diff::Finding, replay: &Replay) -> Diff
             p_prime_ulps: r.p_prime_ulps,
             closer: r.closer.to_string(),
         }),
+        attribution: x
+            .attribution
+            .as_ref()
+            .map(|a| a.iter().map(|n| n.to_string()).collect()),
+        attribution_alone: x.attribution_alone.iter().map(|n| n.to_string()).collect(),
+        attribution_note: x.attribution_note.clone(),
     }
 }
 

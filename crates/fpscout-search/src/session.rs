@@ -302,7 +302,24 @@ impl Session {
         func: FuncId,
         array_lens: &[Option<usize>],
     ) -> Result<NativeBuild, InputError> {
-        self.native_with(build, func, array_lens, None)
+        self.native_with(build, func, array_lens, &self.flags, None)
+    }
+
+    /// [`Session::native`] compiled with other flags (another recipe of the same build,
+    /// such as P' with a subset of fast-math), linked against the same libraries.
+    pub fn native_variant(
+        &self,
+        build: BuildKind,
+        func: FuncId,
+        array_lens: &[Option<usize>],
+        flags: &BuildFlags,
+    ) -> Result<NativeBuild, InputError> {
+        self.native_with(build, func, array_lens, flags, None)
+    }
+
+    /// The flags both builds were compiled with.
+    pub fn flags(&self) -> &BuildFlags {
+        &self.flags
     }
 
     /// [`Session::native`] of a `float f(float)` with the exhaustive sweep against
@@ -313,7 +330,7 @@ impl Session {
         func: FuncId,
         reference: &SweepReference,
     ) -> Result<NativeBuild, InputError> {
-        self.native_with(build, func, &[], Some(reference))
+        self.native_with(build, func, &[], &self.flags, Some(reference))
     }
 
     fn native_with(
@@ -321,6 +338,7 @@ impl Session {
         build: BuildKind,
         func: FuncId,
         array_lens: &[Option<usize>],
+        flags: &BuildFlags,
         sweep: Option<&SweepReference>,
     ) -> Result<NativeBuild, InputError> {
         let f = self.module(build)?.function(func);
@@ -338,7 +356,7 @@ impl Session {
                 &self.toolchain,
                 &self.sources,
                 build,
-                &self.flags,
+                flags,
                 &sig,
                 &dir,
             ),
@@ -346,7 +364,7 @@ impl Session {
                 &self.toolchain,
                 &self.sources,
                 build,
-                &self.flags,
+                flags,
                 &sig,
                 reference,
                 &dir,

@@ -10,9 +10,11 @@
 //! executables link the objects: no cross-file optimisation in either.
 
 pub mod cache;
+mod fast_math;
 
 use cache::Key;
 pub use cache::{compile_stats, CompileCache, CompileStats};
+pub use fast_math::FastMathOption;
 use std::ffi::OsString;
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -84,6 +84,10 @@ pub struct DiffArgs {
     /// Do not ask the float solver about the exceptions no Z3 model raised
     #[arg(long)]
     pub(crate) no_float_solver: bool,
+    /// Do not rebuild P' with subsets of fast-math's sub-options to name the one each
+    /// difference needs, nor look for the safe flag set
+    #[arg(long)]
+    pub(crate) no_attribution: bool,
     /// Also list differences the native replay did not confirm
     #[arg(long)]
     pub(crate) show_unconfirmed: bool,
@@ -160,6 +164,7 @@ impl DiffArgs {
         cfg.search_budget = self.search_budget;
         cfg.random_inputs = self.random;
         cfg.float_solver = !self.no_float_solver;
+        cfg.attribute = !self.no_attribution;
         cfg.reference = ReferenceSpec::chosen(self.reference.as_deref(), core);
         Ok(cfg)
     }

@@ -123,6 +123,20 @@ fn print_finding(
     if let Some(note) = &x.fast_math_note {
         let _ = writeln!(out, "   {:<8} {note}", "note");
     }
+    match (&x.attribution, &x.attribution_note) {
+        (Some(a), _) => {
+            let _ = writeln!(
+                out,
+                "   {:<8} {}",
+                "cause",
+                fpscout_search::attribution::needs_text(a, &x.attribution_alone)
+            );
+        }
+        (None, Some(why)) => {
+            let _ = writeln!(out, "   {:<8} not attributed: {why}", "cause");
+        }
+        (None, None) => {}
+    }
     if !x.model_agrees && x.confirmed {
         let _ = writeln!(
             out,
@@ -247,9 +261,24 @@ pub fn print_text(
             hidden_signatures.push(format!("   {} × {signature}", members.len()));
             continue;
         }
+        let attributions =
+            fpscout_search::diff::distinct_attributions(members.iter().map(|(_, x)| *x));
+        let needs: String = attributions
+            .iter()
+            .map(|a| {
+                let names: Vec<&str> = a.needs.iter().map(String::as_str).collect();
+                let alone: Vec<&str> = a.or_alone.iter().map(String::as_str).collect();
+                let text = fpscout_search::attribution::needs_text(&names, &alone);
+                if attributions.len() > 1 {
+                    format!("; {text} ({})", a.findings)
+                } else {
+                    format!("; {text}")
+                }
+            })
+            .collect();
         let _ = writeln!(
             out,
-            "\n== {} {} with signature {signature}",
+            "\n== {} {} with signature {signature}{needs}",
             members.len(),
             if members.len() == 1 {
                 "finding"
@@ -302,6 +331,24 @@ pub fn print_text(
         );
     }
     print_table(out, s);
+    if let Some(safe) = &s.safe_flags {
+        let _ = writeln!(
+            out,
+            "\nsafe flags: {} ({}{}; {})",
+            safe.command,
+            if safe.disabled.is_empty() {
+                "every fast-math sub-option kept".to_string()
+            } else {
+                format!("turns off {}", safe.disabled.join(", "))
+            },
+            if safe.verified {
+                ", checked natively"
+            } else {
+                ", NOT confirmed: a witness still differs under it"
+            },
+            safe.searched
+        );
+    }
     if let Some(r) = &s.recall {
         let _ = writeln!(
             out,

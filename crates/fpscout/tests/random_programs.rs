@@ -208,12 +208,12 @@ fn input(rng: &mut ChaCha8Rng, ty: Ty) -> u64 {
     }
 }
 
-fn check_program(seed: u64, tally: &mut Tally) {
+fn check_program(seed: u64, flags: &BuildFlags, builds: &[BuildKind], tally: &mut Tally) {
     let (src, params, ty) = Generator::program(seed);
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join(format!("rp{seed}.c"));
     std::fs::write(&path, &src).expect("write program");
-    let session = match Session::open(&path, BuildFlags::default()) {
+    let session = match Session::open(&path, flags.clone()) {
         Ok(s) => s,
         Err(e) => {
             tally
@@ -230,7 +230,7 @@ fn check_program(seed: u64, tally: &mut Tally) {
                 .collect()
         })
         .collect();
-    for build in BuildKind::BOTH {
+    for &build in builds {
         let what = format!("program {seed}");
         compare_on_inputs(&session, build, "rp", &inputs, &what, &src, tally);
     }
@@ -238,6 +238,23 @@ fn check_program(seed: u64, tally: &mut Tally) {
 
 #[test]
 fn random_programs_agree_with_their_executables() {
+    check_programs(PROGRAMS, &BuildFlags::default(), &BuildKind::BOTH);
+}
+
+/// With hardware FMA the backend fuses `contract` multiplies into their one add or
+/// subtract (`-ffp-contract=fast`, part of `-ffast-math`): the interpreter must fuse
+/// exactly the same ones.
+#[test]
+fn random_programs_with_fused_multiply_adds_agree_with_their_executables() {
+    if !std::arch::is_x86_feature_detected!("fma") {
+        eprintln!("skipped: this CPU has no FMA, so no executable fuses");
+        return;
+    }
+    let flags = BuildFlags::with_p_prime("-O3 -ffast-math -mfma");
+    check_programs(PROGRAMS / 2, &flags, &[BuildKind::PPrime]);
+}
+
+fn check_programs(programs: u64, flags: &BuildFlags, builds: &[BuildKind]) {
     let mut tally = Tally::default();
     let next = std::sync::atomic::AtomicU64::new(0);
     let tallies = std::sync::Mutex::new(Vec::new());
@@ -247,10 +264,10 @@ fn random_programs_agree_with_their_executables() {
                 let mut mine = Tally::default();
                 loop {
                     let seed = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                    if seed >= PROGRAMS {
+                    if seed >= programs {
                         break;
                     }
-                    check_program(seed, &mut mine);
+                    check_program(seed, flags, builds, &mut mine);
                 }
                 tallies.lock().unwrap().push(mine);
             });
@@ -259,8 +276,8 @@ fn random_programs_agree_with_their_executables() {
     for t in tallies.into_inner().unwrap() {
         tally.add(t);
     }
-    println!("{PROGRAMS} random programs, {}", tally.summary());
-    assert!(tally.compared >= (PROGRAMS as usize) * INPUTS * 2 * 9 / 10);
+    println!("{programs} random programs, {}", tally.summary());
+    assert!(tally.compared >= (programs as usize) * INPUTS * builds.len() * 9 / 10);
     let shown: Vec<&String> = tally.failures.iter().filter(|f| !f.is_empty()).collect();
     assert!(
         tally.failures.is_empty(),

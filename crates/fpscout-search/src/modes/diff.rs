@@ -3,6 +3,7 @@
 //! candidates and their neighbours in the concrete domain, plus a cheap random phase on
 //! the native builds), Confirm (every difference replayed natively).
 
+use crate::attribution::{self, SafeFlags};
 use crate::config::{self, CommonConfig};
 use crate::confirm::confirm_each_pair;
 use crate::executable::{ExecutablePair, Pacer};
@@ -22,7 +23,7 @@ use fpscout_smt::numeral::{float_value, round_to_float};
 use fpscout_smt::{
     collect, dedupe, exact_value, CollectOptions, ParamSpec, Query, QueryPool, QuerySet, Verdict,
 };
-use fpscout_toolchain::BuildKind;
+use fpscout_toolchain::{BuildFlags, BuildKind};
 use fpscout_walk::concrete::{AdaptiveSteps, ArgBits, ConcreteRunner, EvalEnd, Evaluation, FpMode};
 use fpscout_walk::WalkConfig;
 use rug::Rational;
@@ -58,6 +59,9 @@ pub struct DiffConfig {
     /// The mathematical function both builds are measured against (`--reference`, an
     /// FPCore input's body).
     pub reference: Option<ReferenceSpec>,
+    /// Attribute each confirmed difference to fast-math's sub-options and find the safe
+    /// set (when P' is a fast-math build; `crate::attribution`).
+    pub attribute: bool,
 }
 
 /// Share of the time budget kept for the local search and confirmation.
@@ -109,6 +113,7 @@ impl DiffConfig {
             explore_budget_s: 4.0,
             random_budget_s: 5.0,
             reference: None,
+            attribute: true,
         }
     }
 }
@@ -171,6 +176,13 @@ pub struct Finding {
     /// Both results measured against the reference, when there is one and both builds
     /// returned a float.
     pub reference: Option<AgainstReference>,
+    /// The fast-math sub-options P' needs to show it (`[]`: none, P' differs without
+    /// any), for a confirmed finding when P' is a fast-math build.
+    pub attribution: Option<Vec<&'static str>>,
+    /// Other single sub-options that show it alone (the attribution is the first).
+    pub attribution_alone: Vec<&'static str>,
+    /// Why a confirmed finding has no attribution.
+    pub attribution_note: Option<String>,
 }
 
 /// Two builds' results against the mathematical function at one input.
@@ -242,6 +254,9 @@ impl Finding {
             unconfirmed_reason: None,
             ftz_only: false,
             reference: None,
+            attribution: None,
+            attribution_alone: Vec::new(),
+            attribution_note: None,
         }
     }
 }
@@ -271,6 +286,9 @@ pub struct PhaseTimes {
     pub random: f64,
     pub sweep: f64,
     pub confirm: f64,
+    /// Rebuilding P' with subsets of fast-math and replaying the witnesses.
+    #[serde(default)]
+    pub attribution: f64,
 }
 
 /// The `{"type":"summary"}` record.
@@ -354,6 +372,13 @@ pub struct Summary {
     /// Every signature of a difference with the number of inputs it was seen on (search,
     /// sweep and random phase, untraced), rarest first.
     pub signature_inputs: Vec<SignatureInputs>,
+    /// The largest subset of fast-math's sub-options under which no confirmed witness
+    /// differs, when P' is a fast-math build and the attribution ran.
+    #[serde(default)]
+    pub safe_flags: Option<SafeFlags>,
+    /// Builds of P' the attribution compiled (subsets and the safe command line).
+    #[serde(default)]
+    pub attribution_builds: usize,
     /// The signatures the random phase saw (for `solver_only_signatures`).
     #[serde(skip)]
     pub random_signatures: BTreeSet<Signature>,
@@ -371,6 +396,47 @@ pub struct SignatureInputs {
     /// replay (a hang not repeated, an executable that disagrees with the interpreter).
     #[serde(default)]
     pub confirmed: bool,
+    /// The distinct attributions of the confirmed findings with this signature, the
+    /// most common first, with how many findings each.
+    #[serde(default)]
+    pub attributions: Vec<SignatureAttribution>,
+}
+
+/// One attribution among a signature's findings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SignatureAttribution {
+    pub needs: Vec<String>,
+    /// Other single sub-options that show it alone.
+    #[serde(default)]
+    pub or_alone: Vec<String>,
+    pub findings: usize,
+}
+
+/// The distinct attributions of `findings`, most common first (ties in first-seen order).
+pub fn distinct_attributions<'f>(
+    findings: impl Iterator<Item = &'f Finding>,
+) -> Vec<SignatureAttribution> {
+    let mut out: Vec<SignatureAttribution> = Vec::new();
+    for x in findings {
+        let Some(a) = &x.attribution else {
+            continue;
+        };
+        let needs: Vec<String> = a.iter().map(|n| n.to_string()).collect();
+        let or_alone: Vec<String> = x.attribution_alone.iter().map(|n| n.to_string()).collect();
+        match out
+            .iter_mut()
+            .find(|s| s.needs == needs && s.or_alone == or_alone)
+        {
+            Some(s) => s.findings += 1,
+            None => out.push(SignatureAttribution {
+                needs,
+                or_alone,
+                findings: 1,
+            }),
+        }
+    }
+    out.sort_by(|a, b| b.findings.cmp(&a.findings));
+    out
 }
 
 /// Everything a diff run produced.
@@ -462,7 +528,12 @@ pub fn ulps_between(a: u64, b: u64, ty: FloatTy) -> u64 {
     (key(a) - key(b)).unsigned_abs().min(u128::from(u64::MAX)) as u64
 }
 
-fn compare(p: &Observation, q: &Observation, ret: Type, tol: u64) -> (Vec<DiffKind>, Option<u64>) {
+pub(crate) fn compare(
+    p: &Observation,
+    q: &Observation,
+    ret: Type,
+    tol: u64,
+) -> (Vec<DiffKind>, Option<u64>) {
     let mut kinds = Vec::new();
     if p.flags != q.flags {
         kinds.push(DiffKind::Flags);
@@ -769,6 +840,7 @@ fn run_diff_once(
             p_prime_class: s.3,
             inputs,
             confirmed: false,
+            attributions: Vec::new(),
         })
         .collect();
     seen_counts.sort_by_key(|c| {
@@ -1695,6 +1767,9 @@ pub fn run_diff(
         if let Some(r) = &reference {
             report.measure_against(r);
         }
+        if cfg.attribute {
+            report.attribute(session, cfg, started, progress)?;
+        }
         return Ok(report);
     }
     let count = assignments.len();
@@ -1719,6 +1794,9 @@ pub fn run_diff(
         merged.ok_or_else(|| InputError("no integer assignment was searched".into()))?;
     if let Some(r) = &reference {
         report.measure_against(r);
+    }
+    if cfg.attribute {
+        report.attribute(session, cfg, started, progress)?;
     }
     report.summary.wall_seconds = started.elapsed().as_secs_f64();
     report.summary.record_compile_stats();
@@ -1747,6 +1825,151 @@ impl DiffReport {
             }
         }
         self.summary.reference = Some(reference.text.clone());
+    }
+}
+
+/// The attribution gets at least this long, or as long as the search before it took.
+const MIN_ATTRIBUTION_S: f64 = 10.0;
+
+impl DiffReport {
+    /// Attributes every confirmed finding to fast-math's sub-options and finds the safe
+    /// set (`crate::attribution`), when P' is a fast-math build.
+    fn attribute(
+        &mut self,
+        session: &Session,
+        cfg: &DiffConfig,
+        started: Instant,
+        progress: Progress,
+    ) -> Result<(), InputError> {
+        if !session.flags().p_prime_is_fast_math() {
+            return Ok(());
+        }
+        let t = Instant::now();
+        let confirmed: Vec<usize> = (0..self.findings.len())
+            .filter(|&i| self.findings[i].confirmed)
+            .collect();
+        let all_kept = |searched: String, verified: bool| SafeFlags {
+            kept: attribution::names(u8::MAX)
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+            disabled: Vec::new(),
+            command: session.flags().p_prime.join(" "),
+            verified,
+            searched,
+        };
+        if confirmed.is_empty() {
+            self.summary.safe_flags = Some(all_kept(
+                "no confirmed difference within the searched bounds: nothing to turn off".into(),
+                true,
+            ));
+            return Ok(());
+        }
+        let fpp = session.function(BuildKind::PPrime, &cfg.common.function)?;
+        let f = session
+            .p()?
+            .function(session.function(BuildKind::P, &cfg.common.function)?);
+        let space = InputSpace::of(f, &cfg.common.input_options(), "diff")?;
+        let pp = crate::executable::Executable::open(
+            session,
+            BuildKind::PPrime,
+            fpp,
+            &space.lens,
+            &cfg.common,
+        )?;
+        let allowance = started.elapsed().as_secs_f64().max(MIN_ATTRIBUTION_S);
+        let until = t + Duration::from_secs_f64(allowance);
+        let witnesses: Vec<&Finding> = confirmed.iter().map(|&i| &self.findings[i]).collect();
+        let mut a = attribution::Attributor::new(
+            session,
+            &pp,
+            &witnesses,
+            self.ret,
+            cfg.tolerance_ulps,
+            until,
+        );
+        let mut attributed = 0u8;
+        let mut stop = None;
+        let mut results = Vec::new();
+        for k in 0..confirmed.len() {
+            progress("attribution", k as u64, confirmed.len() as u64);
+            match a.attribute(k) {
+                Ok(r) => results.push(r),
+                Err(why) => {
+                    stop = Some(why);
+                    break;
+                }
+            }
+        }
+        for (k, r) in results.into_iter().enumerate() {
+            let x = &mut self.findings[confirmed[k]];
+            match r {
+                Ok((mask, alone)) => {
+                    attributed |= mask;
+                    x.attribution = Some(attribution::names(mask));
+                    x.attribution_alone =
+                        alone.iter().flat_map(|m| attribution::names(*m)).collect();
+                }
+                Err(why) => x.attribution_note = Some(why),
+            }
+        }
+        let safe = match &stop {
+            Some(_) => None,
+            None => match a.safe_set(attributed) {
+                Ok(keep) => {
+                    let kept = attribution::options_of(keep);
+                    let flags = BuildFlags {
+                        p_prime: session.flags().fast_math_command(&kept),
+                        ..session.flags().clone()
+                    };
+                    match a.verify(&flags) {
+                        Ok(verified) => Some(SafeFlags {
+                            kept: kept.iter().map(|o| o.name().to_string()).collect(),
+                            disabled: attribution::names(u8::MAX)
+                                .into_iter()
+                                .filter(|n| !kept.iter().any(|o| o.name() == *n))
+                                .map(str::to_string)
+                                .collect(),
+                            command: flags.p_prime.join(" "),
+                            verified,
+                            searched: format!(
+                                "the {} confirmed witnesses of this run replayed on each build \
+                                 (no difference elsewhere in the input space is ruled out)",
+                                a.witnesses()
+                            ),
+                        }),
+                        Err(why) => {
+                            stop = Some(why);
+                            None
+                        }
+                    }
+                }
+                Err(why) => {
+                    stop = Some(why);
+                    None
+                }
+            },
+        };
+        if let Some(why) = stop {
+            self.summary.stopped.push(format!("attribution: {why}"));
+        }
+        self.summary.safe_flags = safe;
+        self.summary.attribution_builds = a.builds;
+        for sig in &mut self.summary.signature_inputs {
+            let key = (
+                sig.p_flags,
+                sig.p_prime_flags,
+                sig.p_class,
+                sig.p_prime_class,
+            );
+            sig.attributions = distinct_attributions(
+                self.findings
+                    .iter()
+                    .filter(|x| x.confirmed && signature(x) == key),
+            );
+        }
+        self.summary.phases.attribution = t.elapsed().as_secs_f64();
+        Ok(())
     }
 }
 

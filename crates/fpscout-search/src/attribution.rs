@@ -1,0 +1,302 @@
+//! Which of fast-math's sub-options a `diff` difference needs (issue #31): P' rebuilt with subsets of them, every confirmed witness replayed natively on each, the smallest subset that still shows it; and the largest subset under which no witness differs, checked on the command line that keeps it.
+//!
+//! A witness *shows* its difference under a subset when P' built with exactly that subset
+//! differs from P, on the witness, in every kind the finding has (flags, trace, class,
+//! ulps ...). Each subset is compiled once (the compile cache keeps it across runs) and
+//! runs every witness traced at once. The attribution of a witness is, in this order:
+//! empty when P' without any sub-option already shows it (the optimisation level, not
+//! fast-math); the first single option that shows it; otherwise a 1-minimal subset found
+//! by removing options one at a time from all seven (delta debugging). The safe set
+//! starts from the options no attribution names and drops, while some witness still
+//! differs in any way under it, a 1-minimal subset of what that witness needs; witnesses
+//! that differ without any sub-option do not count against it.
+
+use crate::executable::Executable;
+use crate::modes::diff::{compare, DiffKind, Finding};
+use crate::observe::{native_observe, Observation};
+use crate::session::Session;
+use fpscout_ir::Type;
+use fpscout_toolchain::{BuildFlags, FastMathOption};
+use fpscout_walk::concrete::ArgBits;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::time::Instant;
+
+/// The largest subset of fast-math's sub-options under which no witness differs.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SafeFlags {
+    /// Sub-options kept, and turned off (names as clang spells them, `ftz-daz`).
+    pub kept: Vec<String>,
+    pub disabled: Vec<String>,
+    /// P''s flags with the disabled ones turned off.
+    pub command: String,
+    /// The command line itself was compiled and no witness differs from P under it.
+    pub verified: bool,
+    /// What the set rests on: the witnesses replayed.
+    pub searched: String,
+}
+
+/// A set of options as bits, in [`FastMathOption::ALL`] order.
+type Mask = u8;
+const ALL: Mask = (1 << FastMathOption::ALL.len()) - 1;
+
+fn bit(o: FastMathOption) -> Mask {
+    let i = FastMathOption::ALL
+        .iter()
+        .position(|x| *x == o)
+        .unwrap_or_default();
+    1 << i
+}
+
+/// The options in `mask`, in [`FastMathOption::ALL`] order.
+pub fn options_of(mask: u8) -> Vec<FastMathOption> {
+    FastMathOption::ALL
+        .into_iter()
+        .filter(|o| mask & bit(*o) != 0)
+        .collect()
+}
+
+/// Names of the options in `mask`, in [`FastMathOption::ALL`] order.
+pub fn names(mask: u8) -> Vec<&'static str> {
+    options_of(mask)
+        .into_iter()
+        .map(FastMathOption::name)
+        .collect()
+}
+
+/// An attribution in words: `needs -ffinite-math-only`, `needs -fassociative-math and
+/// -ffp-contract=fast`, `needs no fast-math sub-option (P' differs without them)`; with
+/// the other options that show it alone: `needs -ffinite-math-only (or -fapprox-func
+/// alone)`.
+pub fn needs_text(names: &[&str], alone: &[&str]) -> String {
+    if names.is_empty() {
+        return "needs no fast-math sub-option (P' differs without them)".into();
+    }
+    let flag = |n: &str| match n {
+        "ftz-daz" => "FTZ/DAZ at start-up (-mdaz-ftz)".to_string(),
+        n => format!("-f{n}"),
+    };
+    let flags: Vec<String> = names.iter().map(|n| flag(n)).collect();
+    let mut text = format!("needs {}", flags.join(" and "));
+    if !alone.is_empty() {
+        let others: Vec<String> = alone.iter().map(|n| flag(n)).collect();
+        text.push_str(&format!(" (or {} alone)", others.join(" or ")));
+    }
+    text
+}
+
+/// Why the attribution stopped early.
+type Stop = String;
+
+pub(crate) struct Attributor<'a, 's> {
+    session: &'s Session,
+    pp: &'a Executable<'s>,
+    ret: Type,
+    tolerance: u64,
+    inputs: Vec<Vec<ArgBits>>,
+    p: Vec<Observation>,
+    kinds: Vec<Vec<DiffKind>>,
+    /// Each subset's observation of every witness (`None`: crashed or timed out).
+    seen: HashMap<Mask, Vec<Option<Observation>>>,
+    until: Instant,
+    pub(crate) builds: usize,
+}
+
+impl<'a, 's> Attributor<'a, 's> {
+    /// An attributor for the confirmed `findings` (their P observations are the
+    /// baseline), rebuilding `pp`'s function, until `until`.
+    pub(crate) fn new(
+        session: &'s Session,
+        pp: &'a Executable<'s>,
+        findings: &[&Finding],
+        ret: Type,
+        tolerance: u64,
+        until: Instant,
+    ) -> Attributor<'a, 's> {
+        Attributor {
+            session,
+            pp,
+            ret,
+            tolerance,
+            inputs: findings.iter().map(|x| x.input.clone()).collect(),
+            p: findings.iter().map(|x| x.p.clone()).collect(),
+            kinds: findings.iter().map(|x| x.kinds.clone()).collect(),
+            seen: HashMap::new(),
+            until,
+            builds: 0,
+        }
+    }
+
+    fn observe_with(&mut self, mask: Mask, flags: &BuildFlags) -> Result<(), Stop> {
+        if self.seen.contains_key(&mask) {
+            return Ok(());
+        }
+        if Instant::now() >= self.until {
+            return Err("the attribution's time ran out".into());
+        }
+        let exe = self
+            .pp
+            .variant(self.session, flags)
+            .map_err(|e| format!("P' with {:?}: {e}", names(mask)))?;
+        self.builds += 1;
+        let outcomes = exe
+            .traced(&self.inputs, None)
+            .map_err(|e| format!("P' with {:?}: {e}", names(mask)))?;
+        let observed = outcomes
+            .iter()
+            .map(|o| native_observe(o, self.ret))
+            .collect();
+        self.seen.insert(mask, observed);
+        Ok(())
+    }
+
+    /// How P' with `mask` differs from P on witness `i`.
+    fn differs(&mut self, mask: Mask, i: usize) -> Result<Vec<DiffKind>, Stop> {
+        let flags = self
+            .session
+            .flags()
+            .with_fast_math_subset(&options_of(mask));
+        self.observe_with(mask, &flags)?;
+        Ok(
+            match self
+                .seen
+                .get(&mask)
+                .and_then(|s| s.get(i))
+                .cloned()
+                .flatten()
+            {
+                Some(q) => compare(&self.p[i], &q, self.ret, self.tolerance).0,
+                // A crash or hang of the variant is a difference of its own, not this one.
+                None => Vec::new(),
+            },
+        )
+    }
+
+    fn shows(&mut self, mask: Mask, i: usize) -> Result<bool, Stop> {
+        let now = self.differs(mask, i)?;
+        Ok(self.kinds[i].iter().all(|k| now.contains(k)))
+    }
+
+    /// The attribution of witness `i` (see the module doc) with the other single options
+    /// that show it alone, or why there is none.
+    pub(crate) fn attribute(
+        &mut self,
+        i: usize,
+    ) -> Result<Result<(Mask, Vec<Mask>), String>, Stop> {
+        if self.shows(0, i)? {
+            return Ok(Ok((0, Vec::new())));
+        }
+        let mut alone = Vec::new();
+        for o in FastMathOption::ALL {
+            if self.shows(bit(o), i)? {
+                alone.push(bit(o));
+            }
+        }
+        if let Some((&first, others)) = alone.split_first() {
+            return Ok(Ok((first, others.to_vec())));
+        }
+        if !self.shows(ALL, i)? {
+            return Ok(Err(
+                "P' with all seven sub-options spelled out does not show it: it needs \
+                 something else -ffast-math does (e.g. -fno-math-errno, __FAST_MATH__)"
+                    .into(),
+            ));
+        }
+        Ok(Ok((
+            self.shrink(ALL, i, |a, mask, i| a.shows(mask, i))?,
+            Vec::new(),
+        )))
+    }
+
+    /// A 1-minimal subset of `mask` under which `holds` stays true.
+    fn shrink(
+        &mut self,
+        mut mask: Mask,
+        i: usize,
+        holds: impl Fn(&mut Self, Mask, usize) -> Result<bool, Stop>,
+    ) -> Result<Mask, Stop> {
+        for o in FastMathOption::ALL {
+            let without = mask & !bit(o);
+            if without != mask && holds(self, without, i)? {
+                mask = without;
+            }
+        }
+        Ok(mask)
+    }
+
+    /// The safe set given the options the attributions name (see the module doc):
+    /// the kept options, and whether every witness counted agrees with P under them.
+    pub(crate) fn safe_set(&mut self, attributed: Mask) -> Result<Mask, Stop> {
+        let mut keep = ALL & !attributed;
+        let mut counted = Vec::new();
+        for i in 0..self.inputs.len() {
+            if self.differs(0, i)?.is_empty() {
+                counted.push(i);
+            }
+        }
+        loop {
+            let mut bad = None;
+            for &i in &counted {
+                if !self.differs(keep, i)?.is_empty() {
+                    bad = Some(i);
+                    break;
+                }
+            }
+            let Some(i) = bad else {
+                return Ok(keep);
+            };
+            let needs = self.shrink(keep, i, |a, mask, i| {
+                a.differs(mask, i).map(|k| !k.is_empty())
+            })?;
+            keep &= !needs;
+        }
+    }
+
+    /// Whether no counted witness differs from P under `flags` (the command line).
+    pub(crate) fn verify(&mut self, flags: &BuildFlags) -> Result<bool, Stop> {
+        // A key no subset uses: the command line is its own build.
+        const COMMAND: Mask = 0x80;
+        self.seen.remove(&COMMAND);
+        self.observe_with(COMMAND, flags)?;
+        for i in 0..self.inputs.len() {
+            let base = self.differs(0, i)?;
+            if !base.is_empty() {
+                continue;
+            }
+            let observed = self
+                .seen
+                .get(&COMMAND)
+                .and_then(|s| s.get(i))
+                .cloned()
+                .flatten();
+            if let Some(q) = observed {
+                if !compare(&self.p[i], &q, self.ret, self.tolerance)
+                    .0
+                    .is_empty()
+                {
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    pub(crate) fn witnesses(&self) -> usize {
+        self.inputs.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks_name_options_in_order() {
+        assert_eq!(names(ALL).len(), 7);
+        assert_eq!(
+            names(bit(FastMathOption::FtzDaz) | bit(FastMathOption::FiniteMathOnly)),
+            ["finite-math-only", "ftz-daz"]
+        );
+        assert_eq!(names(0), Vec::<&str>::new());
+    }
+}

@@ -1,0 +1,142 @@
+//! `diff`'s attribution (issue #31): each fast-math sub-option named for the difference it causes (`tests/diff/causes.c`, one function per sub-option), the safe flag set, and FMA contraction found natively and modelled by the interpreter.
+
+mod common;
+
+use common::cli::{json_run, repo};
+use serde_json::Value;
+
+/// `fpscout diff causes.c -f FUNCTION ARGS --json`: the confirmed findings and the
+/// summary.
+fn diff_of(function: &str, args: &[&str]) -> (Vec<Value>, Value) {
+    let src = repo("tests/diff/causes.c").display().to_string();
+    let mut all = vec!["diff", &src, "-f", function, "--time-budget", "10"];
+    all.extend_from_slice(args);
+    let (records, _) = json_run(&all);
+    let findings: Vec<Value> = records
+        .iter()
+        .filter(|r| r["type"] == "finding" && r["data"]["confirmed"] == true)
+        .map(|r| r["data"].clone())
+        .collect();
+    let summary = records
+        .iter()
+        .find(|r| r["type"] == "summary")
+        .unwrap_or_else(|| panic!("no summary: {records:?}"))["data"]
+        .clone();
+    (findings, summary)
+}
+
+fn names(v: &Value) -> Vec<String> {
+    v.as_array()
+        .unwrap_or_else(|| panic!("a list of names: {v}"))
+        .iter()
+        .map(|n| n.as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+fn has_fma() -> bool {
+    std::arch::is_x86_feature_detected!("fma")
+}
+
+#[test]
+fn each_sub_option_is_named_for_the_difference_it_causes() {
+    let cases: [(&str, &str, &[&str]); 7] = [
+        ("nan_guard", "finite-math-only", &[]),
+        ("tenth", "reciprocal-math", &[]),
+        ("scaled", "associative-math", &[]),
+        ("reciprocal_of_sum_with_zero", "no-signed-zeros", &[]),
+        (
+            "multiply_add",
+            "fp-contract=fast",
+            &["--opt-flags", "-O3 -ffast-math -mfma"],
+        ),
+        ("cube_by_pow", "approx-func", &[]),
+        ("halve", "ftz-daz", &[]),
+    ];
+    for (function, known, args) in cases {
+        if function == "multiply_add" && !has_fma() {
+            eprintln!("skipped {function}: this CPU has no FMA, so nothing is contracted");
+            continue;
+        }
+        let (findings, summary) = diff_of(function, args);
+        assert!(!findings.is_empty(), "{function}: no confirmed finding");
+        // Subnormal inputs reach every one of these functions, and flushing them is a
+        // difference of its own: every other attribution must be the known option.
+        let expected = [known.to_string(), "ftz-daz".to_string()];
+        let mut named_alone = false;
+        for x in &findings {
+            let a = names(&x["attribution"]);
+            assert!(
+                !a.is_empty() && a.iter().all(|n| expected.contains(n)),
+                "{function}: attribution {a:?} of {x}"
+            );
+            named_alone |= a == [known];
+        }
+        assert!(named_alone, "{function}: no finding needs {known} alone");
+        for sig in summary["signature_inputs"].as_array().into_iter().flatten() {
+            if sig["confirmed"] == true {
+                assert!(
+                    !sig["attributions"].as_array().is_none_or(Vec::is_empty),
+                    "{function}: signature without attribution: {sig}"
+                );
+            }
+        }
+        let safe = &summary["safe_flags"];
+        assert!(
+            names(&safe["disabled"]).contains(&known.to_string()),
+            "{function}: {safe}"
+        );
+        assert_eq!(safe["verified"], true, "{function}: {safe}");
+    }
+}
+
+#[test]
+fn the_safe_set_turns_off_only_the_sub_option_a_function_needs() {
+    // Away from subnormals, x / 10 differs only by becoming x * 0.1.
+    let (findings, summary) = diff_of("tenth", &["--range", "x=1:1000"]);
+    assert!(!findings.is_empty());
+    let safe = &summary["safe_flags"];
+    assert_eq!(names(&safe["disabled"]), ["reciprocal-math"], "{safe}");
+    assert_eq!(safe["command"], "-O3 -ffast-math -g -fno-reciprocal-math");
+    assert_eq!(safe["verified"], true);
+    assert_eq!(names(&safe["kept"]).len(), 6);
+}
+
+#[test]
+fn a_contracted_multiply_add_is_confirmed_natively_and_modelled() {
+    if !has_fma() {
+        eprintln!("skipped: this CPU has no FMA, so no executable contracts");
+        return;
+    }
+    let (findings, _) = diff_of(
+        "multiply_add",
+        &[
+            "--opt-flags",
+            "-O3 -ffast-math -mfma",
+            "--range",
+            "a=1:2",
+            "--range",
+            "b=1:2",
+            "--range",
+            "c=-4:4",
+        ],
+    );
+    let contracted: Vec<&Value> = findings
+        .iter()
+        .filter(|x| names(&x["attribution"]) == ["fp-contract=fast"])
+        .collect();
+    assert!(!contracted.is_empty(), "{findings:?}");
+    for x in contracted {
+        assert_eq!(x["kinds"], serde_json::json!(["ulps"]), "{x}");
+        // The interpreter fuses the same multiply-add: it reproduces both builds.
+        assert_eq!(x["model_agrees"], true, "{x}");
+    }
+}
+
+#[test]
+fn without_attribution_nothing_is_rebuilt() {
+    let (findings, summary) = diff_of("tenth", &["--no-attribution"]);
+    assert!(!findings.is_empty());
+    assert!(findings.iter().all(|x| x["attribution"].is_null()));
+    assert!(summary["safe_flags"].is_null());
+    assert_eq!(summary["attribution_builds"], 0);
+}
