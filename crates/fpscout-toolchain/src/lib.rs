@@ -209,19 +209,18 @@ impl Default for BuildFlags {
 impl BuildFlags {
     /// P' flags from a user string such as `"-O2 -ffast-math"` (whitespace separated).
     pub fn with_p_prime(opt_flags: &str) -> BuildFlags {
-        let mut flags = BuildFlags {
-            p_prime: opt_flags.split_whitespace().map(str::to_string).collect(),
+        BuildFlags {
+            p_prime: with_debug_info(opt_flags),
             ..BuildFlags::default()
-        };
-        if !flags
-            .p_prime
-            .iter()
-            .any(|f| f == "-g" || f.starts_with("-g"))
-        {
-            flags.p_prime.push("-g".to_string());
         }
-        flags
     }
+    /// These flags with P compiled with `p_flags` instead of fpscout's own recipe
+    /// (whitespace separated; `-g` added when missing, for source locations).
+    pub fn with_p(mut self, p_flags: &str) -> BuildFlags {
+        self.p = with_debug_info(p_flags);
+        self
+    }
+
     pub fn of(&self, build: BuildKind) -> &[String] {
         match build {
             BuildKind::P => &self.p,
@@ -259,6 +258,15 @@ impl BuildFlags {
         }
         fast
     }
+}
+
+/// Whitespace-separated flags with `-g` added when no `-g…` is there.
+fn with_debug_info(flags: &str) -> Vec<String> {
+    let mut out: Vec<String> = flags.split_whitespace().map(str::to_string).collect();
+    if !out.iter().any(|f| f.starts_with("-g")) {
+        out.push("-g".to_string());
+    }
+    out
 }
 
 /// Paths of the LLVM 19 tools fpscout runs.

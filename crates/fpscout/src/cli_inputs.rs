@@ -47,9 +47,14 @@ pub(crate) struct CommonArgs<const MODE: usize> {
     /// baseline)
     #[arg(long)]
     pub(crate) random_only: bool,
-    /// Compiler flags of P' (default: "-O3 -ffast-math")
-    #[arg(long, allow_hyphen_values = true)]
+    /// Compiler flags of P' (default: "-O3 -ffast-math"); also spelled --p-prime-flags
+    #[arg(long, alias = "p-prime-flags", allow_hyphen_values = true)]
     pub(crate) opt_flags: Option<String>,
+    /// Compiler flags of P (default: "-O0 -ffp-contract=off" without optnone, then
+    /// mem2reg): with --p-prime-flags, any two builds a project ships, e.g. "-O2" against
+    /// "-O2 -march=native -ffp-contract=fast"
+    #[arg(long, allow_hyphen_values = true)]
+    pub(crate) p_flags: Option<String>,
     /// A function of the program, taking no arguments, called before the inputs are
     /// run, in the interpreter and in both executables (a library's set-up:
     /// `gsl_set_error_handler_off`, so that GSL's error handler does not abort the
@@ -99,12 +104,15 @@ impl<const MODE: usize> CommonArgs<MODE> {
             .collect();
     }
 
-    /// The flags of both builds (`--opt-flags` for P').
+    /// The flags of both builds (`--p-flags` for P, `--opt-flags` for P').
     pub(crate) fn build_flags(&self) -> BuildFlags {
         let mut flags = match &self.opt_flags {
             Some(f) => BuildFlags::with_p_prime(f),
             None => BuildFlags::default(),
         };
+        if let Some(p) = &self.p_flags {
+            flags = flags.with_p(p);
+        }
         flags.setup_call = self.setup_call.clone();
         flags
     }

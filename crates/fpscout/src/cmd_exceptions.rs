@@ -99,6 +99,7 @@ impl ExceptionsArgs {
             &self.source_files,
             &self.compile,
             &self.linking,
+            self.common.p_flags.as_deref(),
             self.common.opt_flags.as_deref(),
             self.common.setup_call.as_deref(),
             self.common.ftz_daz,

@@ -109,9 +109,12 @@ enum Command {
         /// nan or bits:0x…; integers; arrays for pointer parameters as [v1,v2,...]
         #[arg(long, allow_hyphen_values = true)]
         args: String,
-        /// Compiler flags of P' (default: "-O3 -ffast-math")
-        #[arg(long, allow_hyphen_values = true)]
+        /// Compiler flags of P' (default: "-O3 -ffast-math"); also --p-prime-flags
+        #[arg(long, alias = "p-prime-flags", allow_hyphen_values = true)]
         opt_flags: Option<String>,
+        /// Compiler flags of P (default: fpscout's -O0 recipe)
+        #[arg(long, allow_hyphen_values = true)]
+        p_flags: Option<String>,
         /// A function of the program, taking no arguments, called before the inputs are
         /// run, in the interpreter and in both executables (a library's set-up:
         /// `gsl_set_error_handler_off`, so that GSL's error handler does not abort the
@@ -231,6 +234,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
             function,
             args,
             opt_flags,
+            p_flags,
             setup_call,
             ftz_daz,
             step_budget,
@@ -246,6 +250,9 @@ fn dispatch(cli: Cli) -> Result<ExitCode, InputError> {
                 Some(f) => BuildFlags::with_p_prime(f),
                 None => BuildFlags::default(),
             };
+            if let Some(p) = &p_flags {
+                flags = flags.with_p(p);
+            }
             flags.setup_call = setup_call;
             let (sources, fpcore) = compile.apply_translating(&source_files, &mut flags)?;
             let function = match (

@@ -15,6 +15,7 @@ pub(crate) fn replay(
     files: &[PathBuf],
     compile: &CompileArgs,
     linking: &Linking,
+    p_flags: Option<&str>,
     opt_flags: Option<&str>,
     setup_call: Option<&str>,
     ftz_daz: FtzDazChoice,
@@ -46,6 +47,7 @@ pub(crate) fn replay(
     options.extend(linking.lib_dirs.iter().map(|d| format!("-L{}", path(d))));
     options.extend(linking.files.iter().map(|f| format!("--link={}", path(f))));
     options.extend(linking.libs.iter().map(|l| format!("-l{l}")));
+    options.extend(p_flags.map(|f| format!("--p-flags={f}")));
     options.extend(opt_flags.map(|f| format!("--opt-flags={f}")));
     options.extend(setup_call.map(|f| format!("--setup-call={f}")));
     match ftz_daz {

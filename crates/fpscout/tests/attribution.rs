@@ -140,3 +140,36 @@ fn without_attribution_nothing_is_rebuilt() {
     assert!(summary["safe_flags"].is_null());
     assert_eq!(summary["attribution_builds"], 0);
 }
+
+#[test]
+fn any_two_builds_differ_where_one_contracts_multiply_adds() {
+    if !has_fma() {
+        eprintln!("skipped: this CPU has no FMA, so -march=native does not contract");
+        return;
+    }
+    let (findings, summary) = diff_of(
+        "multiply_add",
+        &[
+            "--p-flags",
+            "-O2",
+            "--p-prime-flags",
+            "-O2 -march=native -ffp-contract=fast",
+        ],
+    );
+    let ulps: Vec<&Value> = findings
+        .iter()
+        .filter(|x| x["kinds"] == serde_json::json!(["ulps"]))
+        .collect();
+    assert!(!ulps.is_empty(), "no contraction difference: {findings:?}");
+    for x in &findings {
+        assert_eq!(x["model_agrees"], true, "{x}");
+        let replay = x["replay"].as_str().unwrap_or_default();
+        assert!(
+            replay.contains("--p-flags=-O2") && replay.contains("-march=native"),
+            "{replay}"
+        );
+    }
+    // Not a fast-math build: there is nothing to attribute to its sub-options.
+    assert!(summary["safe_flags"].is_null());
+    assert!(findings.iter().all(|x| x["attribution"].is_null()));
+}
