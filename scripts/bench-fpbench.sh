@@ -23,42 +23,14 @@ import json, os, re, statistics, subprocess, sys, time
 fpscout = os.environ["FPSCOUT"]
 budget = os.environ.get("TIME_BUDGET") or None
 
-def cores(text):
-    """(index, :name or None) of each top-level (FPCore ...) form."""
-    out, depth, i, start = [], 0, 0, None
-    while i < len(text):
-        c = text[i]
-        if c == ';':
-            i = text.find('\n', i)
-            if i < 0:
-                break
-        elif c == '"':
-            i += 1
-            while i < len(text) and text[i] != '"':
-                i += 2 if text[i] == '\\' else 1
-        elif c in '([':
-            if depth == 0:
-                start = i
-            depth += 1
-        elif c in ')]':
-            depth -= 1
-            if depth == 0 and start is not None:
-                form = text[start:i + 1]
-                m = re.search(r':name\s+"((?:[^"\\]|\\.)*)"', form)
-                out.append((len(out), m.group(1).replace('\\"', '"') if m else None))
-        i += 1
-    return out
+sys.path.insert(0, os.path.join(os.getcwd(), "scripts"))
+from fpcore_forms import keyed
 
 rows = []
 print(f"{'suite':<16} {'name':<40} {'status':<12} {'found':>5} {'sigs':>4} {'ref':>4} {'named':>5} {'wall s':>7}  note")
 for path in sys.argv[1:]:
     suite = os.path.basename(path).removesuffix(".fpcore")
-    with open(path) as f:
-        listed = cores(f.read())
-    names = [n for _, n in listed]
-    for index, name in listed:
-        # A name used twice in the file picks the first: the others go by index.
-        key = name if name is not None and names.count(name) == 1 else f"#{index}"
+    for key, name in keyed(path):
         cmd = [fpscout, "diff", path, "-f", key, "--json"]
         if budget:
             cmd += ["--time-budget", budget]

@@ -54,7 +54,9 @@ cache="${FPSCOUT_BENCH_DIR:-/var/tmp/fpscout-bench}/fpcc"
 mkdir -p "$cache"
 
 # NAME | fpscout reference (FPCore over GSL's parameter names; empty: shadow only) |
-# mpmath expression (Python over mpmath's names and the parameter) | ranges
+# mpmath expression (Python over mpmath's names and the parameter; NaN at poles, where
+# mpmath would raise or spend minutes: psi at the non-positive integers, which every
+# double below -2^52 is) | ranges
 # GSL's parameter is x, except k (ellint) and s (zeta, zetam1, eta); the airy and ellint
 # functions' gsl_mode_t is left at 0, GSL_PREC_DOUBLE (FPCC's choice too).
 table="gsl_sf_airy_Ai|(if (< (fabs x) 500) (ai x) NAN)|airyai(x)|
@@ -134,8 +136,8 @@ gsl_sf_log|(log x)|log(x)|
 gsl_sf_log_abs|(log (fabs x))|log(abs(x))|
 gsl_sf_log_1plusx|(log1p x)|log1p(x)|
 gsl_sf_log_1plusx_mx|(- (log1p x) x)|log1p(x) - x|
-gsl_sf_psi|(digamma x)|digamma(x)|
-gsl_sf_psi_1||psi(1, x)|
+gsl_sf_psi|(digamma x)|nan if x <= 0 and x == floor(x) else digamma(x)|
+gsl_sf_psi_1||nan if x <= 0 and x == floor(x) else psi(1, x)|
 gsl_sf_synchrotron_2||x*besselk(mpf(2)/3, x)|
 gsl_sf_sin|(sin x)|sin(x)|
 gsl_sf_cos|(cos x)|cos(x)|

@@ -136,6 +136,7 @@ static uint64_t fps_bits_of(double d) {{ uint64_t u; memcpy(&u, &d, 8); return u
    subnormal ulp below the normal range. */
 static double fps_ulp32(double r) {{
   int e;
+  if (r == 0.0) return 0x1p-149;
   frexp(r, &e);
   if (e < -125) e = -125;
   return ldexp(1.0, e - 24);

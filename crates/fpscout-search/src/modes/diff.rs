@@ -435,7 +435,7 @@ pub fn distinct_attributions<'f>(
             }),
         }
     }
-    out.sort_by(|a, b| b.findings.cmp(&a.findings));
+    out.sort_by_key(|a| std::cmp::Reverse(a.findings));
     out
 }
 
