@@ -54,7 +54,10 @@
 //! * `jn`/`yn` need an exactly integral order (else undefined); orders beyond ±1000 are
 //!   not evaluated (`Undecided`, MPFR takes seconds). `ai` is not evaluated below -256
 //!   (MPFR 4.2.0's `mpfr_ai` is very slow there and aborts for huge arguments) and is an
-//!   underflowed positive zero above 256. `beta` is `mpfr_beta` (MPFR 4.2), undefined
+//!   underflowed positive zero above 256: rounded or scaled down it stays +0, but
+//!   multiplied by a factor above 1 (or divided by one below) it is `Undecided`, since
+//!   the product may be back in range (GSL's scaled Airy functions). `beta` is
+//!   `mpfr_beta` (MPFR 4.2), undefined
 //!   at its poles as MPFR defines. `gamma_inc` is refused (`Unsupported`): MPFR 4.2.0's
 //!   `mpfr_gamma_inc` aborts or does not finish for some arguments.
 //! * Costs: exact and well-conditioned expressions take microseconds; each doubling
@@ -1295,6 +1298,7 @@ impl Eval {
         if let Some(z) = self.zero_product(a, b) {
             return z;
         }
+        self.magnified_zero(a, b, |m| m == Ordering::Greater);
         if let (Num::Exact(x, _), Num::Exact(y, _)) = (a, b) {
             return self.exact(Rational::from(x * y), false);
         }
@@ -1310,6 +1314,7 @@ impl Eval {
         if let Some(z) = self.zero_product(a, b) {
             return z;
         }
+        self.magnified_zero(a, b, |m| m == Ordering::Greater);
         if let (Num::Exact(x, _), Num::Exact(y, _)) = (a, b) {
             return self.exact(Rational::from(x * y), false);
         }
@@ -1325,6 +1330,27 @@ impl Eval {
             f: r,
             acc,
             overflow,
+        }
+    }
+
+    /// An approximate zero stands for a value too small to compute (an underflow such
+    /// as `ai` far out); scaled up — times a factor above 1 in magnitude, divided by one
+    /// below — it may be back in range, so its value is not known (`magnifies` says
+    /// which magnitudes of the other operand, against 1, do that).
+    fn magnified_zero(&mut self, a: &Num, b: &Num, magnifies: impl Fn(Ordering) -> bool) {
+        let approx_zero =
+            |n: &Num| matches!(n, Num::Approx { f, acc, .. } if f.is_zero() && *acc < EXACT);
+        let other = if approx_zero(a) {
+            b
+        } else if approx_zero(b) {
+            a
+        } else {
+            return;
+        };
+        let (f, _, overflow) = self.to_float(other);
+        let against_one = f.cmp_abs(&Float::with_val(8, 1));
+        if overflow || against_one.is_none_or(&magnifies) {
+            self.uncertain = true;
         }
     }
 
@@ -1362,6 +1388,9 @@ impl Eval {
         if fb.is_zero() && acc_b < EXACT {
             // A divisor that underflowed (or cancelled) to zero: the quotient is unknown.
             self.uncertain = true;
+        }
+        if matches!(a, Num::Approx { f, acc, .. } if f.is_zero() && *acc < EXACT) {
+            self.magnified_zero(a, b, |m| m == Ordering::Less);
         }
         let (r, ord) = Float::with_val_round(self.p, &fa / &fb, Round::Nearest);
         self.finish(r, ord, product_acc(acc_a, acc_b), oa || ob)
