@@ -6,7 +6,10 @@
 #   FPSCOUT                the binary (default: $CARGO_TARGET_DIR/release/fpscout, built when missing)
 #   FPSCOUT_BENCH_DIR      cache (default /var/tmp/fpscout-bench): GSL's bitcode from
 #                          scripts/gsl-bitcode.sh (Debian source package `gsl`, fetched at
-#                          run time), results in $cache/fpcc/NAME.{json,err,run}
+#                          run time), results in $cache/$OUT/NAME.{json,err,run}
+#   OUT=fpcc               the results' directory under the cache
+#   RANGE=LO:HI            an experiment, not the benchmark: this --range for the parameter
+#                          of every function run (x, k or s) instead of the table's ranges
 #
 # The 88 functions are those of ATOMU's benchmark (Yi et al., POPL 2020,
 # github.com/FP-Analysis/atomic-condition) that have an mpmath oracle, the set FPCC
@@ -30,10 +33,12 @@
 # only numbers near 1e307), while without one they are uniform in exponent, and a range
 # as wide as DBL_MAX makes fpscout panic (rand's Uniform overflows). References that need wide exponents are written in overflow-free
 # forms (lnsinh x = x + log(-expm1(-2x)/2), the scaled functions with exp(-2|x|)), so
-# the reference is finite wherever the function is. MPFR's Ai is for |x| < 500 ("not
-# intended to be used with large arguments": it returns 0 at x = 30000 and takes
-# ten times as long per input): the Ai references are NaN beyond, where such inputs are
-# searched but not measured against the mathematics.
+# the reference is finite wherever the function is. fpscout evaluates MPFR's Ai only
+# for |x| <= 256 ("not intended to be used with large arguments"): beyond, it is an
+# underflowed zero for positive x, which the scaled form multiplies back into range
+# (a false exact value 0 before fpscout 5e71e94), and not evaluated for negative x. The
+# Ai references are NaN beyond 256 in magnitude: such inputs are searched but not
+# measured against the mathematics.
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")/.." && pwd)"
@@ -50,7 +55,9 @@ if [ ! -x "$fpscout" ]; then
   (cd "$here" && cargo build --release -p fpscout >&2)
 fi
 bc="$("$here/scripts/gsl-bitcode.sh")"
-cache="${FPSCOUT_BENCH_DIR:-/var/tmp/fpscout-bench}/fpcc"
+cache="${FPSCOUT_BENCH_DIR:-/var/tmp/fpscout-bench}/${OUT:-fpcc}"
+range_all="${RANGE:-}"
+[ -z "$range_all" ] || [[ "$range_all" =~ ^[^:]+:[^:]+$ ]] || { echo "RANGE must be LO:HI, not '$range_all'" >&2; exit 2; }
 mkdir -p "$cache"
 
 # NAME | fpscout reference (FPCore over GSL's parameter names; empty: shadow only) |
@@ -59,9 +66,9 @@ mkdir -p "$cache"
 # double below -2^52 is) | ranges
 # GSL's parameter is x, except k (ellint) and s (zeta, zetam1, eta); the airy and ellint
 # functions' gsl_mode_t is left at 0, GSL_PREC_DOUBLE (FPCC's choice too).
-table="gsl_sf_airy_Ai|(if (< (fabs x) 500) (ai x) NAN)|airyai(x)|
+table="gsl_sf_airy_Ai|(if (< (fabs x) 256) (ai x) NAN)|airyai(x)|
 gsl_sf_airy_Bi||airybi(x)|
-gsl_sf_airy_Ai_scaled|(if (< (fabs x) 500) (if (> x 0) (* (ai x) (exp (* (/ 2 3) (* x (sqrt x))))) (ai x)) NAN)|airyai(x)*exp(2*x*sqrt(x)/3) if x > 0 else airyai(x)|
+gsl_sf_airy_Ai_scaled|(if (< (fabs x) 256) (if (> x 0) (* (ai x) (exp (* (/ 2 3) (* x (sqrt x))))) (ai x)) NAN)|airyai(x)*exp(2*x*sqrt(x)/3) if x > 0 else airyai(x)|
 gsl_sf_airy_Bi_scaled||airybi(x)*exp(-2*x*sqrt(x)/3) if x > 0 else airybi(x)|
 gsl_sf_airy_Ai_deriv||airyai(x, derivative=1)|
 gsl_sf_airy_Bi_deriv||airybi(x, derivative=1)|
@@ -159,6 +166,14 @@ while IFS='|' read -r name ref mp ranges; do
   [[ "$name" =~ $filter ]] || continue
   args=(error "$bc" -f "$name" --setup-call gsl_set_error_handler_off --time-budget "$t" --json)
   [ -z "$ref" ] || args+=(--reference "$ref")
+  if [ -n "$range_all" ]; then
+    case "$name" in
+      *ellint*) param=k ;;
+      *zeta*|*_eta) param=s ;;
+      *) param=x ;;
+    esac
+    ranges="$param=$range_all"
+  fi
   for r in $ranges; do args+=(--range "$r"); done
   start=$(date +%s.%N)
   rc=0

@@ -11,6 +11,7 @@
 # Needs python3 with mpmath (pip install mpmath). For each function of the table below:
 #   fpscout error specfunc.bc -f NAME --reference EXPR --time-budget T --json
 #   fpscout error specfunc.bc -f NAME --time-budget T --json        (the shadow run alone)
+# both with --setup-call gsl_set_error_handler_off (GSL's default handler aborts).
 # and then, at the worst input the first reported, the error of GSL's result against
 # mpmath's value of the same mathematical function at 60 digits, in ulps of binary64 (the
 # ulp of the binade holding the exact value), and whether it agrees with fpscout's within
@@ -57,8 +58,10 @@ printf '%s\n' "$table" | while IFS='|' read -r name ref mp ranges; do
   range_args=()
   for r in $ranges; do range_args+=(--range "$r"); done
   "$fpscout" error "$bc" -f "$name" --reference "$ref" --time-budget "$t" --json \
+    --setup-call gsl_set_error_handler_off \
     "${range_args[@]}" >"$cache/$name.json" 2>"$cache/$name.err" || true
   "$fpscout" error "$bc" -f "$name" --time-budget "$t" --json \
+    --setup-call gsl_set_error_handler_off \
     "${range_args[@]}" >"$cache/$name.shadow.json" 2>"$cache/$name.shadow.err" || true
   printf '%s|%s\n' "$name" "$mp" >>"$cache/todo.txt.$$"
   echo "bench-reference: $name done" >&2
