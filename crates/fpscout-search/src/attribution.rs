@@ -140,8 +140,11 @@ impl<'a, 's> Attributor<'a, 's> {
             .map_err(|e| format!("P' with {:?}: {e}", names(mask)))?;
         self.builds += 1;
         let outcomes = exe
-            .traced(&self.inputs, None)
+            .traced(&self.inputs, Some(self.until))
             .map_err(|e| format!("P' with {:?}: {e}", names(mask)))?;
+        if outcomes.len() < self.inputs.len() {
+            return Err("the attribution's time ran out".into());
+        }
         let observed = outcomes
             .iter()
             .map(|o| native_observe(o, self.ret))

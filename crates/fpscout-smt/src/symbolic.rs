@@ -1676,7 +1676,17 @@ impl Domain for SymReal {
     fn decide(&mut self, cond: &Sym) -> DResult<Decision> {
         let c = match cond {
             Sym::Bits(_, b) => return Ok(Decision::Known(b & 1 != 0)),
-            other => self.bool_of(other)?.simplify(),
+            other => {
+                let c = self.bool_of(other)?;
+                // Z3's simplify has no time limit, and on the terms of a long loop it can
+                // run for minutes: only small conditions are simplified (the solver
+                // checks below run forked, under their timeout, either way).
+                if at_most_nodes(&c, SIMPLIFY_NODES) {
+                    c.simplify()
+                } else {
+                    c
+                }
+            }
         };
         if let Some(b) = c.as_bool() {
             return Ok(Decision::Known(b));
@@ -1953,6 +1963,24 @@ fn concrete_cast(op: CastOp, from: ScalarTy, to: ScalarTy, a: &Sym) -> DResult<S
         }
     };
     Ok(Sym::Bits(to, out))
+}
+
+/// Terms larger than this (counted as a tree) are not simplified while deciding a branch.
+const SIMPLIFY_NODES: usize = 4096;
+
+/// Whether `e` has at most `limit` nodes counted as a tree (a shared subterm counts each
+/// time it occurs); the count stops at the limit, so the cost is bounded by it.
+fn at_most_nodes(e: &impl Ast, limit: usize) -> bool {
+    let mut stack = e.children();
+    let mut seen = 1usize;
+    while let Some(node) = stack.pop() {
+        seen += 1;
+        if seen > limit {
+            return false;
+        }
+        stack.extend(node.children());
+    }
+    true
 }
 
 #[cfg(test)]
