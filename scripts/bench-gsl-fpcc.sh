@@ -25,15 +25,16 @@
 # meets FPCC's definition. Needs python3 with mpmath (pip install mpmath). Results of
 # the functions run are replaced; the table always lists all 88 (functions not run yet
 # are shown as such). Progress lines go to stderr; the table to stdout and
-# $cache/fpcc/table.txt.
+# $cache/$OUT/table.txt.
 #
 # Ranges only where the domain is a bounded interval (ellint: |k| < 1): never a region
 # chosen because a bug is known there. Half-line domains (log, lnsinh, Y0, K0...) get no
 # --range: a range's random inputs are uniform in value (x=0:1e308 would draw almost
 # only numbers near 1e307), while without one they are uniform in exponent, and a range
-# as wide as DBL_MAX makes fpscout panic (rand's Uniform overflows). References that need wide exponents are written in overflow-free
-# forms (lnsinh x = x + log(-expm1(-2x)/2), the scaled functions with exp(-2|x|)), so
-# the reference is finite wherever the function is. fpscout evaluates MPFR's Ai only
+# as wide as DBL_MAX makes fpscout panic (rand's Uniform overflows). References that
+# need wide exponents are written in overflow-free forms (lnsinh x = x +
+# log(-expm1(-2x)/2), the scaled functions with exp(-2|x|)), so the reference is finite
+# wherever the function is. fpscout evaluates MPFR's Ai only
 # for |x| <= 256 ("not intended to be used with large arguments"): beyond, it is an
 # underflowed zero for positive x, which the scaled form multiplies back into range
 # (a false exact value 0 before fpscout 5e71e94), and not evaluated for negative x. The

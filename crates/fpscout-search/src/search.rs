@@ -589,6 +589,17 @@ pub fn is_finite_bits(bits: u64, ty: FloatTy) -> bool {
     }
 }
 
+/// A value uniform in [lo, hi] (finite ends). `rand` overflows on a range wider than
+/// about half the largest double (`0:1.7976931348623157e308`), so such a range is drawn
+/// at a quarter of its scale and multiplied by 4 (exact).
+fn uniform_in(rng: &mut impl Rng, lo: f64, hi: f64) -> f64 {
+    if hi - lo <= f64::MAX / 4.0 {
+        rng.gen_range(lo..=hi)
+    } else {
+        4.0 * rng.gen_range(lo / 4.0..=hi / 4.0)
+    }
+}
+
 /// Random finite inputs: uniform inside ranges; otherwise half random bit patterns and
 /// half random magnitudes (uniform exponent) with random signs.
 pub fn random_input(
@@ -602,7 +613,7 @@ pub fn random_input(
             let bits = match range {
                 // A range without a float of `ty` is refused before any search
                 // (`check_named_parameters`); its lower end stands in here.
-                Some((lo, hi)) => fit_in_range(rng.gen_range(*lo..=*hi), *ty, (*lo, *hi))
+                Some((lo, hi)) => fit_in_range(uniform_in(rng, *lo, *hi), *ty, (*lo, *hi))
                     .unwrap_or_else(|| lo.to_bits()),
                 None if rng.gen_bool(0.5) => match ty {
                     FloatTy::F64 => rng.gen::<u64>(),
@@ -694,6 +705,19 @@ pub fn exact_args(specs: &[ParamSpec], input: &[ArgBits]) -> Option<Vec<ExactArg
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_range_as_wide_as_the_doubles_is_sampled_inside_it() {
+        use rand::SeedableRng;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        let tys = [("x".to_string(), FloatTy::F64)];
+        for range in [(-f64::MAX, f64::MAX), (0.0, f64::MAX), (-1e308, 1e308)] {
+            for _ in 0..1000 {
+                let x = f64::from_bits(random_input(&mut rng, &tys, &[Some(range)])[0]);
+                assert!(range.0 <= x && x <= range.1, "{x} outside {range:?}");
+            }
+        }
+    }
     use super::*;
 
     #[test]
