@@ -145,7 +145,8 @@ impl<'s> Executable<'s> {
     }
 
     /// This executable's function compiled with other `flags` (P' with a subset of
-    /// fast-math), run with FTZ/DAZ as that build links it and the same hang limit.
+    /// fast-math), run with the same FTZ/DAZ choice (by default: as that build links it)
+    /// and the same hang limit.
     pub fn variant(
         &self,
         session: &'s Session,
@@ -164,13 +165,15 @@ impl<'s> Executable<'s> {
             })
             .collect();
         let native = session.native_variant(self.build, self.func, &lens, flags)?;
-        let mode = session.measured_fp_mode(self.build, &native, FtzDazChoice::Auto);
+        // The user's --ftz-daz holds for the variant too; by default it runs as linked.
+        let choice = match self.options.ftz_daz {
+            FtzDaz::AsLinked => FtzDazChoice::Auto,
+            FtzDaz::On => FtzDazChoice::On,
+            FtzDaz::Off => FtzDazChoice::Off,
+        };
+        let mode = session.measured_fp_mode(self.build, &native, choice);
         Ok(Executable {
             native: Rc::new(native),
-            options: RunOptions {
-                ftz_daz: FtzDaz::AsLinked,
-                ..self.options.clone()
-            },
             mode,
             ..self.clone()
         })
