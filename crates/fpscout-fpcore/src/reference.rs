@@ -1349,7 +1349,7 @@ impl Eval {
         };
         let (f, _, overflow) = self.to_float(other);
         let against_one = f.cmp_abs(&Float::with_val(8, 1));
-        if overflow || against_one.is_none_or(&magnifies) {
+        if overflow || !matches!(against_one, Some(o) if !magnifies(o)) {
             self.uncertain = true;
         }
     }
