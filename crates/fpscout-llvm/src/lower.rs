@@ -1640,79 +1640,31 @@ impl FuncCx<'_> {
         dest: Option<ValueId>,
         out: &mut Vec<Inst>,
     ) -> Result<()> {
-        let mut negate = |this: &mut Self, v: Operand| -> Operand {
-            let r = this.fresh();
-            out.push(Inst {
-                dest: Some(r),
-                kind: InstKind::FNeg { ty, a: v },
-            });
-            Operand::Value(r)
-        };
         let (a, b, addend) = match c {
             Contraction::Sum { mul, mul_first } => {
                 let (x, y) = (self.op(mul, 0)?, self.op(mul, 1)?);
                 let other = self.op(inst, if mul_first { 1 } else { 0 })?;
                 match (opcode == LLVMOpcode::LLVMFSub, mul_first) {
                     (false, _) => (x, y, other),
-                    (true, true) => {
-                        let z = negate(self, other);
-                        (x, y, z)
-                    }
-                    (true, false) => {
-                        let nx = negate(self, x);
-                        (nx, y, other)
-                    }
+                    (true, true) => (x, y, self.negated(ty, other, out)),
+                    (true, false) => (self.negated(ty, x, out), y, other),
                 }
             }
             Contraction::Chain { levels, last, e } => {
-                let mut acc = {
-                    let (c, d) = (
-                        self.operand(last, LLVMGetOperand(last, 0))?,
-                        self.operand(last, LLVMGetOperand(last, 1))?,
-                    );
-                    let e = self.operand(inst, e)?;
-                    let r = self.fresh();
-                    let site = self.site(last, "fma", ty);
-                    out.push(Inst {
-                        dest: Some(r),
-                        kind: InstKind::Fma {
-                            ty,
-                            a: c,
-                            b: d,
-                            c: e,
-                            fused: true,
-                            site,
-                        },
-                    });
-                    Operand::Value(r)
-                };
+                // Innermost first: fma(c, d, e), then each inner level around it; the
+                // outermost level's product is fused with the result as `inst` below.
+                let (c, d, e) = (self.op(last, 0)?, self.op(last, 1)?, self.operand(inst, e)?);
+                let mut acc = self.fused_value(last, ty, (c, d, e), out);
                 let levels: Vec<LLVMValueRef> = levels.iter().flatten().copied().collect();
-                for (k, &level) in levels.iter().enumerate().rev() {
-                    let Some(Contraction::Sum { mul, .. }) =
-                        self.contracted.get(&key(level)).copied()
-                    else {
-                        return Err(self.unsupported(level, "a fused chain lost a level"));
-                    };
-                    let (x, y) = (self.op(mul, 0)?, self.op(mul, 1)?);
-                    if k == 0 {
-                        return self.push_fma(inst, ty, dest, (x, y, acc), out);
-                    }
-                    let r = self.fresh();
-                    let site = self.site(level, "fma", ty);
-                    out.push(Inst {
-                        dest: Some(r),
-                        kind: InstKind::Fma {
-                            ty,
-                            a: x,
-                            b: y,
-                            c: acc,
-                            fused: true,
-                            site,
-                        },
-                    });
-                    acc = Operand::Value(r);
+                let Some((&outermost, inner)) = levels.split_first() else {
+                    return Err(self.unsupported(inst, "a fused chain without levels"));
+                };
+                for &level in inner.iter().rev() {
+                    let (x, y) = self.product_of_level(level)?;
+                    acc = self.fused_value(level, ty, (x, y, acc), out);
                 }
-                return Err(self.unsupported(inst, "a fused chain without levels"));
+                let (x, y) = self.product_of_level(outermost)?;
+                (x, y, acc)
             }
             Contraction::Distributed {
                 add,
@@ -1722,28 +1674,64 @@ impl FuncCx<'_> {
                 plus_other,
             } => {
                 let t = self.operand(add, term)?;
-                let t = if negate_term { negate(self, t) } else { t };
+                let t = if negate_term {
+                    self.negated(ty, t, out)
+                } else {
+                    t
+                };
                 let y = self.operand(inst, other)?;
                 let addend = if plus_other {
                     y.clone()
                 } else {
-                    negate(self, y.clone())
+                    self.negated(ty, y.clone(), out)
                 };
                 (t, y, addend)
             }
         };
-        self.push_fma(inst, ty, dest, (a, b, addend), out)
+        self.push_fma(inst, ty, dest, (a, b, addend), out);
+        Ok(())
+    }
+
+    /// The factors of the `fmul` a [`Contraction::Sum`] level of a chain absorbed.
+    unsafe fn product_of_level(&mut self, level: LLVMValueRef) -> Result<(Operand, Operand)> {
+        match self.contracted.get(&key(level)).copied() {
+            Some(Contraction::Sum { mul, .. }) => Ok((self.op(mul, 0)?, self.op(mul, 1)?)),
+            _ => Err(self.unsupported(level, "a fused chain lost a level")),
+        }
+    }
+
+    /// `-v`, as a new value (exact and silent).
+    fn negated(&mut self, ty: Type, v: Operand, out: &mut Vec<Inst>) -> Operand {
+        let r = self.fresh();
+        out.push(Inst {
+            dest: Some(r),
+            kind: InstKind::FNeg { ty, a: v },
+        });
+        Operand::Value(r)
+    }
+
+    /// One fused multiply-add standing for part of `inst`, as a new value.
+    fn fused_value(
+        &mut self,
+        inst: LLVMValueRef,
+        ty: Type,
+        operands: (Operand, Operand, Operand),
+        out: &mut Vec<Inst>,
+    ) -> Operand {
+        let r = self.fresh();
+        self.push_fma(inst, ty, Some(r), operands, out);
+        Operand::Value(r)
     }
 
     /// One fused multiply-add standing for `inst`.
-    unsafe fn push_fma(
+    fn push_fma(
         &mut self,
         inst: LLVMValueRef,
         ty: Type,
         dest: Option<ValueId>,
         (a, b, c): (Operand, Operand, Operand),
         out: &mut Vec<Inst>,
-    ) -> Result<()> {
+    ) {
         let site = self.site(inst, "fma", ty);
         out.push(Inst {
             dest,
@@ -1756,7 +1744,6 @@ impl FuncCx<'_> {
                 site,
             },
         });
-        Ok(())
     }
 
     unsafe fn lower_inst(
