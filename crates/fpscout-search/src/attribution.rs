@@ -36,6 +36,31 @@ pub struct SafeFlags {
     pub searched: String,
 }
 
+impl SafeFlags {
+    /// The set that keeps `kept` of P''s fast-math (`flags`), with its command line.
+    pub fn keeping(
+        kept: &[FastMathOption],
+        flags: &BuildFlags,
+        verified: bool,
+        searched: String,
+    ) -> SafeFlags {
+        let names = |keep: bool| {
+            FastMathOption::ALL
+                .into_iter()
+                .filter(|o| kept.contains(o) == keep)
+                .map(|o| o.name().to_string())
+                .collect()
+        };
+        SafeFlags {
+            kept: names(true),
+            disabled: names(false),
+            command: flags.fast_math_command(kept).join(" "),
+            verified,
+            searched,
+        }
+    }
+}
+
 /// A set of options as bits, in [`FastMathOption::ALL`] order.
 type Mask = u8;
 const ALL: Mask = (1 << FastMathOption::ALL.len()) - 1;
@@ -160,19 +185,28 @@ impl<'a, 's> Attributor<'a, 's> {
             .flags()
             .with_fast_math_subset(&options_of(mask));
         self.observe_with(mask, &flags)?;
-        Ok(
-            match self
-                .seen
-                .get(&mask)
-                .and_then(|s| s.get(i))
-                .cloned()
-                .flatten()
-            {
-                Some(q) => compare(&self.p[i], &q, self.ret, self.tolerance).0,
-                // A crash or hang of the variant is a difference of its own, not this one.
-                None => Vec::new(),
-            },
-        )
+        Ok(self.observed_difference(mask, i))
+    }
+
+    /// How the build observed under `key` differs from P on witness `i`. A crash or hang
+    /// of that build is a difference of its own, not one of these: none.
+    fn observed_difference(&self, key: Mask, i: usize) -> Vec<DiffKind> {
+        match self.seen.get(&key).and_then(|s| s.get(i)) {
+            Some(Some(q)) => compare(&self.p[i], q, self.ret, self.tolerance).0,
+            _ => Vec::new(),
+        }
+    }
+
+    /// The witnesses that P' without any sub-option does not already show: the ones a
+    /// safe set must keep from differing.
+    fn counted(&mut self) -> Result<Vec<usize>, Stop> {
+        let mut counted = Vec::new();
+        for i in 0..self.inputs.len() {
+            if self.differs(0, i)?.is_empty() {
+                counted.push(i);
+            }
+        }
+        Ok(counted)
     }
 
     fn shows(&mut self, mask: Mask, i: usize) -> Result<bool, Stop> {
@@ -231,12 +265,7 @@ impl<'a, 's> Attributor<'a, 's> {
     /// the kept options, and whether every witness counted agrees with P under them.
     pub(crate) fn safe_set(&mut self, attributed: Mask) -> Result<Mask, Stop> {
         let mut keep = ALL & !attributed;
-        let mut counted = Vec::new();
-        for i in 0..self.inputs.len() {
-            if self.differs(0, i)?.is_empty() {
-                counted.push(i);
-            }
-        }
+        let counted = self.counted()?;
         loop {
             let mut bad = None;
             for &i in &counted {
@@ -261,27 +290,10 @@ impl<'a, 's> Attributor<'a, 's> {
         const COMMAND: Mask = 0x80;
         self.seen.remove(&COMMAND);
         self.observe_with(COMMAND, flags)?;
-        for i in 0..self.inputs.len() {
-            let base = self.differs(0, i)?;
-            if !base.is_empty() {
-                continue;
-            }
-            let observed = self
-                .seen
-                .get(&COMMAND)
-                .and_then(|s| s.get(i))
-                .cloned()
-                .flatten();
-            if let Some(q) = observed {
-                if !compare(&self.p[i], &q, self.ret, self.tolerance)
-                    .0
-                    .is_empty()
-                {
-                    return Ok(false);
-                }
-            }
-        }
-        Ok(true)
+        let counted = self.counted()?;
+        Ok(counted
+            .into_iter()
+            .all(|i| self.observed_difference(COMMAND, i).is_empty()))
     }
 
     pub(crate) fn witnesses(&self) -> usize {

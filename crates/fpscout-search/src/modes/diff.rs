@@ -23,7 +23,7 @@ use fpscout_smt::numeral::{float_value, round_to_float};
 use fpscout_smt::{
     collect, dedupe, exact_value, CollectOptions, ParamSpec, Query, QueryPool, QuerySet, Verdict,
 };
-use fpscout_toolchain::{BuildFlags, BuildKind};
+use fpscout_toolchain::{BuildFlags, BuildKind, FastMathOption};
 use fpscout_walk::concrete::{AdaptiveSteps, ArgBits, ConcreteRunner, EvalEnd, Evaluation, FpMode};
 use fpscout_walk::WalkConfig;
 use rug::Rational;
@@ -1848,20 +1848,12 @@ impl DiffReport {
         let confirmed: Vec<usize> = (0..self.findings.len())
             .filter(|&i| self.findings[i].confirmed)
             .collect();
-        let all_kept = |searched: String, verified: bool| SafeFlags {
-            kept: attribution::names(u8::MAX)
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
-            disabled: Vec::new(),
-            command: session.flags().p_prime.join(" "),
-            verified,
-            searched,
-        };
         if confirmed.is_empty() {
-            self.summary.safe_flags = Some(all_kept(
-                "no confirmed difference within the searched bounds: nothing to turn off".into(),
+            self.summary.safe_flags = Some(SafeFlags::keeping(
+                &FastMathOption::ALL,
+                session.flags(),
                 true,
+                "no confirmed difference within the searched bounds: nothing to turn off".into(),
             ));
             return Ok(());
         }
@@ -1923,21 +1915,16 @@ impl DiffReport {
                         ..session.flags().clone()
                     };
                     match a.verify(&flags) {
-                        Ok(verified) => Some(SafeFlags {
-                            kept: kept.iter().map(|o| o.name().to_string()).collect(),
-                            disabled: attribution::names(u8::MAX)
-                                .into_iter()
-                                .filter(|n| !kept.iter().any(|o| o.name() == *n))
-                                .map(str::to_string)
-                                .collect(),
-                            command: flags.p_prime.join(" "),
+                        Ok(verified) => Some(SafeFlags::keeping(
+                            &kept,
+                            session.flags(),
                             verified,
-                            searched: format!(
+                            format!(
                                 "the {} confirmed witnesses of this run replayed on each build \
                                  (no difference elsewhere in the input space is ruled out)",
                                 a.witnesses()
                             ),
-                        }),
+                        )),
                         Err(why) => {
                             stop = Some(why);
                             None
