@@ -948,6 +948,15 @@ fn write_enumerate(c: &mut String, sig: &NativeSignature, ret: RetKind) {
 fn write_main(c: &mut String, setup: bool) {
     c.push_str(
         r#"
+/* A command-line number in `base`; the driver ends saying `what` when it is not one. */
+static uint64_t fps_arg(const char *s, int base, const char *what) {
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, base);
+  if (end == s || *end != 0 || errno != 0) fps_die(what);
+  return (uint64_t)v;
+}
+
 /* The exhaustive sweep (module `sweep`), linked in only when one is wanted. */
 extern int fps_sweep(uint64_t first, uint64_t count, double threshold, FILE *out)
     __attribute__((weak));
@@ -994,33 +1003,23 @@ int main(int argc, char **argv) {
   }
   int bench_trace = strcmp(argv[1], "bench-trace") == 0;
   if ((strcmp(argv[1], "bench") == 0 || bench_trace) && argc >= 4) {
-    char *end;
-    errno = 0;
-    unsigned long long min_ns = strtoull(argv[3], &end, 10);
-    if (end == argv[3] || *end != 0 || errno != 0) fps_die("bad bench duration");
+    uint64_t min_ns = fps_arg(argv[3], 10, "bad bench duration");
     if (bench_trace) fps_trace_install();
-    return fps_bench((uint64_t)min_ns, bench_trace);
+    return fps_bench(min_ns, bench_trace);
   }
   if (strcmp(argv[1], "enumerate") == 0 && argc >= 6) {
-    char *end1, *end2, *end3;
-    errno = 0;
-    unsigned long long first = strtoull(argv[3], &end1, 10);
-    unsigned long long count = strtoull(argv[4], &end2, 10);
-    unsigned long long stride = strtoull(argv[5], &end3, 10);
-    if (*end1 != 0 || *end2 != 0 || *end3 != 0 || errno != 0) fps_die("bad enumeration range");
-    return fps_enumerate((uint64_t)first, (uint64_t)count, (uint64_t)stride);
+    const char *bad = "bad enumeration range";
+    return fps_enumerate(fps_arg(argv[3], 10, bad), fps_arg(argv[4], 10, bad),
+                         fps_arg(argv[5], 10, bad));
   }
   if (strcmp(argv[1], "sweep") == 0 && argc >= 6) {
     if (fps_sweep == NULL) fps_die("this driver was built without a sweep");
-    char *end1, *end2, *end3;
-    errno = 0;
-    unsigned long long first = strtoull(argv[3], &end1, 10);
-    unsigned long long count = strtoull(argv[4], &end2, 10);
-    unsigned long long threshold_bits = strtoull(argv[5], &end3, 16);
-    if (*end1 != 0 || *end2 != 0 || *end3 != 0 || errno != 0) fps_die("bad sweep range");
+    const char *bad = "bad sweep range";
+    uint64_t first = fps_arg(argv[3], 10, bad), count = fps_arg(argv[4], 10, bad);
+    uint64_t threshold_bits = fps_arg(argv[5], 16, bad);
     double threshold;
     memcpy(&threshold, &threshold_bits, sizeof threshold);
-    return fps_sweep((uint64_t)first, (uint64_t)count, threshold, fps_out);
+    return fps_sweep(first, count, threshold, fps_out);
   }
   fps_die("unknown mode");
   return 2;

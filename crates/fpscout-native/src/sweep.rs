@@ -173,21 +173,22 @@ static double fps_gap(double r, long double rl) {{
   return (double)(d / (long double)fps_ulp32(fabs(r) > fabs(rd) ? r : rd));
 }}
 
+/* The index of the kept input with the smallest estimate (the set is full). */
+static int fps_lowest(const struct fps_set *s) {{
+  int lo = 0;
+  for (int i = 1; i < FPS_KEEP; i++) if (s->c[i].est < s->c[lo].est) lo = i;
+  return lo;
+}}
+
 static void fps_keep(struct fps_set *s, struct fps_cand c) {{
   if (s->n < FPS_KEEP) {{
     s->c[s->n++] = c;
-    if (s->n == FPS_KEEP) {{
-      s->floor = s->c[0].est;
-      for (int i = 1; i < FPS_KEEP; i++) if (s->c[i].est < s->floor) s->floor = s->c[i].est;
-    }}
-    return;
+  }} else {{
+    int lo = fps_lowest(s);
+    if (s->c[lo].est > s->unkept) s->unkept = s->c[lo].est;
+    s->c[lo] = c;
   }}
-  int lo = 0;
-  for (int i = 1; i < FPS_KEEP; i++) if (s->c[i].est < s->c[lo].est) lo = i;
-  if (s->c[lo].est > s->unkept) s->unkept = s->c[lo].est;
-  s->c[lo] = c;
-  s->floor = s->c[0].est;
-  for (int i = 1; i < FPS_KEEP; i++) if (s->c[i].est < s->floor) s->floor = s->c[i].est;
+  if (s->n == FPS_KEEP) s->floor = s->c[fps_lowest(s)].est;
 }}
 
 static void fps_print_set(FILE *out, char tag, const struct fps_set *s) {{
