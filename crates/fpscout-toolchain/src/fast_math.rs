@@ -79,10 +79,13 @@ impl FastMathOption {
     }
 }
 
-/// Flags that turn on fast-math as a whole or any of its parts; removed before a subset
-/// is added back.
+/// Flags that turn fast-math as a whole or any of its parts on or off (and `-ffp-contract=`
+/// of any value); removed before a subset is added back.
 const FAST_MATH_FLAGS: &[&str] = &[
     "-ffast-math",
+    "-fno-fast-math",
+    "-fno-math-errno",
+    "-mno-daz-ftz",
     "-funsafe-math-optimizations",
     "-ffinite-math-only",
     "-fno-honor-nans",
@@ -119,11 +122,7 @@ impl BuildFlags {
                     Some(arg) => cleaned.extend([f.clone(), arg.clone()]),
                     None => cleaned.push(f.clone()),
                 },
-                _ if FAST_MATH_FLAGS.contains(&f.as_str())
-                    || f.starts_with("-ffp-contract=")
-                    || f == "-fno-fast-math"
-                    || f == "-fno-math-errno"
-                    || f == "-mno-daz-ftz" => {}
+                _ if FAST_MATH_FLAGS.contains(&f.as_str()) || f.starts_with("-ffp-contract=") => {}
                 _ => cleaned.push(f.clone()),
             }
         }
