@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """scripts/bench-gsl-fpcc.sh's table: every input each run reported, re-scored against mpmath; a function counts when one meets FPCC's bug-level definition."""
-import json
 import math
+import os
 import signal
 import sys
 
 import mpmath
 from mpmath import mp
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from error_records import num, record, value_of  # noqa: E402
 
 THRESHOLD = 1e-3  # FPCC's: relative error above 1e-3, input, result and exact value finite
 SECONDS_PER_INPUT = 20  # mpmath's time for one input, every precision included
@@ -15,43 +18,11 @@ DBL_MIN = 2.0 ** -1022
 DBL_MAX = 1.7976931348623157e308
 
 
-def record(path):
-    """The {"type":"error"} record of a run's JSON Lines, or None."""
-    try:
-        for line in open(path):
-            try:
-                r = json.loads(line)
-            except ValueError:
-                continue
-            if r.get("type") == "error":
-                return r["data"]
-    except OSError:
-        pass
-    return None
-
-
 def run_info(path):
     try:
         return dict(kv.split("=", 1) for kv in open(path).read().split() if "=" in kv)
     except OSError:
         return {}
-
-
-def num(v):
-    if v is None:
-        return math.nan
-    if isinstance(v, str):
-        return {"inf": math.inf, "-inf": -math.inf, "nan": math.nan}.get(v, math.nan)
-    return float(v)
-
-
-def value_of(text):
-    """A result as the report writes it: a hex float, or inf/nan spelled C's way."""
-    t = text.split("(")[0].strip()
-    try:
-        return float.fromhex(t)
-    except ValueError:
-        return float(t.replace("-nan", "nan"))
 
 
 def input_value(i):

@@ -4,15 +4,12 @@
 Usage: glibc-table.py CACHE_DIR PUBLISHED_FILE LIBC_VERSION_LINE
 PUBLISHED_FILE: lines `name ulps [input]` ('-' where no value is published), '#' comments.
 """
-import json
+import os
 import sys
 from pathlib import Path
 
-
-def number(v):
-    if isinstance(v, str):
-        return float(v)
-    return v
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from error_records import num, record  # noqa: E402
 
 
 def main():
@@ -30,23 +27,17 @@ def main():
     counts = {"decided": 0, "at_least": 0, "compared": 0, "n": 0}
     for name in (cache / "functions.txt").read_text().split():
         counts["n"] += 1
-        record = None
-        path = cache / f"{name}.json"
-        if path.exists():
-            for line in path.read_text().splitlines():
-                r = json.loads(line)
-                if r.get("type") == "exhaustive":
-                    record = r["data"]
+        data = record(cache / f"{name}.json", "exhaustive")
         pub, pub_at = published.get(name, ("-", ""))
-        if record is None or record.get("worst") is None:
+        if data is None or data.get("worst") is None:
             err = (cache / f"{name}.err").read_text().strip().splitlines() if (cache / f"{name}.err").exists() else []
             print(f"{name:<8} {'-':>12} {'':>16} {'':>8} {'':>8}  {pub:>10} {pub_at:>16}  "
                   f"not measured: {err[-1] if err else 'no output'}")
             continue
         # The published tables measure finite results: compare the finite maximum.
-        worst = record.get("worst_finite") or record["worst"]
-        decided = record["exact_finite_maximum"] if record.get("worst_finite") else record["exact_maximum"]
-        ulps = number(worst["ulps"])
+        worst = data.get("worst_finite") or data["worst"]
+        decided = data["exact_finite_maximum"] if data.get("worst_finite") else data["exact_maximum"]
+        ulps = num(worst["ulps"])
         counts["decided"] += bool(decided)
         verdict = ""
         if pub != "-":
@@ -55,7 +46,7 @@ def main():
             counts["at_least"] += ok
             verdict = "yes" if ok else "no"
         print(f"{name:<8} {ulps:>12.4g} {worst['input']:>16} {'yes' if decided else 'no':>8} "
-              f"{record['wall_s']:>8.0f}  {pub:>10} {pub_at:>16}  {verdict}")
+              f"{data['wall_s']:>8.0f}  {pub:>10} {pub_at:>16}  {verdict}")
     print()
     print(f"maximum decided (exhaustive, within the margin) for {counts['decided']} of {counts['n']} functions; "
           f"at least the published value for {counts['at_least']} of {counts['compared']} with a published value")

@@ -1,37 +1,14 @@
 #!/usr/bin/env python3
 """scripts/bench-reference.sh's table: fpscout's error at its worst finite input next to mpmath's value of the same function there."""
-import json
 import math
+import os
 import sys
 
 import mpmath
 from mpmath import mp
 
-
-def record(path):
-    try:
-        for line in open(path):
-            r = json.loads(line)
-            if r.get("type") == "error":
-                return r["data"]
-    except (OSError, ValueError):
-        pass
-    return None
-
-
-def num(v):
-    if isinstance(v, str):
-        return {"inf": math.inf, "-inf": -math.inf, "nan": math.nan}.get(v, math.nan)
-    return float(v)
-
-
-def value_of(text):
-    """A result as the report writes it: a hex float, or inf/nan spelled C's way."""
-    t = text.split("(")[0].strip()
-    try:
-        return float.fromhex(t)
-    except ValueError:
-        return float(t.replace("-nan", "nan"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from error_records import num, record, value_of  # noqa: E402
 
 
 NAMES = {k: getattr(mpmath, k) for k in dir(mpmath) if not k.startswith("_")}
