@@ -87,6 +87,18 @@ pub struct ExhaustiveReport {
     pub reference_gap_at: String,
 }
 
+impl ExhaustiveReport {
+    /// A maximum is a measurement (clean); no input measured at all (the budget ended
+    /// before the first chunk) is `Unmeasured`, exit 2 as for `error`'s search.
+    pub fn verdict(&self) -> crate::verdict::Verdict {
+        if self.worst.is_some() {
+            crate::verdict::Verdict::Clean
+        } else {
+            crate::verdict::Verdict::Unmeasured
+        }
+    }
+}
+
 /// The bit intervals `[first, last]` of the binary32 inputs in `[lo, hi]` (all of them
 /// without a range: the NaNs and infinities too).
 pub fn float_intervals(range: Option<(f64, f64)>) -> Vec<(u32, u32)> {

@@ -288,7 +288,8 @@ pub fn run(mut args: ErrorArgs, started: Instant) -> Result<ExitCode, InputError
 /// Bug-level inputs the text report lists (JSON has every one kept).
 const BUG_INPUTS_SHOWN: usize = 5;
 
-/// `error --exhaustive`: the sweep, then its report (exit 0; 2 for bad input).
+/// `error --exhaustive`: the sweep, then its report (exit 0; 2 for bad input or when no
+/// input could be measured).
 fn run_exhaustive(
     args: &ErrorArgs,
     sources: &fpscout_toolchain::SourceSet,
@@ -331,7 +332,7 @@ fn run_exhaustive(
     } else {
         print_exhaustive(&mut out, &report);
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(ExitCode::from(report.verdict().exit_code()))
 }
 
 fn print_exhaustive(out: &mut impl Write, r: &fpscout_search::exhaustive::ExhaustiveReport) {

@@ -554,4 +554,18 @@ fn the_exhaustive_search_refuses_what_it_cannot_enumerate() {
         assert_eq!(out.code, 2, "{all:?}: {}", out.stderr);
         assert!(out.stderr.contains(says), "{all:?}: {}", out.stderr);
     }
+    // A budget spent before the first input is not "a maximum of nothing".
+    let out = run(&[
+        "error",
+        &src,
+        "--exhaustive",
+        "-f",
+        "half",
+        "--reference",
+        "(/ x 2)",
+        "--time-budget",
+        "0.01",
+    ]);
+    assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);
+    assert!(out.stdout.contains("no input measured"), "{}", out.stdout);
 }
