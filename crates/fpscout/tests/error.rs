@@ -343,6 +343,40 @@ fn a_reference_shows_the_error_of_an_algorithm_that_agrees_with_itself() {
 }
 
 #[test]
+fn the_search_seeks_the_zeros_where_an_algorithm_loses_every_digit() {
+    // 1 - 2 sin^2(x/2) cancels at the zeros of cos; only at the small ones is the
+    // error of the order of the result. Inputs drawn over all exponents come within an
+    // ulp of pi/2 with probability 2^-60: only seeking sign changes finds them.
+    let path = fixture("reference.c");
+    let measured = error_record(&[
+        path.as_str(),
+        "-f",
+        "half_angle_cos",
+        "--reference",
+        "(cos x)",
+        "--time-budget",
+        "5",
+    ]);
+    assert!(number(&measured["max_rel_error"]) > 0.1, "{measured}");
+    let bugs = measured["bug_inputs"].as_array().expect("bug inputs");
+    assert!(!bugs.is_empty(), "{measured}");
+    for b in bugs {
+        let x = b["inputs"][0]["value"]["hex"].as_str().expect("input");
+        let x = fpscout_report::args::parse_float(x, fpscout_ir::FloatTy::F64)
+            .map(f64::from_bits)
+            .expect("a float");
+        // Next to an odd multiple of pi/2, within a few ulps.
+        let k = (x / std::f64::consts::FRAC_PI_2).round();
+        assert!(k as i64 % 2 != 0, "{b}");
+        let zero = k * std::f64::consts::FRAC_PI_2;
+        assert!((x - zero).abs() <= 8.0 * f64::EPSILON * zero.abs(), "{b}");
+        assert!(x.cos().abs() < 1e-12, "{b}");
+        let p = replay(&path, "half_angle_cos", b);
+        assert_eq!(p["result"], b["computed"], "{b}");
+    }
+}
+
+#[test]
 fn the_worst_finite_input_is_reported_beside_a_nan_and_a_correct_infinity_is_no_error() {
     let path = fixture("reference.c");
     let r = error_record(&[

@@ -419,7 +419,16 @@ impl Evaluator<'_> {
                 let against_shadow = self.outputs_of(&e, &mut signs);
                 match (&self.reference, &e.end) {
                     (Some(reference), ShadowEnd::Returned(Some(s))) => {
-                        against_reference(reference, &self.params, &args, s.bits)
+                        let m = against_reference(reference, &self.params, &args, s.bits);
+                        // Bisections follow the mathematical function's sign: its zeros
+                        // are where the error is, and the algorithm's may lie elsewhere.
+                        if let Ok(m) = &m {
+                            signs.clear();
+                            signs.push(
+                                (m.exact != 0.0 && !m.exact.is_nan()).then_some(m.exact > 0.0),
+                            );
+                        }
+                        m
                     }
                     _ => against_shadow.ok_or_else(|| match e.end {
                         ShadowEnd::Failed(why) => why,
@@ -589,56 +598,117 @@ impl Moves<'_, '_> {
         self.ev.fit(i, if negative { -mag } else { mag })
     }
 
+    /// The sign of `target`'s exact value with input `i` of `x` set to `bits`
+    /// (`None`: zero, NaN or not measured).
+    fn sign_at(&mut self, x: &mut [u64], i: usize, bits: u64, target: ZeroTarget) -> Option<bool> {
+        x[i] = bits;
+        self.ev.eval(x, "bisection");
+        let (signs, k) = match target {
+            ZeroTarget::Output(k) => (&self.ev.last_output_signs, k),
+            ZeroTarget::AddSub(k) => (&self.ev.last_add_sub_signs, k),
+        };
+        signs.get(k).copied().flatten()
+    }
+
     /// Bisection on input `i` (others as in `base`) for where the exact value of
     /// `target` changes sign: next to the crossing every leading bit cancels.
     fn bisect_sign(&mut self, base: &[u64], i: usize, target: ZeroTarget) {
-        let ty = self.ev.ty(i);
         let (lo, hi) = self.ev.bounds[i];
         let mut x = base.to_vec();
         let (Some(lo_bits), Some(hi_bits)) = (self.ev.fit(i, lo), self.ev.fit(i, hi)) else {
             return;
         };
-        let sign_at = |ev: &mut Evaluator, bits: u64, x: &mut Vec<u64>| {
-            x[i] = bits;
-            ev.eval(x, "bisection");
-            let signs = match target {
-                ZeroTarget::Output(_) => &ev.last_output_signs,
-                ZeroTarget::AddSub(_) => &ev.last_add_sub_signs,
-            };
-            let (ZeroTarget::Output(k) | ZeroTarget::AddSub(k)) = target;
-            signs.get(k).copied().flatten()
-        };
         // Start from the current value and whichever end gives the other sign.
-        let s_mid = sign_at(self.ev, base[i], &mut x);
-        let s_lo = sign_at(self.ev, lo_bits, &mut x);
-        let s_hi = sign_at(self.ev, hi_bits, &mut x);
-        let (mut a, mut b) = match (s_lo, s_mid, s_hi) {
+        let s_mid = self.sign_at(&mut x, i, base[i], target);
+        let s_lo = self.sign_at(&mut x, i, lo_bits, target);
+        let s_hi = self.sign_at(&mut x, i, hi_bits, target);
+        let (a, b) = match (s_lo, s_mid, s_hi) {
             (Some(l), Some(m), _) if l != m => (lo_bits, base[i]),
             (_, Some(m), Some(h)) if m != h => (base[i], hi_bits),
             (Some(l), _, Some(h)) if l != h => (lo_bits, hi_bits),
             _ => return,
         };
+        self.bisect_between(&mut x, i, a, b, target);
+    }
+
+    /// Bisects input `i` of `x` between `a` and `b`, where `target`'s exact value has
+    /// opposite signs, down to adjacent floats (or an exact zero and its neighbours).
+    fn bisect_between(&mut self, x: &mut [u64], i: usize, a: u64, b: u64, target: ZeroTarget) {
+        let ty = self.ev.ty(i);
         let (mut ka, mut kb) = (order_key(a, ty), order_key(b, ty));
         if ka > kb {
             std::mem::swap(&mut ka, &mut kb);
-            std::mem::swap(&mut a, &mut b);
         }
-        let Some(sa) = sign_at(self.ev, a, &mut x) else {
+        let Some(sa) = self.sign_at(x, i, from_order_key(ka, ty), target) else {
             return;
         };
         while kb - ka > 1 && !self.ev.expired() {
             // Midpoint of the order keys: between values of both signs it walks down
             // the exponents (tiny values first), within one sign it halves ulps.
             let km = ka + (kb - ka) / 2;
-            let m = from_order_key(km, ty);
-            match sign_at(self.ev, m, &mut x) {
+            match self.sign_at(x, i, from_order_key(km, ty), target) {
                 Some(s) if s == sa => ka = km,
                 Some(_) => kb = km,
                 None => {
                     // Exactly zero or NaN: both neighbours are worth a look.
                     for k in [km - 1, km + 1] {
-                        sign_at(self.ev, from_order_key(k, ty), &mut x);
+                        self.sign_at(x, i, from_order_key(k, ty), target);
                     }
+                    return;
+                }
+            }
+        }
+    }
+
+    /// A start for a zero hunt: every input a moderate value (a random sign times
+    /// 2^e, e in [-8, 8]) where its range has one, else a random value. The zeros a
+    /// library's users meet (J0's first, Ai's, the dilogarithm's) sit at moderate
+    /// arguments, which inputs drawn over all exponents almost never come near.
+    fn zero_hunt_start(&mut self) -> Vec<u64> {
+        let mut x = random_input(&mut self.rng, &self.ev.space.inputs, &self.ev.space.ranges);
+        for (i, xi) in x.iter_mut().enumerate() {
+            let (lo, hi) = self.ev.bounds[i];
+            let sign = if self.rng.gen_bool(0.5) { 1.0 } else { -1.0 };
+            let v = sign * 2f64.powf(self.rng.gen_range(-8.0..8.0));
+            if lo <= v && v <= hi {
+                if let Some(bits) = self.ev.fit(i, v) {
+                    *xi = bits;
+                }
+            }
+        }
+        x
+    }
+
+    /// A zero of the result along input `i` near `base`: steps of growing size (from
+    /// 2^-12 of the input's magnitude up to its magnitude, each way) until the exact
+    /// result changes sign, then a bisection to adjacent floats. Next to a zero of
+    /// the function every leading bit of the result cancels, so the relative error
+    /// peaks there; bisecting from the range's ends instead finds whichever of many
+    /// crossings the halving happens to meet.
+    fn seek_zero_near(&mut self, base: &[u64], i: usize) {
+        let target = ZeroTarget::Output(0);
+        let mut x = base.to_vec();
+        let Some(s0) = self.sign_at(&mut x, i, base[i], target) else {
+            return;
+        };
+        let v = self.ev.value(i, base[i]);
+        let magnitude = if v == 0.0 { 1.0 } else { v.abs() };
+        for k in (0..=12).rev() {
+            for direction in [1.0, -1.0] {
+                if self.ev.expired() {
+                    return;
+                }
+                let Some(bits) = self.ev.fit(i, v + direction * magnitude * 2f64.powi(-k)) else {
+                    continue;
+                };
+                if bits == base[i] {
+                    continue;
+                }
+                if self
+                    .sign_at(&mut x, i, bits, target)
+                    .is_some_and(|s| s != s0)
+                {
+                    self.bisect_between(&mut x, i, base[i], bits, target);
                     return;
                 }
             }
@@ -1011,7 +1081,12 @@ fn group_round(m: &mut Moves, base: &[u64], size: usize) -> bool {
     let kept = &order[..n / 2];
     while m.ev.evaluations - start < GROUP_ROUND_EVALS && !m.ev.expired() {
         let current = m.ev.best_floats().unwrap_or_else(|| base.to_vec());
-        match m.rng.gen_range(0..4) {
+        match m.rng.gen_range(0..5) {
+            4 => {
+                let start = m.zero_hunt_start();
+                let i = m.rng.gen_range(0..n);
+                m.seek_zero_near(&start, i);
+            }
             0 => {
                 let i = searched[m.rng.gen_range(0..searched.len())];
                 let target = m.zero_target();
