@@ -61,6 +61,121 @@ impl SafeFlags {
     }
 }
 
+/// One function's part of a whole file's safe set: its set and the witnesses it rests
+/// on, carried from the function's run to the end of the file's.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct FunctionSafeSet {
+    pub function: String,
+    /// The sub-options its set keeps; `None`: it has confirmed differences but no set
+    /// (its attribution stopped).
+    pub kept: Option<Vec<String>>,
+    pub verified: bool,
+    /// Its confirmed witnesses.
+    pub witnesses: Vec<Vec<ArgBits>>,
+}
+
+/// The safe flag set of a whole file: the sub-options every function's set keeps, and
+/// the command line, on which every function's witnesses are replayed again where its
+/// own set kept more.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct FileSafeFlags {
+    pub kept: Vec<String>,
+    pub disabled: Vec<String>,
+    pub command: String,
+    /// Every function's witnesses agree with P under the command line.
+    pub verified: bool,
+    /// Functions whose sets it is made of.
+    pub functions: usize,
+    /// Functions with a confirmed difference but no set: the file's set cannot speak
+    /// for them.
+    pub without_set: Vec<String>,
+    /// Functions whose witnesses were replayed again on the file's command line (their
+    /// own set kept more than it).
+    pub rechecked: Vec<String>,
+    /// Functions with a witness that still differs under the file's command line.
+    pub still_differ: Vec<String>,
+    pub searched: String,
+}
+
+impl FileSafeFlags {
+    /// The options every function with a set keeps.
+    pub fn kept_by_every(sets: &[FunctionSafeSet]) -> Vec<FastMathOption> {
+        FastMathOption::ALL
+            .into_iter()
+            .filter(|o| {
+                sets.iter()
+                    .filter_map(|s| s.kept.as_ref())
+                    .all(|kept| kept.iter().any(|k| k == o.name()))
+            })
+            .collect()
+    }
+
+    /// The file's set from its functions' `sets` (`None` when no function has one):
+    /// P''s `flags` keeping what every set keeps. A function whose own set kept more is
+    /// replayed again by `recheck` on the file's command line; the others were checked
+    /// on that very command line by their own runs.
+    pub fn of(
+        sets: &[FunctionSafeSet],
+        flags: &BuildFlags,
+        mut recheck: impl FnMut(&FunctionSafeSet, &BuildFlags) -> Result<bool, String>,
+    ) -> Result<Option<FileSafeFlags>, String> {
+        if sets.is_empty() {
+            return Ok(None);
+        }
+        let kept = Self::kept_by_every(sets);
+        let command = flags.fast_math_command(&kept);
+        let file_flags = BuildFlags {
+            p_prime: command.clone(),
+            ..flags.clone()
+        };
+        let mut file = FileSafeFlags {
+            kept: kept.iter().map(|o| o.name().to_string()).collect(),
+            disabled: FastMathOption::ALL
+                .into_iter()
+                .filter(|o| !kept.contains(o))
+                .map(|o| o.name().to_string())
+                .collect(),
+            command: command.join(" "),
+            verified: true,
+            ..FileSafeFlags::default()
+        };
+        let mut witnesses = 0;
+        for set in sets {
+            if set.kept.is_none() {
+                file.without_set.push(set.function.clone());
+                file.verified = false;
+                continue;
+            }
+            file.functions += 1;
+            witnesses += set.witnesses.len();
+            let agrees = if Self::keeps_exactly(set, &kept) || set.witnesses.is_empty() {
+                set.verified || set.witnesses.is_empty()
+            } else {
+                file.rechecked.push(set.function.clone());
+                recheck(set, &file_flags)?
+            };
+            if !agrees {
+                file.still_differ.push(set.function.clone());
+                file.verified = false;
+            }
+        }
+        file.searched = format!(
+            "the {witnesses} confirmed witnesses of {} functions replayed on each build \
+             (no difference elsewhere in their input spaces is ruled out)",
+            file.functions
+        );
+        Ok(Some(file))
+    }
+
+    /// Whether `set` was checked on exactly the options `kept` (its own command line is
+    /// then the file's).
+    pub fn keeps_exactly(set: &FunctionSafeSet, kept: &[FastMathOption]) -> bool {
+        set.kept.as_ref().is_some_and(|k| {
+            k.len() == kept.len() && kept.iter().all(|o| k.iter().any(|n| n == o.name()))
+        })
+    }
+}
+
 /// A set of options as bits, in [`FastMathOption::ALL`] order.
 type Mask = u8;
 const ALL: Mask = (1 << FastMathOption::ALL.len()) - 1;
@@ -146,6 +261,31 @@ impl<'a, 's> Attributor<'a, 's> {
             inputs: findings.iter().map(|x| x.input.clone()).collect(),
             p: findings.iter().map(|x| x.p.clone()).collect(),
             kinds: findings.iter().map(|x| x.kinds.clone()).collect(),
+            seen: HashMap::new(),
+            until,
+            builds: 0,
+        }
+    }
+
+    /// An attributor that only checks command lines: witnesses `inputs` with P's
+    /// observations `p` (their kinds unknown, so it attributes nothing).
+    pub(crate) fn checking(
+        session: &'s Session,
+        pp: &'a Executable<'s>,
+        inputs: Vec<Vec<ArgBits>>,
+        p: Vec<Observation>,
+        ret: Type,
+        tolerance: u64,
+        until: Instant,
+    ) -> Attributor<'a, 's> {
+        Attributor {
+            session,
+            pp,
+            ret,
+            tolerance,
+            kinds: vec![Vec::new(); inputs.len()],
+            inputs,
+            p,
             seen: HashMap::new(),
             until,
             builds: 0,
@@ -313,5 +453,60 @@ mod tests {
             ["finite-math-only", "ftz-daz"]
         );
         assert_eq!(names(0), Vec::<&str>::new());
+    }
+
+    fn set(function: &str, kept: Option<&[FastMathOption]>, verified: bool) -> FunctionSafeSet {
+        FunctionSafeSet {
+            function: function.into(),
+            kept: kept.map(|k| k.iter().map(|o| o.name().to_string()).collect()),
+            verified,
+            witnesses: vec![vec![ArgBits::Scalar(1.0f64.to_bits())]],
+        }
+    }
+
+    #[test]
+    fn the_files_set_keeps_what_every_function_keeps_and_rechecks_only_the_others() {
+        use FastMathOption::*;
+        let all = FastMathOption::ALL;
+        let without_arcp: Vec<_> = all.into_iter().filter(|o| *o != ReciprocalMath).collect();
+        let without_both: Vec<_> = without_arcp
+            .iter()
+            .copied()
+            .filter(|o| *o != AssociativeMath)
+            .collect();
+        let flags = BuildFlags::default();
+        let sets = [
+            set("tenth", Some(&without_arcp), true),
+            set("scaled", Some(&without_both), true),
+            set("clean", Some(&all), true),
+        ];
+        let mut asked = Vec::new();
+        let file = FileSafeFlags::of(&sets, &flags, |s, f| {
+            asked.push((s.function.clone(), f.p_prime.clone()));
+            Ok(s.function != "clean")
+        })
+        .expect("no recheck fails")
+        .expect("a set");
+        assert_eq!(file.disabled, ["reciprocal-math", "associative-math"]);
+        // `scaled` was checked on exactly this set by its own run.
+        assert_eq!(file.rechecked, ["tenth", "clean"]);
+        assert_eq!(asked.len(), 2);
+        assert!(asked
+            .iter()
+            .all(|(_, p_prime)| p_prime.join(" ") == file.command));
+        assert_eq!(file.still_differ, ["clean"]);
+        assert!(!file.verified);
+
+        let with_unknown = [
+            set("tenth", Some(&without_arcp), true),
+            set("odd", None, false),
+        ];
+        let file = FileSafeFlags::of(&with_unknown, &flags, |_, _| Ok(true))
+            .expect("no recheck fails")
+            .expect("a set");
+        assert_eq!(file.disabled, ["reciprocal-math"]);
+        assert_eq!(file.without_set, ["odd"]);
+        assert!(file.rechecked.is_empty() && !file.verified);
+        assert_eq!(FileSafeFlags::of(&[], &flags, |_, _| Ok(true)), Ok(None));
     }
 }

@@ -1,5 +1,6 @@
 //! The `--json` records of every command: typed, versioned (`JSON_FORMAT`) and built from the modes' reports, so that the binary only serialises them, one per line.
 
+use crate::attribution::{FileSafeFlags, FunctionSafeSet};
 use crate::diff::{DiffConfig, DiffReport};
 use crate::error::ErrorReport;
 use crate::exceptions::ExceptionsReport;
@@ -618,7 +619,7 @@ pub enum DiffLine {
     NonTerminating(NonTerminating),
     Summary(Box<DiffSummary>),
     Unsupported(Unsupported),
-    Total(DiffTotal),
+    Total(Box<DiffTotal>),
     Baseline(Baseline),
 }
 
@@ -871,19 +872,56 @@ pub struct DiffTotal {
     /// Functions by verdict.
     #[serde(default)]
     pub verdicts: Verdicts,
+    /// The file's safe flag set, when P' is a fast-math build and the attribution ran
+    /// (made at the end of the run from `function_safe_sets`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub safe_flags: Option<FileSafeFlags>,
+    /// Each function's safe set and witnesses, from its run to the file's set (not in
+    /// the total record).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub function_safe_sets: Vec<FunctionSafeSet>,
 }
 
-impl From<&diff::Summary> for DiffTotal {
-    fn from(s: &diff::Summary) -> DiffTotal {
+impl DiffTotal {
+    /// One function's part: its counts, and its safe set with the witnesses it rests on
+    /// when the attribution ran.
+    pub fn of(report: &diff::DiffReport, attributed: bool) -> DiffTotal {
+        let s = &report.summary;
+        let function_safe_sets = match &s.safe_flags {
+            _ if !attributed => Vec::new(),
+            Some(safe) => vec![FunctionSafeSet {
+                function: s.function.clone(),
+                kept: Some(safe.kept.clone()),
+                verified: safe.verified,
+                witnesses: confirmed_witnesses(report),
+            }],
+            None if s.diff_confirmed > 0 => vec![FunctionSafeSet {
+                function: s.function.clone(),
+                kept: None,
+                verified: false,
+                witnesses: Vec::new(),
+            }],
+            None => Vec::new(),
+        };
         DiffTotal {
             with_findings: usize::from(s.diff_confirmed > 0),
             findings: s.diff_confirmed,
             signatures: s.signatures,
             wall_seconds: s.wall_seconds,
             verdicts: Verdicts::of(verdict::diff_verdict(s)),
+            function_safe_sets,
             ..DiffTotal::default()
         }
     }
+}
+
+fn confirmed_witnesses(report: &diff::DiffReport) -> Vec<Vec<ArgBits>> {
+    report
+        .findings
+        .iter()
+        .filter(|x| x.confirmed)
+        .map(|x| x.input.clone())
+        .collect()
 }
 
 impl Total for DiffTotal {
@@ -899,15 +937,17 @@ impl Total for DiffTotal {
         self.findings += one.findings;
         self.signatures += one.signatures;
         self.wall_seconds += one.wall_seconds;
+        self.function_safe_sets.extend(one.function_safe_sets);
     }
 
     fn line(self, analysed: usize, not_analysed: usize) -> DiffLine {
-        DiffLine::Total(DiffTotal {
+        DiffLine::Total(Box::new(DiffTotal {
             format: JSON_FORMAT,
             functions: analysed,
             unsupported: not_analysed,
+            function_safe_sets: Vec::new(),
             ..self
-        })
+        }))
     }
 }
 

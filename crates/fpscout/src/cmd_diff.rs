@@ -4,23 +4,24 @@
 use crate::cli_inputs::{CommonArgs, DIFF};
 use crate::listing::ListingArgs;
 use crate::outputs::{json_line, FindingOutputs, Progress, ShardArg};
-use crate::print_diff;
+use crate::print_diff::{self, file_safe_flags_text};
 use crate::worklist::{self, Analysed, Counts, DefaultJobs, Item, WholeRun};
 use crate::Linking;
 use fpscout_report::finding::Mode;
 use fpscout_report::InputError;
+use fpscout_search::attribution::{FileSafeFlags, FunctionSafeSet};
 use fpscout_search::config::check_seconds;
-use fpscout_search::diff::{run_diff, DiffConfig, DiffReport};
+use fpscout_search::diff::{run_diff, witnesses_agree_under, DiffConfig, DiffReport};
 use fpscout_search::records::{diff_lines, DiffTotal};
 use fpscout_search::reference::ReferenceSpec;
 use fpscout_search::session::Session;
 use fpscout_search::sources::{CompileArgs, FpCoreFunction, FpCoreInputs};
-use fpscout_toolchain::BuildKind;
+use fpscout_toolchain::{BuildFlags, BuildKind};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Inputs the oracle samples for functions of several float parameters.
 const ORACLE_SAMPLES: usize = 1 << 20;
@@ -387,14 +388,42 @@ impl WholeRun for WholeDiff<'_> {
                 item.label, s.diff_confirmed, s.signatures, s.wall_seconds
             ),
             findings: fpscout_search::findings::from_diff(&report, &replay),
-            tally: DiffTotal::from(s),
+            tally: DiffTotal::of(&report, cfg.attribute),
         })
     }
 
     fn total_text(&self, counts: Counts, t: &DiffTotal) -> String {
-        format!(
+        let mut text = format!(
             "total: {} functions analysed, {} not; {} confirmed findings in {} functions, {} signatures; {:.1} s",
             counts.analysed, counts.not_analysed, t.findings, t.with_findings, t.signatures, t.wall_seconds
-        )
+        );
+        if let Some(safe) = &t.safe_flags {
+            text.push_str(&file_safe_flags_text(safe));
+        }
+        text
+    }
+
+    fn finish(
+        &self,
+        whole: &Session,
+        open: &dyn Fn(&str) -> Result<Session, InputError>,
+        total: &mut DiffTotal,
+    ) {
+        let sets = std::mem::take(&mut total.function_safe_sets);
+        let recheck = |set: &FunctionSafeSet, flags: &BuildFlags| {
+            let core = self.fpcore.resolve(&set.function).ok().flatten();
+            let started = Instant::now();
+            let cfg = self
+                .args
+                .config(&set.function, core, started)
+                .map_err(|e| e.0)?;
+            let session = open(&set.function).map_err(|e| e.0)?;
+            let until = started + Duration::from_secs_f64(cfg.common.time_budget_s.max(10.0));
+            witnesses_agree_under(&session, &cfg, &set.witnesses, flags, until).map_err(|e| e.0)
+        };
+        match FileSafeFlags::of(&sets, whole.flags(), recheck) {
+            Ok(safe) => total.safe_flags = safe,
+            Err(why) => eprintln!("fpscout: no safe flag set for the file: {why}"),
+        }
     }
 }

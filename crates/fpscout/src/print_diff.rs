@@ -4,6 +4,7 @@ use crate::listing::{left_out, Listing};
 use fpscout_ir::FloatTy;
 use fpscout_report::args::{decimal, hex_float};
 use fpscout_report::replay::Replay;
+use fpscout_search::attribution::FileSafeFlags;
 use fpscout_search::diff::{DiffReport, Finding, Observation, ResultClass, Summary};
 use fpscout_search::origin::{Origin, Phase};
 use fpscout_search::run::{format_value, native_trace_records};
@@ -562,4 +563,34 @@ fn origin_text(origin: &Origin) -> String {
         Phase::Sweep => "sweep over the input space".into(),
         Phase::Seed => "seed inputs (special values, the function's constants)".into(),
     }
+}
+
+/// The file's safe flag set after a whole-file run's total, in words.
+pub(crate) fn file_safe_flags_text(safe: &FileSafeFlags) -> String {
+    let mut text = format!(
+        "\nsafe flags for the file: {} ({}",
+        safe.command,
+        if safe.disabled.is_empty() {
+            "every fast-math sub-option kept".to_string()
+        } else {
+            format!("turns off {}", safe.disabled.join(", "))
+        }
+    );
+    if safe.verified {
+        text.push_str(", checked natively on every function's witnesses");
+    }
+    if !safe.still_differ.is_empty() {
+        text.push_str(&format!(
+            ", NOT confirmed: a witness of {} still differs under it",
+            safe.still_differ.join(", ")
+        ));
+    }
+    if !safe.without_set.is_empty() {
+        text.push_str(&format!(
+            ", says nothing of {} (differences without an attribution)",
+            safe.without_set.join(", ")
+        ));
+    }
+    text.push_str(&format!("; {})", safe.searched));
+    text
 }

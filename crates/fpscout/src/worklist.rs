@@ -183,6 +183,15 @@ pub(crate) trait WholeRun {
     ) -> Result<Analysed<Self::Tally>, InputError>;
     /// The total as a text line.
     fn total_text(&self, counts: Counts, total: &Self::Tally) -> String;
+    /// Completes the total once every function's part is in (`diff`'s file-wide safe
+    /// flag set); `open` opens a session focused on one function.
+    fn finish(
+        &self,
+        _whole: &Session,
+        _open: &dyn Fn(&str) -> Result<Session, InputError>,
+        _total: &mut Self::Tally,
+    ) {
+    }
     /// The run's verdict from its functions' and the number not analysed (one rule for
     /// every mode; `error` overrides it, as it never answers unknown).
     fn overall(&self, verdicts: Verdicts, not_analysed: usize) -> Verdict {
@@ -375,6 +384,7 @@ fn run<M: WholeRun>(
             }
         }
     }
+    mode.finish(whole, open, &mut parent.total);
     // One rule for every mode: the functions' verdicts, and those not analysed.
     let verdict = mode.overall(parent.total.verdicts(), parent.counts.not_analysed);
     let counts = parent.counts;

@@ -102,6 +102,47 @@ fn the_safe_set_turns_off_only_the_sub_option_a_function_needs() {
 }
 
 #[test]
+fn the_files_safe_set_turns_off_what_any_function_needs_and_is_checked_on_every_function() {
+    // Two worker processes: each function's set and witnesses reach the parent as JSON.
+    let src = repo("tests/diff/two_causes.c").display().to_string();
+    let (records, code) = json_run(&[
+        "diff",
+        &src,
+        "--range",
+        "x=1:1000",
+        "--time-budget",
+        "5",
+        "--jobs",
+        "2",
+    ]);
+    assert_eq!(code, Some(1), "{records:?}");
+    let total = records
+        .iter()
+        .find(|r| r["type"] == "total")
+        .unwrap_or_else(|| panic!("no total: {records:?}"))["data"]
+        .clone();
+    let safe = &total["safe_flags"];
+    assert_eq!(
+        names(&safe["disabled"]),
+        ["reciprocal-math", "associative-math"],
+        "{safe}"
+    );
+    assert_eq!(
+        safe["command"],
+        "-O3 -ffast-math -g -fno-reciprocal-math -fno-associative-math"
+    );
+    assert_eq!(safe["functions"], 3, "{safe}");
+    // Each function's own set kept more than the file's: both were replayed on it.
+    let mut rechecked = names(&safe["rechecked"]);
+    rechecked.sort();
+    assert_eq!(rechecked, ["scaled", "tenth"], "{safe}");
+    assert_eq!(safe["verified"], true, "{safe}");
+    assert!(names(&safe["still_differ"]).is_empty(), "{safe}");
+    // The carried witnesses stay out of the total record.
+    assert!(total.get("function_safe_sets").is_none(), "{total}");
+}
+
+#[test]
 fn a_contracted_multiply_add_is_confirmed_natively_and_modelled() {
     if !has_fma() {
         eprintln!("skipped: this CPU has no FMA, so no executable contracts");

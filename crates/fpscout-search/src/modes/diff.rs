@@ -1828,6 +1828,55 @@ impl DiffReport {
     }
 }
 
+/// Whether every one of `witnesses` (confirmed differences of `cfg`'s function) agrees
+/// with P when P' is built with `flags`, a whole file's safe command line: each replayed
+/// natively, traced, on P and on that build, until `until`. Witnesses P' without any
+/// sub-option already shows do not count, as in the function's own check.
+pub fn witnesses_agree_under(
+    session: &Session,
+    cfg: &DiffConfig,
+    witnesses: &[Vec<ArgBits>],
+    flags: &BuildFlags,
+    until: Instant,
+) -> Result<bool, InputError> {
+    let fp = session.function(BuildKind::P, &cfg.common.function)?;
+    let fpp = session.function(BuildKind::PPrime, &cfg.common.function)?;
+    let f = session.p()?.function(fp);
+    let space = InputSpace::of(f, &cfg.common.input_options(), "diff")?;
+    let p =
+        crate::executable::Executable::open(session, BuildKind::P, fp, &space.lens, &cfg.common)?;
+    let pp = crate::executable::Executable::open(
+        session,
+        BuildKind::PPrime,
+        fpp,
+        &space.lens,
+        &cfg.common,
+    )?;
+    let outcomes = p.traced(witnesses, Some(until))?;
+    if outcomes.len() < witnesses.len() {
+        return Err(InputError(
+            "the file's safe set: time ran out replaying P".into(),
+        ));
+    }
+    // A witness P crashes or hangs on has nothing to agree with.
+    let (inputs, observed): (Vec<_>, Vec<_>) = witnesses
+        .iter()
+        .zip(&outcomes)
+        .filter_map(|(w, o)| native_observe(o, f.ret).map(|obs| (w.clone(), obs)))
+        .unzip();
+    let mut a = attribution::Attributor::checking(
+        session,
+        &pp,
+        inputs,
+        observed,
+        f.ret,
+        cfg.tolerance_ulps,
+        until,
+    );
+    a.verify(flags)
+        .map_err(|why| InputError(format!("the file's safe set: {why}")))
+}
+
 /// The attribution gets at least this long, or as long as the search before it took.
 const MIN_ATTRIBUTION_S: f64 = 10.0;
 
