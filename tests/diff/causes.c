@@ -28,3 +28,13 @@ double halve(double x) { return x * 0.5; }
 
 /* -fapprox-func: pow(x, 3) becomes x * x * x, two roundings instead of one. */
 double cube_by_pow(double x) { return pow(x, 3.0); }
+
+/* -ffp-contract=fast with -fassociative-math on a vectorised dot product: the backend
+   splits the 16-lane product into four 256-bit registers and fuses their sums into one
+   chain of fmas. */
+double dot16(const double *x, const double *y) {
+  double s = 0.0;
+  for (int i = 0; i < 16; i++)
+    s += x[i] * y[i];
+  return s;
+}

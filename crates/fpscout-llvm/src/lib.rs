@@ -55,6 +55,9 @@ pub type Result<T> = std::result::Result<T, FrontError>;
 pub struct LowerOptions {
     /// The target has hardware FMA (e.g. `-march=haswell`): `llvm.fmuladd` is fused.
     pub target_has_fma: bool,
+    /// The target has AVX-512 (512-bit vector registers), which changes how wide vector
+    /// operations are split: the fused reductions the model knows are 256-bit ones.
+    pub target_has_avx512: bool,
     /// The backend optimises (-O1 and up): CodeGenPrepare and MachineSink then move
     /// floating-point operations that feed only one side of a `select` behind a branch,
     /// so they run only when selected. At -O0 (FastISel) every operation runs in place.
@@ -73,6 +76,13 @@ impl LowerOptions {
                         "-march=x86-64" | "-march=x86-64-v2" | "-march=core2"
                     ))
         });
+        let has_avx512 = flags.iter().any(|f| {
+            f.starts_with("-mavx512")
+                || (f == "-march=native" && std::arch::is_x86_feature_detected!("avx512f"))
+                || AVX512_MARCHES
+                    .iter()
+                    .any(|m| f.strip_prefix("-march=") == Some(m))
+        });
         // The last -O flag wins, as for clang; none means -O0.
         let optimized = flags
             .iter()
@@ -81,10 +91,28 @@ impl LowerOptions {
             .is_some_and(|f| f != "-O0");
         LowerOptions {
             target_has_fma: has_fma,
+            target_has_avx512: has_avx512,
             optimized,
         }
     }
 }
+
+/// `-march=` values whose CPUs have AVX-512.
+const AVX512_MARCHES: [&str; 13] = [
+    "x86-64-v4",
+    "skylake-avx512",
+    "cascadelake",
+    "cooperlake",
+    "cannonlake",
+    "icelake-client",
+    "icelake-server",
+    "tigerlake",
+    "rocketlake",
+    "sapphirerapids",
+    "graniterapids",
+    "znver4",
+    "znver5",
+];
 
 /// Parses an IR file (`.ll` text or `.bc` bitcode) and lowers every defined function.
 pub fn load_ir_file(path: &Path, opts: LowerOptions) -> Result<Module> {

@@ -131,6 +131,9 @@ enum Contraction {
         last: LLVMValueRef,
         e: LLVMValueRef,
     },
+    /// A reassociating `llvm.vector.reduce.fadd` of the vector `fmul` `mul`, wider than
+    /// one register: see [`Lowering::lower_fused_reduction`].
+    Reduction { mul: LLVMValueRef },
     /// An `fmul` of `add` (t ± 1 or ±1 − t) and `other`: fma(±t, other, ±other).
     Distributed {
         add: LLVMValueRef,
@@ -594,7 +597,15 @@ unsafe fn lower_function(cx: &mut ModuleCx, id: FuncId, f: LLVMValueRef) -> Resu
         }
         if fcx.m.opts.target_has_fma {
             for &bb in &bbs {
-                contractions(bb, &fcx.sunk, &mut fcx.contracted, &mut fcx.absorbed);
+                contractions(
+                    bb,
+                    fcx.m.opts.target_has_avx512,
+                    unsafe_math,
+                    &fcx.recip_of,
+                    &fcx.sunk,
+                    &mut fcx.contracted,
+                    &mut fcx.absorbed,
+                );
             }
         }
     }
@@ -1167,27 +1178,64 @@ unsafe fn repeated_divisors(
 
 /// The fused multiply-adds x86-64's DAG combiner forms in `block` on a target with FMA
 /// (not aggressive on x86, so every absorbed operation must have exactly one use, in the
-/// same block). The combiner visits users before their operands (its worklist pops the
+/// same block, and no twin of the same operands there: the DAG merges twins into one
+/// node of several uses). The combiner visits users before their operands (its worklist pops the
 /// topological order from the back), so the block is walked backwards and an operation
 /// already absorbed is not combined again:
 /// - `visitFADDForFMACombine`/`visitFSUBForFMACombine`: an `fadd`/`fsub` with `contract`
-///   absorbs a `contract` `fmul` operand, the first operand tried first;
+///   absorbs a `contract` `fmul` operand, the first operand tried first (in a function
+///   with `"unsafe-fp-math"="true"`, -ffast-math's, the combiner fuses globally: every
+///   operation counts as `contract` and every add as `reassoc`);
 /// - `visitFMULForFMADistributiveCombine`: a `contract` `fmul` absorbs an `ninf`
-///   `fadd x, ±1` or `fsub ±1, x` / `fsub x, ±1` operand (x·y + y and its relatives).
+///   `fadd x, ±1` or `fsub ±1, x` / `fsub x, ±1` operand (x·y + y and its relatives);
+/// - a reassociating `llvm.vector.reduce.fadd` absorbs a vector `fmul` two, four or
+///   eight 256-bit registers wide, whose register-wise sums become one chain of fmas
+///   (not on AVX-512 targets, whose registers are twice as wide: not modelled).
 ///
 /// Multiplications the combiner rewrites first (by 1, -1 or 2) are left alone, as are
 /// instructions sunk into a select's branch.
 unsafe fn contractions(
     block: LLVMBasicBlockRef,
+    register_512: bool,
+    unsafe_math: bool,
+    recip_of: &HashMap<usize, LLVMValueRef>,
     sunk: &std::collections::HashSet<usize>,
     out: &mut HashMap<usize, Contraction>,
     absorbed: &mut std::collections::HashSet<usize>,
 ) {
+    let mut insts = Vec::new();
+    let mut inst = LLVMGetFirstInstruction(block);
+    while !inst.is_null() {
+        insts.push(inst);
+        inst = LLVMGetNextInstruction(inst);
+    }
+    // The selection DAG keeps one node for operations of the same operands (CSE): two
+    // `fmul x, y` of a block are one product with two uses, which no add absorbs.
+    let mut operands_seen: HashMap<(u32, usize, usize), usize> = HashMap::new();
+    for &i in &insts {
+        if LLVMGetNumOperands(i) == 2 {
+            let k = (
+                LLVMGetInstructionOpcode(i) as u32,
+                key(LLVMGetOperand(i, 0)),
+                key(LLVMGetOperand(i, 1)),
+            );
+            *operands_seen.entry(k).or_default() += 1;
+        }
+    }
+    let has_twin = |v: LLVMValueRef| -> bool {
+        let k = (
+            LLVMGetInstructionOpcode(v) as u32,
+            key(LLVMGetOperand(v, 0)),
+            key(LLVMGetOperand(v, 1)),
+        );
+        operands_seen.get(&k).is_some_and(|&n| n > 1)
+    };
     let only_use_by = |v: LLVMValueRef, user: LLVMValueRef, opcode: LLVMOpcode| -> bool {
         if LLVMIsAInstruction(v).is_null()
             || LLVMGetInstructionOpcode(v) != opcode
             || LLVMGetInstructionParent(v) != block
             || sunk.contains(&key(v))
+            || has_twin(v)
         {
             return false;
         }
@@ -1199,19 +1247,73 @@ unsafe fn contractions(
         (!LLVMIsAConstantFP(c).is_null()).then(|| LLVMConstRealGetDouble(c, &mut loses))
     };
     let fusable_mul = |v: LLVMValueRef, user: LLVMValueRef| -> bool {
-        only_use_by(v, user, LLVMOpcode::LLVMFMul)
-            && fmf_of(v).contract
+        (only_use_by(v, user, LLVMOpcode::LLVMFMul)
+            || (recip_of.contains_key(&key(v)) && only_use_by(v, user, LLVMOpcode::LLVMFDiv)))
+            && (fmf_of(v).contract || unsafe_math)
             && [0, 1].iter().all(|&i| {
                 let c = LLVMGetOperand(v, i);
                 !is_one_or_minus_one(c) && constant(c) != Some(2.0)
             })
     };
-    let mut insts = Vec::new();
-    let mut inst = LLVMGetFirstInstruction(block);
-    while !inst.is_null() {
-        insts.push(inst);
-        inst = LLVMGetNextInstruction(inst);
-    }
+    // `fadd (fma a, b, (fmul c, d)), e --> fma a, b, (fma c, d, e)` (with `reassoc`,
+    // through nested fmas): the combiner revisits an add as soon as an operand became an
+    // fma, while operands earlier in the block are still plain adds. It takes the first
+    // operand that is an fma (the second only when the first is not), and nothing when
+    // that one's chain does not end in a product.
+    let chain_at = |inst: LLVMValueRef,
+                    out: &mut HashMap<usize, Contraction>,
+                    absorbed: &mut std::collections::HashSet<usize>| {
+        if LLVMGetInstructionOpcode(inst) != LLVMOpcode::LLVMFAdd
+            || LLVMGetInstructionParent(inst) != block
+            || absorbed.contains(&key(inst))
+            || out.contains_key(&key(inst))
+            || sunk.contains(&key(inst))
+            || !(fmf_of(inst).reassoc || unsafe_math)
+        {
+            return;
+        }
+        let fused_sum = |v: LLVMValueRef, user: LLVMValueRef| -> Option<(LLVMValueRef, bool)> {
+            if !only_use_by(v, user, LLVMOpcode::LLVMFAdd) {
+                return None;
+            }
+            match out.get(&key(v)) {
+                Some(Contraction::Sum { mul, mul_first }) => Some((*mul, *mul_first)),
+                _ => None,
+            }
+        };
+        let (a, b) = (LLVMGetOperand(inst, 0), LLVMGetOperand(inst, 1));
+        let Some((top, e)) = [(a, b), (b, a)]
+            .into_iter()
+            .find(|(x, _)| fused_sum(*x, inst).is_some())
+        else {
+            return;
+        };
+        let mut levels = [None; CHAIN_LEVELS];
+        let (mut level, mut user) = (top, inst);
+        let mut depth = 0;
+        let last = loop {
+            let Some((_, mul_first)) = fused_sum(level, user) else {
+                break None;
+            };
+            if depth == CHAIN_LEVELS {
+                break None;
+            }
+            levels[depth] = Some(level);
+            depth += 1;
+            let addend = LLVMGetOperand(level, if mul_first { 1 } else { 0 });
+            if fusable_mul(addend, level) {
+                break Some(addend);
+            }
+            (level, user) = (addend, level);
+        };
+        if let Some(last) = last {
+            for l in levels.iter().flatten() {
+                absorbed.insert(key(*l));
+            }
+            absorbed.insert(key(last));
+            out.insert(key(inst), Contraction::Chain { levels, last, e });
+        }
+    };
     for &inst in insts.iter().rev() {
         if absorbed.contains(&key(inst)) || sunk.contains(&key(inst)) {
             continue;
@@ -1219,7 +1321,7 @@ unsafe fn contractions(
         let opcode = LLVMGetInstructionOpcode(inst);
         let (a, b) = (LLVMGetOperand(inst, 0), LLVMGetOperand(inst, 1));
         let found = match opcode {
-            LLVMOpcode::LLVMFAdd | LLVMOpcode::LLVMFSub if fmf_of(inst).contract => {
+            LLVMOpcode::LLVMFAdd | LLVMOpcode::LLVMFSub if fmf_of(inst).contract || unsafe_math => {
                 if fusable_mul(a, inst) {
                     Some(Contraction::Sum {
                         mul: a,
@@ -1234,7 +1336,7 @@ unsafe fn contractions(
                     None
                 }
             }
-            LLVMOpcode::LLVMFMul if fmf_of(inst).contract => {
+            LLVMOpcode::LLVMFMul if fmf_of(inst).contract || unsafe_math => {
                 // (x ± c) · y with c = ±1: FuseFADD(N0, N1), FuseFADD(N1, N0), then the
                 // same for fsub.
                 let mut found = None;
@@ -1271,70 +1373,108 @@ unsafe fn contractions(
                 }
                 found
             }
+            LLVMOpcode::LLVMCall
+                if fmf_of(inst).reassoc
+                    && (fmf_of(inst).contract || unsafe_math)
+                    && !register_512
+                    && value_name(LLVMGetCalledValue(inst))
+                        .starts_with("llvm.vector.reduce.fadd.") =>
+            {
+                let v = LLVMGetOperand(inst, 1);
+                (fusable_mul(v, inst)
+                    && LLVMGetInstructionOpcode(v) == LLVMOpcode::LLVMFMul
+                    && fused_reduction_shape(v).is_some())
+                .then_some(Contraction::Reduction { mul: v })
+            }
             _ => None,
         };
         if let Some(c) = found {
             match c {
-                Contraction::Sum { mul, .. } => absorbed.insert(key(mul)),
+                Contraction::Sum { mul, .. } | Contraction::Reduction { mul } => {
+                    absorbed.insert(key(mul))
+                }
                 Contraction::Distributed { add, .. } => absorbed.insert(key(add)),
                 Contraction::Chain { .. } => false,
             };
             out.insert(key(inst), c);
+            if matches!(c, Contraction::Sum { .. }) {
+                // The add above it, past adds that are fmas already (the chain may now
+                // reach a product through them).
+                let mut at = inst;
+                loop {
+                    let first = LLVMGetFirstUse(at);
+                    if first.is_null() || !LLVMGetNextUse(first).is_null() {
+                        break;
+                    }
+                    let user = LLVMGetUser(first);
+                    if matches!(out.get(&key(user)), Some(Contraction::Sum { .. })) {
+                        at = user;
+                        continue;
+                    }
+                    chain_at(user, out, absorbed);
+                    break;
+                }
+            }
         }
     }
-    // `fadd (fma a, b, (fmul c, d)), e --> fma a, b, (fma c, d, e)` (with `reassoc`,
-    // through nested fmas): the combiner revisits an add once its operand became an fma.
-    for &inst in &insts {
-        if LLVMGetInstructionOpcode(inst) != LLVMOpcode::LLVMFAdd
-            || absorbed.contains(&key(inst))
-            || out.contains_key(&key(inst))
-            || sunk.contains(&key(inst))
-            || !fmf_of(inst).reassoc
-        {
-            continue;
-        }
-        let fused_sum = |v: LLVMValueRef, user: LLVMValueRef| -> Option<(LLVMValueRef, bool)> {
-            if !only_use_by(v, user, LLVMOpcode::LLVMFAdd) {
-                return None;
-            }
-            match out.get(&key(v)) {
-                Some(Contraction::Sum { mul, mul_first }) => Some((*mul, *mul_first)),
-                _ => None,
-            }
-        };
-        let (a, b) = (LLVMGetOperand(inst, 0), LLVMGetOperand(inst, 1));
-        let Some((top, e)) = [(a, b), (b, a)]
-            .into_iter()
-            .find(|(x, _)| fused_sum(*x, inst).is_some())
-        else {
-            continue;
-        };
-        let mut levels = [None; CHAIN_LEVELS];
-        let (mut level, mut user) = (top, inst);
-        let mut depth = 0;
-        let last = loop {
-            let Some((_, mul_first)) = fused_sum(level, user) else {
-                break None;
-            };
-            if depth == CHAIN_LEVELS {
-                break None;
-            }
-            levels[depth] = Some(level);
-            depth += 1;
-            let addend = LLVMGetOperand(level, if mul_first { 1 } else { 0 });
-            if fusable_mul(addend, level) {
-                break Some(addend);
-            }
-            (level, user) = (addend, level);
-        };
-        if let Some(last) = last {
-            for l in levels.iter().flatten() {
-                absorbed.insert(key(*l));
-            }
-            absorbed.insert(key(last));
-            out.insert(key(inst), Contraction::Chain { levels, last, e });
-        }
+}
+
+/// The register-sized parts and chain order (see [`reduction_chain`]) of a reduction of
+/// the vector product `mul`. A product of build vectors (`insertelement` chains, or
+/// constants) one register wide or narrower is narrowed by the combiner into its two
+/// halves instead, the first half's products rounded and the second's fused onto them
+/// (clang 19's code for sums of squares of four computed doubles, and of two).
+unsafe fn fused_reduction_shape(mul: LLVMValueRef) -> Option<(u32, &'static [u32])> {
+    let vector = LLVMTypeOf(mul);
+    if LLVMGetTypeKind(vector) != LLVMTypeKind::LLVMVectorTypeKind {
+        return None;
     }
+    let built = |v: LLVMValueRef| {
+        !LLVMIsAConstant(v).is_null()
+            || (!LLVMIsAInstruction(v).is_null()
+                && LLVMGetInstructionOpcode(v) == LLVMOpcode::LLVMInsertElement)
+    };
+    let elem_bits = match LLVMGetTypeKind(LLVMGetElementType(vector)) {
+        LLVMTypeKind::LLVMDoubleTypeKind => 64,
+        _ => 0,
+    };
+    let n = LLVMGetVectorSize(vector);
+    if elem_bits == 64
+        && (n == 2 || n == 4)
+        && built(LLVMGetOperand(mul, 0))
+        && built(LLVMGetOperand(mul, 1))
+    {
+        return Some((n / 2, &[0, 1]));
+    }
+    reduction_chain(vector)
+}
+
+/// For a vector of two, four or eight 256-bit registers: the lanes of one register and
+/// the order in which the fused chain of [`Lowering::lower_fused_reduction`] takes the
+/// registers (the first one's product is rounded, each next one is fused onto the
+/// sum). Read off clang 19's x86-64 code for `-O3 -ffast-math -mfma` dot products of
+/// 8, 16 and 32 doubles and 16, 32 and 64 floats: the order comes from the sequence in
+/// which legalisation creates the halves and the combiner revisits them, so it is
+/// tabled rather than derived.
+unsafe fn reduction_chain(vector: LLVMTypeRef) -> Option<(u32, &'static [u32])> {
+    if LLVMGetTypeKind(vector) != LLVMTypeKind::LLVMVectorTypeKind {
+        return None;
+    }
+    let elem_bits = match LLVMGetTypeKind(LLVMGetElementType(vector)) {
+        LLVMTypeKind::LLVMDoubleTypeKind => 64,
+        LLVMTypeKind::LLVMFloatTypeKind => 32,
+        _ => return None,
+    };
+    let lanes = 256 / elem_bits;
+    let chain: &'static [u32] = match LLVMGetVectorSize(vector) / lanes {
+        2 => &[1, 0],
+        4 => &[2, 0, 3, 1],
+        8 => &[7, 3, 5, 1, 6, 2, 4, 0],
+        _ => return None,
+    };
+    LLVMGetVectorSize(vector)
+        .is_multiple_of(lanes)
+        .then_some((lanes, chain))
 }
 
 /// Whether an `fcmp` feeds a `select` in its own block, which x86 selection turns into a
@@ -1641,8 +1781,11 @@ impl FuncCx<'_> {
         out: &mut Vec<Inst>,
     ) -> Result<()> {
         let (a, b, addend) = match c {
+            Contraction::Reduction { mul } => {
+                return self.lower_fused_reduction(inst, mul, dest, out);
+            }
             Contraction::Sum { mul, mul_first } => {
-                let (x, y) = (self.op(mul, 0)?, self.op(mul, 1)?);
+                let (x, y) = self.factors(mul, out)?;
                 let other = self.op(inst, if mul_first { 1 } else { 0 })?;
                 match (opcode == LLVMOpcode::LLVMFSub, mul_first) {
                     (false, _) => (x, y, other),
@@ -1653,17 +1796,18 @@ impl FuncCx<'_> {
             Contraction::Chain { levels, last, e } => {
                 // Innermost first: fma(c, d, e), then each inner level around it; the
                 // outermost level's product is fused with the result as `inst` below.
-                let (c, d, e) = (self.op(last, 0)?, self.op(last, 1)?, self.operand(inst, e)?);
+                let (c, d) = self.factors(last, out)?;
+                let e = self.operand(inst, e)?;
                 let mut acc = self.fused_value(last, ty, (c, d, e), out);
                 let levels: Vec<LLVMValueRef> = levels.iter().flatten().copied().collect();
                 let Some((&outermost, inner)) = levels.split_first() else {
                     return Err(self.unsupported(inst, "a fused chain without levels"));
                 };
                 for &level in inner.iter().rev() {
-                    let (x, y) = self.product_of_level(level)?;
+                    let (x, y) = self.product_of_level(level, out)?;
                     acc = self.fused_value(level, ty, (x, y, acc), out);
                 }
-                let (x, y) = self.product_of_level(outermost)?;
+                let (x, y) = self.product_of_level(outermost, out)?;
                 (x, y, acc)
             }
             Contraction::Distributed {
@@ -1692,12 +1836,142 @@ impl FuncCx<'_> {
         Ok(())
     }
 
+    /// `llvm.vector.reduce.fadd` (reassociating) of the vector `fmul` `mul`, R = 2, 4 or
+    /// 8 registers of 256 bits wide, as x86-64 computes it on a target with FMA: type
+    /// legalisation splits the product and the first halving steps of the reduction
+    /// register by register, and the combiner fuses those register-wise sums of
+    /// products into one chain: one register's product rounded, then an fma with each
+    /// other register's factors ([`reduction_chain`]). The resulting register is then
+    /// reduced within itself as any reduction is.
+    unsafe fn lower_fused_reduction(
+        &mut self,
+        inst: LLVMValueRef,
+        mul: LLVMValueRef,
+        dest: Option<ValueId>,
+        out: &mut Vec<Inst>,
+    ) -> Result<()> {
+        let vty = self.ty_of(inst, mul)?;
+        let (Some((elem, _)), Some((lanes, chain))) = (vty.lanes(), fused_reduction_shape(mul))
+        else {
+            return Err(self.unsupported(inst, "a fused reduction of an unexpected width"));
+        };
+        let register = Type::Vector(elem, lanes);
+        let (a, b) = (self.op(mul, 0)?, self.op(mul, 1)?);
+        let part = |this: &mut Self, v: &Operand, k: u32, out: &mut Vec<Inst>| -> Operand {
+            let r = this.fresh();
+            out.push(Inst {
+                dest: Some(r),
+                kind: InstKind::Shuffle {
+                    ty: register,
+                    a: v.clone(),
+                    b: v.clone(),
+                    mask: (k * lanes..(k + 1) * lanes).map(Some).collect(),
+                },
+            });
+            Operand::Value(r)
+        };
+        let (&first, rest) = chain.split_first().unwrap_or((&0, &[]));
+        let (x, y) = (part(self, &a, first, out), part(self, &b, first, out));
+        let product = self.fresh();
+        let site = self.site(mul, "fmul", register);
+        out.push(Inst {
+            dest: Some(product),
+            kind: InstKind::FBin {
+                op: FBinOp::FMul,
+                ty: register,
+                a: x,
+                b: y,
+                site,
+            },
+        });
+        let mut acc = Operand::Value(product);
+        for &k in rest {
+            let (x, y) = (part(self, &a, k, out), part(self, &b, k, out));
+            acc = self.fused_value(mul, register, (x, y, acc), out);
+        }
+        let start = self.op(inst, 0)?;
+        let site = self.site(inst, "llvm.vector.reduce.fadd", register);
+        out.push(Inst {
+            dest,
+            kind: InstKind::Reduce {
+                op: ReduceOp::FAdd,
+                ty: register,
+                start: Some(start),
+                v: acc,
+                ordered: false,
+                site,
+            },
+        });
+        Ok(())
+    }
+
     /// The factors of the `fmul` a [`Contraction::Sum`] level of a chain absorbed.
-    unsafe fn product_of_level(&mut self, level: LLVMValueRef) -> Result<(Operand, Operand)> {
+    unsafe fn product_of_level(
+        &mut self,
+        level: LLVMValueRef,
+        out: &mut Vec<Inst>,
+    ) -> Result<(Operand, Operand)> {
         match self.contracted.get(&key(level)).copied() {
-            Some(Contraction::Sum { mul, .. }) => Ok((self.op(mul, 0)?, self.op(mul, 1)?)),
+            Some(Contraction::Sum { mul, .. }) => self.factors(mul, out),
             _ => Err(self.unsupported(level, "a fused chain lost a level")),
         }
+    }
+
+    /// The factors of an absorbed product: an `fmul`'s operands, or for an `fdiv` the
+    /// backend turns into a multiply by a shared reciprocal, the dividend and that
+    /// reciprocal (computed here when this block has not yet).
+    unsafe fn factors(
+        &mut self,
+        mul: LLVMValueRef,
+        out: &mut Vec<Inst>,
+    ) -> Result<(Operand, Operand)> {
+        let a = self.op(mul, 0)?;
+        match self.recip_of.get(&key(mul)).copied() {
+            Some(_) if LLVMGetInstructionOpcode(mul) == LLVMOpcode::LLVMFDiv => {
+                let ty = self.ty_of(mul, mul)?;
+                let r = self.reciprocal(mul, ty, out)?;
+                Ok((a, Operand::Value(r)))
+            }
+            _ => Ok((a, self.op(mul, 1)?)),
+        }
+    }
+
+    /// `1 / d` for the `fdiv` `inst` by `d` (see [`repeated_divisors`]): computed once
+    /// per block and divisor, where the first of them is lowered.
+    unsafe fn reciprocal(
+        &mut self,
+        inst: LLVMValueRef,
+        ty: Type,
+        out: &mut Vec<Inst>,
+    ) -> Result<ValueId> {
+        let d = LLVMGetOperand(inst, 1);
+        let group = (
+            key(LLVMBasicBlockAsValue(LLVMGetInstructionParent(inst))),
+            key(d),
+        );
+        if let Some(&r) = self.recip_value.get(&group) {
+            return Ok(r);
+        }
+        let r = self.fresh();
+        let one = match (ty, ty.float_ty()) {
+            (Type::Vector(_, n), Some(f)) => Const::Vector(vec![float_one(f); n as usize]),
+            (_, Some(f)) => float_one(f),
+            _ => return Err(self.unsupported(inst, "fdiv of non-floats")),
+        };
+        let b = self.op(inst, 1)?;
+        let site = self.site(inst, "fdiv", ty);
+        out.push(Inst {
+            dest: Some(r),
+            kind: InstKind::FBin {
+                op: FBinOp::FDiv,
+                ty,
+                a: Operand::Const(one),
+                b,
+                site,
+            },
+        });
+        self.recip_value.insert(group, r);
+        Ok(r)
     }
 
     /// `-v`, as a new value (exact and silent).
@@ -1777,38 +2051,9 @@ impl FuncCx<'_> {
                 };
                 let a = self.op(inst, 0)?;
                 let b = self.op(inst, 1)?;
-                if let Some(&d) = self.recip_of.get(&key(inst)) {
+                if self.recip_of.contains_key(&key(inst)) {
                     // x / d as x * (1 / d), the reciprocal computed once per block.
-                    let group = (
-                        key(LLVMBasicBlockAsValue(LLVMGetInstructionParent(inst))),
-                        key(d),
-                    );
-                    let r = match self.recip_value.get(&group) {
-                        Some(&r) => r,
-                        None => {
-                            let r = self.fresh();
-                            let one = match (ty, ty.float_ty()) {
-                                (Type::Vector(_, n), Some(f)) => {
-                                    Const::Vector(vec![float_one(f); n as usize])
-                                }
-                                (_, Some(f)) => float_one(f),
-                                _ => return Err(self.unsupported(inst, "fdiv of non-floats")),
-                            };
-                            let site = self.site(inst, "fdiv", ty);
-                            out.push(Inst {
-                                dest: Some(r),
-                                kind: InstKind::FBin {
-                                    op: FBinOp::FDiv,
-                                    ty,
-                                    a: Operand::Const(one),
-                                    b: b.clone(),
-                                    site,
-                                },
-                            });
-                            self.recip_value.insert(group, r);
-                            r
-                        }
-                    };
+                    let r = self.reciprocal(inst, ty, out)?;
                     // 1.0 / d is the reciprocal itself; 1.0 * r is exact and silent.
                     let site = self.site(inst, "fmul", ty);
                     InstKind::FBin {

@@ -635,6 +635,10 @@ pub struct DiffFinding {
     pub origin: Origin,
     pub confirmed: bool,
     pub model_agrees: bool,
+    /// Why the interpreter did not replay the input (then `model_agrees` is false
+    /// without a disagreement).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_unchecked: Option<String>,
     pub fast_math_note: Option<String>,
     pub unconfirmed_reason: Option<String>,
     pub ftz_only: bool,
@@ -810,6 +814,7 @@ fn diff_finding(report: &DiffReport, x: &diff::Finding, replay: &Replay) -> Diff
         origin,
         confirmed: x.confirmed,
         model_agrees: x.model_agrees,
+        model_unchecked: x.model_unchecked.clone(),
         fast_math_note: x.fast_math_note.clone(),
         unconfirmed_reason: x.unconfirmed_reason.clone(),
         ftz_only: x.ftz_only,

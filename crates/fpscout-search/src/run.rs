@@ -80,6 +80,8 @@ pub fn fast_math_note(
 pub struct FastMathWatch<'m> {
     module: &'m Module,
     runner: ConcreteRunner<'m>,
+    /// Every return of the function returns `poison`: the compiler folded it away.
+    returns_poison: bool,
 }
 
 impl<'m> FastMathWatch<'m> {
@@ -96,11 +98,40 @@ impl<'m> FastMathWatch<'m> {
         };
         let mut runner = ConcreteRunner::new(module, fid, mode, config).ok()?;
         runner.watch_fast_math_assumptions();
-        Some(FastMathWatch { module, runner })
+        let returns = module
+            .function(fid)
+            .blocks
+            .iter()
+            .filter_map(|b| match &b.term {
+                fpscout_ir::Terminator::Ret(r) => Some(r),
+                _ => None,
+            });
+        let mut returns = returns.peekable();
+        let returns_poison = returns.peek().is_some()
+            && returns.all(|r| {
+                matches!(
+                    r,
+                    Some(fpscout_ir::Operand::Const(fpscout_ir::Const::Undef(_)))
+                )
+            });
+        Some(FastMathWatch {
+            module,
+            runner,
+            returns_poison,
+        })
     }
 
     /// Where `args` break an assumption, as a sentence; `None` when they break none.
     pub fn note(&mut self, args: &[ArgBits]) -> Option<String> {
+        if self.returns_poison {
+            // Folded at compile time: no run of the IR meets the operation that did it.
+            return Some(
+                "the build returns an unspecified value (poison) for every input: the \
+                 compiler folded the function away, every path of it breaking \
+                 -ffast-math's assumptions (a NaN or infinity at an nnan/ninf operation)"
+                    .into(),
+            );
+        }
         self.runner.eval(args).ok()?;
         let broken = self.runner.broken_assumption()?;
         let info = self.module.op(broken.site.op);

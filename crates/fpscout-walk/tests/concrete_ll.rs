@@ -395,6 +395,47 @@ fn fmuladd_is_fused_on_fma_targets() {
     );
 }
 
+const FUSED_REDUCTION: &str = r#"
+declare double @llvm.vector.reduce.fadd.v8f64(double, <8 x double>)
+define double @dot8(ptr %p, ptr %q) {
+  %a = load <8 x double>, ptr %p
+  %b = load <8 x double>, ptr %q
+  %m = fmul reassoc contract <8 x double> %a, %b
+  %r = call reassoc contract double @llvm.vector.reduce.fadd.v8f64(double -0.0, <8 x double> %m)
+  ret double %r
+}
+"#;
+
+#[test]
+fn a_reduction_of_products_two_registers_wide_is_one_fused_chain_on_fma_targets() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.ll");
+    std::fs::write(&path, format!("{LL_HEADER}{FUSED_REDUCTION}")).unwrap();
+    let load = |target_has_fma| {
+        // The combiner fuses at -O1 and up.
+        let opts = fpscout_llvm::LowerOptions {
+            target_has_fma,
+            optimized: true,
+            ..Default::default()
+        };
+        fpscout_llvm::load_ir_file(&path, opts).unwrap()
+    };
+    // Lane 0 of the first register: (1 + 2^-30)(1 - 2^-30) = 1 - 2^-60, which rounds to
+    // 1; lane 0 of the second: -1. x86-64 rounds the second register's products and
+    // fuses the first's onto them: fma(1 + 2^-30, 1 - 2^-30, -1) = -2^-60 exactly.
+    let mut a = vec![0u64; 8];
+    let mut b = vec![0u64; 8];
+    (a[0], b[0]) = (0x3ff0_0000_0040_0000, 0x3fef_ffff_ff80_0000);
+    (a[4], b[4]) = (d::MONE, d::ONE);
+    let args = [ArgBits::Array(a), ArgBits::Array(b)];
+    let e = eval(&load(true), "dot8", IEEE, &args);
+    assert_eq!(e.result_bits(), Some(0xbc30_0000_0000_0000));
+    // Fused the other way round (the first register rounded) it would be 0, and so it
+    // is without FMA: every product rounded, then the halving tree.
+    let e = eval(&load(false), "dot8", IEEE, &args);
+    assert_eq!(e.result_bits(), Some(d::PZ));
+}
+
 const REDUCE: &str = r#"
 declare double @llvm.vector.reduce.fadd.v4f64(double, <4 x double>)
 declare double @llvm.vector.reduce.fmul.v4f64(double, <4 x double>)

@@ -138,7 +138,13 @@ fn print_finding(
         }
         (None, None) => {}
     }
-    if !x.model_agrees && x.confirmed {
+    if let (Some(why), true) = (&x.model_unchecked, x.confirmed) {
+        let _ = writeln!(
+            out,
+            "   {:<8} not replayed by the interpreter: {why}",
+            "model"
+        );
+    } else if !x.model_agrees && x.confirmed {
         let _ = writeln!(
             out,
             "   {:<8} the interpreter disagrees with an executable here (the finding is \

@@ -174,6 +174,45 @@ fn a_contracted_multiply_add_is_confirmed_natively_and_modelled() {
 }
 
 #[test]
+fn a_vectorised_dot_product_fused_register_by_register_is_modelled() {
+    if !has_fma() {
+        eprintln!("skipped: this CPU has no FMA, so nothing is contracted");
+        return;
+    }
+    let (findings, summary) = diff_of(
+        "dot16",
+        &[
+            "--opt-flags",
+            "-O3 -ffast-math -mfma",
+            "--array-len",
+            "x=16",
+            "--array-len",
+            "y=16",
+            "--range",
+            "x=-1:1",
+            "--range",
+            "y=-1:1",
+            "--no-attribution",
+            "--time-budget",
+            "20",
+        ],
+    );
+    // Roundings (and flushed subnormal products): the interpreter computes the
+    // executables' bits, flags and traces for every one, fused products included.
+    assert!(
+        findings
+            .iter()
+            .any(|x| names(&x["kinds"]).contains(&"ulps".to_string())),
+        "{summary}"
+    );
+    for x in &findings {
+        assert!(x["model_unchecked"].is_null(), "{x}");
+        assert_eq!(x["model_agrees"], true, "{x}");
+    }
+    assert_eq!(summary["model_disagreements"], 0, "{summary}");
+}
+
+#[test]
 fn without_attribution_nothing_is_rebuilt() {
     let (findings, summary) = diff_of("tenth", &["--no-attribution"]);
     assert!(!findings.is_empty());

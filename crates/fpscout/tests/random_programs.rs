@@ -28,6 +28,14 @@ use std::fmt::Write as _;
 const PROGRAMS: u64 = 40;
 const INPUTS: usize = 400;
 
+/// Programs of a run: `PROGRAMS`, or `FPSCOUT_RANDOM_PROGRAMS` for a longer one by hand.
+fn programs(default: u64) -> u64 {
+    std::env::var("FPSCOUT_RANDOM_PROGRAMS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(default)
+}
+
 #[derive(Clone, Copy, PartialEq)]
 enum Ty {
     F32,
@@ -238,7 +246,7 @@ fn check_program(seed: u64, flags: &BuildFlags, builds: &[BuildKind], tally: &mu
 
 #[test]
 fn random_programs_agree_with_their_executables() {
-    check_programs(PROGRAMS, &BuildFlags::default(), &BuildKind::BOTH);
+    check_programs(programs(PROGRAMS), &BuildFlags::default(), &BuildKind::BOTH);
 }
 
 /// With hardware FMA the backend fuses `contract` multiplies into their one add or
@@ -251,7 +259,7 @@ fn random_programs_with_fused_multiply_adds_agree_with_their_executables() {
         return;
     }
     let flags = BuildFlags::with_p_prime("-O3 -ffast-math -mfma");
-    check_programs(PROGRAMS / 2, &flags, &[BuildKind::PPrime]);
+    check_programs(programs(PROGRAMS / 2), &flags, &[BuildKind::PPrime]);
 }
 
 fn check_programs(programs: u64, flags: &BuildFlags, builds: &[BuildKind]) {
@@ -278,10 +286,15 @@ fn check_programs(programs: u64, flags: &BuildFlags, builds: &[BuildKind]) {
     }
     println!("{programs} random programs, {}", tally.summary());
     assert!(tally.compared >= (programs as usize) * INPUTS * builds.len() * 9 / 10);
-    let shown: Vec<&String> = tally.failures.iter().filter(|f| !f.is_empty()).collect();
+    let shown: Vec<&String> = tally.failures.iter().filter(|f| f.contains('\n')).collect();
+    let mut by_program = std::collections::BTreeMap::<&str, usize>::new();
+    for f in &tally.failures {
+        let program = f.split(" [").next().unwrap_or_default();
+        *by_program.entry(program).or_default() += 1;
+    }
     assert!(
         tally.failures.is_empty(),
-        "{} unexplained disagreements; first:\n{}",
+        "{} unexplained disagreements ({by_program:?}); first:\n{}",
         tally.failures.len(),
         shown
             .iter()

@@ -64,6 +64,8 @@ pub struct DiffConfig {
     pub attribute: bool,
 }
 
+/// How long past the budget the interpreter may replay the confirmed findings.
+const MODEL_CHECK_GRACE: Duration = Duration::from_millis(500);
 /// Share of the time budget kept for the local search and confirmation.
 const CONFIRM_SHARE: f64 = 0.1;
 /// Share of the time budget the automatic solve budget takes at most.
@@ -166,6 +168,9 @@ pub struct Finding {
     pub confirmed: bool,
     /// The interpreter reproduces both builds' results, flags and traces on this input.
     pub model_agrees: bool,
+    /// Why the interpreter did not replay this input (time ran out, a construct it does
+    /// not model): then `model_agrees` is false without a disagreement.
+    pub model_unchecked: Option<String>,
     /// Where the input takes P' outside -ffast-math's assumptions (a NaN or infinity
     /// meets an `nnan`/`ninf` operation), which is what a user most needs to know about it.
     pub fast_math_note: Option<String>,
@@ -250,6 +255,7 @@ impl Finding {
             origin,
             confirmed: false,
             model_agrees: false,
+            model_unchecked: None,
             fast_math_note: None,
             unconfirmed_reason: None,
             ftz_only: false,
@@ -341,6 +347,9 @@ pub struct Summary {
     /// Confirmed findings on which the interpreter disagrees with an executable (the
     /// finding stands: the executables decide).
     pub model_disagreements: usize,
+    /// Confirmed findings the interpreter did not replay (time, an unmodelled construct).
+    #[serde(default)]
+    pub model_unchecked: usize,
     /// Distinct (P flags, P' flags, P class, P' class) among confirmed findings.
     pub signatures: usize,
     pub max_ulps: u64,
@@ -896,15 +905,20 @@ fn run_diff_once(
         .map(|(args, _)| args)
         .collect();
     let mut watch = crate::run::FastMathWatch::new(builds.pp.0, builds.pp.1, mode_pp, run_deadline);
+    // A search that used the whole budget still gets the confirmed findings replayed by
+    // the interpreter (microseconds each): half a second past the budget at most.
+    let check_until = run_deadline.map(|d| d.max(Instant::now() + MODEL_CHECK_GRACE));
+    rp.set_deadline(check_until);
+    rq.set_deadline(check_until);
     for x in found.findings.iter_mut().filter(|x| x.confirmed) {
         x.fast_math_note = watch.as_mut().and_then(|w| w.note(&x.input));
-        x.model_agrees = match (rp.eval(&x.input), rq.eval(&x.input)) {
+        match (rp.eval(&x.input), rq.eval(&x.input)) {
             (Ok(ep), Ok(eq)) => {
-                model_agrees(builds.p.0, &ep, &x.p, ret)
-                    && model_agrees(builds.pp.0, &eq, &x.p_prime, ret)
+                x.model_agrees = model_agrees(builds.p.0, &ep, &x.p, ret)
+                    && model_agrees(builds.pp.0, &eq, &x.p_prime, ret);
             }
-            _ => false,
-        };
+            (Err(e), _) | (_, Err(e)) => x.model_unchecked = Some(e.to_string()),
+        }
     }
     summary.phases.confirm = t.elapsed().as_secs_f64();
 
@@ -1649,7 +1663,14 @@ fn count_confirmed(summary: &mut Summary, findings: &[Finding]) {
     let confirmed: Vec<&Finding> = findings.iter().filter(|x| x.confirmed).collect();
     summary.diff_confirmed = confirmed.len();
     summary.diff_unconfirmed = findings.len() - confirmed.len();
-    summary.model_disagreements = confirmed.iter().filter(|x| !x.model_agrees).count();
+    summary.model_disagreements = confirmed
+        .iter()
+        .filter(|x| !x.model_agrees && x.model_unchecked.is_none())
+        .count();
+    summary.model_unchecked = confirmed
+        .iter()
+        .filter(|x| x.model_unchecked.is_some())
+        .count();
     let sigs: BTreeSet<Signature> = confirmed.iter().map(|x| signature(x)).collect();
     summary.signatures = sigs.len();
     for seen in &mut summary.signature_inputs {

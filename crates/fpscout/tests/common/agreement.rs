@@ -193,7 +193,8 @@ pub fn compare_on_inputs(
                 native_steps(&t.trace),
             ));
         } else {
-            tally.failures.push(String::new());
+            // Named only, for the count per program.
+            tally.failures.push(format!("{what} [{build}]"));
         }
     }
 }
