@@ -5,6 +5,8 @@
 #   TIME_BUDGET=10   --time-budget of each diff run
 #   FPSCOUT          the binary (default: $CARGO_TARGET_DIR/release/fpscout, built when missing)
 #   OUT=DIR          JSON Lines kept per FPCore (default /var/tmp/fpscout-bench/attribution)
+#   CONTRACT=0       skip the third run (e.g. to measure attribution's cost at the default
+#                    budget, TIME_BUDGET=60, in a third less time)
 #
 # For each FPCore, three runs of `fpscout diff FILE -f NAME --json --time-budget T`:
 #   attributed: the default (attribution on);
@@ -30,12 +32,14 @@ OUT="${OUT:-/var/tmp/fpscout-bench/attribution}"
 mkdir -p "$OUT"
 FMA=0
 grep -qw fma /proc/cpuinfo && FMA=1
+[ "${CONTRACT:-1}" = 0 ] && FMA=skip
 export FPSCOUT OUT FMA TIME_BUDGET="${TIME_BUDGET:-10}"
 exec python3 - "$@" <<'PY'
 import json, os, re, statistics, subprocess, sys, time
 
 fpscout, out, budget = os.environ["FPSCOUT"], os.environ["OUT"], os.environ["TIME_BUDGET"]
 fma = os.environ["FMA"] == "1"
+contract_skipped = os.environ["FMA"] == "skip"
 
 sys.path.insert(0, os.path.join(os.getcwd(), "scripts"))
 from fpcore_forms import keyed
@@ -112,6 +116,8 @@ if ratios:
 if fma:
     c = [r for r in rows if r["contract"]]
     print(f"-O2 vs -O2 -march=native -ffp-contract=fast: {len(c)} of {n} FPCores with a confirmed ulps difference")
+elif contract_skipped:
+    print("-O2 vs -march=native contraction: skipped (CONTRACT=0)")
 else:
     print("-O2 vs -march=native contraction: skipped (no FMA on this CPU)")
 PY

@@ -1179,9 +1179,10 @@ unsafe fn repeated_divisors(
 /// The fused multiply-adds x86-64's DAG combiner forms in `block` on a target with FMA
 /// (not aggressive on x86, so every absorbed operation must have exactly one use, in the
 /// same block, and no twin of the same operands there: the DAG merges twins into one
-/// node of several uses). The combiner visits users before their operands (its worklist pops the
-/// topological order from the back), so the block is walked backwards and an operation
-/// already absorbed is not combined again:
+/// node of several uses). The combiner visits users before their operands (its worklist
+/// pops the topological order from the back), so the block is walked backwards and an
+/// operation already absorbed is not combined again. A division the backend turns into a
+/// multiply by a shared reciprocal ([`repeated_divisors`]) is a product like any other.
 /// - `visitFADDForFMACombine`/`visitFSUBForFMACombine`: an `fadd`/`fsub` with `contract`
 ///   absorbs a `contract` `fmul` operand, the first operand tried first (in a function
 ///   with `"unsafe-fp-math"="true"`, -ffast-math's, the combiner fuses globally: every

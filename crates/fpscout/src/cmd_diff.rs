@@ -393,14 +393,12 @@ impl WholeRun for WholeDiff<'_> {
     }
 
     fn total_text(&self, counts: Counts, t: &DiffTotal) -> String {
-        let mut text = format!(
-            "total: {} functions analysed, {} not; {} confirmed findings in {} functions, {} signatures; {:.1} s",
-            counts.analysed, counts.not_analysed, t.findings, t.with_findings, t.signatures, t.wall_seconds
-        );
-        if let Some(safe) = &t.safe_flags {
-            text.push_str(&file_safe_flags_text(safe));
-        }
-        text
+        // The file's safe flags before the total, which stays the last line.
+        let safe = t.safe_flags.as_ref().map(file_safe_flags_text);
+        format!(
+            "{}total: {} functions analysed, {} not; {} confirmed findings in {} functions, {} signatures; {:.1} s",
+            safe.unwrap_or_default(), counts.analysed, counts.not_analysed, t.findings, t.with_findings, t.signatures, t.wall_seconds
+        )
     }
 
     fn finish(

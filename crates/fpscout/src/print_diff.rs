@@ -571,10 +571,10 @@ fn origin_text(origin: &Origin) -> String {
     }
 }
 
-/// The file's safe flag set after a whole-file run's total, in words.
+/// The file's safe flag set of a whole-file run, in words: one line, before the total.
 pub(crate) fn file_safe_flags_text(safe: &FileSafeFlags) -> String {
     let mut text = format!(
-        "\nsafe flags for the file: {} ({}",
+        "safe flags for the file: {} ({}",
         safe.command,
         if safe.disabled.is_empty() {
             "every fast-math sub-option kept".to_string()
@@ -597,6 +597,6 @@ pub(crate) fn file_safe_flags_text(safe: &FileSafeFlags) -> String {
             safe.without_set.join(", ")
         ));
     }
-    text.push_str(&format!("; {})", safe.searched));
+    text.push_str(&format!("; {})\n", safe.searched));
     text
 }

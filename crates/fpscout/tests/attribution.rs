@@ -193,8 +193,6 @@ fn a_vectorised_dot_product_fused_register_by_register_is_modelled() {
             "--range",
             "y=-1:1",
             "--no-attribution",
-            "--time-budget",
-            "20",
         ],
     );
     // Roundings (and flushed subnormal products): the interpreter computes the

@@ -259,7 +259,7 @@ fn random_programs_with_fused_multiply_adds_agree_with_their_executables() {
         return;
     }
     let flags = BuildFlags::with_p_prime("-O3 -ffast-math -mfma");
-    check_programs(programs(PROGRAMS / 2), &flags, &[BuildKind::PPrime]);
+    check_programs(programs(PROGRAMS), &flags, &[BuildKind::PPrime]);
 }
 
 fn check_programs(programs: u64, flags: &BuildFlags, builds: &[BuildKind]) {
