@@ -388,7 +388,10 @@ impl WholeRun for WholeDiff<'_> {
                 item.label, s.diff_confirmed, s.signatures, s.wall_seconds
             ),
             findings: fpscout_search::findings::from_diff(&report, &replay),
-            tally: DiffTotal::of(&report, cfg.attribute),
+            tally: DiffTotal::of(
+                &report,
+                cfg.attribute && session.flags().p_prime_is_fast_math(),
+            ),
         })
     }
 

@@ -140,6 +140,24 @@ fn the_files_safe_set_turns_off_what_any_function_needs_and_is_checked_on_every_
     assert!(names(&safe["still_differ"]).is_empty(), "{safe}");
     // The carried witnesses stay out of the total record.
     assert!(total.get("function_safe_sets").is_none(), "{total}");
+
+    // A P' that is not a fast-math build has no sub-options to keep: no file set.
+    let (records, code) = json_run(&[
+        "diff",
+        &src,
+        "--range",
+        "x=1:1000",
+        "--time-budget",
+        "3",
+        "--p-prime-flags",
+        "-O3 -freciprocal-math",
+    ]);
+    assert_eq!(code, Some(1), "{records:?}");
+    let total = &records
+        .iter()
+        .find(|r| r["type"] == "total")
+        .unwrap_or_else(|| panic!("no total: {records:?}"))["data"];
+    assert!(total.get("safe_flags").is_none(), "{total}");
 }
 
 #[test]
