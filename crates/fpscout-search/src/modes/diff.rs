@@ -1861,18 +1861,9 @@ pub fn witnesses_agree_under(
     until: Instant,
 ) -> Result<bool, InputError> {
     let fp = session.function(BuildKind::P, &cfg.common.function)?;
-    let fpp = session.function(BuildKind::PPrime, &cfg.common.function)?;
     let f = session.p()?.function(fp);
     let space = InputSpace::of(f, &cfg.common.input_options(), "diff")?;
-    let p =
-        crate::executable::Executable::open(session, BuildKind::P, fp, &space.lens, &cfg.common)?;
-    let pp = crate::executable::Executable::open(
-        session,
-        BuildKind::PPrime,
-        fpp,
-        &space.lens,
-        &cfg.common,
-    )?;
+    let ExecutablePair { p, pp } = ExecutablePair::open(session, &space.lens, &cfg.common)?;
     let outcomes = p.traced(witnesses, Some(until))?;
     if outcomes.len() < witnesses.len() {
         return Err(InputError(
