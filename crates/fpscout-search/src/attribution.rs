@@ -79,11 +79,10 @@ pub struct FunctionSafeSet {
 /// own set kept more.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct FileSafeFlags {
-    pub kept: Vec<String>,
-    pub disabled: Vec<String>,
-    pub command: String,
-    /// Every function's witnesses agree with P under the command line.
-    pub verified: bool,
+    /// The set and its command line; `verified`: every function's witnesses agree with
+    /// P under it.
+    #[serde(flatten)]
+    pub set: SafeFlags,
     /// Functions whose sets it is made of.
     pub functions: usize,
     /// Functions with a confirmed difference but no set: the file's set cannot speak
@@ -94,7 +93,6 @@ pub struct FileSafeFlags {
     pub rechecked: Vec<String>,
     /// Functions with a witness that still differs under the file's command line.
     pub still_differ: Vec<String>,
-    pub searched: String,
 }
 
 impl FileSafeFlags {
@@ -123,27 +121,19 @@ impl FileSafeFlags {
             return Ok(None);
         }
         let kept = Self::kept_by_every(sets);
-        let command = flags.fast_math_command(&kept);
         let file_flags = BuildFlags {
-            p_prime: command.clone(),
+            p_prime: flags.fast_math_command(&kept),
             ..flags.clone()
         };
         let mut file = FileSafeFlags {
-            kept: kept.iter().map(|o| o.name().to_string()).collect(),
-            disabled: FastMathOption::ALL
-                .into_iter()
-                .filter(|o| !kept.contains(o))
-                .map(|o| o.name().to_string())
-                .collect(),
-            command: command.join(" "),
-            verified: true,
+            set: SafeFlags::keeping(&kept, flags, true, String::new()),
             ..FileSafeFlags::default()
         };
         let mut witnesses = 0;
         for set in sets {
             if set.kept.is_none() {
                 file.without_set.push(set.function.clone());
-                file.verified = false;
+                file.set.verified = false;
                 continue;
             }
             file.functions += 1;
@@ -156,10 +146,10 @@ impl FileSafeFlags {
             };
             if !agrees {
                 file.still_differ.push(set.function.clone());
-                file.verified = false;
+                file.set.verified = false;
             }
         }
-        file.searched = format!(
+        file.set.searched = format!(
             "the {witnesses} confirmed witnesses of {} functions replayed on each build \
              (no difference elsewhere in their input spaces is ruled out)",
             file.functions
@@ -487,15 +477,15 @@ mod tests {
         })
         .expect("no recheck fails")
         .expect("a set");
-        assert_eq!(file.disabled, ["reciprocal-math", "associative-math"]);
+        assert_eq!(file.set.disabled, ["reciprocal-math", "associative-math"]);
         // `scaled` was checked on exactly this set by its own run.
         assert_eq!(file.rechecked, ["tenth", "clean"]);
         assert_eq!(asked.len(), 2);
         assert!(asked
             .iter()
-            .all(|(_, p_prime)| p_prime.join(" ") == file.command));
+            .all(|(_, p_prime)| p_prime.join(" ") == file.set.command));
         assert_eq!(file.still_differ, ["clean"]);
-        assert!(!file.verified);
+        assert!(!file.set.verified);
 
         let with_unknown = [
             set("tenth", Some(&without_arcp), true),
@@ -504,9 +494,9 @@ mod tests {
         let file = FileSafeFlags::of(&with_unknown, &flags, |_, _| Ok(true))
             .expect("no recheck fails")
             .expect("a set");
-        assert_eq!(file.disabled, ["reciprocal-math"]);
+        assert_eq!(file.set.disabled, ["reciprocal-math"]);
         assert_eq!(file.without_set, ["odd"]);
-        assert!(file.rechecked.is_empty() && !file.verified);
+        assert!(file.rechecked.is_empty() && !file.set.verified);
         assert_eq!(FileSafeFlags::of(&[], &flags, |_, _| Ok(true)), Ok(None));
     }
 }

@@ -4,7 +4,7 @@ use crate::listing::{left_out, Listing};
 use fpscout_ir::FloatTy;
 use fpscout_report::args::{decimal, hex_float};
 use fpscout_report::replay::Replay;
-use fpscout_search::attribution::FileSafeFlags;
+use fpscout_search::attribution::{FileSafeFlags, SafeFlags};
 use fpscout_search::diff::{DiffReport, Finding, Observation, ResultClass, Summary};
 use fpscout_search::origin::{Origin, Phase};
 use fpscout_search::run::{format_value, native_trace_records};
@@ -343,11 +343,7 @@ pub fn print_text(
             out,
             "\nsafe flags: {} ({}{}; {})",
             safe.command,
-            if safe.disabled.is_empty() {
-                "every fast-math sub-option kept".to_string()
-            } else {
-                format!("turns off {}", safe.disabled.join(", "))
-            },
+            turned_off_text(safe),
             if safe.verified {
                 ", checked natively"
             } else {
@@ -572,31 +568,37 @@ fn origin_text(origin: &Origin) -> String {
 }
 
 /// The file's safe flag set of a whole-file run, in words: one line, before the total.
-pub(crate) fn file_safe_flags_text(safe: &FileSafeFlags) -> String {
+pub(crate) fn file_safe_flags_text(file: &FileSafeFlags) -> String {
+    let safe = &file.set;
     let mut text = format!(
         "safe flags for the file: {} ({}",
         safe.command,
-        if safe.disabled.is_empty() {
-            "every fast-math sub-option kept".to_string()
-        } else {
-            format!("turns off {}", safe.disabled.join(", "))
-        }
+        turned_off_text(safe)
     );
     if safe.verified {
         text.push_str(", checked natively on every function's witnesses");
     }
-    if !safe.still_differ.is_empty() {
+    if !file.still_differ.is_empty() {
         text.push_str(&format!(
             ", NOT confirmed: a witness of {} still differs under it",
-            safe.still_differ.join(", ")
+            file.still_differ.join(", ")
         ));
     }
-    if !safe.without_set.is_empty() {
+    if !file.without_set.is_empty() {
         text.push_str(&format!(
             ", says nothing of {} (differences without an attribution)",
-            safe.without_set.join(", ")
+            file.without_set.join(", ")
         ));
     }
     text.push_str(&format!("; {})\n", safe.searched));
     text
+}
+
+/// What a safe set turns off, in words.
+fn turned_off_text(safe: &SafeFlags) -> String {
+    if safe.disabled.is_empty() {
+        "every fast-math sub-option kept".to_string()
+    } else {
+        format!("turns off {}", safe.disabled.join(", "))
+    }
 }

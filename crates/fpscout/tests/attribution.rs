@@ -25,6 +25,14 @@ fn diff_of(function: &str, args: &[&str]) -> (Vec<Value>, Value) {
     (findings, summary)
 }
 
+/// The `data` of a whole-file run's `{"type":"total"}` record.
+fn total_of(records: &[Value]) -> &Value {
+    &records
+        .iter()
+        .find(|r| r["type"] == "total")
+        .unwrap_or_else(|| panic!("no total: {records:?}"))["data"]
+}
+
 fn names(v: &Value) -> Vec<String> {
     v.as_array()
         .unwrap_or_else(|| panic!("a list of names: {v}"))
@@ -116,11 +124,7 @@ fn the_files_safe_set_turns_off_what_any_function_needs_and_is_checked_on_every_
         "2",
     ]);
     assert_eq!(code, Some(1), "{records:?}");
-    let total = records
-        .iter()
-        .find(|r| r["type"] == "total")
-        .unwrap_or_else(|| panic!("no total: {records:?}"))["data"]
-        .clone();
+    let total = total_of(&records);
     let safe = &total["safe_flags"];
     assert_eq!(
         names(&safe["disabled"]),
@@ -153,10 +157,7 @@ fn the_files_safe_set_turns_off_what_any_function_needs_and_is_checked_on_every_
         "-O3 -freciprocal-math",
     ]);
     assert_eq!(code, Some(1), "{records:?}");
-    let total = &records
-        .iter()
-        .find(|r| r["type"] == "total")
-        .unwrap_or_else(|| panic!("no total: {records:?}"))["data"];
+    let total = total_of(&records);
     assert!(total.get("safe_flags").is_none(), "{total}");
 }
 
