@@ -257,6 +257,13 @@ pub struct Network {
     watchers: Vec<Vec<usize>>,
     /// Per variable: whether some operation computes it.
     defined: Vec<bool>,
+    /// The constraints before this index are at a fixpoint with `domains`, but for
+    /// those watching `restricted`: the last [`Network::propagate`] reached one, and
+    /// since then constraints were only added and domains only narrowed by `restrict`.
+    /// A walk adds a few constraints per branch to a network of thousands, so
+    /// propagation starts from what changed instead of from every constraint.
+    settled: usize,
+    restricted: Vec<VarId>,
 }
 
 impl Network {
@@ -268,6 +275,8 @@ impl Network {
             constraints: Vec::new(),
             watchers: Vec::new(),
             defined: Vec::new(),
+            settled: 0,
+            restricted: Vec::new(),
         }
     }
 
@@ -355,6 +364,7 @@ impl Network {
     /// Narrows a variable's domain by intersection (a path condition, an input range).
     pub fn restrict(&mut self, v: VarId, domain: Domain) -> Result<(), NetworkError> {
         let current = self.domain(v)?.clone();
+        self.restricted.push(v);
         self.domains[v.0] = match (current, domain) {
             (Domain::Float(old), Domain::Float(new)) => {
                 if old.format() != new.format() {
@@ -661,8 +671,20 @@ impl Network {
     /// `budget` projections ran (the domains are then narrowed soundly, not fully).
     pub fn propagate(&mut self, budget: u64) -> Propagation {
         let mut domains = std::mem::take(&mut self.domains);
-        let outcome = self.propagate_domains(&mut domains, budget, 0.0, None);
+        let restricted = std::mem::take(&mut self.restricted);
+        let seeds = (self.settled..self.constraints.len()).chain(
+            restricted
+                .iter()
+                .flat_map(|v| self.watchers.get(v.0).into_iter().flatten().copied()),
+        );
+        let outcome = self.run_queue(&mut domains, budget, 0.0, seeds);
         self.domains = domains;
+        // A propagation cut short may have left any constraint unsettled.
+        self.settled = if outcome == Propagation::BudgetExhausted {
+            0
+        } else {
+            self.constraints.len()
+        };
         outcome
     }
 
@@ -679,6 +701,25 @@ impl Network {
         min_reduction: f64,
         changed: Option<&[VarId]>,
     ) -> Propagation {
+        match changed {
+            None => self.run_queue(domains, budget, min_reduction, 0..self.constraints.len()),
+            Some(vars) => {
+                let seeds = vars
+                    .iter()
+                    .flat_map(|v| self.watchers.get(v.0).into_iter().flatten().copied());
+                self.run_queue(domains, budget, min_reduction, seeds)
+            }
+        }
+    }
+
+    /// [`Network::propagate_domains`] from the constraints `seeds`.
+    fn run_queue(
+        &self,
+        domains: &mut [Domain],
+        budget: u64,
+        min_reduction: f64,
+        seeds: impl Iterator<Item = usize>,
+    ) -> Propagation {
         if domains.iter().any(Domain::is_empty) {
             return Propagation::Infeasible;
         }
@@ -690,15 +731,8 @@ impl Network {
                 queue.push_back(index);
             }
         };
-        match changed {
-            None => (0..self.constraints.len()).for_each(|i| enqueue(i, &mut queue, &mut queued)),
-            Some(vars) => {
-                for v in vars {
-                    for &i in self.watchers.get(v.0).map_or(&[][..], Vec::as_slice) {
-                        enqueue(i, &mut queue, &mut queued);
-                    }
-                }
-            }
+        for i in seeds {
+            enqueue(i, &mut queue, &mut queued);
         }
         let mut runs = 0u64;
         while let Some(index) = queue.pop_front() {

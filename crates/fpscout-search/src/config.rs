@@ -59,6 +59,10 @@ pub struct CommonConfig {
     /// Lengths of array parameters (`--array-len name=n`); default
     /// [`crate::search::default_array_len`].
     pub array_lens: HashMap<String, usize>,
+    /// Arrays whose length is a default the search may grow when a walk reads past
+    /// their end: an SV-COMP harness's streams of nondet values, read once per loop
+    /// iteration.
+    pub growable_arrays: Vec<String>,
     /// Wall-clock budget of the whole run, in seconds.
     pub time_budget_s: f64,
     pub seed: u64,
@@ -82,6 +86,7 @@ impl CommonConfig {
             ranges: HashMap::new(),
             ints: HashMap::new(),
             array_lens: HashMap::new(),
+            growable_arrays: Vec::new(),
             time_budget_s: mode.time_budget_s,
             seed: SEED,
             ftz_daz: FtzDazChoice::Auto,

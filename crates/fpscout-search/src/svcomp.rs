@@ -167,8 +167,9 @@ impl Harness {
         }
         format!(
             "SV-COMP program: main runs as {HARNESS_FUNCTION}, each nondet call reading the \
-             next element of {}, one per call site; a call in a loop reads more (--array-len \
-             NAME=N), and a failed __VERIFIER_assume ends the run with exit(0)",
+             next element of {}, one per call site; a call in a loop reads more (reach \
+             lengthens an array its walks read past, to 4096 at most; --array-len NAME=N \
+             fixes it), and a failed __VERIFIER_assume ends the run with exit(0)",
             arrays.join(" and ")
         )
     }

@@ -5,6 +5,7 @@ pub mod concrete;
 pub mod domain;
 pub mod floatpath;
 pub mod memory;
+mod quiet;
 pub mod raising;
 pub mod shadow;
 pub mod walker;

@@ -262,6 +262,9 @@ pub struct Walker<'m, D: Domain> {
     phi_scratch: Vec<Reg<D::Scalar>>,
     /// Set while exploring paths: where forks park the branch not taken.
     exploration: Option<Exploration<D>>,
+    /// Set when the exploration seeks only failed assertions: the blocks from which
+    /// none can be reached, whose branch directions are not walked.
+    quiet: Option<crate::quiet::QuietBlocks>,
 }
 
 fn loc_of<'a>(module: &'a Module, kind: &InstKind) -> Option<&'a SourceLoc> {
@@ -346,6 +349,7 @@ impl<'m, D: Domain> Walker<'m, D> {
             stack: Stack::default(),
             phi_scratch: Vec::new(),
             exploration: None,
+            quiet: None,
         };
         if let Some(setup) = module.setup {
             walker.run_setup(setup)?;
@@ -812,6 +816,28 @@ impl<'m, D: Domain> Walker<'m, D> {
         )
     }
 
+    /// The direction a fork of the top frame's branch takes alone, when the other
+    /// cannot fail an assertion (see [`Walker::skip_quiet_branches`]).
+    fn quiet_direction(
+        &self,
+        code: &Code<D::Scalar>,
+        stack: &Stack<D::Scalar>,
+        then_b: u32,
+        else_b: u32,
+    ) -> Option<bool> {
+        let quiet = self.quiet.as_ref()?;
+        self.exploration.as_ref()?;
+        let (top, callers) = stack.frames[..stack.depth].split_last()?;
+        let callers = || callers.iter().map(|c| (c.func, c.block, c.pc));
+        if quiet.direction(code, top.func, else_b, callers()) {
+            Some(true)
+        } else if quiet.direction(code, top.func, then_b, callers()) {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
     /// Parks a path to walk later: `frames` with this walk's memory, steps and fork
     /// counts, the domain in `snapshot`, resumed by entering `entry` (block, from) or at
     /// the top frame's next instruction.
@@ -848,6 +874,17 @@ impl<'m, D: Domain> Walker<'m, D> {
         then_b: u32,
         else_b: u32,
     ) -> DResult<Option<StopReason>> {
+        if let Some(taken) = self.quiet_direction(code, stack, then_b, else_b) {
+            // The other direction cannot fail an assertion: not walked, not counted.
+            if !self.domain.assume(cond, taken)? {
+                return Err(WalkError::unsupported(
+                    "a branch direction the domain called feasible is not",
+                ));
+            }
+            let to = if taken { then_b } else { else_b };
+            self.enter_block(code, stack.top(), to, Some(at))?;
+            return Ok(None);
+        }
         if let Some(stop) = self.count_fork(
             func,
             at,
@@ -1029,6 +1066,18 @@ impl<'m, D: Domain> Walker<'m, D> {
         self.domain.restore(current.0);
         self.enter_block(code, stack.top(), current.1, Some(at))?;
         Ok(None)
+    }
+
+    /// Makes [`Walker::explore`] walk only what can fail an assertion: a fork one of
+    /// whose directions cannot reach a failed assertion, a call of `error_functions` or
+    /// an instruction the walker cannot follow (an input guard's `abort()`, a return
+    /// from the entry function) goes the other way alone, without counting towards the
+    /// loop bound. Only for explorations whose sole target is a failed assertion.
+    pub fn skip_quiet_branches(&mut self, error_functions: &[FuncId]) {
+        self.quiet = self
+            .code
+            .as_deref()
+            .map(|code| crate::quiet::QuietBlocks::of(code, error_functions));
     }
 
     /// Walks every feasible path of `func` (depth first), reporting each path's end to

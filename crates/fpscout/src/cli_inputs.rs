@@ -85,6 +85,7 @@ impl<const MODE: usize> CommonArgs<MODE> {
         }
         cfg.ints = inputs.ints;
         cfg.array_lens = inputs.array_lens;
+        cfg.growable_arrays = self.inputs.growable_arrays.clone();
         cfg.time_budget_s = self.time_budget;
         cfg.seed = self.seed;
         cfg.ftz_daz = self.ftz_daz;
@@ -128,9 +129,13 @@ pub(crate) struct InputArgs {
     #[arg(long = "int", value_name = "NAME=VALUE", allow_hyphen_values = true)]
     pub(crate) ints: Vec<String>,
     /// Length of an array parameter: NAME=N (default 8, or more where the body indexes
-    /// further; in an SV-COMP harness, one element per call site)
+    /// further; in an SV-COMP harness, one element per call site, which reach grows
+    /// while its walks read past the end)
     #[arg(long = "array-len", value_name = "NAME=N")]
     pub(crate) array_lens: Vec<String>,
+    /// The SV-COMP harness arrays sized here by default (not by `--array-len`).
+    #[arg(skip)]
+    pub(crate) growable_arrays: Vec<String>,
 }
 
 /// [`InputArgs`] checked and parsed.
@@ -165,6 +170,11 @@ impl InputArgs {
         }
         eprintln!("fpscout: note: {}", harness.note());
         let lens = harness.default_array_lens(&self.array_lens);
+        self.growable_arrays = lens
+            .iter()
+            .filter_map(|len| len.split_once('=').map(|(name, _)| name.to_string()))
+            .filter(|name| name != "results")
+            .collect();
         self.array_lens.extend(lens);
     }
 }

@@ -79,10 +79,16 @@ fn loop_sum_is_unreachable_with_three_inputs() {
     let (answer, _, code) = reach(&[&path, "--array-len", "floats=3"]);
     assert_eq!(answer["answer"], "unreachable", "{answer}");
     assert_eq!(code, Some(0));
-    // With one input the loop reads past the array: that path is unknown, not refuted
-    // (and the random testing that then fills the budget finds nothing either).
-    // (6 s: compiling counts against the budget, and tests share a loaded machine.)
-    let (answer, _, code) = reach(&[&path, "--time-budget", "6"]);
+    // Without --array-len the harness's stream of one input per call site grows until
+    // the walks stop reading past its end.
+    let (answer, _, code) = reach(&[&path, "--time-budget", "20"]);
+    assert_eq!(answer["answer"], "unreachable", "{answer}");
+    assert_eq!(code, Some(0));
+    // With one input as the user sized it, the loop reads past the array: that path is
+    // unknown, not refuted (and the random testing that then fills the budget finds
+    // nothing either). (6 s: compiling counts against the budget, and tests share a
+    // loaded machine.)
+    let (answer, _, code) = reach(&[&path, "--array-len", "floats=1", "--time-budget", "6"]);
     assert_eq!(answer["answer"], "unknown", "{answer}");
     assert_eq!(code, Some(3));
     let reason = answer["reason"].as_str().unwrap_or_default();

@@ -225,3 +225,36 @@ fn an_empty_self_loop_meets_the_time_budget() {
     assert!(took < 20.0, "{took} s: {answer}");
     assert_ne!(answer["answer"], "reachable", "{answer}");
 }
+
+#[test]
+fn a_loop_reading_a_guarded_input_per_iteration_is_proved_with_a_grown_stream() {
+    // Forty guards fork forty times, past the loop bound of 8, unless the abort side
+    // of each is left unwalked; forty inputs are read from a stream of one.
+    let (answer, witness, code) =
+        reach(&[&task("guarded_stream_unreachable.c"), "--time-budget", "20"]);
+    assert_eq!(answer["answer"], "unreachable", "{answer}");
+    assert_eq!(code, Some(0));
+    assert!(witness.is_none());
+    let paths = &answer["paths"];
+    assert_eq!(paths["cut"], 0, "{answer}");
+    assert_eq!(paths["unknown"], 0, "{answer}");
+}
+
+#[test]
+fn an_error_function_that_aborts_is_walked_though_the_guards_abort_too() {
+    let path = task("guarded_stream_reachable.c");
+    let (answer, witness, code) = reach(&[&path, "--time-budget", "20"]);
+    assert_eq!(answer["answer"], "reachable", "{answer}");
+    assert_eq!(code, Some(1));
+    let witness = witness.expect("a witness");
+    let (args, values) = witness_array(&witness, "floats");
+    assert!(values.len() >= 40, "{witness}");
+    let last = values[39]["decimal"]
+        .as_str()
+        .and_then(|d| d.parse::<f32>().ok())
+        .expect("the 40th input");
+    assert!(last > 0.99 && last <= 1.0, "{last}");
+    // The executable aborts in reach_error on it.
+    let p = replay(&path, &args);
+    assert_eq!(p["native_end"], "aborts", "{p}");
+}

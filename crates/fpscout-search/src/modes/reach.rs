@@ -25,7 +25,7 @@ use fpscout_smt::FpTheoryAnswer;
 use fpscout_walk::concrete::eval::EvalEnd;
 use fpscout_walk::concrete::ArgBits;
 use fpscout_walk::floatpath::{format_of, FloatPath, PathScalar};
-use fpscout_walk::{ExploreLimits, PathEnd, StopReason, Val, WalkConfig};
+use fpscout_walk::{ExploreLimits, PathEnd, StopReason, Val, WalkConfig, WalkError};
 use rug::Rational;
 use std::time::{Duration, Instant};
 
@@ -1000,12 +1000,72 @@ fn no_proof_over_undef(module: &fpscout_ir::Module, mut report: ReachReport) -> 
     report
 }
 
-/// Runs `reach` with the integer parameters as `cfg` fixes them.
+/// Elements an input array the search grows may reach: enough for the loops of
+/// SV-COMP tasks that read a nondet value per iteration for a few thousand iterations,
+/// few enough that every walk and random input stays cheap.
+const MAX_GROWN_ARRAY: usize = 4096;
+
+/// How a run with given array lengths ended.
+enum Sized {
+    Done(Box<ReachReport>),
+    /// The walks read past the end of these growable input arrays, and no witness was
+    /// found: the run should start again with them longer.
+    Short(Vec<String>),
+}
+
+/// Runs `reach` with the integer parameters as `cfg` fixes them: again, with the
+/// growable input arrays four times as long, while walks read past their end (an
+/// SV-COMP loop reading a nondet value per iteration), the budget lasts and they stay
+/// within [`MAX_GROWN_ARRAY`].
 fn run_reach_once(
     session: &Session,
     cfg: &ReachConfig,
     progress: &mut dyn FnMut(&PathCounts),
 ) -> Result<ReachReport, InputError> {
+    let mut sized = cfg.clone();
+    sized.common.started = Some(cfg.common.start());
+    let mut grown: Vec<String> = Vec::new();
+    loop {
+        match run_reach_sized(session, &sized, progress)? {
+            Sized::Done(mut report) => {
+                for note_text in grown {
+                    note(&mut report.reasons, note_text);
+                }
+                return Ok(*report);
+            }
+            Sized::Short(arrays) => {
+                for name in arrays {
+                    let len = sized.common.array_lens.get(&name).copied().unwrap_or(1);
+                    let longer = (len * 4).min(MAX_GROWN_ARRAY);
+                    sized.common.array_lens.insert(name.clone(), longer);
+                    grown.retain(|g| !g.starts_with(&format!("{name} ")));
+                    grown.push(format!(
+                        "{name} grown to {longer} elements: the walks read past its end"
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// Whether every array of `short` can grow under `cfg`.
+fn can_grow(cfg: &CommonConfig, short: &[String]) -> bool {
+    !short.is_empty()
+        && short.iter().all(|name| {
+            cfg.growable_arrays.contains(name)
+                && cfg
+                    .array_lens
+                    .get(name)
+                    .is_some_and(|&len| len < MAX_GROWN_ARRAY)
+        })
+}
+
+/// Runs `reach` with the integer parameters and array lengths as `cfg` fixes them.
+fn run_reach_sized(
+    session: &Session,
+    cfg: &ReachConfig,
+    progress: &mut dyn FnMut(&PathCounts),
+) -> Result<Sized, InputError> {
     let started = cfg.common.start();
     let deadline = after(started, cfg.common.time_budget_s);
     let module = session.module(cfg.common.build)?;
@@ -1060,7 +1120,7 @@ fn run_reach_once(
         // keeps a little when they leave the answer open (a larger share for random
         // testing cost the solver answers at 5 s budgets in scripts/bench-reach.sh).
         let explore_deadline = after(started, cfg.common.time_budget_s * SOLVER_SHARE);
-        explore_paths(
+        let short = explore_paths(
             &replayer,
             &space,
             cfg,
@@ -1068,6 +1128,10 @@ fn run_reach_once(
             &mut report,
             progress,
         )?;
+        let time_left = explore_deadline.is_none_or(|d| Instant::now() < d);
+        if report.witness.is_none() && time_left && can_grow(&cfg.common, &short) {
+            return Ok(Sized::Short(short));
+        }
         // The paths were walked with every integer nondet 0: a refutation holds for those
         // values only, and random testing draws others.
         if space.has_integer_arrays() {
@@ -1105,7 +1169,7 @@ fn run_reach_once(
         report.witness = Some(trim_integers(&replayer, &space, witness, deadline)?);
     }
     report.wall_s = started.elapsed().as_secs_f64();
-    Ok(report)
+    Ok(Sized::Done(Box::new(report)))
 }
 
 /// The witness with the tail of each integer array zeroed from the first element on
@@ -1161,8 +1225,9 @@ fn explore_paths(
     deadline: Option<Instant>,
     report: &mut ReachReport,
     progress: &mut dyn FnMut(&PathCounts),
-) -> Result<(), InputError> {
+) -> Result<Vec<String>, InputError> {
     let module = replayer.session.module(cfg.common.build)?;
+    let mut short_arrays: Vec<String> = Vec::new();
     let config = WalkConfig {
         deadline,
         ..WalkConfig::default()
@@ -1171,6 +1236,13 @@ fn explore_paths(
     let propagate = cfg.solver == PathSolver::FloatSolver;
     let (mut walker, args) =
         float_path_walker(module, replayer.exe.mode(), space, config, propagate)?;
+    if cfg.target == Target::FailedAssertion {
+        let error_functions: Vec<_> = ERROR_FUNCTIONS
+            .iter()
+            .filter_map(|name| module.find_function(name))
+            .collect();
+        walker.skip_quiet_branches(&error_functions);
+    }
     let limits = ExploreLimits {
         max_paths: cfg.max_paths,
         loop_bound: cfg.loop_bound,
@@ -1224,7 +1296,14 @@ fn explore_paths(
                 return;
             }
             (PathEnd::Stopped(r), _, _) => Err(format!("path stopped: {r}")),
-            (PathEnd::Failed(e), _, _) => Err(e.to_string()),
+            (PathEnd::Failed(e), _, _) => {
+                if let Some(array) = growable_array_read_past_end(e, &cfg.common.growable_arrays) {
+                    if !short_arrays.contains(&array) {
+                        short_arrays.push(array);
+                    }
+                }
+                Err(e.to_string())
+            }
         };
         let networks = match networks {
             Ok(n) => n,
@@ -1401,7 +1480,18 @@ fn explore_paths(
     } else {
         ReachAnswer::Unreachable
     };
-    Ok(())
+    Ok(short_arrays)
+}
+
+/// The growable input array `e` read past its end, if it is such a trap.
+fn growable_array_read_past_end(e: &WalkError, growable: &[String]) -> Option<String> {
+    let WalkError::Trap { what, .. } = e else {
+        return None;
+    };
+    growable
+        .iter()
+        .find(|name| what.contains(&format!(" outside '{name}' (")))
+        .cloned()
 }
 
 /// Random inputs without a deadline.
