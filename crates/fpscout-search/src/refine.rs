@@ -249,7 +249,7 @@ pub(crate) fn refine(
             PathEnd::Stopped(why) => {
                 note(&mut refined.incomplete, format!("a path stopped: {why}"))
             }
-            PathEnd::Failed(e) => note(
+            PathEnd::Failed(e) | PathEnd::CannotFail(e) => note(
                 &mut refined.incomplete,
                 format!("a path could not be walked with the float solver: {e}"),
             ),

@@ -197,7 +197,7 @@ pub fn collect(
         // A path that ends the program is complete: its conditions stand.
         PathEnd::Returned(_) | PathEnd::Ended { .. } => {}
         PathEnd::Stopped(r) => stopped.push(r.to_string()),
-        PathEnd::Failed(e) => stopped.push(e.to_string()),
+        PathEnd::Failed(e) | PathEnd::CannotFail(e) => stopped.push(e.to_string()),
     });
     if let Some(reason) = summary.stopped {
         stopped.push(reason.to_string());

@@ -8,10 +8,29 @@
 //! instruction the walker cannot follow before its function returns or the program
 //! ends (a greatest fixpoint, so that loops made only of quiet blocks are quiet: a path
 //! that stays in them forever fails nothing either). A fork is skipped when one
-//! direction is quiet and so is every caller's continuation after its call.
+//! direction is quiet and so is every caller's continuation after its call. Reduced
+//! tasks (CPAchecker's `lhb-reducer`) route the guard's failure through a flag
+//! (`tmp = 0; goto join; join: if (tmp != 0) ... else return;`), a join no static
+//! verdict calls quiet: a direction is also followed ahead through the branches that
+//! the values it carries decide (phis of constants, comparisons of known integers).
 
-use crate::code::{Code, Op, Term};
+use crate::code::{Code, Op, Opd, Reg, Term, NO_DEST};
 use fpscout_ir::{EndFn, ExternalKind, FuncId};
+use std::collections::HashMap;
+
+/// Blocks a look-ahead follows through decided branches before it gives up.
+const LOOKAHEAD_BLOCKS: usize = 64;
+
+/// C library functions that continue the program elsewhere than after their call.
+const CONTROL_TRANSFERS: [&str; 7] = [
+    "longjmp",
+    "_longjmp",
+    "siglongjmp",
+    "__longjmp_chk",
+    "raise",
+    "kill",
+    "pthread_kill",
+];
 
 /// The quiet blocks of a decoded module, per function and block.
 #[derive(Clone, Debug)]
@@ -67,18 +86,117 @@ impl QuietBlocks {
             .unwrap_or(false)
     }
 
-    /// Whether entering `block` of `func` can never fail an assertion: the block is
-    /// quiet, and so is what each caller does after its call returns, given as (function,
-    /// block, index of the instruction after the call); the entry function returning
-    /// ends the run quietly.
-    pub(crate) fn direction<S>(
+    /// Whether entering `block` of `func` from block `from` can never fail an assertion.
+    /// Looking ahead with the frame's `values` (`bits_of` gives a value's known bits),
+    /// each block that is not quiet itself is followed while its phis, integer
+    /// comparisons and branch conditions are decided, until a quiet block, a program end,
+    /// a return or a branch it cannot decide (whose directions must both be quiet). Where
+    /// the direction may return, so must each caller's continuation after its call be
+    /// quiet, given as (function, block, index of the instruction after the call); the
+    /// entry function returning ends the run quietly.
+    pub(crate) fn direction_ahead<S>(
         &self,
         code: &Code<S>,
         func: FuncId,
-        block: u32,
+        (from, block): (u32, u32),
+        values: &[Option<Reg<S>>],
+        bits_of: impl Fn(&Reg<S>) -> Option<u64>,
+        callers: impl Iterator<Item = (FuncId, u32, usize)>,
+    ) -> bool {
+        let f = func.0 as usize;
+        let callers_quiet = || {
+            let mut callers = callers;
+            callers.all(|(cf, cb, next)| {
+                Self::suffix_quiet(code, &self.quiet, cf.0 as usize, cb as usize, next)
+            })
+        };
+        // Slots the look-ahead assigned: known bits, or `None` for a value it cannot know.
+        let mut assigned: HashMap<u32, Option<u64>> = HashMap::new();
+        let value = |opd: Opd, assigned: &HashMap<u32, Option<u64>>| -> Option<u64> {
+            match opd {
+                Opd::Const(i) => code.consts.get(i as usize).and_then(&bits_of),
+                Opd::Val(i) => match assigned.get(&i) {
+                    Some(known) => *known,
+                    None => values.get(i as usize)?.as_ref().and_then(&bits_of),
+                },
+                Opd::Bad(_) => None,
+            }
+        };
+        let (mut prev, mut current) = (from, block);
+        for _ in 0..LOOKAHEAD_BLOCKS {
+            if self.block(func, current) {
+                return callers_quiet();
+            }
+            let Some(b) = code
+                .funcs
+                .get(f)
+                .and_then(|fun| fun.blocks.get(current as usize))
+            else {
+                return false;
+            };
+            let incoming: Vec<(u32, Option<u64>)> = b
+                .phis
+                .iter()
+                .map(|phi| {
+                    let from_prev = phi.incoming.iter().find(|(at, _)| *at == prev);
+                    (phi.dest, from_prev.and_then(|(_, o)| value(*o, &assigned)))
+                })
+                .collect();
+            assigned.extend(incoming);
+            for inst in b.insts.iter() {
+                match Self::step(&inst.op, &self.quiet) {
+                    Step::Loud => return false,
+                    Step::Ends => return true,
+                    Step::Quiet if inst.dest == NO_DEST => {}
+                    Step::Quiet => {
+                        let known = match inst.op {
+                            Op::ICmp { pred, width, a, b } => {
+                                match (value(a, &assigned), value(b, &assigned)) {
+                                    (Some(x), Some(y)) => {
+                                        Some(crate::concrete::int_cmp(pred, width, x, y) as u64)
+                                    }
+                                    _ => None,
+                                }
+                            }
+                            _ => None,
+                        };
+                        assigned.insert(inst.dest, known);
+                    }
+                }
+            }
+            let next = match &b.term {
+                Term::Br(t) => *t,
+                Term::CondBr { cond, then_, else_ } => match value(*cond, &assigned) {
+                    Some(c) if c & 1 != 0 => *then_,
+                    Some(_) => *else_,
+                    None => {
+                        return self.block(func, *then_)
+                            && self.block(func, *else_)
+                            && callers_quiet()
+                    }
+                },
+                Term::Switch { default, cases, .. } => {
+                    return self.block(func, *default)
+                        && cases.iter().all(|(_, t)| self.block(func, *t))
+                        && callers_quiet()
+                }
+                Term::Ret(_) | Term::Unreachable => return callers_quiet(),
+            };
+            (prev, current) = (current, next);
+        }
+        false
+    }
+
+    /// Whether nothing from instruction `at.2` of block `at.1` of `at.0` on, nor any
+    /// caller's continuation (function, block, index of the instruction after the call),
+    /// can fail an assertion.
+    pub(crate) fn continuation<S>(
+        &self,
+        code: &Code<S>,
+        (func, block, from): (FuncId, u32, usize),
         mut callers: impl Iterator<Item = (FuncId, u32, usize)>,
     ) -> bool {
-        self.block(func, block)
+        Self::suffix_quiet(code, &self.quiet, func.0 as usize, block as usize, from)
             && callers.all(|(f, b, next)| {
                 Self::suffix_quiet(code, &self.quiet, f.0 as usize, b as usize, next)
             })
@@ -132,6 +250,10 @@ impl QuietBlocks {
             Op::External(ext) => match ext.call.kind {
                 ExternalKind::End(EndFn::Abort | EndFn::Exit) => Step::Ends,
                 ExternalKind::End(EndFn::AssertFail) => Step::Loud,
+                // A jump or a signal may run code that fails one.
+                ExternalKind::Native if CONTROL_TRANSFERS.contains(&ext.call.name.as_str()) => {
+                    Step::Loud
+                }
                 ExternalKind::Output(_) | ExternalKind::Native => Step::Quiet,
             },
             _ => Step::Quiet,

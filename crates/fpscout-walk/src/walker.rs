@@ -138,6 +138,9 @@ pub enum PathEnd<S> {
         loc: Option<SourceLoc>,
     },
     Failed(WalkError),
+    /// The walk could not go on (the error), but nothing it could still execute can fail
+    /// an assertion (only when [`Walker::skip_quiet_branches`] is set).
+    CannotFail(WalkError),
 }
 
 /// Totals of an exploration.
@@ -581,6 +584,13 @@ impl<'m, D: Domain> Walker<'m, D> {
                         _ => return Err(WalkError::unsupported("vector branch condition")),
                     };
                     let (func, at) = (frame.func, frame.block);
+                    // A symbolic branch may propagate a large network: the deadline is
+                    // looked at before each, not only every DEADLINE_CHECK_STEPS steps.
+                    if self.domain.concrete_bits(c).is_none()
+                        && self.config.deadline.is_some_and(|d| Instant::now() >= d)
+                    {
+                        return Ok(Outcome::Stopped(StopReason::Deadline { steps: self.steps }));
+                    }
                     let taken = match self.domain.decide(c) {
                         Ok(Decision::Known(t)) => t,
                         Ok(Decision::Both) => {
@@ -828,14 +838,42 @@ impl<'m, D: Domain> Walker<'m, D> {
         let quiet = self.quiet.as_ref()?;
         self.exploration.as_ref()?;
         let (top, callers) = stack.frames[..stack.depth].split_last()?;
-        let callers = || callers.iter().map(|c| (c.func, c.block, c.pc));
-        if quiet.direction(code, top.func, else_b, callers()) {
+        let quiet_way = |to: u32| {
+            quiet.direction_ahead(
+                code,
+                top.func,
+                (top.block, to),
+                &top.values,
+                |reg| match reg {
+                    Reg::Scalar(s) => self.domain.concrete_bits(s),
+                    _ => None,
+                },
+                callers.iter().map(|c| (c.func, c.block, c.pc)),
+            )
+        };
+        if quiet_way(else_b) {
             Some(true)
-        } else if quiet.direction(code, top.func, then_b, callers()) {
+        } else if quiet_way(then_b) {
             Some(false)
         } else {
             None
         }
+    }
+
+    /// Whether a walk that failed at the top frame's last instruction (or its
+    /// terminator) could not have failed an assertion had it gone on: that instruction,
+    /// the rest of its block and each caller's continuation are quiet.
+    fn failed_quietly(&self, code: &Code<D::Scalar>, stack: &Stack<D::Scalar>) -> bool {
+        let (Some(quiet), Some((top, callers))) =
+            (&self.quiet, stack.frames[..stack.depth].split_last())
+        else {
+            return false;
+        };
+        quiet.continuation(
+            code,
+            (top.func, top.block, top.pc.saturating_sub(1)),
+            callers.iter().map(|c| (c.func, c.block, c.pc)),
+        )
     }
 
     /// Parks a path to walk later: `frames` with this walk's memory, steps and fork
@@ -1106,6 +1144,7 @@ impl<'m, D: Domain> Walker<'m, D> {
                 Ok(Outcome::Returned(v)) => PathEnd::Returned(v),
                 Ok(Outcome::Stopped(r)) => PathEnd::Stopped(r),
                 Ok(Outcome::Ended { end, loc }) => PathEnd::Ended { end, loc },
+                Err(e) if self.failed_quietly(&code, &stack) => PathEnd::CannotFail(e),
                 Err(e) => PathEnd::Failed(e),
             };
             on_path(&mut self.domain, end);

@@ -241,6 +241,21 @@ fn a_loop_reading_a_guarded_input_per_iteration_is_proved_with_a_grown_stream() 
 }
 
 #[test]
+fn a_guard_failing_through_a_flag_is_followed_to_its_return_and_not_forked() {
+    // The flag's test block is reached by passing inputs too: only following the
+    // failing direction through it (the flag is 0 there) shows that it returns.
+    let (answer, _, code) = reach(&[
+        &task("flag_guard_stream_unreachable.c"),
+        "--time-budget",
+        "20",
+    ]);
+    assert_eq!(answer["answer"], "unreachable", "{answer}");
+    assert_eq!(code, Some(0));
+    assert_eq!(answer["paths"]["cut"], 0, "{answer}");
+    assert_eq!(answer["paths"]["explored"], 1, "{answer}");
+}
+
+#[test]
 fn an_error_function_that_aborts_is_walked_though_the_guards_abort_too() {
     let path = task("guarded_stream_reachable.c");
     let (answer, witness, code) = reach(&[&path, "--time-budget", "20"]);
@@ -257,4 +272,27 @@ fn an_error_function_that_aborts_is_walked_though_the_guards_abort_too() {
     // The executable aborts in reach_error on it.
     let p = replay(&path, &args);
     assert_eq!(p["native_end"], "aborts", "{p}");
+}
+
+#[test]
+fn a_path_the_walk_cannot_follow_after_the_last_assertion_is_settled_not_unknown() {
+    let (answer, _, code) = reach(&[
+        &task("index_after_assertion_unreachable.c"),
+        "--time-budget",
+        "20",
+    ]);
+    assert_eq!(answer["answer"], "unreachable", "{answer}");
+    assert_eq!(code, Some(0));
+    assert_eq!(answer["paths"]["unknown"], 0, "{answer}");
+    // With an assertion after the lookup the same path stays unknown.
+    let (answer, witness, code) = reach(&[
+        &task("index_before_assertion_unknown.c"),
+        "--time-budget",
+        "5",
+    ]);
+    assert_eq!(answer["answer"], "unknown", "{answer}");
+    assert_eq!(code, Some(3));
+    assert!(witness.is_none());
+    let reason = answer["reason"].as_str().unwrap_or_default();
+    assert!(reason.contains("depends on a float input"), "{reason}");
 }

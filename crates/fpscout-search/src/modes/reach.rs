@@ -1290,7 +1290,10 @@ fn explore_paths(
             | (PathEnd::Returned(Some(Val::Scalar(r))), Target::ResultOutside(..), Some(ty)) => {
                 target_networks(domain, cfg.target, ty, r)
             }
-            (PathEnd::Returned(_) | PathEnd::Ended { .. }, _, _) => return,
+            // Failed where nothing after can fail an assertion: settled like an end.
+            (PathEnd::Returned(_) | PathEnd::Ended { .. } | PathEnd::CannotFail(_), _, _) => {
+                return
+            }
             (PathEnd::Stopped(StopReason::LoopBound { .. }), _, _) => {
                 counts.cut += 1;
                 return;
