@@ -366,6 +366,13 @@ impl<'m, D: Domain> Walker<'m, D> {
         let name = self.module.function(setup).display_name.clone();
         match self.run(setup, Vec::new()) {
             Ok(Outcome::Returned(_)) => {}
+            // The walker was made after the budget had run out (or while it ran out):
+            // the set-up call is not at fault.
+            Ok(Outcome::Stopped(StopReason::Deadline { .. })) => {
+                return Err(WalkError::unsupported(format!(
+                    "the time budget ran out before the set-up call {name} returned"
+                )))
+            }
             Ok(Outcome::Stopped(why)) => {
                 return Err(WalkError::unsupported(format!(
                     "the set-up call {name} did not return: {why}"

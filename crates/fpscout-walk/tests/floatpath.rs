@@ -238,3 +238,25 @@ fn copysign_with_a_known_sign_is_a_magnitude_constraint() {
     results.sort_unstable();
     assert_eq!(results, vec![0, 2]);
 }
+
+#[test]
+fn a_budget_spent_before_the_set_up_call_returns_is_named_as_the_budget() {
+    let source = "static int handler_on = 1;\nvoid handler_off(void) { handler_on = 0; }\n\
+                  float f(float x) { return handler_on ? x : 2.0f * x; }\n";
+    let mut module = build(source);
+    module.setup = Some(module.find_function("handler_off").expect("set-up"));
+    let spent = WalkConfig {
+        deadline: Some(std::time::Instant::now()),
+        ..WalkConfig::default()
+    };
+    let error = match Walker::new(&module, FloatPath::new(FpMode::IEEE), spent) {
+        Ok(_) => panic!("a walker made after its deadline ran the set-up call"),
+        Err(e) => e.to_string(),
+    };
+    assert!(
+        error.contains("the time budget ran out before the set-up call handler_off returned"),
+        "{error}"
+    );
+    // With time left the set-up call runs and the walker is made.
+    assert!(Walker::new(&module, FloatPath::new(FpMode::IEEE), WalkConfig::default()).is_ok());
+}
