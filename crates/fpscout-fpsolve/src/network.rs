@@ -14,7 +14,7 @@ use crate::project::convert::{project_float_convert, project_float_to_int, proje
 use crate::project::libm::project_libm;
 use crate::project::minmax::{project_min_max, MinMaxOp};
 use crate::project::unary::{project_copy, project_fabs, project_fneg, project_sqrt};
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 
 /// A variable of a [`Network`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -264,6 +264,14 @@ pub struct Network {
     /// propagation starts from what changed instead of from every constraint.
     settled: usize,
     restricted: Vec<VarId>,
+    /// Variables before this index were looked at for an empty domain by the last
+    /// propagation; `refuted`: it found the network infeasible.
+    scanned: usize,
+    refuted: bool,
+    /// While [`Network::feasible_with`] runs: each domain `restrict` changed, as it was,
+    /// and each variable `add` marked defined, with its mark before.
+    trail: Option<Vec<(usize, Domain)>>,
+    defined_trail: Option<Vec<(usize, bool)>>,
 }
 
 impl Network {
@@ -277,6 +285,10 @@ impl Network {
             defined: Vec::new(),
             settled: 0,
             restricted: Vec::new(),
+            scanned: 0,
+            refuted: false,
+            trail: None,
+            defined_trail: None,
         }
     }
 
@@ -365,6 +377,9 @@ impl Network {
     pub fn restrict(&mut self, v: VarId, domain: Domain) -> Result<(), NetworkError> {
         let current = self.domain(v)?.clone();
         self.restricted.push(v);
+        if let Some(trail) = &mut self.trail {
+            trail.push((v.0, current.clone()));
+        }
         self.domains[v.0] = match (current, domain) {
             (Domain::Float(old), Domain::Float(new)) => {
                 if old.format() != new.format() {
@@ -491,6 +506,9 @@ impl Network {
             }
         }
         if let Some(result) = constraint.result() {
+            if let Some(trail) = &mut self.defined_trail {
+                trail.push((result.0, self.defined[result.0]));
+            }
             self.defined[result.0] = true;
         }
         self.constraints.push(constraint);
@@ -670,22 +688,97 @@ impl Network {
     /// until no domain changes, a domain empties (a proof that no float solution exists), or
     /// `budget` projections ran (the domains are then narrowed soundly, not fully).
     pub fn propagate(&mut self, budget: u64) -> Propagation {
-        let mut domains = std::mem::take(&mut self.domains);
+        self.propagate_recording(budget, |_, _| {})
+    }
+
+    /// [`Network::propagate`], `on_change` seeing each domain before it narrows.
+    fn propagate_recording(
+        &mut self,
+        budget: u64,
+        on_change: impl FnMut(usize, &Domain),
+    ) -> Propagation {
         let restricted = std::mem::take(&mut self.restricted);
-        let seeds = (self.settled..self.constraints.len()).chain(
-            restricted
+        // Propagation never empties a domain it writes (it reports Infeasible instead):
+        // only new variables and restricted ones can be empty.
+        let emptied = self.refuted
+            || self.domains[self.scanned.min(self.domains.len())..]
                 .iter()
-                .flat_map(|v| self.watchers.get(v.0).into_iter().flatten().copied()),
-        );
-        let outcome = self.run_queue(&mut domains, budget, 0.0, seeds);
-        self.domains = domains;
-        // A propagation cut short may have left any constraint unsettled.
+                .any(Domain::is_empty)
+            || restricted
+                .iter()
+                .any(|v| self.domains.get(v.0).is_some_and(Domain::is_empty));
+        self.scanned = self.domains.len();
+        let outcome = if emptied {
+            Propagation::Infeasible
+        } else {
+            let mut domains = std::mem::take(&mut self.domains);
+            let seeds = (self.settled..self.constraints.len()).chain(
+                restricted
+                    .iter()
+                    .flat_map(|v| self.watchers.get(v.0).into_iter().flatten().copied()),
+            );
+            let outcome = self.run_queue(&mut domains, budget, 0.0, seeds, on_change);
+            self.domains = domains;
+            outcome
+        };
+        // A propagation cut short may have left any constraint unsettled; a refuted
+        // network stays refuted whatever is added.
+        self.refuted = outcome == Propagation::Infeasible;
         self.settled = if outcome == Propagation::BudgetExhausted {
             0
         } else {
             self.constraints.len()
         };
         outcome
+    }
+
+    /// Whether what `add` requires can hold with the network (propagation within `budget`
+    /// does not refute it): `add` runs, the network propagates, and every change is taken
+    /// back, the network left as it was. A walk asks this of both directions of each
+    /// branch; cloning a network of thousands of constraints for it cost more than the
+    /// propagation.
+    pub fn feasible_with<E>(
+        &mut self,
+        add: impl FnOnce(&mut Network) -> Result<(), E>,
+        budget: u64,
+    ) -> Result<bool, E> {
+        let (variables, constraints) = (self.domains.len(), self.constraints.len());
+        let (settled, restricted) = (self.settled, self.restricted.clone());
+        let (scanned, refuted) = (self.scanned, self.refuted);
+        self.trail = Some(Vec::new());
+        self.defined_trail = Some(Vec::new());
+        let added = add(self);
+        let mut trail = self.trail.take().unwrap_or_default();
+        let defined = self.defined_trail.take().unwrap_or_default();
+        let outcome =
+            added.map(|()| self.propagate_recording(budget, |v, old| trail.push((v, old.clone()))));
+        for (v, old) in trail.into_iter().rev() {
+            if let Some(domain) = self.domains.get_mut(v) {
+                *domain = old;
+            }
+        }
+        for constraint in &self.constraints[constraints..] {
+            for v in constraint.variables() {
+                if let Some(watching) = self.watchers.get_mut(v.0) {
+                    watching.retain(|&i| i < constraints);
+                }
+            }
+        }
+        self.constraints.truncate(constraints);
+        self.names.truncate(variables);
+        self.domains.truncate(variables);
+        self.watchers.truncate(variables);
+        self.defined.truncate(variables);
+        for (v, was) in defined.into_iter().rev() {
+            if let Some(mark) = self.defined.get_mut(v) {
+                *mark = was;
+            }
+        }
+        self.settled = settled;
+        self.restricted = restricted;
+        self.scanned = scanned;
+        self.refuted = refuted;
+        Ok(outcome? != Propagation::Infeasible)
     }
 
     /// Runs projections from a queue until no domain changes (2B-consistency), a domain
@@ -701,33 +794,42 @@ impl Network {
         min_reduction: f64,
         changed: Option<&[VarId]>,
     ) -> Propagation {
+        if domains.iter().any(Domain::is_empty) {
+            return Propagation::Infeasible;
+        }
         match changed {
-            None => self.run_queue(domains, budget, min_reduction, 0..self.constraints.len()),
+            None => self.run_queue(
+                domains,
+                budget,
+                min_reduction,
+                0..self.constraints.len(),
+                |_, _| {},
+            ),
             Some(vars) => {
                 let seeds = vars
                     .iter()
                     .flat_map(|v| self.watchers.get(v.0).into_iter().flatten().copied());
-                self.run_queue(domains, budget, min_reduction, seeds)
+                self.run_queue(domains, budget, min_reduction, seeds, |_, _| {})
             }
         }
     }
 
-    /// [`Network::propagate_domains`] from the constraints `seeds`.
+    /// [`Network::propagate_domains`] from the constraints `seeds`; `on_change` sees each
+    /// variable's domain before it narrows.
     fn run_queue(
         &self,
         domains: &mut [Domain],
         budget: u64,
         min_reduction: f64,
         seeds: impl Iterator<Item = usize>,
+        mut on_change: impl FnMut(usize, &Domain),
     ) -> Propagation {
-        if domains.iter().any(Domain::is_empty) {
-            return Propagation::Infeasible;
-        }
-        let mut queued = vec![false; self.constraints.len()];
+        // A set, not a flag per constraint: a walk's propagations start from a few
+        // constraints of a network of hundreds of thousands.
+        let mut queued: HashSet<usize> = HashSet::new();
         let mut queue = VecDeque::new();
-        let enqueue = |index: usize, queue: &mut VecDeque<usize>, queued: &mut Vec<bool>| {
-            if !queued[index] {
-                queued[index] = true;
+        let enqueue = |index: usize, queue: &mut VecDeque<usize>, queued: &mut HashSet<usize>| {
+            if queued.insert(index) {
                 queue.push_back(index);
             }
         };
@@ -736,7 +838,7 @@ impl Network {
         }
         let mut runs = 0u64;
         while let Some(index) = queue.pop_front() {
-            queued[index] = false;
+            queued.remove(&index);
             if runs >= budget {
                 return Propagation::BudgetExhausted;
             }
@@ -758,6 +860,7 @@ impl Network {
                         return Propagation::Infeasible;
                     }
                     let wake = significant(&domains[v.0], &domain, min_reduction);
+                    on_change(v.0, &domains[v.0]);
                     domains[v.0] = domain;
                     if wake {
                         for &i in &self.watchers[v.0] {

@@ -206,3 +206,53 @@ fn propagating_what_was_added_since_the_last_fixpoint_narrows_as_much_as_propaga
         }
     }
 }
+
+#[test]
+fn a_trial_of_a_comparison_answers_as_a_clone_would_and_leaves_the_network_as_it_was() {
+    let mut rng = ChaCha8Rng::seed_from_u64(33);
+    for round in 0..600 {
+        let format = [Format::F32, Format::F64, Format::MINI8][round % 3];
+        let arith = MODES[(round / 3) % MODES.len()];
+        let (mut net, known) = random_network(&mut rng, format, arith);
+        if round % 2 == 0 {
+            // Half the rounds start from a settled network, half with everything pending.
+            net.propagate(1_000_000);
+        }
+        let before = net.clone();
+        let (a, _) = known[rng.gen_range(0..known.len())];
+        let (b, _) = known[rng.gen_range(0..known.len())];
+        let predicate = FcmpPredicate::ALL[rng.gen_range(0..FcmpPredicate::ALL.len())];
+        let holds = rng.gen_bool(0.5);
+        let centre = random_value(&mut rng, format);
+        let bound = Domain::Float(domain_around(&mut rng, format, centre));
+        let require = |n: &mut Network| {
+            n.require(predicate, a, b, holds)?;
+            n.restrict(a, bound.clone())
+        };
+        let mut cloned = before.clone();
+        require(&mut cloned).expect("same format");
+        let expected = cloned.propagate(5_000) != Propagation::Infeasible;
+        let answer = net.feasible_with(require, 5_000).expect("same format");
+        assert_eq!(answer, expected, "round {round}");
+        assert_eq!(net.domains(), before.domains(), "round {round}");
+        assert_eq!(
+            net.constraints().len(),
+            before.constraints().len(),
+            "round {round}"
+        );
+        let defined = |n: &Network| {
+            (0..n.variable_count())
+                .map(|i| n.is_defined(VarId::from_index(i)))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(defined(&net), defined(&before), "round {round}");
+        // What comes next propagates as on the untouched network.
+        let mut untouched = before.clone();
+        assert_eq!(
+            net.propagate(5_000),
+            untouched.propagate(5_000),
+            "round {round}"
+        );
+        assert_eq!(net.domains(), untouched.domains(), "round {round}");
+    }
+}

@@ -442,10 +442,11 @@ impl FloatPath {
     }
 
     /// Whether the path can still take `comparison` (propagation did not empty a domain).
-    fn possible(&self, comparison: Comparison) -> DResult<bool> {
-        let mut trial = self.network.clone();
-        require(&mut trial, comparison)?;
-        Ok(trial.propagate(BRANCH_PROPAGATION_BUDGET) != Propagation::Infeasible)
+    fn possible(&mut self, comparison: Comparison) -> DResult<bool> {
+        self.network.feasible_with(
+            |network| require(network, comparison),
+            BRANCH_PROPAGATION_BUDGET,
+        )
     }
 
     fn comparison_of(&self, cond: &PathScalar) -> DResult<Option<Comparison>> {
