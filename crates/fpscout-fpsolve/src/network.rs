@@ -712,11 +712,7 @@ impl Network {
             Propagation::Infeasible
         } else {
             let mut domains = std::mem::take(&mut self.domains);
-            let seeds = (self.settled..self.constraints.len()).chain(
-                restricted
-                    .iter()
-                    .flat_map(|v| self.watchers.get(v.0).into_iter().flatten().copied()),
-            );
+            let seeds = (self.settled..self.constraints.len()).chain(self.watching(&restricted));
             let outcome = self.run_queue(&mut domains, budget, 0.0, seeds, on_change);
             self.domains = domains;
             outcome
@@ -805,13 +801,20 @@ impl Network {
                 0..self.constraints.len(),
                 |_, _| {},
             ),
-            Some(vars) => {
-                let seeds = vars
-                    .iter()
-                    .flat_map(|v| self.watchers.get(v.0).into_iter().flatten().copied());
-                self.run_queue(domains, budget, min_reduction, seeds, |_, _| {})
-            }
+            Some(vars) => self.run_queue(
+                domains,
+                budget,
+                min_reduction,
+                self.watching(vars),
+                |_, _| {},
+            ),
         }
+    }
+
+    /// The constraints watching any of `vars`.
+    fn watching<'a>(&'a self, vars: &'a [VarId]) -> impl Iterator<Item = usize> + 'a {
+        vars.iter()
+            .flat_map(|v| self.watchers.get(v.0).into_iter().flatten().copied())
     }
 
     /// [`Network::propagate_domains`] from the constraints `seeds`; `on_change` sees each

@@ -10,6 +10,7 @@ use fpscout_native::{NativeArg, NativeOutcome, NativeTrace};
 use fpscout_report::args::{decimal, hex_float, parse_args};
 use fpscout_toolchain::BuildKind;
 use fpscout_walk::concrete::{ArgBits, ConcreteRunner, EvalEnd, Evaluation, FpMode};
+use fpscout_walk::memory::out_of_bounds_object;
 use fpscout_walk::WalkConfig;
 use serde::Serialize;
 use std::time::{Duration, Instant};
@@ -58,8 +59,7 @@ pub fn native_trace_records(t: &NativeTrace) -> Vec<NativeTraceRecord> {
 /// Whether an interpreter trap is an access outside an argument buffer: natively the
 /// program reads or writes past its buffer and its result means nothing.
 pub fn is_out_of_bounds_trap(end: &EvalEnd) -> bool {
-    // The wording of `memory::out_of_bounds`.
-    matches!(end, EvalEnd::Trapped(what) if what.contains(" outside '"))
+    matches!(end, EvalEnd::Trapped(what) if out_of_bounds_object(what).is_some())
 }
 
 /// Where an input takes a build outside -ffast-math's assumptions: the first operation

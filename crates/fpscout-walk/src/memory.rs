@@ -779,6 +779,13 @@ fn use_after_free(what: &str) -> WalkError {
     WalkError::trap(format!("{what} of heap memory after it was freed"))
 }
 
+/// The object an out-of-bounds trap's text names (the wording of `out_of_bounds`, read
+/// back here so that the two stay together), or `None` for any other trap.
+pub fn out_of_bounds_object(trap: &str) -> Option<&str> {
+    let (_, rest) = trap.split_once(" outside '")?;
+    rest.rsplit_once("' (").map(|(name, _)| name)
+}
+
 #[cold]
 #[inline(never)]
 fn out_of_bounds<S>(what: &str, size: u64, offset: i64, o: &Object<S>) -> WalkError {

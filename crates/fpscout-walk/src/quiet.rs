@@ -104,12 +104,7 @@ impl QuietBlocks {
         callers: impl Iterator<Item = (FuncId, u32, usize)>,
     ) -> bool {
         let f = func.0 as usize;
-        let callers_quiet = || {
-            let mut callers = callers;
-            callers.all(|(cf, cb, next)| {
-                Self::suffix_quiet(code, &self.quiet, cf.0 as usize, cb as usize, next)
-            })
-        };
+        let callers_quiet = || self.callers_quiet(code, callers);
         // Slots the look-ahead assigned: known bits, or `None` for a value it cannot know.
         let mut assigned: HashMap<u32, Option<u64>> = HashMap::new();
         let value = |opd: Opd, assigned: &HashMap<u32, Option<u64>>| -> Option<u64> {
@@ -194,12 +189,22 @@ impl QuietBlocks {
         &self,
         code: &Code<S>,
         (func, block, from): (FuncId, u32, usize),
-        mut callers: impl Iterator<Item = (FuncId, u32, usize)>,
+        callers: impl Iterator<Item = (FuncId, u32, usize)>,
     ) -> bool {
         Self::suffix_quiet(code, &self.quiet, func.0 as usize, block as usize, from)
-            && callers.all(|(f, b, next)| {
-                Self::suffix_quiet(code, &self.quiet, f.0 as usize, b as usize, next)
-            })
+            && self.callers_quiet(code, callers)
+    }
+
+    /// Whether each caller's continuation after its call (function, block, index of the
+    /// instruction after the call) is quiet.
+    fn callers_quiet<S>(
+        &self,
+        code: &Code<S>,
+        mut callers: impl Iterator<Item = (FuncId, u32, usize)>,
+    ) -> bool {
+        callers.all(|(f, b, next)| {
+            Self::suffix_quiet(code, &self.quiet, f.0 as usize, b as usize, next)
+        })
     }
 
     /// Whether block `b` of function `f` from instruction `from` on is quiet, given the

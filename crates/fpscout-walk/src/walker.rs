@@ -245,6 +245,12 @@ impl<S: Clone> Stack<S> {
     }
 }
 
+/// Where each of `callers` goes on when its call returns: (function, block, index of the
+/// instruction after the call).
+fn continuations<S>(callers: &[Frame<S>]) -> impl Iterator<Item = (FuncId, u32, usize)> + '_ {
+    callers.iter().map(|c| (c.func, c.block, c.pc))
+}
+
 /// The walker: a module, a domain and the memory of the current walk.
 pub struct Walker<'m, D: Domain> {
     pub module: &'m Module,
@@ -855,7 +861,7 @@ impl<'m, D: Domain> Walker<'m, D> {
                     Reg::Scalar(s) => self.domain.concrete_bits(s),
                     _ => None,
                 },
-                callers.iter().map(|c| (c.func, c.block, c.pc)),
+                continuations(callers),
             )
         };
         if quiet_way(else_b) {
@@ -879,7 +885,7 @@ impl<'m, D: Domain> Walker<'m, D> {
         quiet.continuation(
             code,
             (top.func, top.block, top.pc.saturating_sub(1)),
-            callers.iter().map(|c| (c.func, c.block, c.pc)),
+            continuations(callers),
         )
     }
 
@@ -919,36 +925,33 @@ impl<'m, D: Domain> Walker<'m, D> {
         then_b: u32,
         else_b: u32,
     ) -> DResult<Option<StopReason>> {
-        if let Some(taken) = self.quiet_direction(code, stack, then_b, else_b) {
+        let taken = match self.quiet_direction(code, stack, then_b, else_b) {
             // The other direction cannot fail an assertion: not walked, not counted.
-            if !self.domain.assume(cond, taken)? {
-                return Err(WalkError::unsupported(
-                    "a branch direction the domain called feasible is not",
-                ));
+            Some(taken) => taken,
+            None => {
+                if let Some(stop) = self.count_fork(
+                    func,
+                    at,
+                    "branch depends on symbolic input: a single-path walk cannot fork",
+                )? {
+                    return Ok(Some(stop));
+                }
+                let before = self.domain.snapshot();
+                if self.domain.assume(cond, false)? {
+                    let snapshot = self.domain.snapshot();
+                    self.park(stack.live(), snapshot, Some((else_b, at)));
+                }
+                self.domain.restore(before);
+                true
             }
-            let to = if taken { then_b } else { else_b };
-            self.enter_block(code, stack.top(), to, Some(at))?;
-            return Ok(None);
-        }
-        if let Some(stop) = self.count_fork(
-            func,
-            at,
-            "branch depends on symbolic input: a single-path walk cannot fork",
-        )? {
-            return Ok(Some(stop));
-        }
-        let before = self.domain.snapshot();
-        if self.domain.assume(cond, false)? {
-            let snapshot = self.domain.snapshot();
-            self.park(stack.live(), snapshot, Some((else_b, at)));
-        }
-        self.domain.restore(before);
-        if !self.domain.assume(cond, true)? {
+        };
+        if !self.domain.assume(cond, taken)? {
             return Err(WalkError::unsupported(
                 "a branch direction the domain called feasible is not",
             ));
         }
-        self.enter_block(code, stack.top(), then_b, Some(at))?;
+        let to = if taken { then_b } else { else_b };
+        self.enter_block(code, stack.top(), to, Some(at))?;
         Ok(None)
     }
 

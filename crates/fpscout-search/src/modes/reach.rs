@@ -25,6 +25,7 @@ use fpscout_smt::FpTheoryAnswer;
 use fpscout_walk::concrete::eval::EvalEnd;
 use fpscout_walk::concrete::ArgBits;
 use fpscout_walk::floatpath::{format_of, FloatPath, PathScalar};
+use fpscout_walk::memory::out_of_bounds_object;
 use fpscout_walk::{ExploreLimits, PathEnd, StopReason, Val, WalkConfig, WalkError};
 use rug::Rational;
 use std::time::{Duration, Instant};
@@ -1024,24 +1025,29 @@ fn run_reach_once(
 ) -> Result<ReachReport, InputError> {
     let mut sized = cfg.clone();
     sized.common.started = Some(cfg.common.start());
-    let mut grown: Vec<String> = Vec::new();
     loop {
         match run_reach_sized(session, &sized, progress)? {
             Sized::Done(mut report) => {
-                for note_text in grown {
-                    note(&mut report.reasons, note_text);
+                for name in &sized.common.growable_arrays {
+                    let len = sized.common.array_lens.get(name);
+                    if let Some(len) =
+                        len.filter(|&len| Some(len) != cfg.common.array_lens.get(name))
+                    {
+                        note(
+                            &mut report.reasons,
+                            format!("{name} grown to {len} elements: the walks read past its end"),
+                        );
+                    }
                 }
                 return Ok(*report);
             }
             Sized::Short(arrays) => {
                 for name in arrays {
                     let len = sized.common.array_lens.get(&name).copied().unwrap_or(1);
-                    let longer = (len * 4).min(MAX_GROWN_ARRAY);
-                    sized.common.array_lens.insert(name.clone(), longer);
-                    grown.retain(|g| !g.starts_with(&format!("{name} ")));
-                    grown.push(format!(
-                        "{name} grown to {longer} elements: the walks read past its end"
-                    ));
+                    sized
+                        .common
+                        .array_lens
+                        .insert(name, (len * 4).min(MAX_GROWN_ARRAY));
                 }
             }
         }
@@ -1491,10 +1497,8 @@ fn growable_array_read_past_end(e: &WalkError, growable: &[String]) -> Option<St
     let WalkError::Trap { what, .. } = e else {
         return None;
     };
-    growable
-        .iter()
-        .find(|name| what.contains(&format!(" outside '{name}' (")))
-        .cloned()
+    let object = out_of_bounds_object(what)?;
+    growable.iter().find(|name| *name == object).cloned()
 }
 
 /// Random inputs without a deadline.
