@@ -455,7 +455,8 @@ impl BitView {
     }
 
     /// `shl` by a constant: when no bit the value can have is lost, or when the one lost
-    /// is the float's sign (`asuint64(x) << 1`, the magnitude doubled).
+    /// is the float's sign (`asuint64(x) << 1`, the magnitude doubled; musl's high word
+    /// `ix << 1`, the magnitude's high word doubled).
     pub fn shifted_left(self, k: u64) -> Option<BitView> {
         if !self.plain() || self.addend != 0 || self.sign_extended || k >= 64 {
             return None;
@@ -467,8 +468,9 @@ impl BitView {
                 ..self
             });
         }
-        let whole = !self.magnitude && self.shift == 0 && self.left == 0;
-        if whole && k == 1 && self.live_bits() == self.width {
+        // The top live bit is the sign whenever the value is not a magnitude.
+        let signed_top = !self.magnitude && self.left == 0;
+        if signed_top && k == 1 && self.live_bits() == self.width {
             return Some(BitView {
                 magnitude: true,
                 left: 1,
@@ -1244,6 +1246,47 @@ mod tests {
             assert_eq!(doubled.value(x.to_bits()), x.to_bits() << 1, "{x}");
             assert_eq!(zero.contains(format.from_f64(x)), x == 0.0, "{x}");
         }
+    }
+
+    /// musl's `y0`: `EXTRACT_WORDS(ix, lx, x); if ((ix<<1 | lx) == 0)` is x = ±0, and
+    /// `ix<<1` on its own compares as the magnitude's high word doubled.
+    #[test]
+    fn the_doubled_high_word_ored_with_the_low_word_is_zero_only_at_zero() {
+        let format = Format::F64;
+        let bits = BitView::of(format);
+        let ix = bits
+            .lshr(32)
+            .and_then(|v| v.trunc(32))
+            .expect("the high word");
+        let lx = bits.trunc(32).expect("the low word");
+        let doubled = ix.shifted_left(1).expect("ix << 1");
+        let zero = doubled.or(lx).expect("ix<<1 | lx");
+        let is_zero = zero.satisfying(IntPredicate::Eq, 0);
+        let not_zero = zero.satisfying(IntPredicate::Ne, 0);
+        let big = doubled.satisfying(IntPredicate::Uge, 0x7ff0_0000 << 1);
+        for x in [
+            0.0,
+            -0.0,
+            5e-324,
+            -5e-324,
+            2.2e-308,
+            -1.0,
+            3.5,
+            f64::MAX,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ] {
+            let b = x.to_bits();
+            let reference = (((b >> 32) as u32) << 1) as u64;
+            assert_eq!(doubled.value(b), reference, "{x}");
+            let ored = reference | (b & 0xffff_ffff);
+            assert_eq!(zero.value(b), ored, "{x}");
+            let value = format.from_f64(x);
+            assert_eq!(is_zero.contains(value), x == 0.0, "{x}");
+            assert_eq!(not_zero.contains(value), x != 0.0, "{x}");
+            assert_eq!(big.contains(value), x.is_infinite(), "{x}");
+        }
+        assert!(big.holds_nan() && !is_zero.holds_nan());
     }
 
     #[test]

@@ -487,6 +487,11 @@ fn view_binop(op: IBinOp, a: &PathScalar, b: &PathScalar) -> Option<PathScalar> 
                 |view| PathScalar::View(*v, view),
             ));
         }
+        // The first thing the float solver could not follow is the reason to give.
+        (PathScalar::View(..), PathScalar::Unmodelled(why))
+        | (PathScalar::Unmodelled(why), PathScalar::View(..)) => {
+            return Some(PathScalar::Unmodelled(why.clone()))
+        }
         (PathScalar::View(..), _) | (_, PathScalar::View(..)) => {
             return Some(PathScalar::Unmodelled(format!(
                 "{op:?} of a float's bits with another symbolic integer"

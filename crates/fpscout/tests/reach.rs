@@ -597,6 +597,7 @@ fn libm_constructs_are_decided_exactly_over_floats() {
         "high_word_unreachable.c",
         "exponent_field_unreachable.c",
         "words_unreachable.c",
+        "doubled_high_word_unreachable.c",
         "exponent_number_unreachable.c",
         "switch_exponent_unreachable.c",
         "widened_condition_unreachable.c",
@@ -612,6 +613,7 @@ fn libm_constructs_are_decided_exactly_over_floats() {
     for (name, expected) in [
         ("high_word_reachable.c", 0x3e3f_ffff_ffff_ffffu64),
         ("words_reachable.c", (-1.0f64).to_bits()),
+        ("doubled_high_word_reachable.c", (-0.0f64).to_bits()),
         ("exponent_number_reachable.c", 4.01f64.to_bits() - 1),
         ("switch_exponent_reachable.c", (-4.0f64).to_bits()),
         ("widened_condition_reachable.c", 0x3fef_ffff_ffff_ffff),
