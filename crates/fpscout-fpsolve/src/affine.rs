@@ -643,10 +643,12 @@ impl Builder<'_> {
             Constraint::IntToFloat { .. }
             | Constraint::FloatToInt { .. }
             | Constraint::BitsToInt { .. }
+            | Constraint::IntSum { .. }
             | Constraint::Libm { .. } => None,
-            Constraint::Compare { .. } | Constraint::Class { .. } | Constraint::InSet { .. } => {
-                None
-            }
+            Constraint::Compare { .. }
+            | Constraint::Class { .. }
+            | Constraint::InSet { .. }
+            | Constraint::IntCompare { .. } => None,
         }
     }
 
@@ -1009,8 +1011,12 @@ pub(crate) fn same_operation(constraint: &Constraint, result: VarId) -> Constrai
         | Constraint::FloatConvert { result: r, .. }
         | Constraint::IntToFloat { result: r, .. }
         | Constraint::FloatToInt { result: r, .. }
-        | Constraint::BitsToInt { result: r, .. } => *r = result,
-        Constraint::Compare { .. } | Constraint::Class { .. } | Constraint::InSet { .. } => {}
+        | Constraint::BitsToInt { result: r, .. }
+        | Constraint::IntSum { result: r, .. } => *r = result,
+        Constraint::Compare { .. }
+        | Constraint::Class { .. }
+        | Constraint::InSet { .. }
+        | Constraint::IntCompare { .. } => {}
     }
     shape
 }

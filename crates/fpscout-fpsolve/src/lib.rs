@@ -24,7 +24,7 @@ pub use domain::{integer_type_range, FloatDomain, IntDomain, NanState};
 pub use error::{FormatError, NetworkError};
 pub use format::{FloatValue, Format, Fp, Rounding};
 pub use libm::LibmFunction;
-pub use network::{Constraint, Domain, Network, Propagation, Value, VarId};
+pub use network::{Constraint, Domain, IntOrder, Network, Propagation, Value, VarId};
 pub use project::minmax::MinMaxOp;
 pub use search::{
     enumerate, solve, Answer, Assignment, Consistency, Enumeration, Report, SearchConfig, Split,

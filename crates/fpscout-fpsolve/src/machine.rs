@@ -165,6 +165,8 @@ impl MachineProgram {
                 Constraint::IntToFloat { .. }
                 | Constraint::FloatToInt { .. }
                 | Constraint::BitsToInt { .. }
+                | Constraint::IntCompare { .. }
+                | Constraint::IntSum { .. }
                 | Constraint::Libm { .. } => return None,
             });
         }

@@ -192,15 +192,119 @@ pub enum Constraint {
         bits: u32,
         signed: bool,
     },
+    /// Two integer variables in `order` (`a < b`…): hypot's `if (ux.i < uy.i)` of two
+    /// floats' bits, each read as a number by a [`Constraint::BitsToInt`].
+    IntCompare {
+        order: IntOrder,
+        a: VarId,
+        b: VarId,
+    },
+    /// `result = a + b` or `a - b` (`subtract`) of integer variables, as mathematical
+    /// integers (hypot's `ex - ey` of two exponent fields): the walker keeps it only
+    /// where the machine's value cannot wrap.
+    IntSum {
+        a: VarId,
+        b: VarId,
+        subtract: bool,
+        result: VarId,
+    },
+}
+
+/// `a + b` or `a - b` (`subtract`) of mathematical integers.
+fn int_sum(a: i128, b: i128, subtract: bool) -> i128 {
+    if subtract {
+        a.saturating_sub(b)
+    } else {
+        a.saturating_add(b)
+    }
+}
+
+/// The domains of `a`, `b` and `result = a ± b` narrowed by interval arithmetic.
+fn project_int_sum(
+    a: &IntDomain,
+    b: &IntDomain,
+    result: &IntDomain,
+    subtract: bool,
+) -> Option<(IntDomain, IntDomain, IntDomain)> {
+    let ((alo, ahi), (blo, bhi)) = (a.range()?, b.range()?);
+    let r = if subtract {
+        IntDomain::new(alo.saturating_sub(bhi), ahi.saturating_sub(blo))
+    } else {
+        IntDomain::new(alo.saturating_add(blo), ahi.saturating_add(bhi))
+    };
+    let r = result.intersect(&r);
+    let (rlo, rhi) = r.range()?;
+    // a = r ± b, and b = a - r or r - a.
+    let a = a.intersect(&if subtract {
+        IntDomain::new(rlo.saturating_add(blo), rhi.saturating_add(bhi))
+    } else {
+        IntDomain::new(rlo.saturating_sub(bhi), rhi.saturating_sub(blo))
+    });
+    let (alo, ahi) = a.range()?;
+    let b = b.intersect(&if subtract {
+        IntDomain::new(alo.saturating_sub(rhi), ahi.saturating_sub(rlo))
+    } else {
+        IntDomain::new(rlo.saturating_sub(ahi), rhi.saturating_sub(alo))
+    });
+    (!b.is_empty()).then_some((a, b, r))
+}
+
+/// How two integers compare (the signedness is in how each was read).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IntOrder {
+    Less,
+    LessOrEqual,
+    Equal,
+    NotEqual,
+}
+
+impl IntOrder {
+    pub fn holds(self, a: i128, b: i128) -> bool {
+        match self {
+            IntOrder::Less => a < b,
+            IntOrder::LessOrEqual => a <= b,
+            IntOrder::Equal => a == b,
+            IntOrder::NotEqual => a != b,
+        }
+    }
+
+    /// The domains of `a` and `b` narrowed to the values with a partner in the other
+    /// (bounds consistency; `!=` narrows only against a point at a bound).
+    fn project(self, a: &IntDomain, b: &IntDomain) -> Option<(IntDomain, IntDomain)> {
+        let ((alo, ahi), (blo, bhi)) = (a.range()?, b.range()?);
+        let (a, b) = match self {
+            IntOrder::Less | IntOrder::LessOrEqual => {
+                let gap = i128::from(self == IntOrder::Less);
+                (
+                    IntDomain::new(alo, ahi.min(bhi.saturating_sub(gap))),
+                    IntDomain::new(blo.max(alo.saturating_add(gap)), bhi),
+                )
+            }
+            IntOrder::Equal => {
+                let both = a.intersect(b);
+                (both, both)
+            }
+            IntOrder::NotEqual => {
+                let away = |d: &IntDomain, point: Option<i128>| match (d.range(), point) {
+                    (Some((lo, hi)), Some(p)) if lo == p => IntDomain::new(lo + 1, hi),
+                    (Some((lo, hi)), Some(p)) if hi == p => IntDomain::new(lo, hi - 1),
+                    _ => *d,
+                };
+                (away(a, b.as_point()), away(b, a.as_point()))
+            }
+        };
+        (!a.is_empty() && !b.is_empty()).then_some((a, b))
+    }
 }
 
 impl Constraint {
     /// The variable this constraint computes from the others (none for a comparison).
     pub fn result(&self) -> Option<VarId> {
         match *self {
-            Constraint::Compare { .. } | Constraint::Class { .. } | Constraint::InSet { .. } => {
-                None
-            }
+            Constraint::Compare { .. }
+            | Constraint::Class { .. }
+            | Constraint::InSet { .. }
+            | Constraint::IntCompare { .. } => None,
             Constraint::Binary { result, .. }
             | Constraint::MinMax { result, .. }
             | Constraint::Sqrt { result, .. }
@@ -211,16 +315,17 @@ impl Constraint {
             | Constraint::FloatConvert { result, .. }
             | Constraint::IntToFloat { result, .. }
             | Constraint::FloatToInt { result, .. }
-            | Constraint::BitsToInt { result, .. } => Some(result),
+            | Constraint::BitsToInt { result, .. }
+            | Constraint::IntSum { result, .. } => Some(result),
         }
     }
 
     pub fn variables(&self) -> Vec<VarId> {
         match *self {
-            Constraint::Binary { a, b, result, .. } | Constraint::MinMax { a, b, result, .. } => {
-                vec![a, b, result]
-            }
-            Constraint::Compare { a, b, .. } => vec![a, b],
+            Constraint::Binary { a, b, result, .. }
+            | Constraint::MinMax { a, b, result, .. }
+            | Constraint::IntSum { a, b, result, .. } => vec![a, b, result],
+            Constraint::Compare { a, b, .. } | Constraint::IntCompare { a, b, .. } => vec![a, b],
             Constraint::Class { a, .. } | Constraint::InSet { a, .. } => vec![a],
             Constraint::Sqrt { a, result }
             | Constraint::Libm { a, result, .. }
@@ -496,6 +601,15 @@ impl Network {
                 self.float_format(a)?;
                 self.int_domain(result)?;
             }
+            Constraint::IntCompare { a, b, .. } => {
+                self.int_domain(a)?;
+                self.int_domain(b)?;
+            }
+            Constraint::IntSum { a, b, result, .. } => {
+                self.int_domain(a)?;
+                self.int_domain(b)?;
+                self.int_domain(result)?;
+            }
         }
         let index = self.constraints.len();
         let mut variables = constraint.variables();
@@ -629,7 +743,11 @@ impl Network {
         view: BitView,
         signed: bool,
     ) -> Result<VarId, NetworkError> {
-        let (lo, hi) = crate::domain::integer_type_range(view.width(), signed);
+        // The numbers the float's domain reads (an exponent field: 0..=2047), not the
+        // whole type: sums of such numbers are then seen not to wrap.
+        let (lo, hi) = view
+            .number_range(self.float_domain(a)?, signed)
+            .unwrap_or_else(|| crate::domain::integer_type_range(view.width(), signed));
         let name = format!("t{}", self.domains.len());
         let result = self.int_var(&name, lo, hi)?;
         self.add(Constraint::BitsToInt {
@@ -655,6 +773,43 @@ impl Network {
             predicate.negated()
         };
         self.add(Constraint::Compare { predicate, a, b })
+    }
+
+    /// `a + b` or `a - b` (`subtract`) of integer variables, as a new integer variable
+    /// over the values their domains allow.
+    pub fn int_sum(&mut self, a: VarId, b: VarId, subtract: bool) -> Result<VarId, NetworkError> {
+        let (Some((alo, ahi)), Some((blo, bhi))) =
+            (self.int_domain(a)?.range(), self.int_domain(b)?.range())
+        else {
+            return Err(NetworkError::WrongKind {
+                variable: a.0,
+                expected: "an integer with a non-empty domain".into(),
+            });
+        };
+        let (lo, hi) = if subtract {
+            (alo.saturating_sub(bhi), ahi.saturating_sub(blo))
+        } else {
+            (alo.saturating_add(blo), ahi.saturating_add(bhi))
+        };
+        let name = format!("t{}", self.domains.len());
+        let result = self.int_var(&name, lo, hi)?;
+        self.add(Constraint::IntSum {
+            a,
+            b,
+            subtract,
+            result,
+        })?;
+        Ok(result)
+    }
+
+    /// Requires the integer variables `a` and `b` to be in `order`.
+    pub fn require_int_order(
+        &mut self,
+        order: IntOrder,
+        a: VarId,
+        b: VarId,
+    ) -> Result<(), NetworkError> {
+        self.add(Constraint::IntCompare { order, a, b })
     }
 
     /// Requires `a` to be in one of `classes` (`holds`) or in none of them.
@@ -953,6 +1108,16 @@ impl Network {
                 let d = at_most.restrict(&at_least.restrict(d));
                 (!d.is_empty()).then(|| vec![Domain::Float(d), Domain::Int(r)])
             }
+            Constraint::IntCompare { order, a, b } => order
+                .project(int(a)?, int(b)?)
+                .map(|(x, y)| vec![Domain::Int(x), Domain::Int(y)]),
+            Constraint::IntSum {
+                a,
+                b,
+                subtract,
+                result,
+            } => project_int_sum(int(a)?, int(b)?, int(result)?, subtract)
+                .map(|(x, y, r)| vec![Domain::Int(x), Domain::Int(y), Domain::Int(r)]),
         }
     }
 
@@ -993,6 +1158,26 @@ impl Network {
                         return Some(false);
                     }
                     continue;
+                }
+                Constraint::IntCompare { order, a, b } => {
+                    let (Value::Int(x), Value::Int(y)) = (values[a.0]?, values[b.0]?) else {
+                        return None;
+                    };
+                    if !order.holds(x, y) {
+                        return Some(false);
+                    }
+                    continue;
+                }
+                Constraint::IntSum {
+                    a,
+                    b,
+                    subtract,
+                    result,
+                } => {
+                    let (Value::Int(x), Value::Int(y)) = (values[a.0]?, values[b.0]?) else {
+                        return None;
+                    };
+                    (result, Value::Int(int_sum(x, y, subtract)))
                 }
                 Constraint::Binary { op, a, b, result } => (
                     result,
@@ -1161,6 +1346,13 @@ impl Network {
                     result,
                     signed,
                 } => view.number(format(a)?.to_bits(float(a)?), signed) == int(result)?,
+                Constraint::IntCompare { order, a, b } => order.holds(int(a)?, int(b)?),
+                Constraint::IntSum {
+                    a,
+                    b,
+                    subtract,
+                    result,
+                } => int_sum(int(a)?, int(b)?, subtract) == int(result)?,
             })
         };
         check().unwrap_or(false)

@@ -256,3 +256,118 @@ fn a_trial_of_a_comparison_answers_as_a_clone_would_and_leaves_the_network_as_it
         assert_eq!(net.domains(), untouched.domains(), "round {round}");
     }
 }
+
+/// Ordering two integer variables keeps every pair that satisfies the order and narrows
+/// each bound to a value with a partner in the other domain (small domains, every order).
+#[test]
+fn ordered_integers_keep_every_solution_and_only_supported_bounds() {
+    use fpscout_fpsolve::{Constraint, Domain, IntDomain, IntOrder};
+    let orders = [
+        IntOrder::Less,
+        IntOrder::LessOrEqual,
+        IntOrder::Equal,
+        IntOrder::NotEqual,
+    ];
+    for order in orders {
+        for (alo, ahi, blo, bhi) in (-3i128..=3).flat_map(|alo| {
+            (alo..=3).flat_map(move |ahi| {
+                (-3i128..=3).flat_map(move |blo| (blo..=3).map(move |bhi| (alo, ahi, blo, bhi)))
+            })
+        }) {
+            let mut network = Network::new(Arith::IEEE);
+            let a = network.int_var("a", alo, ahi).expect("a");
+            let b = network.int_var("b", blo, bhi).expect("b");
+            network
+                .add(Constraint::IntCompare { order, a, b })
+                .expect("the order");
+            let outcome = network.propagate(1_000);
+            let pairs: Vec<(i128, i128)> = (alo..=ahi)
+                .flat_map(|x| (blo..=bhi).map(move |y| (x, y)))
+                .filter(|&(x, y)| order.holds(x, y))
+                .collect();
+            let case = format!("{order:?} [{alo},{ahi}] [{blo},{bhi}]");
+            if pairs.is_empty() {
+                assert_eq!(outcome, Propagation::Infeasible, "{case}");
+                continue;
+            }
+            assert_ne!(outcome, Propagation::Infeasible, "{case}");
+            let range = |v| match network.domain(v).expect("a domain") {
+                Domain::Int(d) => d.range().expect("not empty"),
+                Domain::Float(_) => panic!("an integer"),
+            };
+            let (ra, rb) = (range(a), range(b));
+            for &(x, y) in &pairs {
+                assert!(IntDomain::new(ra.0, ra.1).contains(x), "{case}: {x} pruned");
+                assert!(IntDomain::new(rb.0, rb.1).contains(y), "{case}: {y} pruned");
+            }
+            if order != IntOrder::NotEqual {
+                for bound in [ra.0, ra.1] {
+                    assert!(
+                        pairs.iter().any(|p| p.0 == bound),
+                        "{case}: a bound {bound}"
+                    );
+                }
+                for bound in [rb.0, rb.1] {
+                    assert!(
+                        pairs.iter().any(|p| p.1 == bound),
+                        "{case}: b bound {bound}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// A sum or difference of integer variables keeps every solution and narrows each bound
+/// to a value some solution has (small domains, every combination).
+#[test]
+fn integer_sums_keep_every_solution_and_only_supported_bounds() {
+    use fpscout_fpsolve::{Domain, IntDomain};
+    let ranges: Vec<(i128, i128)> = (-3i128..=3)
+        .flat_map(|lo| (lo..=3).map(move |hi| (lo, hi)))
+        .collect();
+    for subtract in [false, true] {
+        for &(alo, ahi) in &ranges {
+            for &(blo, bhi) in &ranges {
+                for &(rlo, rhi) in ranges.iter().step_by(3) {
+                    let mut network = Network::new(Arith::IEEE);
+                    let a = network.int_var("a", alo, ahi).expect("a");
+                    let b = network.int_var("b", blo, bhi).expect("b");
+                    let r = network.int_sum(a, b, subtract).expect("the sum");
+                    network
+                        .restrict(r, Domain::Int(IntDomain::new(rlo, rhi)))
+                        .expect("the result's range");
+                    let outcome = network.propagate(1_000);
+                    let solutions: Vec<(i128, i128, i128)> = (alo..=ahi)
+                        .flat_map(|x| (blo..=bhi).map(move |y| (x, y)))
+                        .map(|(x, y)| (x, y, if subtract { x - y } else { x + y }))
+                        .filter(|&(_, _, z)| rlo <= z && z <= rhi)
+                        .collect();
+                    let case = format!(
+                        "{} [{alo},{ahi}] [{blo},{bhi}] in [{rlo},{rhi}]",
+                        if subtract { "-" } else { "+" }
+                    );
+                    if solutions.is_empty() {
+                        assert_eq!(outcome, Propagation::Infeasible, "{case}");
+                        continue;
+                    }
+                    let range = |v| match network.domain(v).expect("a domain") {
+                        Domain::Int(d) => d.range().expect("not empty"),
+                        Domain::Float(_) => panic!("an integer"),
+                    };
+                    let projections: [fn(&(i128, i128, i128)) -> i128; 3] =
+                        [|s| s.0, |s| s.1, |s| s.2];
+                    for (v, project) in [a, b, r].into_iter().zip(projections) {
+                        let (lo, hi) = range(v);
+                        let values: Vec<i128> = solutions.iter().map(project).collect();
+                        assert!(values.iter().all(|&x| lo <= x && x <= hi), "{case}: pruned");
+                        assert!(
+                            values.contains(&lo) && values.contains(&hi),
+                            "{case}: loose"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

@@ -3,7 +3,7 @@
 use crate::isolate::{run_forked, Outcome};
 use fpscout_fpsolve::{
     Arith, BinaryOp, Constraint, Domain, FcmpPredicate, FloatClasses, FloatDomain, FloatValue,
-    Format, MinMaxOp, Network, VarId,
+    Format, IntOrder, MinMaxOp, Network, VarId,
 };
 use std::time::{Duration, Instant};
 use z3::ast::{Ast, Bool, Float, RoundingMode, BV};
@@ -395,6 +395,25 @@ fn constraint(vars: &[Term], net: &Network, c: &Constraint) -> Result<Bool, Stri
         // unspecified conversion of huge values out of play.
         Constraint::BitsToInt { .. } => {
             return Err("an integer read from a float's bits (not stated in QF_FP here)".into())
+        }
+        // Integers are wide signed bit-vectors holding mathematical values.
+        Constraint::IntCompare { order, a, b } => {
+            let (a, b) = (int(a)?, int(b)?);
+            match order {
+                IntOrder::Less => a.bvslt(b),
+                IntOrder::LessOrEqual => a.bvsle(b),
+                IntOrder::Equal => a.eq(b),
+                IntOrder::NotEqual => a.eq(b).not(),
+            }
+        }
+        Constraint::IntSum {
+            a,
+            b,
+            subtract,
+            result,
+        } => {
+            let (a, b) = (int(a)?, int(b)?);
+            int(result)?.eq(if subtract { a.bvsub(b) } else { a.bvadd(b) })
         }
         Constraint::FloatToInt {
             a,

@@ -14,8 +14,8 @@ use crate::domain::{DResult, Decision, Domain, OpSite};
 use crate::WalkError;
 use fpscout_fpsolve::{
     integer_type_range, Arith, BitTest, BitView, Constraint, FcmpPredicate, FloatClasses,
-    FloatDomain, Format, IntDomain, IntPredicate, LibmFunction, MinMaxOp, Network, NetworkError,
-    Propagation, VarId,
+    FloatDomain, Format, IntDomain, IntOrder, IntPredicate, LibmFunction, MinMaxOp, Network,
+    NetworkError, Propagation, VarId,
 };
 use fpscout_ir::{
     CastOp, CmpLowering, ExceptionSet, ExternalCall, FBinOp, FBinaryOp, FCmpPred, FUnaryOp,
@@ -68,6 +68,8 @@ pub enum Test {
         hi: i128,
         holds: bool,
     },
+    /// Integer variables `a` and `b` (two floats' bits read as numbers) in `order`.
+    IntOrder { order: IntOrder, a: VarId, b: VarId },
 }
 
 impl Comparison {
@@ -579,6 +581,16 @@ fn require(network: &mut Network, c: Comparison) -> DResult<()> {
             };
             network.require_bit_test(a, BitTest { view, predicate, k })
         }
+        Test::IntOrder { order, a, b } => {
+            let (order, a, b) = match (c.holds, order) {
+                (true, _) => (order, a, b),
+                (false, IntOrder::Less) => (IntOrder::LessOrEqual, b, a),
+                (false, IntOrder::LessOrEqual) => (IntOrder::Less, b, a),
+                (false, IntOrder::Equal) => (IntOrder::NotEqual, a, b),
+                (false, IntOrder::NotEqual) => (IntOrder::Equal, a, b),
+            };
+            network.require_int_order(order, a, b)
+        }
         Test::IntRange { a, lo, hi, holds } => {
             // `int_range_test` made this test only for a converted integer.
             let (min, max) = type_range_of(network, a)?.unwrap_or((i128::MIN, i128::MAX));
@@ -682,6 +694,87 @@ impl FloatPath {
         Ok(domain
             .range()
             .map(|(lo, hi)| (lo.saturating_add(offset), hi.saturating_add(offset))))
+    }
+
+    /// An integer the network can hold as a variable plus an offset: a converted float,
+    /// or a float's bits read as an unsigned number.
+    fn int_term(&mut self, width: u32, s: &PathScalar) -> DResult<Option<(VarId, i128)>> {
+        Ok(match s {
+            PathScalar::Int(v, w, c) if *w == width => Some((*v, *c)),
+            PathScalar::View(x, view) if view.convertible() && view.width() == width => Some((
+                self.network
+                    .bits_to_int(*x, *view, false)
+                    .map_err(solver_error)?,
+                0,
+            )),
+            _ => None,
+        })
+    }
+
+    /// `a + b` or `a - b` of two symbolic integers (hypot's `ex - ey` of two exponent
+    /// fields) while the sum cannot wrap: `None` when an operand is not such an integer.
+    fn int_sum(
+        &mut self,
+        op: IBinOp,
+        width: u32,
+        a: &PathScalar,
+        b: &PathScalar,
+    ) -> DResult<Option<PathScalar>> {
+        let subtract = match op {
+            IBinOp::Add => false,
+            IBinOp::Sub => true,
+            _ => return Ok(None),
+        };
+        let symbolic = |s: &PathScalar| matches!(s, PathScalar::Int(..) | PathScalar::View(..));
+        if !symbolic(a) || !symbolic(b) {
+            return Ok(None);
+        }
+        let (Some((x, cx)), Some((y, cy))) = (self.int_term(width, a)?, self.int_term(width, b)?)
+        else {
+            return Ok(None);
+        };
+        let sum = self.network.int_sum(x, y, subtract).map_err(solver_error)?;
+        let offset = if subtract { cx - cy } else { cx + cy };
+        let (lo_ok, hi_ok) = integer_type_range(width, true);
+        Ok(Some(match self.value_range(sum, offset)? {
+            Some((lo, hi)) if lo_ok <= lo && hi <= hi_ok => PathScalar::Int(sum, width, offset),
+            // An empty domain: the path is already infeasible.
+            None => PathScalar::Int(sum, width, offset),
+            Some(_) => PathScalar::Unmodelled(format!(
+                "{op:?} of two symbolic integers that may wrap at {width} bits"
+            )),
+        }))
+    }
+
+    /// `pred` between two views of floats' bits, each read as a number in the
+    /// predicate's signedness (equality reads unsigned).
+    fn view_order_test(
+        &mut self,
+        pred: ICmpPred,
+        (x, x_view): (VarId, BitView),
+        (y, y_view): (VarId, BitView),
+    ) -> DResult<Test> {
+        let signed = matches!(
+            pred,
+            ICmpPred::Slt | ICmpPred::Sle | ICmpPred::Sgt | ICmpPred::Sge
+        );
+        let a = self
+            .network
+            .bits_to_int(x, x_view, signed)
+            .map_err(solver_error)?;
+        let b = self
+            .network
+            .bits_to_int(y, y_view, signed)
+            .map_err(solver_error)?;
+        let (order, a, b) = match pred {
+            ICmpPred::Eq => (IntOrder::Equal, a, b),
+            ICmpPred::Ne => (IntOrder::NotEqual, a, b),
+            ICmpPred::Slt | ICmpPred::Ult => (IntOrder::Less, a, b),
+            ICmpPred::Sle | ICmpPred::Ule => (IntOrder::LessOrEqual, a, b),
+            ICmpPred::Sgt | ICmpPred::Ugt => (IntOrder::Less, b, a),
+            ICmpPred::Sge | ICmpPred::Uge => (IntOrder::LessOrEqual, b, a),
+        };
+        Ok(Test::IntOrder { order, a, b })
     }
 
     /// `(v + offset) pred k` at `width` bits, as a range of `v`: exact when every value
@@ -1294,6 +1387,9 @@ impl Domain for FloatPath {
         if let (PathScalar::Bits(x), PathScalar::Bits(y)) = (a, b) {
             return crate::concrete::int_binop(op, width, *x, *y).map(PathScalar::Bits);
         }
+        if let Some(sum) = self.int_sum(op, width, a, b)? {
+            return Ok(sum);
+        }
         if let Some(view) = view_binop(op, a, b) {
             return Ok(view);
         }
@@ -1400,6 +1496,16 @@ impl Domain for FloatPath {
             }
             (PathScalar::Bits(k), PathScalar::View(v, view)) => {
                 Some((*v, *view, int_predicate(pred).swapped(), *k))
+            }
+            // Two floats' bits (`ux.i < uy.i`): each read as a number, then ordered.
+            (PathScalar::View(x, x_view), PathScalar::View(y, y_view))
+                if x_view.convertible()
+                    && y_view.convertible()
+                    && x_view.width() == width
+                    && y_view.width() == width =>
+            {
+                let test = self.view_order_test(pred, (*x, *x_view), (*y, *y_view))?;
+                return Ok(PathScalar::Condition(Comparison { test, holds: true }, 1));
             }
             (PathScalar::View(..), _) | (_, PathScalar::View(..)) => {
                 return Ok(PathScalar::Unmodelled(format!(

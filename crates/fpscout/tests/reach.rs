@@ -637,6 +637,38 @@ fn libm_constructs_are_decided_exactly_over_floats() {
 }
 
 #[test]
+fn two_floats_ordered_by_their_bits_are_decided_by_the_float_solver() {
+    // musl's hypot: `if (ux.i < uy.i)` with both signs cleared. Each side is read as a
+    // number tied to its float, and the two numbers are ordered.
+    let path = file("svcomp", "two_floats_bits_unreachable.c");
+    let (answer, witness, code) = reach(&[&path]);
+    assert_eq!(answer["answer"], "unreachable", "{answer}");
+    assert_eq!(code, Some(0));
+    assert!(witness.is_none());
+    let path = file("svcomp", "two_floats_bits_reachable.c");
+    let (answer, witness, code) = reach(&[&path]);
+    assert_eq!(answer["answer"], "reachable", "{answer}");
+    assert_eq!(answer["paths"]["unknown"], 0, "{answer}");
+    assert_eq!(answer["method"], "float solver", "{answer}");
+    assert_eq!(code, Some(1));
+    let witness = witness.expect("a witness");
+    let double = |k: usize| -> f64 {
+        witness["inputs"][0]["values"][k]["decimal"]
+            .as_str()
+            .and_then(|d| d.parse().ok())
+            .expect("a double")
+    };
+    let (x, y) = (double(0), double(1));
+    let magnitude = |v: f64| v.to_bits() & (u64::MAX >> 1);
+    assert!(magnitude(x) < magnitude(y) && x > 1.0 && y < 1.5, "{x} {y}");
+    let p = replay(&path, "main", &witness);
+    assert_eq!(
+        p["native_end"], "fails assertion `__VERIFIER_error()`",
+        "{p}"
+    );
+}
+
+#[test]
 fn selects_and_joined_conditions_of_optimised_builds_fork_the_walk() {
     // At -O3 `x > 2 ? x - 1 : 3 - x` is a select of floats and `y > 50 && y < 50.5` one
     // `and` of two comparisons: the float solver refused both ("select of floats on a
