@@ -3,6 +3,8 @@
 #
 # Usage: scripts/bench-glibc-double.sh [FILTER_REGEX]
 #   TIME_PER_FUNCTION=600  --time-budget of each error run (issue #32's goal: 10 minutes)
+#   OBJECTIVE=ulps         error's --objective: ulps (what the accuracy tables measure), or
+#                          relative
 #   FPSCOUT                the binary (default: $CARGO_TARGET_DIR/release/fpscout, built
 #                          when missing)
 #   FPSCOUT_BENCH_DIR      cache (default /var/tmp/fpscout-bench): $cache/glibc-double/NAME.json
@@ -17,6 +19,8 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 filter="${1:-.}"
 t="${TIME_PER_FUNCTION:-600}"
+objective="${OBJECTIVE:-ulps}"
+[[ "$objective" =~ ^(ulps|relative)$ ]] || { echo "OBJECTIVE must be ulps or relative, not '$objective'" >&2; exit 2; }
 target_dir="${CARGO_TARGET_DIR:-$here/target}"
 fpscout="${FPSCOUT:-$target_dir/release/fpscout}"
 [[ "$t" =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "TIME_PER_FUNCTION must be seconds, not '$t'" >&2; exit 2; }
@@ -71,7 +75,8 @@ src="$cache/wrappers.c"
 : >"$cache/functions.txt.$$"
 printf '%s\n' "$table" | while IFS='|' read -r name ref mp; do
   [[ "$name" =~ $filter ]] || continue
-  "$fpscout" error "$src" -f "fn_$name" --reference "$ref" --time-budget "$t" --json \
+  "$fpscout" error "$src" -f "fn_$name" --reference "$ref" --time-budget "$t" \
+    --objective "$objective" --json \
     >"$cache/$name.json" 2>"$cache/$name.err" || true
   printf '%s|%s\n' "$name" "$mp" >>"$cache/functions.txt.$$"
   echo "bench-glibc-double: $name done" >&2
@@ -79,12 +84,13 @@ done
 [ -s "$cache/functions.txt.$$" ] || { echo "bench-glibc-double: no function matches '$filter'" >&2; rm -f "$cache/functions.txt.$$"; exit 2; }
 mv "$cache/functions.txt.$$" "$cache/functions.txt"
 
-python3 - "$cache" "$here/bench/glibc/double-known-inputs.txt" "$t" "$(ldd --version | head -n 1)" <<'PY'
+python3 - "$cache" "$here/bench/glibc/double-known-inputs.txt" "$t" "$(ldd --version | head -n 1)" "$objective" <<'PY'
 import ctypes, json, sys
 from pathlib import Path
 import mpmath
 
-cache, known_file, budget, libc = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3], sys.argv[4]
+cache, known_file, budget, libc, objective = (
+    Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5])
 mpmath.mp.dps = 80
 libm = ctypes.CDLL("libm.so.6")
 known = {}
@@ -105,7 +111,7 @@ def ulps(computed, expr, x):
         binade = max(int(mpmath.floor(mpmath.log(abs(exact), 2))) - 52, -1074)
     return float(abs(mpmath.mpf(computed) - exact) / mpmath.mpf(2) ** binade)
 
-print(f"libc: {libc}; fpscout error --reference, {budget} s per function")
+print(f"libc: {libc}; fpscout error --reference --objective {objective}, {budget} s per function")
 print(f"{'function':<8} {'fpscout ulps':>12} {'at x':>24}  {'known input ulps':>16} {'at x':>24}  as bad")
 n = at_least = 0
 for entry in (cache / "functions.txt").read_text().splitlines():

@@ -19,3 +19,12 @@ double half_angle_cos(double x) {
   double s = sin(x / 2.0);
   return 1.0 - 2.0 * s * s;
 }
+
+/* x itself, but 2^-40 too large on [1, 2] (about 4096 ulps) and one ulp too large on
+   the subnormals (a relative error up to 1): the largest relative error and the largest
+   error in ulps are at different inputs. */
+double ulps_or_relative(double x) {
+  if (x >= 1.0 && x <= 2.0) return x * (1.0 + 0x1p-40);
+  if (x > 0.0 && x < 0x1p-1022) return nextafter(x, INFINITY);
+  return x;
+}

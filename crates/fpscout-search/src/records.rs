@@ -1187,6 +1187,9 @@ pub struct ErrorData {
     /// mathematical function EXPR, correctly rounded".
     #[serde(default)]
     pub compared_with: String,
+    /// What the search maximised: "relative" error or error in "ulps".
+    #[serde(default = "relative_objective")]
+    pub objective: String,
     /// The reference expression (`--reference`, or an FPCore input's body).
     #[serde(default)]
     pub reference: Option<String>,
@@ -1263,6 +1266,11 @@ pub struct ErrorNative {
     pub detail: String,
 }
 
+/// Records written before `objective` existed maximised relative error.
+fn relative_objective() -> String {
+    "relative".into()
+}
+
 impl ErrorLine {
     /// The record of `report`, its worst input replayed by `replay`.
     pub fn of(report: &ErrorReport, replay: &Replay) -> ErrorLine {
@@ -1314,6 +1322,7 @@ impl ErrorLine {
             verdict: report.verdict(),
             coverage: verdict::error_coverage(report),
             compared_with: report.compared_with.clone(),
+            objective: report.objective.name().to_string(),
             reference: report.reference.clone(),
             worst_finite: report
                 .worst_finite

@@ -10,7 +10,7 @@ use fpscout_report::args::inputs_text;
 use fpscout_report::finding::Mode;
 use fpscout_report::replay::Replay;
 use fpscout_report::InputError;
-use fpscout_search::error::{run_error, ErrorConfig, ErrorProgress, ErrorReport};
+use fpscout_search::error::{run_error, ErrorConfig, ErrorProgress, ErrorReport, Objective};
 use fpscout_search::records::{
     AnyF64, ErrorLine, ErrorProgressLine, ErrorSearchProgress, ErrorTotal,
 };
@@ -22,6 +22,13 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
+
+/// `--objective`.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum ObjectiveChoice {
+    Relative,
+    Ulps,
+}
 
 #[derive(clap::Args)]
 pub struct ErrorArgs {
@@ -61,6 +68,11 @@ pub struct ErrorArgs {
     /// value finite)
     #[arg(long, default_value_t = 1e-3)]
     threshold: f64,
+    /// What the search maximises: relative error (FPGen's), or error in ulps (libm
+    /// accuracy tables': a subnormal result's relative error grows as its precision
+    /// shrinks, its error in ulps does not)
+    #[arg(long, value_enum, default_value = "relative")]
+    objective: ObjectiveChoice,
     /// Every input instead of a search: a `float f(float)` run natively on all 2^32
     /// floats (or those in its --range) against --reference (computed in double,
     /// checked in MPFR where the maximum can be), on --jobs processes, within
@@ -156,6 +168,10 @@ impl ErrorArgs {
         cfg.precision_loss_threshold = self.precision_loss_threshold;
         cfg.cancellation_threshold = self.cancellation_threshold;
         cfg.threshold = self.threshold;
+        cfg.objective = match self.objective {
+            ObjectiveChoice::Relative => Objective::Relative,
+            ObjectiveChoice::Ulps => Objective::Ulps,
+        };
         cfg.reference = ReferenceSpec::chosen(self.reference.as_deref(), core);
         Ok(cfg)
     }
@@ -397,6 +413,9 @@ fn print_text(out: &mut impl Write, report: &ErrorReport, cfg: &ErrorConfig, rep
     );
     let _ = writeln!(out, "  {}", coverage_text(&error_coverage(report)));
     let _ = writeln!(out, "  compared with: {}", report.compared_with);
+    if report.objective == Objective::Ulps {
+        let _ = writeln!(out, "  worst: the largest error in ulps (--objective ulps)");
+    }
     let Some((input, m)) = &report.worst else {
         let _ = writeln!(
             out,

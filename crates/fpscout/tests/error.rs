@@ -420,6 +420,39 @@ fn the_worst_finite_input_is_reported_beside_a_nan_and_a_correct_infinity_is_no_
 }
 
 #[test]
+fn the_objective_chooses_between_the_largest_relative_error_and_the_most_ulps() {
+    let path = fixture("reference.c");
+    let search = |objective: &str| {
+        error_record(&[
+            &path,
+            "-f",
+            "ulps_or_relative",
+            "--range",
+            "x=0:2",
+            "--time-budget",
+            "3",
+            "--reference",
+            "x",
+            "--objective",
+            objective,
+        ])
+    };
+    // A subnormal one ulp off: relative error up to 1, one ulp.
+    let relative = search("relative");
+    assert_eq!(relative["objective"], "relative", "{relative}");
+    assert!(number(&relative["max_rel_error"]) > 0.1, "{relative}");
+    assert!(number(&relative["ulps"]) <= 1.0, "{relative}");
+    // [1, 2] scaled by 1 + 2^-40: 2048 to 4096 ulps, a relative error of 2^-40.
+    let ulps = search("ulps");
+    assert_eq!(ulps["objective"], "ulps", "{ulps}");
+    assert!(number(&ulps["ulps"]) >= 2048.0, "{ulps}");
+    assert!(number(&ulps["max_rel_error"]) < 1e-11, "{ulps}");
+    let x = number(&ulps["inputs"][0]["value"]["decimal"]);
+    assert!((1.0..=2.0).contains(&x), "{ulps}");
+    assert_eq!(ulps["worst_finite"]["inputs"], ulps["inputs"], "{ulps}");
+}
+
+#[test]
 fn a_bad_reference_is_an_input_error_naming_what_is_wrong() {
     let path = fixture("reference.c");
     for (expr, named) in [("(sinn x)", "sinn"), ("(sin y)", "y"), ("(sin x x)", "sin")] {

@@ -666,6 +666,20 @@ fn two_floats_ordered_by_their_bits_are_decided_by_the_float_solver() {
         p["native_end"], "fails assertion `__VERIFIER_error()`",
         "{p}"
     );
+    // Its `ex - ey` of the two exponent fields: a sum of the two numbers.
+    let (answer, witness, code) = reach(&[&file("svcomp", "exponent_gap_unreachable.c")]);
+    assert_proved_unreachable(&answer, &witness, code);
+    let path = file("svcomp", "exponent_gap_reachable.c");
+    let (answer, witness, code) = reach(&[&path]);
+    assert_eq!(answer["answer"], "reachable", "{answer}");
+    assert_eq!(answer["method"], "float solver", "{answer}");
+    assert_eq!(code, Some(1));
+    let witness = witness.expect("a witness");
+    let p = replay(&path, "main", &witness);
+    assert_eq!(
+        p["native_end"], "fails assertion `__VERIFIER_error()`",
+        "{p}"
+    );
 }
 
 #[test]

@@ -49,6 +49,48 @@ pub struct ErrorConfig {
     /// Relative error above which an input is bug-level (FPCC's 1e-3), both the result
     /// and the exact value finite.
     pub threshold: f64,
+    /// What the search maximises.
+    pub objective: Objective,
+}
+
+/// The error the search maximises: relative error (FPGen's, and FPCC's bug level), or
+/// error in ulps (libm accuracy tables': a subnormal result's relative error grows
+/// as its precision shrinks, its error in ulps does not).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Objective {
+    #[default]
+    Relative,
+    Ulps,
+}
+
+impl Objective {
+    /// The objective as `--objective` and the JSON record name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Objective::Relative => "relative",
+            Objective::Ulps => "ulps",
+        }
+    }
+
+    /// The measure's size under this objective, the other measure breaking ties.
+    fn key(self, m: &ErrorMeasure) -> (f64, f64) {
+        match self {
+            Objective::Relative => (m.rel_error, m.ulps),
+            Objective::Ulps => (m.ulps, m.rel_error),
+        }
+    }
+
+    /// Errors in order of size (NaNs compare equal).
+    fn order(self, a: &ErrorMeasure, b: &ErrorMeasure) -> std::cmp::Ordering {
+        self.key(a)
+            .partial_cmp(&self.key(b))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    }
+
+    /// Whether `a` is a larger error than `b`.
+    fn beats(self, a: &ErrorMeasure, b: &ErrorMeasure) -> bool {
+        self.order(a, b) == std::cmp::Ordering::Greater
+    }
 }
 
 /// Bug-level inputs kept, the largest errors among distinct inputs.
@@ -63,6 +105,7 @@ impl ErrorConfig {
             cancellation_threshold: 40,
             reference: None,
             threshold: 1e-3,
+            objective: Objective::Relative,
         }
     }
 }
@@ -109,18 +152,6 @@ pub struct ErrorMeasure {
 }
 
 impl ErrorMeasure {
-    /// Errors in order of size: relative error first, then ulps (NaNs compare equal).
-    fn order(&self, other: &ErrorMeasure) -> std::cmp::Ordering {
-        (self.rel_error, self.ulps)
-            .partial_cmp(&(other.rel_error, other.ulps))
-            .unwrap_or(std::cmp::Ordering::Equal)
-    }
-
-    /// Whether this error is larger than `other`'s.
-    fn beats(&self, other: &ErrorMeasure) -> bool {
-        self.order(other) == std::cmp::Ordering::Greater
-    }
-
     /// Whether the result and the exact value are both finite numbers (FPCC counts
     /// only those: an infinite or NaN result hides every finite bug-level input).
     pub fn finite(&self) -> bool {
@@ -274,6 +305,8 @@ pub struct ErrorReport {
     pub sweeps: Vec<ErrorSweep>,
     /// What the errors are measured against, in words.
     pub compared_with: String,
+    /// What "worst" means: the largest relative error, or error in ulps.
+    pub objective: Objective,
     /// The reference expression, when there is one.
     pub reference: Option<String>,
     /// The worst input whose result and exact value are both finite.
@@ -329,6 +362,7 @@ struct Evaluator<'m> {
     bug_inputs: Vec<(Vec<u64>, ErrorMeasure)>,
     bug_level_evaluations: u64,
     threshold: f64,
+    objective: Objective,
     /// The mathematical function, when results are measured against it.
     reference: Option<FunctionReference>,
     progress: &'m mut dyn FnMut(&ErrorProgress),
@@ -376,7 +410,7 @@ impl Evaluator<'_> {
                 float_bits: s.bits,
                 exact: high.to_f64(),
             };
-            if worst.as_ref().is_none_or(|w| m.beats(w)) {
+            if worst.as_ref().is_none_or(|w| self.objective.beats(&m, w)) {
                 worst = Some(m);
             }
         };
@@ -452,11 +486,20 @@ impl Evaluator<'_> {
                 return None;
             }
         };
-        if self.best.as_ref().is_none_or(|(_, b, _)| m.beats(b)) {
+        let objective = self.objective;
+        if self
+            .best
+            .as_ref()
+            .is_none_or(|(_, b, _)| objective.beats(&m, b))
+        {
             self.best = Some((floats.to_vec(), m.clone(), strategy));
         }
         if m.finite() {
-            if self.best_finite.as_ref().is_none_or(|(_, b)| m.beats(b)) {
+            if self
+                .best_finite
+                .as_ref()
+                .is_none_or(|(_, b)| objective.beats(&m, b))
+            {
                 self.best_finite = Some((floats.to_vec(), m.clone()));
             }
             if m.rel_error > self.threshold {
@@ -486,7 +529,7 @@ impl Evaluator<'_> {
     /// the least of them.
     fn keep_bug_input(&mut self, floats: &[u64], m: &ErrorMeasure) {
         if let Some(k) = self.bug_inputs.iter().position(|(f, _)| f == floats) {
-            if m.beats(&self.bug_inputs[k].1) {
+            if self.objective.beats(m, &self.bug_inputs[k].1) {
                 self.bug_inputs[k].1 = m.clone();
             }
             return;
@@ -496,9 +539,12 @@ impl Evaluator<'_> {
             return;
         }
         let least = (0..self.bug_inputs.len())
-            .min_by(|&a, &b| self.bug_inputs[a].1.order(&self.bug_inputs[b].1))
+            .min_by(|&a, &b| {
+                self.objective
+                    .order(&self.bug_inputs[a].1, &self.bug_inputs[b].1)
+            })
             .unwrap_or(0);
-        if m.beats(&self.bug_inputs[least].1) {
+        if self.objective.beats(m, &self.bug_inputs[least].1) {
             self.bug_inputs[least] = (floats.to_vec(), m.clone());
         }
     }
@@ -507,8 +553,11 @@ impl Evaluator<'_> {
         self.best.as_ref().map(|(f, _, _)| f.clone())
     }
 
+    /// The best input's error under the objective.
     fn best_error(&self) -> f64 {
-        self.best.as_ref().map_or(-1.0, |(_, m, _)| m.rel_error)
+        self.best
+            .as_ref()
+            .map_or(-1.0, |(_, m, _)| self.objective.key(m).0)
     }
 
     fn ty(&self, i: usize) -> FloatTy {
@@ -835,7 +884,7 @@ pub fn run_error(
         let report = run_error_once(session, &one, progress)?;
         evaluations += report.evaluations;
         unmeasured += report.unmeasured;
-        let error = |r: &ErrorReport| r.worst.as_ref().map(|(_, m)| m.rel_error);
+        let error = |r: &ErrorReport| r.worst.as_ref().map(|(_, m)| cfg.objective.key(m));
         if worst.as_ref().is_none_or(|w| error(&report) > error(w)) {
             worst = Some(report);
         }
@@ -911,6 +960,7 @@ fn run_error_once(
         bug_inputs: Vec::new(),
         bug_level_evaluations: 0,
         threshold: cfg.threshold,
+        objective: cfg.objective,
         reference: reference.clone(),
         progress,
         last_progress: None,
@@ -953,6 +1003,7 @@ fn run_error_once(
             None => format!("the same algorithm at {} bits", cfg.precision),
         },
         reference: reference.as_ref().map(|r| r.text.clone()),
+        objective: cfg.objective,
         worst_finite: None,
         bug_inputs: Vec::new(),
         bug_level_evaluations: 0,
@@ -982,7 +1033,7 @@ fn run_error_once(
         .as_ref()
         .map(|(f, m)| (ev.space.assemble(f), m.clone()));
     let mut bugs = std::mem::take(&mut ev.bug_inputs);
-    bugs.sort_by(|(_, a), (_, b)| b.order(a));
+    bugs.sort_by(|(_, a), (_, b)| cfg.objective.order(b, a));
     report.bug_inputs = bugs
         .into_iter()
         .map(|(f, m)| (ev.space.assemble(&f), m))
@@ -1131,8 +1182,9 @@ fn local_climb(m: &mut Moves) {
         let mut y = x.clone();
         m.mutate(&mut y);
         if let Some(e) = m.ev.eval(&y, "local search") {
-            if e.rel_error >= current {
-                current = e.rel_error;
+            let error = m.ev.objective.key(&e).0;
+            if error >= current {
+                current = error;
                 x = y;
             }
         }
