@@ -639,9 +639,9 @@ impl Builder<'_> {
                 let error = self.error_bound(to, false, &exact_range, result_range);
                 Some(self.rounded(form, error))
             }
+            Constraint::IntToFloat { a, result } => self.truncated(a, result, result_range),
             // glibc's libm: the result's interval (no linearisation of its error).
-            Constraint::IntToFloat { .. }
-            | Constraint::FloatToInt { .. }
+            Constraint::FloatToInt { .. }
             | Constraint::BitsToInt { .. }
             | Constraint::IntSum { .. }
             | Constraint::Libm { .. } => None,
@@ -650,6 +650,41 @@ impl Builder<'_> {
             | Constraint::InSet { .. }
             | Constraint::IntCompare { .. } => None,
         }
+    }
+
+    /// `(double)(int)u` (`result` converted from `k`, `k = fptosi(u)`): u truncated
+    /// toward zero, so u minus [0, 1) where u >= 0, plus it where u <= 0, and within 1
+    /// either way, with no rounding while every integer it can be is exact in the
+    /// result's format. The relation survives what the integer does in between (its
+    /// domain only narrows); a conversion of any other integer is not modelled.
+    fn truncated(
+        &mut self,
+        k: VarId,
+        result: VarId,
+        result_range: &(Rational, Rational),
+    ) -> Option<AffineForm> {
+        let u = self.network.constraints().iter().find_map(|c| match *c {
+            Constraint::FloatToInt { a, result, .. } if result == k => Some(a),
+            _ => None,
+        })?;
+        let format = self.format(result)?;
+        let exact = Rational::from(Integer::from(1) << format.precision());
+        // Below 2^p in magnitude the integer is too (a larger one converts to 2^p or
+        // beyond), and it converts exactly.
+        if result_range.0 <= -exact.clone() || result_range.1 >= exact {
+            return None;
+        }
+        let (lo, hi) = self.range(u)?;
+        let form = self.operand(u)?;
+        let half = Rational::from((1, 2));
+        let (shift, radius) = if lo.cmp0() != Ordering::Less {
+            (-half.clone(), half)
+        } else if hi.cmp0() != Ordering::Greater {
+            (half.clone(), half)
+        } else {
+            (Rational::new(), Rational::from(1))
+        };
+        Some(form.plus(&AffineForm::symbol(shift, radius, self.fresh())))
     }
 
     /// A bound on |result - exact| for one rounding to nearest into `format`: half an ulp

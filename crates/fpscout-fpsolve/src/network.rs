@@ -846,6 +846,46 @@ impl Network {
         self.propagate_recording(budget, |_, _| {})
     }
 
+    /// [`Network::propagate`], then the affine bound ([`crate::affine::bound`]) once and
+    /// propagation again: relations intervals lose (`x - 360*(int)((x+180)/360)` lies in
+    /// [-180, 180] however wide x is) narrow the domains. It costs a pass over every
+    /// constraint in exact rationals: for the questions plain propagation leaves open
+    /// (whether `i + 1` can wrap), not for every branch.
+    pub fn propagate_with_relations(&mut self, budget: u64) -> Propagation {
+        let first = self.propagate(budget);
+        if first == Propagation::Infeasible {
+            return first;
+        }
+        let mut domains = self.domains.clone();
+        match crate::affine::bound(self, &mut domains) {
+            crate::affine::Bounding::Unchanged => first,
+            crate::affine::Bounding::Narrowed(narrowed) => {
+                for v in narrowed {
+                    if self.restrict(v, domains[v.0].clone()).is_err() {
+                        return first;
+                    }
+                }
+                self.propagate(budget)
+            }
+            // No point of the domains satisfies the constraints: an empty domain says so
+            // (through `restrict`, so that a trial takes it back).
+            crate::affine::Bounding::Refuted => {
+                let emptied = self.domains.iter().position(|d| d.as_float().is_some());
+                let Some(index) = emptied else {
+                    return first;
+                };
+                let Some(d) = self.domains[index].as_float().cloned() else {
+                    return first;
+                };
+                let empty = d.with_range(None).with_nan(false);
+                if self.restrict(VarId(index), Domain::Float(empty)).is_err() {
+                    return first;
+                }
+                self.propagate(budget)
+            }
+        }
+    }
+
     /// [`Network::propagate`], `on_change` seeing each domain before it narrows.
     fn propagate_recording(
         &mut self,

@@ -114,7 +114,23 @@ fn averages(arith: Arith, format: Format) -> (Network, Vec<VarId>) {
     (net, vec![x, y])
 }
 
-const SHAPES: [(&str, Shape); 6] = [
+/// Truncations converted back: x ⊖ y ⊗ (float)(int)(x ⊘ y) (a remainder, C's range
+/// reduction) and x ⊖ (float)(int)x (a fractional part).
+fn truncations(arith: Arith, format: Format) -> (Network, Vec<VarId>) {
+    let (mut net, x, y) = two_inputs(arith, format);
+    let q = net.fdiv(x, y).expect("same format");
+    let k = net.float_to_int(q, 16, true).expect("a conversion");
+    let t = net.int_to_float(k, format).expect("a conversion");
+    let m = net.fmul(y, t).expect("same format");
+    net.fsub(x, m).expect("same format");
+    let j = net.float_to_int(x, 16, true).expect("a conversion");
+    let u = net.int_to_float(j, format).expect("a conversion");
+    net.fsub(x, u).expect("same format");
+    (net, vec![x, y])
+}
+
+const SHAPES: [(&str, Shape); 7] = [
+    ("truncations", truncations),
     ("averages", averages),
     ("sums", sums),
     ("products", products),
@@ -444,6 +460,58 @@ fn bound_never_removes_a_solution_mini8() {
         narrowed > 500,
         "only {narrowed} narrowings in {cases} cases"
     );
+}
+
+/// SV-COMP's sin_interpolated: y = x - 360·(double)(int)((x + 180) / 360) lies in
+/// [-180, 180] (and a few ulps) for every x in [180, 1e10], which intervals cannot see (y
+/// spans billions there); the affine bound narrows y to it, and every sampled x's y stays
+/// inside.
+#[test]
+fn a_range_reduction_through_an_integer_is_bounded_relationally() {
+    let format = Format::F64;
+    let mut net = Network::new(Arith::IEEE);
+    let x = net.float_var("x", format);
+    net.restrict(x, Domain::Float(FloatDomain::between(format, 180.0, 1e10)))
+        .expect("a float");
+    let c180 = net.float_const_f64(format, 180.0);
+    let c360 = net.float_const_f64(format, 360.0);
+    let s = net.fadd(x, c180).expect("same format");
+    let u = net.fdiv(s, c360).expect("same format");
+    let k = net.float_to_int(u, 32, true).expect("a conversion");
+    let t = net.int_to_float(k, format).expect("a conversion");
+    let m = net.fmul(c360, t).expect("same format");
+    let y = net.fsub(x, m).expect("same format");
+    assert_ne!(net.propagate(100_000), Propagation::Infeasible);
+    let wide = net.float_domain(y).expect("a float").clone();
+    let mut domains = net.domains().to_vec();
+    assert!(matches!(bound(&net, &mut domains), Bounding::Narrowed(_)));
+    let Domain::Float(narrow) = &domains[y.index()] else {
+        panic!("a float")
+    };
+    let (lo, hi) = narrow.range().expect("not empty");
+    let (lo, hi) = (format.to_f64(lo), format.to_f64(hi));
+    assert!(
+        -181.0 < lo && hi < 181.0,
+        "y in [{lo}, {hi}], from {wide:?}"
+    );
+    let mut rng = ChaCha8Rng::seed_from_u64(29);
+    for _ in 0..100_000 {
+        let a: f64 = if rng.gen_bool(0.5) {
+            rng.gen_range(180.0..1e10)
+        } else {
+            // Near the multiples of 360 offset by 180, where the integer changes.
+            let n: f64 = rng.gen_range(1.0..2.7e7f64).floor();
+            360.0 * n - 180.0 + rng.gen_range(-1e-3..1e-3)
+        };
+        if !(180.0..=1e10).contains(&a) {
+            continue;
+        }
+        let reduced = a - 360.0 * (((a + 180.0) / 360.0) as i32) as f64;
+        assert!(
+            lo <= reduced && reduced <= hi,
+            "{a}: {reduced} outside [{lo}, {hi}]"
+        );
+    }
 }
 
 /// The theorem the sqrt rule relies on: sqrt(RN(x·x)) = |x| whenever RN(x·x) is a finite

@@ -1417,11 +1417,19 @@ impl Domain for FloatPath {
                         .value_range(v, offset)?
                         .is_some_and(|(lo, hi)| lo_ok <= lo && hi <= hi_ok))
                 };
-                // The variable's domain narrows with the path only once propagated.
-                if fits(self)? || {
-                    self.network.propagate(BRANCH_PROPAGATION_BUDGET);
-                    fits(self)?
-                } {
+                // The variable's domain narrows with the path only once propagated, and
+                // further with the relations intervals lose (`x - 360*(int)(x/360)`).
+                if fits(self)?
+                    || {
+                        self.network.propagate(BRANCH_PROPAGATION_BUDGET);
+                        fits(self)?
+                    }
+                    || {
+                        self.network
+                            .propagate_with_relations(BRANCH_PROPAGATION_BUDGET);
+                        fits(self)?
+                    }
+                {
                     return Ok(PathScalar::Int(v, w, offset));
                 }
             }

@@ -683,6 +683,26 @@ fn two_floats_ordered_by_their_bits_are_decided_by_the_float_solver() {
 }
 
 #[test]
+fn a_range_reduction_through_an_integer_keeps_the_table_index_in_bounds() {
+    // sin_interpolated's `x - 360*(int)((x+180)/360)`: intervals see the reduced value
+    // spanning billions, so `i + 1` could wrap; the affine bound relates it to x
+    // ([-180, 180]), the index fits, and the assertion is proved.
+    let (answer, witness, code) = reach(&[&file("svcomp", "range_reduced_index_unreachable.c")]);
+    assert_proved_unreachable(&answer, &witness, code);
+    // One table entry fewer: the reduced value reaches -180 and the index its end.
+    let path = file("svcomp", "range_reduced_index_reachable.c");
+    let (answer, witness, code) = reach(&[&path]);
+    assert_eq!(answer["answer"], "reachable", "{answer}");
+    assert_eq!(code, Some(1));
+    let witness = witness.expect("a witness");
+    let p = replay(&path, "main", &witness);
+    assert_eq!(
+        p["native_end"], "fails assertion `__VERIFIER_error()`",
+        "{p}"
+    );
+}
+
+#[test]
 fn selects_and_joined_conditions_of_optimised_builds_fork_the_walk() {
     // At -O3 `x > 2 ? x - 1 : 3 - x` is a select of floats and `y > 50 && y < 50.5` one
     // `and` of two comparisons: the float solver refused both ("select of floats on a
