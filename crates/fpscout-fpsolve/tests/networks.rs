@@ -355,11 +355,10 @@ fn integer_sums_keep_every_solution_and_only_supported_bounds() {
                         Domain::Int(d) => d.range().expect("not empty"),
                         Domain::Float(_) => panic!("an integer"),
                     };
-                    let projections: [fn(&(i128, i128, i128)) -> i128; 3] =
-                        [|s| s.0, |s| s.1, |s| s.2];
-                    for (v, project) in [a, b, r].into_iter().zip(projections) {
+                    for (k, v) in [a, b, r].into_iter().enumerate() {
                         let (lo, hi) = range(v);
-                        let values: Vec<i128> = solutions.iter().map(project).collect();
+                        let values: Vec<i128> =
+                            solutions.iter().map(|s| [s.0, s.1, s.2][k]).collect();
                         assert!(values.iter().all(|&x| lo <= x && x <= hi), "{case}: pruned");
                         assert!(
                             values.contains(&lo) && values.contains(&hi),

@@ -1418,17 +1418,18 @@ impl Domain for FloatPath {
                         .is_some_and(|(lo, hi)| lo_ok <= lo && hi <= hi_ok))
                 };
                 // The variable's domain narrows with the path only once propagated, and
-                // further with the relations intervals lose (`x - 360*(int)(x/360)`).
+                // further with the relations intervals lose (`x - 360*(int)(x/360)`); on
+                // a path they refute any value will do (its next branch ends it).
                 if fits(self)?
                     || {
                         self.network.propagate(BRANCH_PROPAGATION_BUDGET);
                         fits(self)?
                     }
-                    || {
-                        self.network
-                            .propagate_with_relations(BRANCH_PROPAGATION_BUDGET);
-                        fits(self)?
-                    }
+                    || self
+                        .network
+                        .propagate_with_relations(BRANCH_PROPAGATION_BUDGET)
+                        == Propagation::Infeasible
+                    || fits(self)?
                 {
                     return Ok(PathScalar::Int(v, w, offset));
                 }
