@@ -663,10 +663,9 @@ impl Builder<'_> {
         result: VarId,
         result_range: &(Rational, Rational),
     ) -> Option<AffineForm> {
-        let u = self.network.constraints().iter().find_map(|c| match *c {
-            Constraint::FloatToInt { a, result, .. } if result == k => Some(a),
-            _ => None,
-        })?;
+        let Some(&Constraint::FloatToInt { a: u, .. }) = self.network.definition(k) else {
+            return None;
+        };
         let format = self.format(result)?;
         let exact = Rational::from(Integer::from(1) << format.precision());
         // Below 2^p in magnitude the integer is too (a larger one converts to 2^p or

@@ -414,6 +414,15 @@ impl Network {
         self.defined.get(v.0).copied().unwrap_or(false)
     }
 
+    /// The first constraint that computes `v`, found among those watching it.
+    pub fn definition(&self, v: VarId) -> Option<&Constraint> {
+        self.watchers
+            .get(v.0)?
+            .iter()
+            .map(|&i| &self.constraints[i])
+            .find(|c| c.result() == Some(v))
+    }
+
     pub fn constraints(&self) -> &[Constraint] {
         &self.constraints
     }

@@ -636,17 +636,8 @@ fn swapped(pred: ICmpPred) -> ICmpPred {
 /// The values an integer variable's type holds (its declared bounds, before any
 /// narrowing): the bounds of its `fptosi`/`fptoui` constraint's integer type.
 fn type_range_of(network: &Network, a: VarId) -> DResult<Option<(i128, i128)>> {
-    let converted = network.constraints().iter().find_map(|c| match *c {
-        Constraint::FloatToInt {
-            result,
-            bits,
-            signed,
-            ..
-        } if result == a => Some(integer_type_range(bits, signed)),
-        _ => None,
-    });
-    if converted.is_some() {
-        return Ok(converted);
+    if let Some(&Constraint::FloatToInt { bits, signed, .. }) = network.definition(a) {
+        return Ok(Some(integer_type_range(bits, signed)));
     }
     // A library call's fresh result: its domain, which started as its type's range and
     // only narrows with the path (values outside it are excluded either way).

@@ -60,6 +60,21 @@ fn assert_proved_unreachable(answer: &Value, witness: &Option<Value>, code: Opti
     assert_eq!(answer["paths"]["unknown"], 0, "{answer}");
 }
 
+/// `reach` on an SV-COMP program whose error is reachable: exit 1, and the witness
+/// fails the assertion natively. The answer and the witness, for more checks.
+fn assert_reached_natively(path: &str) -> (Value, Value) {
+    let (answer, witness, code) = reach(&[path]);
+    assert_eq!(answer["answer"], "reachable", "{answer}");
+    assert_eq!(code, Some(1));
+    let witness = witness.expect("a witness");
+    let p = replay(path, "main", &witness);
+    assert_eq!(
+        p["native_end"], "fails assertion `__VERIFIER_error()`",
+        "{p}"
+    );
+    (answer, witness)
+}
+
 #[test]
 fn absorption_is_unreachable_over_floats() {
     let path = file("svcomp", "absorption.c");
@@ -640,18 +655,11 @@ fn libm_constructs_are_decided_exactly_over_floats() {
 fn two_floats_ordered_by_their_bits_are_decided_by_the_float_solver() {
     // musl's hypot: `if (ux.i < uy.i)` with both signs cleared. Each side is read as a
     // number tied to its float, and the two numbers are ordered.
-    let path = file("svcomp", "two_floats_bits_unreachable.c");
-    let (answer, witness, code) = reach(&[&path]);
-    assert_eq!(answer["answer"], "unreachable", "{answer}");
-    assert_eq!(code, Some(0));
-    assert!(witness.is_none());
-    let path = file("svcomp", "two_floats_bits_reachable.c");
-    let (answer, witness, code) = reach(&[&path]);
-    assert_eq!(answer["answer"], "reachable", "{answer}");
+    let (answer, witness, code) = reach(&[&file("svcomp", "two_floats_bits_unreachable.c")]);
+    assert_proved_unreachable(&answer, &witness, code);
+    let (answer, witness) = assert_reached_natively(&file("svcomp", "two_floats_bits_reachable.c"));
     assert_eq!(answer["paths"]["unknown"], 0, "{answer}");
     assert_eq!(answer["method"], "float solver", "{answer}");
-    assert_eq!(code, Some(1));
-    let witness = witness.expect("a witness");
     let double = |k: usize| -> f64 {
         witness["inputs"][0]["values"][k]["decimal"]
             .as_str()
@@ -661,25 +669,11 @@ fn two_floats_ordered_by_their_bits_are_decided_by_the_float_solver() {
     let (x, y) = (double(0), double(1));
     let magnitude = |v: f64| v.to_bits() & (u64::MAX >> 1);
     assert!(magnitude(x) < magnitude(y) && x > 1.0 && y < 1.5, "{x} {y}");
-    let p = replay(&path, "main", &witness);
-    assert_eq!(
-        p["native_end"], "fails assertion `__VERIFIER_error()`",
-        "{p}"
-    );
     // Its `ex - ey` of the two exponent fields: a sum of the two numbers.
     let (answer, witness, code) = reach(&[&file("svcomp", "exponent_gap_unreachable.c")]);
     assert_proved_unreachable(&answer, &witness, code);
-    let path = file("svcomp", "exponent_gap_reachable.c");
-    let (answer, witness, code) = reach(&[&path]);
-    assert_eq!(answer["answer"], "reachable", "{answer}");
+    let (answer, _) = assert_reached_natively(&file("svcomp", "exponent_gap_reachable.c"));
     assert_eq!(answer["method"], "float solver", "{answer}");
-    assert_eq!(code, Some(1));
-    let witness = witness.expect("a witness");
-    let p = replay(&path, "main", &witness);
-    assert_eq!(
-        p["native_end"], "fails assertion `__VERIFIER_error()`",
-        "{p}"
-    );
 }
 
 #[test]
@@ -690,16 +684,7 @@ fn a_range_reduction_through_an_integer_keeps_the_table_index_in_bounds() {
     let (answer, witness, code) = reach(&[&file("svcomp", "range_reduced_index_unreachable.c")]);
     assert_proved_unreachable(&answer, &witness, code);
     // One table entry fewer: the reduced value reaches -180 and the index its end.
-    let path = file("svcomp", "range_reduced_index_reachable.c");
-    let (answer, witness, code) = reach(&[&path]);
-    assert_eq!(answer["answer"], "reachable", "{answer}");
-    assert_eq!(code, Some(1));
-    let witness = witness.expect("a witness");
-    let p = replay(&path, "main", &witness);
-    assert_eq!(
-        p["native_end"], "fails assertion `__VERIFIER_error()`",
-        "{p}"
-    );
+    assert_reached_natively(&file("svcomp", "range_reduced_index_reachable.c"));
 }
 
 #[test]
