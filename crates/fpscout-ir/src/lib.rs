@@ -981,6 +981,11 @@ pub enum ExternalKind {
     Output(OutputFn),
     /// Ends the program (`exit`, `abort`, a failed `assert`): ends the path with an event.
     End(EndFn),
+    /// Sets or reads the rounding direction (`fesetround`, `fegetround`): state of the
+    /// walk that every domain keeps, not native code.
+    Rounding(RoundingFn),
+    /// `nan(tag)`, `nanf(tag)`: a quiet NaN whose payload glibc reads from the string.
+    NanFromTag(FloatTy),
     /// Any other function: called natively when its symbol can be found at run time and
     /// its arguments are numbers.
     Native,
@@ -1082,6 +1087,80 @@ impl EndFn {
             "abort" => EndFn::Abort,
             "__assert_fail" | "__assert_perror_fail" => EndFn::AssertFail,
             _ => return None,
+        })
+    }
+}
+
+/// The `<fenv.h>` functions of the rounding direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum RoundingFn {
+    /// `int fesetround(int)`: 0 when the direction is one of the four, else nonzero and
+    /// nothing changes.
+    Set,
+    /// `int fegetround(void)`.
+    Get,
+}
+
+/// The NaN-making function `name` is, with its result type (`nan`, `nanf`).
+pub fn nan_from_tag(name: &str) -> Option<FloatTy> {
+    match name {
+        "nan" => Some(FloatTy::F64),
+        "nanf" => Some(FloatTy::F32),
+        _ => None,
+    }
+}
+
+impl RoundingFn {
+    pub fn from_c_name(name: &str) -> Option<RoundingFn> {
+        Some(match name {
+            "fesetround" => RoundingFn::Set,
+            "fegetround" => RoundingFn::Get,
+            _ => return None,
+        })
+    }
+}
+
+/// An IEEE rounding direction, as `fesetround` selects it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub enum RoundingDirection {
+    #[default]
+    ToNearest,
+    Downward,
+    Upward,
+    TowardZero,
+}
+
+impl RoundingDirection {
+    /// The direction of a `FE_*` value of x86-64 glibc's `<fenv.h>` (the x87 control
+    /// word's rounding bits); `None` for any other value, which `fesetround` refuses.
+    pub fn from_fenv(value: u32) -> Option<RoundingDirection> {
+        Some(match value {
+            0 => RoundingDirection::ToNearest,
+            0x400 => RoundingDirection::Downward,
+            0x800 => RoundingDirection::Upward,
+            0xc00 => RoundingDirection::TowardZero,
+            _ => return None,
+        })
+    }
+
+    /// The `FE_*` value `fegetround` returns.
+    pub fn fenv_value(self) -> u32 {
+        match self {
+            RoundingDirection::ToNearest => 0,
+            RoundingDirection::Downward => 0x400,
+            RoundingDirection::Upward => 0x800,
+            RoundingDirection::TowardZero => 0xc00,
+        }
+    }
+}
+
+impl fmt::Display for RoundingDirection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            RoundingDirection::ToNearest => "to nearest",
+            RoundingDirection::Downward => "downward",
+            RoundingDirection::Upward => "upward",
+            RoundingDirection::TowardZero => "toward zero",
         })
     }
 }

@@ -2516,6 +2516,10 @@ impl FuncCx<'_> {
             ExternalKind::End(end)
         } else if let Some(output) = OutputFn::from_c_name(&name) {
             ExternalKind::Output(output)
+        } else if let Some(rounding) = RoundingFn::from_c_name(&name) {
+            ExternalKind::Rounding(rounding)
+        } else if let Some(ty) = nan_from_tag(&name).filter(|_| args.len() == 1) {
+            ExternalKind::NanFromTag(ty)
         } else {
             ExternalKind::Native
         };

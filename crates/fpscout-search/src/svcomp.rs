@@ -71,6 +71,12 @@ const INTEGER_INPUTS: [(&str, &str); 18] = [
     ("__VERIFIER_nondet_pthread_t", "unsigned long"),
 ];
 
+/// The nondet string function: a pointer to bytes no run defines.
+const STRING_INPUT: &str = "__VERIFIER_nondet_const_char_pointer";
+
+/// Bytes of each nondet string, its NUL included.
+const STRING_BYTES: usize = 16;
+
 /// Elements of the integer array by default: integers cost the search nothing (they are
 /// fixed or drawn, never solved for), so calls in loops get room without `--array-len`.
 const DEFAULT_INTEGERS: usize = 64;
@@ -109,6 +115,11 @@ pub struct CallInputs {
     /// The program reads integer nondets (`__VERIFIER_nondet_int()`…): an `integers` array.
     pub integers: bool,
     pub integer_calls: usize,
+    /// The program asks for nondet strings (`__VERIFIER_nondet_const_char_pointer()`):
+    /// each is a fresh allocation of [`STRING_BYTES`] bytes, all uninitialised but the
+    /// last, a NUL. A walk that reads one stops there, so no answer rests on its bytes;
+    /// `nan(tag)` needs them only for the payload.
+    pub strings: bool,
     /// `main` is defined `void main()` (older tasks): the harness calls it and returns 0,
     /// since reading the result of a void call is no value.
     pub void_main: bool,
@@ -149,6 +160,13 @@ impl Harness {
                 "integers[{}]",
                 self.inputs.integer_calls.max(DEFAULT_INTEGERS)
             ));
+        }
+        if arrays.is_empty() && self.inputs.strings {
+            return format!(
+                "SV-COMP program without nondet numbers: main runs as {HARNESS_FUNCTION}; \
+                 each nondet string is {STRING_BYTES} bytes no run defines (a walk that \
+                 reads them stops there)"
+            );
         }
         if arrays.is_empty() {
             return format!(
@@ -288,6 +306,7 @@ pub fn call_inputs(text: &str) -> Option<CallInputs> {
         results: harness.results,
         result_slots: harness.result_slots,
         double_range: harness.range,
+        strings: mentions_call(text, STRING_INPUT),
         void_main: false,
     };
     let has_main =
@@ -299,6 +318,7 @@ pub fn call_inputs(text: &str) -> Option<CallInputs> {
     let svcomp = inputs.floats
         || inputs.doubles
         || inputs.integers
+        || inputs.strings
         || ERROR_MARKERS.iter().any(|n| mentions_call(text, n));
     (svcomp && has_main).then_some(CallInputs {
         void_main,
@@ -488,6 +508,20 @@ fn support_source(inputs: CallInputs) -> String {
             )
         })
         .collect();
+    let string_function = if inputs.strings {
+        format!(
+            "__attribute__((weak)) const char *{STRING_INPUT}(void) {{
+  char *s = malloc({STRING_BYTES});
+  if (s == NULL)
+    abort();
+  s[{STRING_BYTES} - 1] = 0;
+  return s;
+}}
+"
+        )
+    } else {
+        String::new()
+    };
     let harness_functions = format!(
         "
 static double *fpscout_results;
@@ -537,7 +571,7 @@ __attribute__((weak)) void __VERIFIER_assume(int holds) {{
   if (!holds)
     exit(0);
 }}
-{integer_functions}__attribute__((weak)) void reach_error(void) {{
+{integer_functions}{string_function}__attribute__((weak)) void reach_error(void) {{
   __assert_fail(\"reach_error()\", __FILE__, __LINE__, __func__);
 }}
 __attribute__((weak)) void __VERIFIER_error(void) {{
@@ -585,12 +619,14 @@ pub fn harness(files: &mut Vec<SourceFile>) -> Result<Option<Harness>, InputErro
             inputs.float_calls += found.float_calls;
             inputs.double_calls += found.double_calls;
             inputs.integers |= found.integers;
+            inputs.strings |= found.strings;
             inputs.void_main |= found.void_main;
             inputs.integer_calls += found.integer_calls;
             inputs.results |= found.results;
             inputs.result_slots += found.result_slots;
             ranges.push(found.double_range);
-            harnessed.push((k, undeclared_integer_inputs(&text)));
+            let strings_undeclared = found.strings && !declares(&text, STRING_INPUT);
+            harnessed.push((k, undeclared_integer_inputs(&text), strings_undeclared));
         }
     }
     if harnessed.is_empty() {
@@ -610,13 +646,16 @@ pub fn harness(files: &mut Vec<SourceFile>) -> Result<Option<Harness>, InputErro
     std::fs::write(dir.path().join("fpscout.h"), HEADER)
         .and_then(|()| std::fs::write(&support, support_source(inputs)))
         .map_err(write_error)?;
-    for (k, undeclared) in harnessed {
+    for (k, undeclared, strings_undeclared) in harnessed {
         // A preprocessed file is compiled without the preprocessor: it declares what it
         // calls itself (clang would only warn that -include is unused).
         if SourceKind::is_preprocessed(&files[k].path) {
             continue;
         }
         let mut prelude_text = PRELUDE.to_string();
+        if strings_undeclared {
+            prelude_text.push_str(&format!("const char *{STRING_INPUT}(void);\n"));
+        }
         for (name, ty) in undeclared {
             prelude_text.push_str(&format!("{ty} {name}(void);\n"));
         }
@@ -671,6 +710,25 @@ mod tests {
             None
         );
         assert_eq!(call_inputs("double f(double x) { return x; }"), None);
+    }
+
+    #[test]
+    fn recognises_nondet_strings() {
+        let text = "const char* __VERIFIER_nondet_const_char_pointer();\nvoid __VERIFIER_assert(int c);\nint main(void) { float f = nan(__VERIFIER_nondet_const_char_pointer()); __VERIFIER_assert(f != f); }";
+        let found = call_inputs(text).expect("an SV-COMP program");
+        assert!(found.strings && !found.floats && !found.integers);
+        assert!(declares(text, STRING_INPUT));
+        let source = support_source(found);
+        assert!(
+            source.contains(&format!("const char *{STRING_INPUT}(void) {{")),
+            "{source}"
+        );
+        // The NUL is the one byte written: the others are defined by no run.
+        assert!(
+            source.contains(&format!("s[{STRING_BYTES} - 1] = 0;")),
+            "{source}"
+        );
+        assert!(!support_source(CallInputs::default()).contains(STRING_INPUT));
     }
 
     #[test]

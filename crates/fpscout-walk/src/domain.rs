@@ -9,7 +9,7 @@
 use crate::WalkError;
 use fpscout_ir::{
     CastOp, CmpLowering, ExternalCall, FBinOp, FBinaryOp, FCmpPred, FUnaryOp, FloatTy, FpClassMask,
-    FpOpId, IBinOp, ICmpPred, MathFn, OutMathFn, ScalarTy,
+    FpOpId, IBinOp, ICmpPred, MathFn, OutMathFn, RoundingDirection, ScalarTy,
 };
 
 /// Where a floating-point operation happens: the IR op and, for vectors, the lane.
@@ -206,10 +206,50 @@ pub trait Domain {
             call.name
         )))
     }
+    /// `nan(tag)` of type `ty`: glibc's NaN for the tag's bytes (`None` when the walk
+    /// cannot read them: then only a domain that needs no payload has a value).
+    fn nan_from_tag(&mut self, ty: FloatTy, tag: Option<&[u8]>) -> DResult<Self::Scalar> {
+        let tag = tag.ok_or_else(|| {
+            WalkError::unsupported("nan() of a string the walk cannot read (its payload)")
+        })?;
+        Ok(self.constant(ScalarTy::Float(ty), glibc_nan(ty, tag)))
+    }
+    /// Rounds the operations that follow in `direction` (`fesetround`; a walk starts to
+    /// nearest). Domains that only round to nearest refuse the others.
+    fn set_rounding(&mut self, direction: RoundingDirection) -> DResult<()> {
+        if direction == RoundingDirection::ToNearest {
+            Ok(())
+        } else {
+            Err(WalkError::unsupported(format!(
+                "rounding {direction} (fesetround) in this domain, which rounds to nearest"
+            )))
+        }
+    }
+    /// The rounding direction in force (`fegetround`).
+    fn rounding(&self) -> RoundingDirection {
+        RoundingDirection::ToNearest
+    }
     /// Commits to one direction of a branch (after `Decision::Both`); returns whether the
     /// direction is still feasible.
     fn assume(&mut self, cond: &Self::Scalar, taken: bool) -> DResult<bool> {
         let _ = (cond, taken);
         Ok(true)
+    }
+}
+
+/// The bits of glibc's `nan(tag)` (or `nanf`), from the library itself: the payload is
+/// the tag read as an unsigned number when it is one, as glibc decides.
+pub fn glibc_nan(ty: FloatTy, tag: &[u8]) -> u64 {
+    extern "C" {
+        fn nan(tag: *const std::ffi::c_char) -> f64;
+        fn nanf(tag: *const std::ffi::c_char) -> f32;
+    }
+    let tag = std::ffi::CString::new(tag.to_vec()).unwrap_or_default();
+    // SAFETY: glibc reads the NUL-terminated string and nothing else.
+    unsafe {
+        match ty {
+            FloatTy::F64 => nan(tag.as_ptr()).to_bits(),
+            FloatTy::F32 => u64::from(nanf(tag.as_ptr()).to_bits()),
+        }
     }
 }

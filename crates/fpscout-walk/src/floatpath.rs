@@ -14,12 +14,12 @@ use crate::domain::{DResult, Decision, Domain, OpSite};
 use crate::WalkError;
 use fpscout_fpsolve::{
     integer_type_range, Arith, BitTest, BitView, Constraint, FcmpPredicate, FloatClasses,
-    FloatDomain, Format, IntDomain, IntOrder, IntPredicate, LibmFunction, MinMaxOp, Network,
-    NetworkError, Propagation, VarId,
+    FloatDomain, FloatValue, Format, IntDomain, IntOrder, IntPredicate, LibmFunction, MinMaxOp,
+    Network, NetworkError, Propagation, VarId,
 };
 use fpscout_ir::{
     CastOp, CmpLowering, ExceptionSet, ExternalCall, FBinOp, FBinaryOp, FCmpPred, FUnaryOp,
-    FloatTy, FpClassMask, FpOpId, IBinOp, ICmpPred, MathFn, ScalarTy, Type,
+    FloatTy, FpClassMask, FpOpId, IBinOp, ICmpPred, MathFn, RoundingDirection, ScalarTy, Type,
 };
 use std::collections::HashSet;
 
@@ -327,6 +327,9 @@ pub struct FloatPath {
     watched: Vec<Watched>,
     /// Network cells recorded so far (see [`WATCHED_CELLS`]).
     recorded: usize,
+    /// The path's rounding direction (`fesetround`): the network rounds to nearest, so
+    /// under another direction only operands the path pins to one number are computed.
+    rounding: RoundingDirection,
 }
 
 impl FloatPath {
@@ -347,6 +350,7 @@ impl FloatPath {
             watch: HashSet::new(),
             watched: Vec::new(),
             recorded: 0,
+            rounding: RoundingDirection::ToNearest,
         }
     }
 
@@ -433,6 +437,34 @@ impl FloatPath {
                 kind_of(other)
             ))),
         }
+    }
+
+    /// The bits of an operand of an operation that rounds while the path rounds in a
+    /// direction other than to nearest: known bits, or a float the path pins to one
+    /// number (`x` after `if (x != 1.0f) abort();`). Anything else is refused, since the
+    /// network's operations round to nearest.
+    fn pinned(&self, ty: FloatTy, v: &PathScalar, what: &str) -> DResult<u64> {
+        let point = match v {
+            PathScalar::Bits(bits) => return Ok(*bits),
+            PathScalar::Float(var) => self
+                .network
+                .float_domain(*var)
+                .ok()
+                .and_then(|d| d.as_point())
+                .filter(|p| matches!(p, FloatValue::Num(_))),
+            _ => None,
+        };
+        point.map(|p| format_of(ty).to_bits(p)).ok_or_else(|| {
+            WalkError::unsupported(format!(
+                "{what} of a float input rounding {} (fesetround): the float solver's \
+                 operations round to nearest",
+                self.rounding
+            ))
+        })
+    }
+
+    fn rounds_to_nearest(&self) -> bool {
+        self.rounding == RoundingDirection::ToNearest
     }
 
     /// Runs a concrete operation on known bits, forgetting its events (reach does not
@@ -871,14 +903,40 @@ impl FloatPath {
 
 impl Domain for FloatPath {
     type Scalar = PathScalar;
-    type Snapshot = Network;
+    type Snapshot = (Network, RoundingDirection);
 
-    fn snapshot(&self) -> Network {
-        self.network.clone()
+    fn snapshot(&self) -> (Network, RoundingDirection) {
+        (self.network.clone(), self.rounding)
     }
 
-    fn restore(&mut self, snapshot: Network) {
-        self.network = snapshot;
+    fn restore(&mut self, (network, rounding): (Network, RoundingDirection)) {
+        self.network = network;
+        // Infallible in the concrete domain.
+        let _ = self.set_rounding(rounding);
+    }
+
+    fn begin_walk(&mut self) {
+        let _ = self.set_rounding(RoundingDirection::ToNearest);
+    }
+
+    /// The network's NaN has no payload: any `nan(tag)` is a NaN, whatever the tag.
+    fn nan_from_tag(&mut self, ty: FloatTy, _tag: Option<&[u8]>) -> DResult<PathScalar> {
+        self.external_results += 1;
+        let name = format!("nan#{}", self.external_results);
+        let format = format_of(ty);
+        Ok(PathScalar::Float(
+            self.network
+                .float_var_in(&name, FloatDomain::nan_only(format)),
+        ))
+    }
+
+    fn set_rounding(&mut self, direction: RoundingDirection) -> DResult<()> {
+        self.rounding = direction;
+        self.concrete.set_rounding(direction)
+    }
+
+    fn rounding(&self) -> RoundingDirection {
+        self.rounding
     }
 
     fn constant(&self, _ty: ScalarTy, bits: u64) -> PathScalar {
@@ -909,6 +967,15 @@ impl Domain for FloatPath {
         if let (PathScalar::Bits(x), PathScalar::Bits(y)) = (a, b) {
             return self
                 .known_at(site, |c| c.fbin(op, ty, x, y, site))
+                .map(PathScalar::Bits);
+        }
+        if !self.rounds_to_nearest() && op != FBinOp::FRem {
+            let (x, y) = (
+                self.pinned(ty, a, "arithmetic")?,
+                self.pinned(ty, b, "arithmetic")?,
+            );
+            return self
+                .known_at(site, |c| c.fbin(op, ty, &x, &y, site))
                 .map(PathScalar::Bits);
         }
         let (x, y) = (self.float_var(ty, a)?, self.float_var(ty, b)?);
@@ -1036,6 +1103,16 @@ impl Domain for FloatPath {
                 .known_at(site, |c| c.funary(op, ty, x, site))
                 .map(PathScalar::Bits);
         }
+        let rounds = matches!(
+            op,
+            FUnaryOp::SqrtInsn | FUnaryOp::Rint | FUnaryOp::NearbyInt
+        );
+        if rounds && !self.rounds_to_nearest() {
+            let x = self.pinned(ty, a, &format!("{op:?}"))?;
+            return self
+                .known_at(site, |c| c.funary(op, ty, &x, site))
+                .map(PathScalar::Bits);
+        }
         let x = self.float_var(ty, a)?;
         let r = match op {
             FUnaryOp::SqrtInsn => self.network.sqrt(x),
@@ -1127,6 +1204,17 @@ impl Domain for FloatPath {
                 .known_at(site, |k| k.fma(ty, x, y, z, site))
                 .map(PathScalar::Bits);
         }
+        if !self.rounds_to_nearest() {
+            let what = "fused multiply-add";
+            let (x, y, z) = (
+                self.pinned(ty, a, what)?,
+                self.pinned(ty, b, what)?,
+                self.pinned(ty, c, what)?,
+            );
+            return self
+                .known_at(site, |k| k.fma(ty, &x, &y, &z, site))
+                .map(PathScalar::Bits);
+        }
         Err(WalkError::unsupported(
             "fused multiply-add of a float input (one rounding: not a float-solver constraint)",
         ))
@@ -1144,6 +1232,16 @@ impl Domain for FloatPath {
             .map(|a| self.concrete_bits(a))
             .collect::<Option<Vec<u64>>>()
         {
+            return self
+                .known_at(site, |c| c.math(func, ty, &bits, site))
+                .map(PathScalar::Bits);
+        }
+        if !self.rounds_to_nearest() {
+            let what = format!("libm function '{}'", func.c_name());
+            let bits = args
+                .iter()
+                .map(|a| self.pinned(ty, a, &what))
+                .collect::<DResult<Vec<u64>>>()?;
             return self
                 .known_at(site, |c| c.math(func, ty, &bits, site))
                 .map(PathScalar::Bits);
@@ -1198,6 +1296,21 @@ impl Domain for FloatPath {
             return self
                 .known_at(site, |c| c.fcast(op, from, to, x, site))
                 .map(PathScalar::Bits);
+        }
+        if !self.rounds_to_nearest() {
+            if let (CastOp::FPTrunc, ScalarTy::Float(f)) = (op, from) {
+                let x = self.pinned(f, a, "a conversion to a narrower float")?;
+                return self
+                    .known_at(site, |c| c.fcast(op, from, to, &x, site))
+                    .map(PathScalar::Bits);
+            }
+            if matches!(op, CastOp::SIToFP | CastOp::UIToFP) {
+                return Err(WalkError::unsupported(format!(
+                    "a conversion of a symbolic integer to a float rounding {} (fesetround): \
+                     the float solver's conversions round to nearest",
+                    self.rounding
+                )));
+            }
         }
         let (r, watched) = match (op, from, to, a) {
             (CastOp::FPExt | CastOp::FPTrunc, ScalarTy::Float(f), ScalarTy::Float(t), _) => {

@@ -259,7 +259,10 @@ impl QuietBlocks {
                 ExternalKind::Native if CONTROL_TRANSFERS.contains(&ext.call.name.as_str()) => {
                     Step::Loud
                 }
-                ExternalKind::Output(_) | ExternalKind::Native => Step::Quiet,
+                ExternalKind::Output(_)
+                | ExternalKind::Rounding(_)
+                | ExternalKind::NanFromTag(_)
+                | ExternalKind::Native => Step::Quiet,
             },
             _ => Step::Quiet,
         }

@@ -776,6 +776,27 @@ impl<'m, D: Domain> Walker<'m, D> {
                     call.name
                 )))
             }
+            ExternalKind::Rounding(RoundingFn::Set) => {
+                let requested = self.uint_of(arg(0)?, 32)? as u32;
+                match RoundingDirection::from_fenv(requested) {
+                    Some(direction) => {
+                        self.domain.set_rounding(direction)?;
+                        Some(0)
+                    }
+                    None => Some(1),
+                }
+            }
+            ExternalKind::NanFromTag(ty) => {
+                // A tag the walk cannot read (uninitialised bytes, a nondet string) is no
+                // error: a domain that does not need the payload gives any NaN.
+                let tag = self.c_bytes(arg(0)?).ok();
+                let nan = self.domain.nan_from_tag(ty, tag.as_deref())?;
+                set(frame, dest, Reg::Scalar(nan));
+                return Ok(None);
+            }
+            ExternalKind::Rounding(RoundingFn::Get) => {
+                Some(u64::from(self.domain.rounding().fenv_value()))
+            }
             ExternalKind::Native => {
                 let mut args = Vec::with_capacity(ext.args.len());
                 for (i, ty) in call.arg_tys.iter().enumerate() {
@@ -804,8 +825,14 @@ impl<'m, D: Domain> Walker<'m, D> {
         Ok(None)
     }
 
-    /// The bytes of a NUL-terminated string in the walker's memory (at most 4096).
+    /// The text of a NUL-terminated string in the walker's memory (at most 4096 bytes).
     fn c_string(&mut self, p: &Reg<D::Scalar>) -> DResult<String> {
+        let bytes = self.c_bytes(p)?;
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    /// The bytes of a NUL-terminated string in the walker's memory (at most 4096).
+    fn c_bytes(&mut self, p: &Reg<D::Scalar>) -> DResult<Vec<u8>> {
         let p = self.ptr_of(p)?;
         let mut bytes = Vec::new();
         for i in 0..4096 {
@@ -821,7 +848,7 @@ impl<'m, D: Domain> Walker<'m, D> {
             }
             bytes.push(b);
         }
-        Ok(String::from_utf8_lossy(&bytes).into_owned())
+        Ok(bytes)
     }
 
     /// Counts a fork at block `at` of `func` on this path: the stop reason once the forks

@@ -713,3 +713,151 @@ fn is_fpclass_every_mask_matches_native() {
     }
     crosscheck(&m, &[("cls.ll", &text)], &cases);
 }
+
+/// `fesetround` in the concrete domain: every operation that rounds, in each of the four
+/// directions (and a refused one, which changes nothing), against the processor, on
+/// random operands of every magnitude and on operands whose results round.
+#[test]
+fn directed_rounding_matches_native() {
+    let src = "#include <fenv.h>\n#include <math.h>\n\
+        #define ROUNDED(name, type, expr) type name(type a, type b, int mode) { \
+          int refused = fesetround(mode); type r = (expr); \
+          if (fegetround() != (refused ? FE_TONEAREST : mode)) r = -r; \
+          fesetround(FE_TONEAREST); return r; }\n\
+        ROUNDED(r_add, double, a + b)\n\
+        ROUNDED(r_sub, double, a - b)\n\
+        ROUNDED(r_mul, double, a * b)\n\
+        ROUNDED(r_div, double, a / b)\n\
+        ROUNDED(r_sqrt, double, sqrt(a) + 0.0 * b)\n\
+        ROUNDED(r_rint, double, rint(a * b))\n\
+        ROUNDED(r_narrow, double, (double)(float)(a * b))\n\
+        ROUNDED(r_from_long, double, (double)(long)(a * 1e18) + (double)(float)(long)(b * 1e18))\n\
+        ROUNDED(r_fma, double, fma(a, b, a))\n\
+        ROUNDED(r_addf, float, a + b)\n\
+        ROUNDED(r_divf, float, a / b)\n";
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut cases = vec![];
+    let functions = [
+        "r_add",
+        "r_sub",
+        "r_mul",
+        "r_div",
+        "r_sqrt",
+        "r_rint",
+        "r_narrow",
+        "r_from_long",
+        "r_fma",
+    ];
+    for mode in [0u64, 0x400, 0x800, 0xc00, 0x123] {
+        for name in functions {
+            for k in 0..24 {
+                // Half of every magnitude, half near 1 (where a sum or product rounds).
+                let (a, b) = if k % 2 == 0 {
+                    (next(), next())
+                } else {
+                    let near = |r: u64| (1.0 + (r >> 11) as f64 * 2f64.powi(-53)).to_bits();
+                    (near(next()), near(next()) ^ ((next() & 1) << 63))
+                };
+                let fpmode = if k % 6 == 5 { FTZ_DAZ } else { IEEE };
+                cases.push(case(
+                    name,
+                    &[CTy::F64, CTy::F64, CTy::I32],
+                    CTy::F64,
+                    &[a, b, mode],
+                    fpmode,
+                    None,
+                ));
+            }
+        }
+        for name in ["r_addf", "r_divf"] {
+            for _ in 0..24 {
+                let (a, b) = (next() & 0xffff_ffff, next() & 0xffff_ffff);
+                cases.push(case(
+                    name,
+                    &[CTy::F32, CTy::F32, CTy::I32],
+                    CTy::F32,
+                    &[a, b, mode],
+                    IEEE,
+                    None,
+                ));
+            }
+        }
+    }
+    // One fixed row: 1 + 1.5 * 2^-24 in binary32 is 1 + 2^-23 to nearest, 1 downward.
+    for (mode, want) in [(0u64, 0x3f80_0001u64), (0x400, 0x3f80_0000)] {
+        cases.push(case(
+            "r_addf",
+            &[CTy::F32, CTy::F32, CTy::I32],
+            CTy::F32,
+            &[0x3f80_0000, 0x33c0_0000, mode],
+            IEEE,
+            Some((want, IE)),
+        ));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let c_path = dir.path().join("rounding.c");
+    std::fs::write(&c_path, src).unwrap();
+    let tc = fpscout_toolchain::Toolchain::discover().expect("clang-19");
+    let module = fpscout_llvm::load_build(
+        &tc,
+        &c_path,
+        fpscout_toolchain::BuildKind::P,
+        &fpscout_toolchain::BuildFlags::default(),
+        dir.path(),
+    )
+    .expect("lower rounding.c");
+    crosscheck(&module, &[("rounding.c", src)], &cases);
+}
+
+/// `nan(tag)` and `nanf(tag)` in the concrete domain: glibc's payloads (a number, hex, an
+/// empty tag, text that is no number, a number too large) bit for bit.
+#[test]
+fn nan_of_a_tag_matches_native() {
+    let src = "#include <math.h>\n\
+        double tagged(double k) { return k == 0 ? nan(\"1\") : k == 1 ? nan(\"0x7ffff\") \
+          : k == 2 ? nan(\"\") : k == 3 ? nan(\"junk\") : k == 4 ? nan(\"0777\") \
+          : nan(\"123456789012345678901234567890\"); }\n\
+        float tagged_f(float k) { return k == 0 ? nanf(\"1\") : k == 1 ? nanf(\"0x7ffff\") \
+          : k == 2 ? nanf(\"\") : k == 3 ? nanf(\"junk\") : k == 4 ? nanf(\"0777\") \
+          : nanf(\"123456789012345678901234567890\"); }\n";
+    let mut cases = vec![];
+    for k in 0..6u32 {
+        let want_d = (k == 0).then_some((0x7ff8_0000_0000_0001, NONE));
+        let want_f = (k == 0).then_some((0x7fc0_0001, NONE));
+        cases.push(case(
+            "tagged",
+            &[CTy::F64],
+            CTy::F64,
+            &[f64::from(k).to_bits()],
+            IEEE,
+            want_d,
+        ));
+        cases.push(case(
+            "tagged_f",
+            &[CTy::F32],
+            CTy::F32,
+            &[u64::from((k as f32).to_bits())],
+            IEEE,
+            want_f,
+        ));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let c_path = dir.path().join("tags.c");
+    std::fs::write(&c_path, src).unwrap();
+    let tc = fpscout_toolchain::Toolchain::discover().expect("clang-19");
+    let module = fpscout_llvm::load_build(
+        &tc,
+        &c_path,
+        fpscout_toolchain::BuildKind::P,
+        &fpscout_toolchain::BuildFlags::default(),
+        dir.path(),
+    )
+    .expect("lower tags.c");
+    crosscheck(&module, &[("tags.c", src)], &cases);
+}

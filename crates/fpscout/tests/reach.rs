@@ -843,3 +843,52 @@ fn floats_converted_from_integers_the_solver_does_not_follow_are_new_variables()
     let (answer, witness, code) = reach(&[&path, "--time-budget", "30"]);
     assert_proved_unreachable(&answer, &witness, code);
 }
+
+#[test]
+fn a_rounding_direction_set_by_fesetround_is_followed_where_the_path_pins_the_operands() {
+    // float-rounding1: assumptions pin both inputs, so each sum is computed exactly as
+    // the processor rounds it in the direction in force.
+    let (answer, witness, code) = reach(&[&file("svcomp", "rounding_direction_unreachable.c")]);
+    assert_proved_unreachable(&answer, &witness, code);
+    let (_, witness) = assert_reached_natively(&file("svcomp", "rounding_direction_reachable.c"));
+    let values = &witness["inputs"][0]["values"];
+    assert_eq!(values[0]["hex"], "0x1p+0", "{witness}");
+    assert_eq!(values[1]["hex"], "0x1.8p-24", "{witness}");
+    // An operand the path does not pin: the network rounds to nearest, so the path is
+    // left open with the reason, never refuted.
+    let path = file("svcomp", "rounding_direction_unpinned.c");
+    let (answer, witness, code) = reach(&[&path, "--time-budget", "3"]);
+    assert_eq!(answer["answer"], "unknown", "{answer}");
+    assert_eq!(code, Some(3));
+    assert!(witness.is_none());
+    let reason = answer["reason"].as_str().unwrap_or_default();
+    assert!(reason.contains("rounding upward (fesetround)"), "{answer}");
+}
+
+#[test]
+fn nan_of_a_nondet_string_is_decided_without_its_bytes() {
+    // SV-COMP's esbmc nan task: the string's bytes are defined by no run, and nan() of
+    // any string is a NaN; the interpreter's one run cannot read them, the float
+    // solver's walk does not need to.
+    let (answer, witness, code) = reach(&[&file("svcomp", "nondet_string_nan_unreachable.c")]);
+    assert_proved_unreachable(&answer, &witness, code);
+    assert_eq!(answer["method"], "float solver", "{answer}");
+    // Reached on the executable's one run (the interpreter cannot read the bytes for
+    // the payload, so `run` cannot replay it there).
+    let (answer, witness, code) = reach(&[&file("svcomp", "nondet_string_nan_reachable.c")]);
+    assert_eq!(answer["answer"], "reachable", "{answer}");
+    assert_eq!(code, Some(1));
+    let witness = witness.expect("a witness");
+    assert_eq!(
+        witness["native"], "fails assertion `__VERIFIER_error()`",
+        "{witness}"
+    );
+    // Reading the bytes themselves decides nothing: unknown, with the reason.
+    let path = file("svcomp", "nondet_string_bytes.c");
+    let (answer, witness, code) = reach(&[&path, "--time-budget", "3"]);
+    assert_eq!(answer["answer"], "unknown", "{answer}");
+    assert_eq!(code, Some(3));
+    assert!(witness.is_none());
+    let reason = answer["reason"].as_str().unwrap_or_default();
+    assert!(reason.contains("read of uninitialized memory"), "{answer}");
+}

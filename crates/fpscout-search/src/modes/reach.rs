@@ -1116,12 +1116,28 @@ fn run_reach_sized(
             (false, PathSolver::Z3FloatTheory) => "z3 qf_fp",
         },
     };
-    if space.inputs.is_empty() && !space.has_integer_arrays() {
+    let no_inputs = space.inputs.is_empty() && !space.has_integer_arrays();
+    let mut decided = false;
+    let mut one_run_open = None;
+    if no_inputs {
         report.method = "one run";
         decide_by_one_run(&replayer, &space, module, deadline, &mut report)?;
-    } else if cfg.common.random_only {
+        // A run the interpreter cannot decide (bytes no run defines, as a nondet
+        // string's) goes on to the float solver's walk, which may not need them.
+        let time_left = deadline.is_none_or(|d| Instant::now() < d);
+        decided = !matches!(report.answer, ReachAnswer::Unknown { .. })
+            || cfg.common.random_only
+            || cfg.solver != PathSolver::FloatSolver
+            || !time_left;
+        if let (false, ReachAnswer::Unknown { reason }) = (decided, &report.answer) {
+            one_run_open = Some(reason.clone());
+            report.method = "float solver";
+            report.paths = PathCounts::default();
+        }
+    }
+    if !decided && cfg.common.random_only {
         random_search(&replayer, &space, cfg, deadline, &mut report)?;
-    } else {
+    } else if !decided {
         // Paths and their searches stop at 90% of the budget, so that random testing
         // keeps a little when they leave the answer open (a larger share for random
         // testing cost the solver answers at 5 s budgets in scripts/bench-reach.sh).
@@ -1170,6 +1186,9 @@ fn run_reach_sized(
                 _ => {}
             }
         }
+    }
+    if let (Some(first), ReachAnswer::Unknown { reason }) = (one_run_open, &mut report.answer) {
+        *reason = format!("{first}; then the float solver: {reason}");
     }
     if let Some(witness) = report.witness.take() {
         report.witness = Some(trim_integers(&replayer, &space, witness, deadline)?);

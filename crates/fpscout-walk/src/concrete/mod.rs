@@ -67,7 +67,8 @@ pub struct Event {
 /// Concrete evaluation with per-operation exception events.
 #[derive(Clone, Debug)]
 pub struct Concrete {
-    /// MXCSR of the modelled mode (flags clear).
+    /// MXCSR of the modelled mode (flags clear), with the rounding direction the walk
+    /// set (`fesetround`; every walk starts to nearest).
     mxcsr: u32,
     /// Isolated outside walks; Active between `begin_walk` and `end_walk`.
     env: Env,
@@ -498,6 +499,7 @@ impl Domain for Concrete {
     /// (inexact too when recorded), which keeps every operation's reading its own.
     fn begin_walk(&mut self) {
         self.walk_depth += 1;
+        self.mxcsr &= !MXCSR_ROUNDING;
         let current = stmxcsr();
         if self.walk_depth == 1 {
             self.saved_mxcsr = current;
@@ -528,6 +530,7 @@ impl Domain for Concrete {
         if current & !FLAG_MASK != self.saved_mxcsr & !FLAG_MASK {
             ldmxcsr(self.saved_mxcsr);
         }
+        self.mxcsr &= !MXCSR_ROUNDING;
         self.env = Env::Isolated(self.mxcsr);
     }
 
@@ -736,6 +739,30 @@ impl Domain for Concrete {
     #[inline]
     fn decide(&mut self, cond: &u64) -> DResult<Decision> {
         Ok(Decision::Known(cond & 1 != 0))
+    }
+
+    /// The processor's own directed rounding: MXCSR's rounding field, part of the mode
+    /// until the walk ends (flags are cleared by reloading the mode), loaded now inside
+    /// a walk.
+    /// glibc's `fesetround` also sets the x87 control word, which only `long double`
+    /// arithmetic reads; the walks model no such value.
+    fn set_rounding(&mut self, direction: RoundingDirection) -> DResult<()> {
+        let control = direction.fenv_value() << 3;
+        self.mxcsr = (self.mxcsr & !MXCSR_ROUNDING) | control;
+        match self.env {
+            Env::Isolated(_) => self.env = Env::Isolated(self.mxcsr),
+            Env::Active | Env::Unchecked => {
+                let current = stmxcsr();
+                if current & MXCSR_ROUNDING != control {
+                    ldmxcsr((current & !MXCSR_ROUNDING) | control);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn rounding(&self) -> RoundingDirection {
+        RoundingDirection::from_fenv((self.mxcsr & MXCSR_ROUNDING) >> 3).unwrap_or_default()
     }
 
     fn native_call(

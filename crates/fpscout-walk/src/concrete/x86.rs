@@ -12,6 +12,8 @@ use std::arch::asm;
 pub const MXCSR_DEFAULT: u32 = 0x1f80;
 pub const MXCSR_FTZ: u32 = 0x8000;
 pub const MXCSR_DAZ: u32 = 0x0040;
+/// The rounding-control field (00 nearest, 01 down, 10 up, 11 toward zero).
+pub const MXCSR_ROUNDING: u32 = 0x6000;
 /// The five IEEE flags (invalid, divide-by-zero, overflow, underflow, inexact).
 pub const FLAG_MASK: u32 = 0x3d;
 
