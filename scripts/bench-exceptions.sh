@@ -9,7 +9,8 @@
 #
 # The functions (name, file, extra arguments) are listed below; each gets
 #   ours:     fpscout exceptions FILE -f NAME --json --jobs 1 --time-budget T --random 1000000000
-#   baseline: the same with --random-only (random inputs over all exponents, every one traced)
+#   baseline: the same with --random-only (random inputs over all exponents at native speed,
+#             traced where they raise something)
 # and one table row with both, as scripts/bench-gsl.sh prints it. The JSON Lines are kept
 # in $FPSCOUT_BENCH_DIR/exceptions-small/ (NAME.jsonl, NAME.random.jsonl), the table in
 # table.txt there.

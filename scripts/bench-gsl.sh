@@ -7,19 +7,23 @@
 #   SHARDS array tasks on a single-node Slurm cluster started here, merged by
 #   `fpscout report`, next to the same run unsharded (scripts/test-slurm.sh with
 #   SOURCE=specfunc.bc, MEASURE=1): shards, wall times, merged and unsharded counts.
-#   TIME_PER_FUNCTION=20   seconds per run (each function gets two runs of this budget)
+#   TIME_PER_FUNCTION=20   seconds per run of ours
+#   BASELINE_TIME_PER_FUNCTION  seconds per baseline run (default TIME_PER_FUNCTION; #29's
+#                          goal compares ours at 15 s with the baseline at 54 s)
 #   JOBS=2                 functions analysed at once
 #   FPSCOUT=path/to/fpscout  (default: $CARGO_TARGET_DIR/release/fpscout, built when missing)
 #   FPSCOUT_BENCH_DIR      cache (default /var/tmp/fpscout-bench), as scripts/gsl-bitcode.sh
 #
 # Lists every `double gsl_sf_*(double)` and `double gsl_sf_*(double, double)` of the module
 # built by scripts/gsl-bitcode.sh (the non-`_e` forms; 133 functions in GSL 2.7.1: expect
-# about 133 x 2 x TIME_PER_FUNCTION / JOBS seconds, ~45 minutes with the defaults), keeps
+# about 133 x (TIME_PER_FUNCTION + BASELINE_TIME_PER_FUNCTION) / JOBS seconds, ~45 minutes
+# with the defaults), keeps
 # those whose name matches FILTER_REGEX, and runs on each
 #   ours:     fpscout exceptions specfunc.bc -f NAME --json --jobs 1 --time-budget T
 #                 --random 1000000000     (random inputs fill the time solving leaves)
 #   baseline: fpscout exceptions specfunc.bc -f NAME --json --jobs 1 --time-budget T
-#                 --random-only           (random doubles over all exponents, every one traced)
+#                 --random-only           (random doubles over all exponents at native
+#                                          speed, traced where they raise something)
 # The JSON Lines of each run are kept in $cache/exceptions/NAME.jsonl and
 # NAME.random.jsonl (stderr in .err, exit status and seconds in .run); the table printed
 # at the end is also written to $cache/exceptions/table.txt. Progress lines go to stderr
@@ -45,6 +49,8 @@ filter="${1:-.}"
 t="${TIME_PER_FUNCTION:-20}"
 jobs="${JOBS:-2}"
 [[ "$t" =~ ^[0-9]+(\.[0-9]+)?$ ]] || bench_die "TIME_PER_FUNCTION must be a number of seconds, not '$t'"
+baseline_t="${BASELINE_TIME_PER_FUNCTION:-$t}"
+[[ "$baseline_t" =~ ^[0-9]+(\.[0-9]+)?$ ]] || bench_die "BASELINE_TIME_PER_FUNCTION must be a number of seconds, not '$baseline_t'"
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || bench_die "JOBS must be a positive integer, not '$jobs'"
 for tool in python3 llvm-dis-19 timeout flock; do
   command -v "$tool" >/dev/null || bench_die "$tool not found"
@@ -64,7 +70,7 @@ llvm-dis-19 "$bc" -o - \
 count=$(wc -l <"$out/functions.txt")
 [ "$count" -gt 0 ] || bench_die "no scalar gsl_sf_* function matches '$filter'"
 fpscout="$(bench_fpscout "$here")"
-echo "bench-gsl: $count functions, $t s per run, $jobs at a time; results in $out" >&2
+echo "bench-gsl: $count functions, $t s per run ($baseline_t s for the baseline), $jobs at a time; results in $out" >&2
 echo "bench-gsl: fpscout: $fpscout" >&2
 
 # Results of an earlier run of these functions are removed: the table is of this run.
@@ -73,9 +79,15 @@ while read -r name; do
 done <"$out/functions.txt"
 rm -f "$out/.done"
 export BENCH_TOTAL="$count" BENCH_TABLE="$here/scripts/exceptions-table.py" BENCH_SCRIPT
+export BENCH_BASELINE_TIME="$baseline_t"
 
 xargs -P "$jobs" -I{} bash -c 'bench_run_pair "$@"' _ "$fpscout" "$out" "$t" {} "$bc" \
   <"$out/functions.txt" || echo "bench-gsl: some runs did not finish cleanly (see $out/*.err)" >&2
 
 elapsed=$(awk -v s="$script_start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
-python3 "$BENCH_TABLE" "$out" "$out/functions.txt" "$elapsed" | tee "$out/table.txt"
+{
+  python3 "$BENCH_TABLE" "$out" "$out/functions.txt" "$elapsed"
+  echo
+  echo "unique (GSL source line, kind) at GSL's own instructions, ours at $t s, random at $baseline_t s:"
+  python3 "$here/scripts/gsl-sets.py" "$out" "$out/functions.txt"
+} | tee "$out/table.txt"

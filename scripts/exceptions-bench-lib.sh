@@ -5,7 +5,8 @@
 #   bench_fpscout HERE        prints the fpscout binary: $FPSCOUT, else
 #                             $CARGO_TARGET_DIR/release/fpscout (built when missing)
 #   bench_run_pair FPSCOUT OUT T NAME FILE [ARGS...]
-#                             runs, one after the other, with the same time budget T:
+#                             runs, one after the other, with time budget T (the
+#                             baseline with $BENCH_BASELINE_TIME when set):
 #                               ours:     fpscout exceptions FILE -f NAME --json --jobs 1
 #                                         --time-budget T --random 1000000000 ARGS
 #                               baseline: the same with --random-only
@@ -35,18 +36,22 @@ bench_fpscout() {
 bench_run_pair() {
   local fpscout="$1" out="$2" t="$3" name="$4" file="$5"
   shift 5
-  # A run that outlives its budget by far is killed (a hang must not stall the benchmark).
-  local limit
-  limit=$(awk -v t="$t" 'BEGIN { printf "%d", 3 * t + 120 }')
-  local mode suffix start rc
+  local mode suffix start rc budget limit
   for mode in ours random; do
     local extra=(--random 1000000000)
     suffix=""
-    if [ "$mode" = random ]; then extra=(--random-only); suffix=".random"; fi
+    budget="$t"
+    if [ "$mode" = random ]; then
+      extra=(--random-only)
+      suffix=".random"
+      budget="${BENCH_BASELINE_TIME:-$t}"
+    fi
+    # A run that outlives its budget by far is killed (a hang must not stall the benchmark).
+    limit=$(awk -v t="$budget" 'BEGIN { printf "%d", 3 * t + 120 }')
     start=$(date +%s.%N)
     rc=0
     timeout --kill-after=10 "$limit" "$fpscout" exceptions "$file" -f "$name" --json --jobs 1 \
-      --time-budget "$t" "${extra[@]}" "$@" \
+      --time-budget "$budget" "${extra[@]}" "$@" \
       >"$out/$name$suffix.jsonl" 2>"$out/$name$suffix.err" || rc=$?
     printf '%s %s %s\n' "$rc" "$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s }')" "$limit" \
       >"$out/$name$suffix.run"

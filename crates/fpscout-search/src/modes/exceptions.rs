@@ -842,8 +842,7 @@ pub fn run_exceptions(
             .or_insert(0) += 1;
     }
 
-    // Random inputs over all exponents: untraced, then traced where something was raised
-    // (every input traced when random inputs are all there is: the baseline).
+    // Random inputs over all exponents: untraced, then traced where something was raised.
     let t = Instant::now();
     if cfg.random_inputs > 0 || cfg.common.random_only {
         let random_deadline = if cfg.common.random_only {
@@ -1386,44 +1385,35 @@ fn random_phase(
     let mut alike: HashMap<NoveltyKey, usize> = HashMap::new();
     let pacer = Pacer::new(until).batches(RANDOM_FIRST_BATCH, RANDOM_LARGEST_BATCH);
     let mut draws = RandomBatches::new(spaces, cfg.common.seed, wanted, pacer);
+    // The baseline (`--random-only`) runs the same way: random testing at native speed.
     while let Some(batch) = draws.next_batch() {
-        if cfg.common.random_only {
-            // The baseline: every input on the traced executable.
-            let outs = exe.traced(&batch, until)?;
-            summary.traced_runs += outs.len();
-            for (args, t) in batch.iter().zip(&outs) {
-                findings.record(args, t, Phase::Random);
-            }
-            done += outs.len();
-        } else {
-            let outs = exe.run_batch(&batch)?;
-            summary.native_runs += outs.len();
-            // Those that raised something and look new, traced: the trace says where. An
-            // untraced run costs a fraction of a traced one, so tracing only the first few
-            // inputs alike in flags, result and input binades explores more in the time.
-            let worth: Vec<Vec<ArgBits>> = batch
-                .iter()
-                .zip(&outs)
-                .filter(|(args, o)| {
-                    let flags = outcome_flags(o);
-                    if flags.is_empty() {
-                        return false;
-                    }
-                    let seen = alike
-                        .entry(novelty_key(spaces, args, o, exe.function().ret, flags))
-                        .or_insert(0);
-                    *seen += 1;
-                    *seen <= TRACED_PER_KIND_OF_INPUT
-                })
-                .map(|(a, _)| a.clone())
-                .collect();
-            let traced = exe.traced(&worth, until)?;
-            summary.traced_runs += traced.len();
-            for (args, t) in worth.iter().zip(&traced) {
-                findings.record(args, t, Phase::Random);
-            }
-            done += outs.len();
+        let outs = exe.run_batch(&batch)?;
+        summary.native_runs += outs.len();
+        // Those that raised something and look new, traced: the trace says where. An
+        // untraced run costs a fraction of a traced one, so tracing only the first few
+        // inputs alike in flags, result and input binades explores more in the time.
+        let worth: Vec<Vec<ArgBits>> = batch
+            .iter()
+            .zip(&outs)
+            .filter(|(args, o)| {
+                let flags = outcome_flags(o);
+                if flags.is_empty() {
+                    return false;
+                }
+                let seen = alike
+                    .entry(novelty_key(spaces, args, o, exe.function().ret, flags))
+                    .or_insert(0);
+                *seen += 1;
+                *seen <= TRACED_PER_KIND_OF_INPUT
+            })
+            .map(|(a, _)| a.clone())
+            .collect();
+        let traced = exe.traced(&worth, until)?;
+        summary.traced_runs += traced.len();
+        for (args, t) in worth.iter().zip(&traced) {
+            findings.record(args, t, Phase::Random);
         }
+        done += outs.len();
         summary.random_inputs = done;
         progress(
             "random",
