@@ -197,7 +197,6 @@ const PURE_EXTERNALS: &[&str] = &[
     "nextafter",
     "nextafterf",
     "fetestexcept",
-    "fegetround",
 ];
 
 /// The one-argument libm functions the float solver models (glibc's results, widened
@@ -1711,11 +1710,12 @@ impl Domain for FloatPath {
     }
 
     /// A C library function that only computes from its number arguments (libm's
-    /// integer-valued and scaling functions, the flag and rounding-mode readers): its
+    /// integer-valued and scaling functions, the flag reader): its
     /// result is a fresh variable that may take any value of its type, so the path
     /// condition is larger than the path's (a refutation stays sound, a solution counts
-    /// once it replays). Anything else, `fesetround` above all, may change what later
-    /// operations compute and stays refused.
+    /// once it replays). Anything else may change what later operations compute and
+    /// stays refused (`fesetround` and `fegetround` are walked as `Domain::set_rounding`
+    /// and `Domain::rounding`).
     fn native_call(
         &mut self,
         call: &ExternalCall,

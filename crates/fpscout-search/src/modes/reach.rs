@@ -1123,12 +1123,14 @@ fn run_reach_sized(
         report.method = "one run";
         decide_by_one_run(&replayer, &space, module, deadline, &mut report)?;
         // A run the interpreter cannot decide (bytes no run defines, as a nondet
-        // string's) goes on to the float solver's walk, which may not need them.
+        // string's) goes on to the float solver's walk, which may not need them. Not
+        // with an `undef` operand, which the walk would read as one value.
         let time_left = deadline.is_none_or(|d| Instant::now() < d);
         decided = !matches!(report.answer, ReachAnswer::Unknown { .. })
             || cfg.common.random_only
             || cfg.solver != PathSolver::FloatSolver
-            || !time_left;
+            || !time_left
+            || undef_use(module).is_some();
         if let (false, ReachAnswer::Unknown { reason }) = (decided, &report.answer) {
             one_run_open = Some(reason.clone());
             report.method = "float solver";
