@@ -21,7 +21,7 @@
 # those whose name matches FILTER_REGEX, and runs on each
 #   ours:     fpscout exceptions specfunc.bc -f NAME --json --jobs 1 --time-budget T
 #                 --random 1000000000     (random inputs fill the time solving leaves)
-#   baseline: fpscout exceptions specfunc.bc -f NAME --json --jobs 1 --time-budget T
+#   baseline: fpscout exceptions specfunc.bc -f NAME --json --jobs 1 --time-budget B (B: BASELINE_TIME_PER_FUNCTION)
 #                 --random-only           (random doubles over all exponents at native
 #                                          speed, traced where they raise something)
 # The JSON Lines of each run are kept in $cache/exceptions/NAME.jsonl and
