@@ -71,6 +71,24 @@ fn crosscheck(module: &Module, sources: &[(&str, &str)], cases: &[Case]) {
     );
 }
 
+/// [`crosscheck`] of C source `src`, written to `file_name`: the walked IR is the P
+/// build's (clang -O0 + mem2reg), the native object the P flags'.
+fn crosscheck_c(file_name: &str, src: &str, cases: &[Case]) {
+    let dir = tempfile::tempdir().unwrap();
+    let c_path = dir.path().join(file_name);
+    std::fs::write(&c_path, src).unwrap();
+    let tc = fpscout_toolchain::Toolchain::discover().expect("clang-19");
+    let module = fpscout_llvm::load_build(
+        &tc,
+        &c_path,
+        fpscout_toolchain::BuildKind::P,
+        &fpscout_toolchain::BuildFlags::default(),
+        dir.path(),
+    )
+    .unwrap_or_else(|e| panic!("lower {file_name}: {e}"));
+    crosscheck(&module, &[(file_name, src)], cases);
+}
+
 const EXTRA_LL: &str = r#"
 declare double @llvm.vector.reduce.fadd.v4f64(double, <4 x double>)
 define double @red4(double %a0, double %a1, double %a2, double %a3, i1 %re) {
@@ -524,20 +542,7 @@ fn c_casts_and_libm_calls_match_native() {
         None,
     ));
 
-    // The walked IR is the P build's (clang -O0 + mem2reg), the native object the P flags'.
-    let dir = tempfile::tempdir().unwrap();
-    let c_path = dir.path().join("casts.c");
-    std::fs::write(&c_path, &src).unwrap();
-    let tc = fpscout_toolchain::Toolchain::discover().expect("clang-19");
-    let module = fpscout_llvm::load_build(
-        &tc,
-        &c_path,
-        fpscout_toolchain::BuildKind::P,
-        &fpscout_toolchain::BuildFlags::default(),
-        dir.path(),
-    )
-    .expect("lower casts.c");
-    crosscheck(&module, &[("casts.c", &src)], &cases);
+    crosscheck_c("casts.c", &src, &cases);
 }
 
 /// The native harness above is ours; this checks one conversion against the project's own
@@ -800,19 +805,7 @@ fn directed_rounding_matches_native() {
             Some((want, IE)),
         ));
     }
-    let dir = tempfile::tempdir().unwrap();
-    let c_path = dir.path().join("rounding.c");
-    std::fs::write(&c_path, src).unwrap();
-    let tc = fpscout_toolchain::Toolchain::discover().expect("clang-19");
-    let module = fpscout_llvm::load_build(
-        &tc,
-        &c_path,
-        fpscout_toolchain::BuildKind::P,
-        &fpscout_toolchain::BuildFlags::default(),
-        dir.path(),
-    )
-    .expect("lower rounding.c");
-    crosscheck(&module, &[("rounding.c", src)], &cases);
+    crosscheck_c("rounding.c", src, &cases);
 }
 
 /// `nan(tag)` and `nanf(tag)` in the concrete domain: glibc's payloads (a number, hex, an
@@ -847,17 +840,5 @@ fn nan_of_a_tag_matches_native() {
             want_f,
         ));
     }
-    let dir = tempfile::tempdir().unwrap();
-    let c_path = dir.path().join("tags.c");
-    std::fs::write(&c_path, src).unwrap();
-    let tc = fpscout_toolchain::Toolchain::discover().expect("clang-19");
-    let module = fpscout_llvm::load_build(
-        &tc,
-        &c_path,
-        fpscout_toolchain::BuildKind::P,
-        &fpscout_toolchain::BuildFlags::default(),
-        dir.path(),
-    )
-    .expect("lower tags.c");
-    crosscheck(&module, &[("tags.c", src)], &cases);
+    crosscheck_c("tags.c", src, &cases);
 }
