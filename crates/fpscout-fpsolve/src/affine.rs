@@ -644,7 +644,8 @@ impl Builder<'_> {
             Constraint::FloatToInt { .. }
             | Constraint::BitsToInt { .. }
             | Constraint::IntSum { .. }
-            | Constraint::Libm { .. } => None,
+            | Constraint::Libm { .. }
+            | Constraint::LibmBinary { .. } => None,
             Constraint::Compare { .. }
             | Constraint::Class { .. }
             | Constraint::InSet { .. }
@@ -1039,6 +1040,7 @@ pub(crate) fn same_operation(constraint: &Constraint, result: VarId) -> Constrai
         | Constraint::MinMax { result: r, .. }
         | Constraint::Sqrt { result: r, .. }
         | Constraint::Libm { result: r, .. }
+        | Constraint::LibmBinary { result: r, .. }
         | Constraint::FNeg { result: r, .. }
         | Constraint::FAbs { result: r, .. }
         | Constraint::Copy { result: r, .. }

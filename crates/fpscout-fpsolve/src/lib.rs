@@ -9,6 +9,7 @@ pub mod domain;
 pub mod error;
 pub mod format;
 pub mod libm;
+pub mod libm_binary;
 mod machine;
 pub mod network;
 mod order;
@@ -24,6 +25,7 @@ pub use domain::{integer_type_range, FloatDomain, IntDomain, NanState};
 pub use error::{FormatError, NetworkError};
 pub use format::{FloatValue, Format, Fp, Rounding};
 pub use libm::LibmFunction;
+pub use libm_binary::LibmBinary;
 pub use network::{Constraint, Domain, IntOrder, Network, Propagation, Value, VarId};
 pub use project::minmax::MinMaxOp;
 pub use search::{

@@ -382,28 +382,16 @@ fn glibc_entry(function: LibmFunction, single: bool) -> Option<Entry> {
     type Table = Vec<[Option<Entry>; 2]>;
     static TABLE: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
     let table = TABLE.get_or_init(|| {
-        // SAFETY: dlopen with a constant NUL-terminated name; the handle is never closed.
-        let handle =
-            unsafe { libc::dlopen(c"libm.so.6".as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
         LibmFunction::ALL
             .iter()
             .map(|f| {
-                let lookup = |name: String| -> Option<usize> {
-                    if handle.is_null() {
-                        return None;
-                    }
-                    let name = std::ffi::CString::new(name).ok()?;
-                    // SAFETY: `handle` is a live dlopen handle, `name` NUL-terminated.
-                    let p = unsafe { libc::dlsym(handle, name.as_ptr()) };
-                    (!p.is_null()).then_some(p as usize)
-                };
-                let double = lookup(f.c_name().to_string()).map(|p| {
+                let double = libm_symbol(f.c_name()).map(|p| {
                     // SAFETY: glibc's `double f(double)` symbol.
                     Entry::Double(unsafe {
                         std::mem::transmute::<usize, unsafe extern "C" fn(f64) -> f64>(p)
                     })
                 });
-                let single = lookup(format!("{}f", f.c_name())).map(|p| {
+                let single = libm_symbol(&format!("{}f", f.c_name())).map(|p| {
                     // SAFETY: glibc's `float f(float)` symbol.
                     Entry::Single(unsafe {
                         std::mem::transmute::<usize, unsafe extern "C" fn(f32) -> f32>(p)
@@ -417,13 +405,29 @@ fn glibc_entry(function: LibmFunction, single: bool) -> Option<Entry> {
     table[index][usize::from(single)]
 }
 
+/// The address of the symbol `name` in the process's `libm.so.6`, when it has one.
+pub(crate) fn libm_symbol(name: &str) -> Option<usize> {
+    static HANDLE: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    // SAFETY: dlopen with a constant NUL-terminated name; the handle is never closed.
+    let handle = *HANDLE.get_or_init(|| unsafe {
+        libc::dlopen(c"libm.so.6".as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) as usize
+    });
+    if handle == 0 {
+        return None;
+    }
+    let name = std::ffi::CString::new(name).ok()?;
+    // SAFETY: `handle` is a live dlopen handle, `name` NUL-terminated.
+    let p = unsafe { libc::dlsym(handle as *mut libc::c_void, name.as_ptr()) };
+    (!p.is_null()).then_some(p as usize)
+}
+
 /// MXCSR's default control bits: every exception masked, round-to-nearest, no FTZ/DAZ.
 #[cfg(target_arch = "x86_64")]
 const IEEE_MXCSR_CONTROL: u32 = 0x1f80;
 
 /// Runs `call` with MXCSR in IEEE mode (the walker's concrete domain may leave another
 /// mode loaded on this thread), restoring it afterwards; flags are left as they come.
-fn with_ieee_mxcsr<T>(call: impl FnOnce() -> T) -> T {
+pub(crate) fn with_ieee_mxcsr<T>(call: impl FnOnce() -> T) -> T {
     #[cfg(target_arch = "x86_64")]
     {
         let mut saved: u32 = 0;

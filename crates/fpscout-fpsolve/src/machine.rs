@@ -167,7 +167,8 @@ impl MachineProgram {
                 | Constraint::BitsToInt { .. }
                 | Constraint::IntCompare { .. }
                 | Constraint::IntSum { .. }
-                | Constraint::Libm { .. } => return None,
+                | Constraint::Libm { .. }
+                | Constraint::LibmBinary { .. } => return None,
             });
         }
         let restricted = (0..domains.len())

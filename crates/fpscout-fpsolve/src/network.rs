@@ -8,10 +8,12 @@ use crate::domain::{FloatDomain, IntDomain};
 use crate::error::NetworkError;
 use crate::format::{FloatValue, Format};
 use crate::libm::{call_glibc, LibmFunction};
+use crate::libm_binary::{call_glibc_binary, LibmBinary};
 use crate::project::binary::project_binary;
 use crate::project::compare::project_compare;
 use crate::project::convert::{project_float_convert, project_float_to_int, project_int_to_float};
 use crate::project::libm::project_libm;
+use crate::project::libm_binary::project_libm_binary;
 use crate::project::minmax::{project_min_max, MinMaxOp};
 use crate::project::unary::{project_copy, project_fabs, project_fneg, project_sqrt};
 use std::collections::{HashSet, VecDeque};
@@ -135,6 +137,14 @@ pub enum Constraint {
     Libm {
         function: LibmFunction,
         a: VarId,
+        result: VarId,
+    },
+    /// `result = function(a, b)` as the process's glibc computes it (binary32/binary64,
+    /// IEEE mode only).
+    LibmBinary {
+        function: LibmBinary,
+        a: VarId,
+        b: VarId,
         result: VarId,
     },
     /// `result` is bitwise `a` (an SSA copy, or a value pinned by equality of variables).
@@ -298,6 +308,15 @@ impl IntOrder {
 }
 
 impl Constraint {
+    /// The C name of the libm function a libm constraint calls.
+    pub fn libm_name(&self) -> Option<&'static str> {
+        match self {
+            Constraint::Libm { function, .. } => Some(function.c_name()),
+            Constraint::LibmBinary { function, .. } => Some(function.c_name()),
+            _ => None,
+        }
+    }
+
     /// The variable this constraint computes from the others (none for a comparison).
     pub fn result(&self) -> Option<VarId> {
         match *self {
@@ -309,6 +328,7 @@ impl Constraint {
             | Constraint::MinMax { result, .. }
             | Constraint::Sqrt { result, .. }
             | Constraint::Libm { result, .. }
+            | Constraint::LibmBinary { result, .. }
             | Constraint::FNeg { result, .. }
             | Constraint::FAbs { result, .. }
             | Constraint::Copy { result, .. }
@@ -324,6 +344,7 @@ impl Constraint {
         match *self {
             Constraint::Binary { a, b, result, .. }
             | Constraint::MinMax { a, b, result, .. }
+            | Constraint::LibmBinary { a, b, result, .. }
             | Constraint::IntSum { a, b, result, .. } => vec![a, b, result],
             Constraint::Compare { a, b, .. } | Constraint::IntCompare { a, b, .. } => vec![a, b],
             Constraint::Class { a, .. } | Constraint::InSet { a, .. } => vec![a],
@@ -581,6 +602,27 @@ impl Network {
                     return Err(refuse("its results under FTZ/DAZ are not modelled"));
                 }
             }
+            Constraint::LibmBinary {
+                function,
+                a,
+                b,
+                result,
+            } => {
+                self.same_format(a, b)?;
+                let format = self.same_format(a, result)?;
+                let refuse = |why: &str| NetworkError::LibmUnsupported {
+                    function: function.c_name(),
+                    why: why.to_string(),
+                };
+                if !crate::libm_binary::available_binary(function, format) {
+                    return Err(refuse(
+                        "the process's libm has it in binary32 and binary64 only",
+                    ));
+                }
+                if self.arith != Arith::IEEE {
+                    return Err(refuse("its results under FTZ/DAZ are not modelled"));
+                }
+            }
             Constraint::FloatConvert { a, result } => {
                 self.float_format(a)?;
                 self.float_format(result)?;
@@ -690,6 +732,22 @@ impl Network {
         self.result_of(format, |result| Constraint::Libm {
             function,
             a,
+            result,
+        })
+    }
+
+    /// glibc's `function(a, b)` as a new variable (binary32/binary64, IEEE mode).
+    pub fn libm_binary(
+        &mut self,
+        function: LibmBinary,
+        a: VarId,
+        b: VarId,
+    ) -> Result<VarId, NetworkError> {
+        let format = self.float_format(a)?;
+        self.result_of(format, |result| Constraint::LibmBinary {
+            function,
+            a,
+            b,
             result,
         })
     }
@@ -1126,6 +1184,12 @@ impl Network {
                 a,
                 result,
             } => project_libm(function, float(a)?, float(result)?).map(pair),
+            Constraint::LibmBinary {
+                function,
+                a,
+                b,
+                result,
+            } => project_libm_binary(function, float(a)?, float(b)?, float(result)?).map(triple),
             Constraint::FNeg { a, result } => project_fneg(float(a)?, float(result)?).map(pair),
             Constraint::FAbs { a, result } => project_fabs(float(a)?, float(result)?).map(pair),
             Constraint::Copy { a, result } => project_copy(float(a)?, float(result)?).map(pair),
@@ -1251,6 +1315,20 @@ impl Network {
                     result,
                     Value::Float(call_glibc(function, format(a)?, float(a)?)),
                 ),
+                Constraint::LibmBinary {
+                    function,
+                    a,
+                    b,
+                    result,
+                } => (
+                    result,
+                    Value::Float(call_glibc_binary(
+                        function,
+                        format(a)?,
+                        float(a)?,
+                        float(b)?,
+                    )),
+                ),
                 Constraint::FNeg { a, result } => {
                     (result, Value::Float(arith.fneg(format(a)?, float(a)?)))
                 }
@@ -1370,6 +1448,14 @@ impl Network {
                     a,
                     result,
                 } => call_glibc(function, format(a)?, float(a)?) == float(result)?,
+                Constraint::LibmBinary {
+                    function,
+                    a,
+                    b,
+                    result,
+                } => {
+                    call_glibc_binary(function, format(a)?, float(a)?, float(b)?) == float(result)?
+                }
                 Constraint::FNeg { a, result } => {
                     arith.fneg(format(a)?, float(a)?) == float(result)?
                 }

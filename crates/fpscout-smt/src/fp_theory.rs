@@ -85,14 +85,9 @@ fn supported(net: &Network) -> Result<(), String> {
     }
     // QF_FP has no elementary functions, and glibc's are not correctly rounded: an
     // uninterpreted result would make Z3's "unsat" no proof.
-    if let Some(Constraint::Libm { function, .. }) = net
-        .constraints()
-        .iter()
-        .find(|c| matches!(c, Constraint::Libm { .. }))
-    {
+    if let Some(name) = net.constraints().iter().find_map(Constraint::libm_name) {
         return Err(format!(
-            "libm function '{}' (glibc's, not in Z3's QF_FP)",
-            function.c_name()
+            "libm function '{name}' (glibc's, not in Z3's QF_FP)"
         ));
     }
     Ok(())
@@ -346,10 +341,10 @@ fn constraint(vars: &[Term], net: &Network, c: &Constraint) -> Result<Bool, Stri
             v(result)?.eq(computed)
         }
         Constraint::Sqrt { a, result } => v(result)?.eq(v(a)?.sqrt_with_rounding_mode(&rne)),
-        Constraint::Libm { function, .. } => {
+        Constraint::Libm { .. } | Constraint::LibmBinary { .. } => {
             return Err(format!(
                 "libm function '{}' (glibc's, not in Z3's QF_FP)",
-                function.c_name()
+                c.libm_name().unwrap_or_default()
             ))
         }
         Constraint::FNeg { a, result } => v(result)?.eq(v(a)?.unary_neg()),

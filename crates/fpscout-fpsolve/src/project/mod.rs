@@ -12,6 +12,7 @@ pub mod binary;
 pub mod compare;
 pub mod convert;
 pub mod libm;
+pub mod libm_binary;
 pub mod minmax;
 pub mod unary;
 
