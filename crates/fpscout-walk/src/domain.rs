@@ -229,6 +229,14 @@ pub trait Domain {
     fn rounding(&self) -> RoundingDirection {
         RoundingDirection::ToNearest
     }
+    /// The values a symbolic integer may take on this path when there are at most
+    /// `limit` of them, with its width: an exploring walk then forks one path per value
+    /// where an operation needs the integer known (`octant & 1` of an octant converted
+    /// from a float). `None`: known, unbounded here, or more values than `limit`.
+    fn few_values(&mut self, v: &Self::Scalar, limit: u64) -> DResult<Option<(u32, Vec<u64>)>> {
+        let _ = (v, limit);
+        Ok(None)
+    }
     /// Commits to one direction of a branch (after `Decision::Both`); returns whether the
     /// direction is still feasible.
     fn assume(&mut self, cond: &Self::Scalar, taken: bool) -> DResult<bool> {

@@ -14,8 +14,8 @@ use crate::domain::{DResult, Decision, Domain, OpSite};
 use crate::WalkError;
 use fpscout_fpsolve::{
     integer_type_range, Arith, BitTest, BitView, Constraint, FcmpPredicate, FloatClasses,
-    FloatDomain, FloatValue, Format, IntDomain, IntOrder, IntPredicate, LibmFunction, MinMaxOp,
-    Network, NetworkError, Propagation, VarId,
+    FloatDomain, FloatValue, Format, IntDomain, IntOrder, IntPredicate, LibmBinary, LibmFunction,
+    MinMaxOp, Network, NetworkError, Propagation, VarId,
 };
 use fpscout_ir::{
     CastOp, CmpLowering, ExceptionSet, ExternalCall, FBinOp, FBinaryOp, FCmpPred, FUnaryOp,
@@ -199,10 +199,10 @@ const PURE_EXTERNALS: &[&str] = &[
     "fetestexcept",
 ];
 
-/// The one-argument libm functions the float solver models (glibc's results, widened
+/// The libm functions the float solver models (glibc's results, widened
 /// by its documented error bounds), named for messages.
 const MODELLED_LIBM: &str = "exp, exp2, expm1, log, log2, log10, log1p, sin, cos, tan, \
-asin, acos, atan, sinh, cosh, tanh, cbrt in IEEE mode";
+asin, acos, atan, sinh, cosh, tanh, cbrt, pow, atan2, hypot, fmod in IEEE mode";
 
 /// The float solver's name for a libm function it models.
 fn libm_function(func: MathFn) -> Option<LibmFunction> {
@@ -711,6 +711,46 @@ fn sign_bit(ty: FloatTy) -> u64 {
 impl FloatPath {
     /// The values `v + offset` takes on this path (the variable's current domain,
     /// shifted), or `None` when its domain is empty.
+    /// `ldexp(x, n)` (`scalbn`, `scalbln`) of a known `n` whose power of two is a normal
+    /// float: the product `x · 2ⁿ`, which glibc rounds once as the multiplication does
+    /// (IEEE mode only). `None` for other calls and exponents: a fresh variable then.
+    fn exact_scaling(&mut self, name: &str, args: &[PathScalar]) -> DResult<Option<PathScalar>> {
+        let (ty, exponent_width) = match name {
+            "ldexp" | "scalbn" => (FloatTy::F64, 32),
+            "scalbln" => (FloatTy::F64, 64),
+            "ldexpf" | "scalbnf" => (FloatTy::F32, 32),
+            "scalblnf" => (FloatTy::F32, 64),
+            _ => return Ok(None),
+        };
+        let [x, n] = args else { return Ok(None) };
+        let Some(n) = self.concrete_bits(n) else {
+            return Ok(None);
+        };
+        let n = fpscout_ir::sign_extend(n, exponent_width);
+        let normal_exponents = match ty {
+            FloatTy::F64 => -1022..=1023,
+            FloatTy::F32 => -126..=127,
+        };
+        if !normal_exponents.contains(&n)
+            || self.network.arith() != Arith::IEEE
+            || !self.rounds_to_nearest()
+        {
+            return Ok(None);
+        }
+        let x = self.float_var(ty, x)?;
+        let power = self
+            .network
+            .float_const_f64(format_of(ty), (n as f64).exp2());
+        let product = self.network.fmul(x, power).map_err(solver_error)?;
+        Ok(Some(PathScalar::Float(product)))
+    }
+
+    /// Whether `s` is a symbolic integer the walker may fork over (see `few_values`).
+    fn has_few_values(&mut self, s: &PathScalar) -> DResult<bool> {
+        Ok(matches!(s, PathScalar::Int(..))
+            && self.few_values(s, crate::walker::SPLIT_VALUES)?.is_some())
+    }
+
     fn value_range(&self, v: VarId, offset: i128) -> DResult<Option<(i128, i128)>> {
         let domain = self.network.int_domain(v).map_err(solver_error)?;
         Ok(domain
@@ -1276,9 +1316,39 @@ impl Domain for FloatPath {
                 }
                 Ok(PathScalar::Float(r))
             }
+            (_, [a, b]) => {
+                let function = match func {
+                    MathFn::Pow => LibmBinary::Pow,
+                    MathFn::Atan2 => LibmBinary::Atan2,
+                    MathFn::Hypot => LibmBinary::Hypot,
+                    MathFn::Fmod => LibmBinary::Fmod,
+                    _ => {
+                        return Err(WalkError::unsupported(format!(
+                            "libm function '{}' ({ty:?}) of float inputs (the float solver models sqrt, fabs and {MODELLED_LIBM})",
+                            func.c_name()
+                        )))
+                    }
+                };
+                let (x, y) = (self.float_var(ty, a)?, self.float_var(ty, b)?);
+                let r = self
+                    .network
+                    .libm_binary(function, x, y)
+                    .map_err(solver_error)?;
+                if self.watching(site) {
+                    self.record(
+                        site,
+                        WatchedOp::Unstated(format!(
+                            "the exceptions of libm's '{}' are not modelled",
+                            func.c_name()
+                        )),
+                    );
+                }
+                Ok(PathScalar::Float(r))
+            }
             _ => Err(WalkError::unsupported(format!(
-                "libm function '{}' ({ty:?}) of float inputs (the float solver models sqrt, fabs and {MODELLED_LIBM})",
-                func.c_name()
+                "libm function '{}' ({ty:?}) with {} arguments",
+                func.c_name(),
+                args.len()
             ))),
         }
     }
@@ -1550,11 +1620,16 @@ impl Domain for FloatPath {
                 && !matches!(a, PathScalar::Condition(..))
                 && !matches!(b, PathScalar::Condition(..)) =>
             {
-                return Ok(PathScalar::Unmodelled(format!(
+                let why = format!(
                     "{op:?} on symbolic integers ({} and {})",
                     kind_of(a),
                     kind_of(b)
-                )))
+                );
+                // An integer of few values: an exploring walk forks one path per value.
+                if self.has_few_values(a)? || self.has_few_values(b)? {
+                    return Err(WalkError::unsupported(why));
+                }
+                return Ok(PathScalar::Unmodelled(why));
             }
             _ => {
                 return Err(WalkError::unsupported(format!(
@@ -1667,6 +1742,28 @@ impl Domain for FloatPath {
         }
     }
 
+    fn few_values(&mut self, v: &PathScalar, limit: u64) -> DResult<Option<(u32, Vec<u64>)>> {
+        Ok(match v {
+            PathScalar::Condition(_, width) => Some((*width, vec![0, 1])),
+            PathScalar::Int(var, width, offset) => {
+                let mut range = self.value_range(*var, *offset)?;
+                if range.is_none_or(|(lo, hi)| hi - lo >= i128::from(limit)) {
+                    self.network.propagate(BRANCH_PROPAGATION_BUDGET);
+                    range = self.value_range(*var, *offset)?;
+                }
+                range
+                    .filter(|(lo, hi)| hi - lo < i128::from(limit))
+                    .map(|(lo, hi)| {
+                        let values = (lo..=hi)
+                            .map(|x| fpscout_ir::truncate_bits(x as u64, *width))
+                            .collect();
+                        (*width, values)
+                    })
+            }
+            _ => None,
+        })
+    }
+
     fn iabs(&mut self, width: u32, a: &PathScalar) -> DResult<PathScalar> {
         match a {
             PathScalar::Bits(x) => self.known(|c| c.iabs(width, x)).map(PathScalar::Bits),
@@ -1722,7 +1819,10 @@ impl Domain for FloatPath {
         args: &[PathScalar],
         site: Option<OpSite>,
     ) -> DResult<Option<PathScalar>> {
-        let _ = (args, site);
+        let _ = site;
+        if let Some(scaled) = self.exact_scaling(&call.name, args)? {
+            return Ok(Some(scaled));
+        }
         if !PURE_EXTERNALS.contains(&call.name.as_str()) {
             return Err(WalkError::unsupported(format!(
                 "call to external function '{}' (this analysis does not call native code)",

@@ -151,6 +151,9 @@ pub struct ExploreSummary {
     pub stopped: Option<StopReason>,
 }
 
+/// Most values of one symbolic integer an exploring walk forks over, one path each.
+pub(crate) const SPLIT_VALUES: u64 = 16;
+
 /// A branch direction parked for later: the whole walk state at the fork.
 struct Pending<D: Domain> {
     frames: Vec<Frame<D::Scalar>>,
@@ -564,7 +567,11 @@ impl<'m, D: Domain> Walker<'m, D> {
                 }
                 if let Err(e) = self.exec(code, frame, inst) {
                     let at = inst_loc(module, frame.func, frame.block, frame.pc - 1);
-                    match self.fork_select(code, stack, inst, &e) {
+                    let forked = match self.fork_select(code, stack, inst, &e) {
+                        Err(_) => self.fork_values(code, stack, inst, &e),
+                        done => done,
+                    };
+                    match forked {
                         Ok(Some(stop)) => return Ok(Outcome::Stopped(stop)),
                         Ok(None) => continue 'frames,
                         Err(_) => return Err(e.at(at)),
@@ -1065,6 +1072,86 @@ impl<'m, D: Domain> Walker<'m, D> {
             ));
         }
         set(stack.top(), inst.dest, then_value);
+        Ok(None)
+    }
+
+    /// An integer operation the domain cannot do on a symbolic operand that has few
+    /// possible values (an octant converted from a float, `octant & 1`; a table index):
+    /// one path per value, its equality assumed and the operand's register replaced by
+    /// the value, the operation done again on each. `Err` (the original error stands)
+    /// when the walk cannot fork or no operand has few values.
+    fn fork_values(
+        &mut self,
+        code: &Code<D::Scalar>,
+        stack: &mut Stack<D::Scalar>,
+        inst: &DInst,
+        error: &WalkError,
+    ) -> DResult<Option<StopReason>> {
+        if self.exploration.is_none() || !matches!(error, WalkError::Unsupported { .. }) {
+            return Err(WalkError::unsupported("not exploring"));
+        }
+        let operands: Vec<Opd> = match &inst.op {
+            Op::IBin { a, b, .. } | Op::ICmp { a, b, .. } => vec![*a, *b],
+            Op::Cast { a, .. } => vec![*a],
+            Op::Gep { indices, .. } => indices.iter().map(|(o, _, _)| *o).collect(),
+            _ => return Err(WalkError::unsupported("not an integer operation")),
+        };
+        let frame = stack.top();
+        let (func, block) = (frame.func, frame.block);
+        let mut split = None;
+        for opd in operands {
+            let Opd::Val(register) = opd else { continue };
+            let Ok(Reg::Scalar(s)) = code.get(&frame.values, opd) else {
+                continue;
+            };
+            if self.domain.concrete_bits(s).is_some() {
+                continue;
+            }
+            let s = s.clone();
+            if let Some((width, values)) = self.domain.few_values(&s, SPLIT_VALUES)? {
+                split = Some((register, s, width, values));
+                break;
+            }
+        }
+        let Some((register, value, width, values)) = split else {
+            return Err(WalkError::unsupported("no operand with few values"));
+        };
+        let before = self.domain.snapshot();
+        let mut feasible = Vec::new();
+        for k in values {
+            let constant = self.domain.constant(ScalarTy::Int(width), k);
+            let equal = self.domain.icmp(ICmpPred::Eq, width, &value, &constant)?;
+            if self.domain.concrete_bits(&equal) == Some(0) {
+                continue;
+            }
+            if self.domain.assume(&equal, true)? {
+                feasible.push((self.domain.snapshot(), constant));
+            }
+            self.domain.restore(before.clone());
+        }
+        let Some(last) = feasible.pop() else {
+            return Err(WalkError::unsupported(
+                "no value of the operand is feasible",
+            ));
+        };
+        if !feasible.is_empty() {
+            if let Some(stop) = self.count_fork(func, block, "not exploring")? {
+                return Ok(Some(stop));
+            }
+        }
+        for (snapshot, constant) in feasible {
+            self.domain.restore(snapshot);
+            let frame = stack.top();
+            frame.values[register as usize] = Some(Reg::Scalar(constant));
+            self.exec(code, frame, inst)?;
+            let snapshot = self.domain.snapshot();
+            self.park(stack.live(), snapshot, None);
+        }
+        let (snapshot, constant) = last;
+        self.domain.restore(snapshot);
+        let frame = stack.top();
+        frame.values[register as usize] = Some(Reg::Scalar(constant));
+        self.exec(code, frame, inst)?;
         Ok(None)
     }
 

@@ -794,8 +794,8 @@ fn libm_results_out_of_reach_are_unreachable_and_unmodelled_libm_stays_unknown()
     let path = file("svcomp", "libm_log_unreachable.c");
     let (answer, witness, code) = reach(&[&path, "--time-budget", "60"]);
     assert_proved_unreachable(&answer, &witness, code);
-    // atan2 has no enclosure: its paths are unknown, and so is the answer.
-    let path = file("svcomp", "libm_atan2_unknown.c");
+    // erf has no constraint: its paths are unknown, and so is the answer.
+    let path = file("svcomp", "libm_erf_unknown.c");
     let (answer, witness, code) = reach(&[&path, "--time-budget", "6"]);
     assert_eq!(answer["answer"], "unknown", "{answer}");
     assert_eq!(code, Some(3));
@@ -891,4 +891,39 @@ fn nan_of_a_nondet_string_is_decided_without_its_bytes() {
     assert!(witness.is_none());
     let reason = answer["reason"].as_str().unwrap_or_default();
     assert!(reason.contains("read of uninitialized memory"), "{answer}");
+}
+
+#[test]
+fn an_integer_of_few_values_converted_from_a_float_is_walked_one_value_at_a_time() {
+    // GSL's octant reduction: `octant & 1` of an integer converted from a float has no
+    // float constraint; the octant's eight values are eight paths, each settled.
+    let (answer, witness, code) = reach(&[&file("svcomp", "octant_parity_unreachable.c")]);
+    assert_proved_unreachable(&answer, &witness, code);
+    assert_eq!(answer["method"], "float solver", "{answer}");
+    let (answer, witness) = assert_reached_natively(&file("svcomp", "octant_parity_reachable.c"));
+    let x: f64 = witness["inputs"][0]["values"][0]["decimal"]
+        .as_str()
+        .and_then(|d| d.parse().ok())
+        .expect("a double input");
+    // Only the third octant, below π, leads there.
+    assert!(
+        (3.0 * std::f64::consts::FRAC_PI_4..std::f64::consts::PI).contains(&x),
+        "{answer} {witness}"
+    );
+}
+
+#[test]
+fn pow_atan2_hypot_and_fmod_are_float_solver_constraints() {
+    // Each assertion is refuted by the image of its libm call over the path's box.
+    let (answer, witness, code) = reach(&[&file("svcomp", "libm_two_arguments_unreachable.c")]);
+    assert_proved_unreachable(&answer, &witness, code);
+    assert_eq!(answer["method"], "float solver", "{answer}");
+    // Only bases within 0.003 of 9 take pow past 242.9 (9^2.5 = 243).
+    let (answer, witness) =
+        assert_reached_natively(&file("svcomp", "libm_two_arguments_reachable.c"));
+    let x: f64 = witness["inputs"][0]["values"][0]["decimal"]
+        .as_str()
+        .and_then(|d| d.parse().ok())
+        .expect("a double input");
+    assert!((8.997..=9.0).contains(&x), "{answer} {witness}");
 }

@@ -284,7 +284,16 @@ fn a_path_the_walk_cannot_follow_after_the_last_assertion_is_settled_not_unknown
     assert_eq!(answer["answer"], "unreachable", "{answer}");
     assert_eq!(code, Some(0));
     assert_eq!(answer["paths"]["unknown"], 0, "{answer}");
-    // With an assertion after the lookup the same path stays unknown.
+    // An assertion after a lookup whose index has four possible values: four paths.
+    let (answer, _, code) = reach(&[
+        &task("index_before_assertion_few_values.c"),
+        "--time-budget",
+        "20",
+    ]);
+    assert_eq!(answer["answer"], "unreachable", "{answer}");
+    assert_eq!(code, Some(0));
+    assert_eq!(answer["paths"]["unknown"], 0, "{answer}");
+    // With 32 possible values the lookup is not followed: the path stays unknown.
     let (answer, witness, code) = reach(&[
         &task("index_before_assertion_unknown.c"),
         "--time-budget",
