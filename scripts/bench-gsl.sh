@@ -11,6 +11,7 @@
 #   BASELINE_TIME_PER_FUNCTION  seconds per baseline run (default TIME_PER_FUNCTION; #29's
 #                          goal compares ours at 15 s with the baseline at 54 s)
 #   JOBS=2                 functions analysed at once
+#   KEEP_BASELINE=1        keep the baseline results an earlier run left (ours alone runs)
 #   FPSCOUT=path/to/fpscout  (default: $CARGO_TARGET_DIR/release/fpscout, built when missing)
 #   FPSCOUT_BENCH_DIR      cache (default /var/tmp/fpscout-bench), as scripts/gsl-bitcode.sh
 #
@@ -75,7 +76,8 @@ echo "bench-gsl: fpscout: $fpscout" >&2
 
 # Results of an earlier run of these functions are removed: the table is of this run.
 while read -r name; do
-  rm -f "$out/$name".{jsonl,err,run} "$out/$name".random.{jsonl,err,run}
+  rm -f "$out/$name".{jsonl,err,run}
+  [ "${KEEP_BASELINE:-0}" = 1 ] || rm -f "$out/$name".random.{jsonl,err,run}
 done <"$out/functions.txt"
 rm -f "$out/.done"
 export BENCH_TOTAL="$count" BENCH_TABLE="$here/scripts/exceptions-table.py" BENCH_SCRIPT

@@ -11,8 +11,9 @@
 #                                         --time-budget T --random 1000000000 ARGS
 #                               baseline: the same with --random-only
 #                             into OUT/NAME.jsonl / NAME.err / NAME.run (exit code, seconds)
-#                             and OUT/NAME.random.{jsonl,err,run}; then a progress line
-#                             on stderr (exported, for xargs)
+#                             and OUT/NAME.random.{jsonl,err,run} (kept, not run again,
+#                             when $KEEP_BASELINE is 1 and they are there); then a
+#                             progress line on stderr (exported, for xargs)
 
 bench_die() { echo "${BENCH_SCRIPT:-bench}: $*" >&2; exit 1; }
 
@@ -42,6 +43,9 @@ bench_run_pair() {
     suffix=""
     budget="$t"
     if [ "$mode" = random ]; then
+      if [ "${KEEP_BASELINE:-0}" = 1 ] && [ -s "$out/$name.random.run" ]; then
+        continue
+      fi
       extra=(--random-only)
       suffix=".random"
       budget="${BENCH_BASELINE_TIME:-$t}"

@@ -1,7 +1,7 @@
 //! Random inputs in batches paced to a deadline: the one seeded draw every mode's random phase uses.
 
 use crate::executable::Pacer;
-use crate::search::InputSpace;
+use crate::search::{mutated_input, structured_input, InputSpace};
 use fpscout_walk::concrete::ArgBits;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -17,6 +17,11 @@ pub struct RandomBatches<'a> {
     pacer: Pacer,
     left: usize,
     integers_too: bool,
+    structured_around: Option<Vec<f64>>,
+    /// The last batch's inputs as (space, float bits), for [`RandomBatches::adopt`].
+    last: Vec<(usize, Vec<u64>)>,
+    /// Inputs whose behaviour was new, mutated for some of the draws.
+    parents: Vec<(usize, Vec<u64>)>,
     handed_out: Option<(Instant, usize)>,
 }
 
@@ -29,6 +34,9 @@ impl<'a> RandomBatches<'a> {
             pacer,
             left: inputs,
             integers_too: false,
+            structured_around: None,
+            last: Vec::new(),
+            parents: Vec::new(),
             handed_out: None,
         }
     }
@@ -37,6 +45,14 @@ impl<'a> RandomBatches<'a> {
     /// which the float search leaves at zero.
     pub fn integers_too(mut self) -> Self {
         self.integers_too = true;
+        self
+    }
+
+    /// Draws half the coordinates from values where numerical code changes behaviour
+    /// (integers, the function's `constants` on other scales and a few ulps away, powers
+    /// of ten: [`crate::search::structured_input`]) instead of random floats.
+    pub fn structured(mut self, constants: Vec<f64>) -> Self {
+        self.structured_around = Some(constants);
         self
     }
 
@@ -52,23 +68,66 @@ impl<'a> RandomBatches<'a> {
         let started = Instant::now();
         let n = self.pacer.batch().min(self.left);
         self.left -= n;
+        self.last.clear();
         let batch = (0..n).map(|_| self.draw()).collect();
         self.handed_out = Some((started, n));
         Some(batch)
     }
 
-    fn draw(&mut self) -> Vec<ArgBits> {
-        let space = match self.spaces {
-            [one] => one,
-            many => &many[self.rng.gen_range(0..many.len())],
+    /// Makes input `index` of the last batch a parent: a quarter of the structured draws
+    /// after it mutate one of the parents (see [`crate::search::mutated_input`]).
+    pub fn adopt(&mut self, index: usize) {
+        let Some(input) = self.last.get(index).cloned() else {
+            return;
         };
-        if self.integers_too {
-            space.random_with_integers(&mut self.rng)
+        if self.parents.len() < MAX_PARENTS {
+            self.parents.push(input);
         } else {
-            space.random(&mut self.rng)
+            let slot = self.rng.gen_range(0..MAX_PARENTS);
+            self.parents[slot] = input;
         }
     }
+
+    fn draw(&mut self) -> Vec<ArgBits> {
+        let index = match self.spaces.len() {
+            1 => 0,
+            many => self.rng.gen_range(0..many),
+        };
+        let space = &self.spaces[index];
+        if self.integers_too {
+            return space.random_with_integers(&mut self.rng);
+        }
+        let Some(constants) = &self.structured_around else {
+            return space.random(&mut self.rng);
+        };
+        let (index, floats) = if !self.parents.is_empty() && self.rng.gen_bool(MUTATED_SHARE) {
+            let (index, parent) = &self.parents[self.rng.gen_range(0..self.parents.len())];
+            let space = &self.spaces[*index];
+            (
+                *index,
+                mutated_input(
+                    &mut self.rng,
+                    &space.inputs,
+                    &space.ranges,
+                    constants,
+                    parent,
+                ),
+            )
+        } else {
+            (
+                index,
+                structured_input(&mut self.rng, &space.inputs, &space.ranges, constants),
+            )
+        };
+        self.last.push((index, floats.clone()));
+        self.spaces[index].assemble(&floats)
+    }
 }
+
+/// Parents kept at most (a full list replaces one at random).
+const MAX_PARENTS: usize = 256;
+/// The share of structured draws that mutate a parent.
+const MUTATED_SHARE: f64 = 0.25;
 
 #[cfg(test)]
 mod tests {
@@ -101,6 +160,61 @@ mod tests {
             out.extend(b);
         }
         out
+    }
+
+    /// Two unbounded doubles `x`, `y`.
+    fn pair_space() -> InputSpace {
+        let float = |name: &str| ParamSpec::Float {
+            name: name.into(),
+            ty: FloatTy::F64,
+            range: None,
+        };
+        InputSpace {
+            specs: vec![float("x"), float("y")],
+            inputs: vec![("x".into(), FloatTy::F64), ("y".into(), FloatTy::F64)],
+            ranges: vec![None, None],
+            tys: vec![FloatTy::F64, FloatTy::F64],
+            lens: vec![None, None],
+        }
+    }
+
+    #[test]
+    fn an_adopted_input_is_mutated_in_later_draws_and_the_plain_draw_never_mutates() {
+        let spaces = [pair_space()];
+        let coordinates = |input: &[ArgBits]| -> (u64, u64) {
+            match input {
+                [ArgBits::Scalar(x), ArgBits::Scalar(y)] => (*x, *y),
+                other => panic!("two scalars: {other:?}"),
+            }
+        };
+        for structured in [true, false] {
+            let mut draws = RandomBatches::new(&spaces, 5, 20_000, Pacer::new(None));
+            if structured {
+                draws = draws.structured(vec![3.5]);
+            }
+            let first = draws.next_batch().expect("a first batch");
+            let parent = coordinates(&first[0]);
+            draws.adopt(0);
+            let mut later = 0;
+            let mut sharing = 0;
+            while let Some(batch) = draws.next_batch() {
+                for input in batch {
+                    let (x, y) = coordinates(&input);
+                    assert!(f64::from_bits(x).is_finite() && f64::from_bits(y).is_finite());
+                    later += 1;
+                    // A mutation changes one coordinate, or both with probability 1/2.
+                    if (x == parent.0) != (y == parent.1) {
+                        sharing += 1;
+                    }
+                }
+            }
+            if structured {
+                // A quarter of the draws mutate the one parent, most keeping a coordinate.
+                assert!(sharing * 10 > later, "{sharing} of {later}");
+            } else {
+                assert_eq!(sharing, 0, "plain random draws mutate nothing");
+            }
+        }
     }
 
     #[test]

@@ -94,6 +94,9 @@ const SEARCH_SHARE: f64 = 0.05;
 const REFINE_SHARE: f64 = 0.15;
 /// Neighbours of one candidate replayed traced at most.
 const TRACED_PER_CANDIDATE: usize = 4;
+/// The share of the budget left after random inputs, for the confirmation replays.
+const CONFIRM_RESERVE: f64 = 0.04;
+const BASELINE_CONFIRM_RESERVE: f64 = 0.05;
 /// Time the confirmation replays get past the deadline at most, when it has passed.
 const CONFIRM_GRACE: Duration = Duration::from_secs(2);
 /// Share of a solving round's time Z3 gets; the fallback solver has the rest.
@@ -845,14 +848,19 @@ pub fn run_exceptions(
     // Random inputs over all exponents: untraced, then traced where something was raised.
     let t = Instant::now();
     if cfg.random_inputs > 0 || cfg.common.random_only {
-        let random_deadline = if cfg.common.random_only {
-            ahead_of(run_deadline, share(0.05))
+        // Confirmation replays one traced run per finding, mostly well under its share:
+        // random inputs run until just before the deadline (confirmation has a grace).
+        // The baseline keeps the reserve its benchmark tables were measured with.
+        let reserve = if cfg.common.random_only {
+            BASELINE_CONFIRM_RESERVE
         } else {
-            ahead_of(run_deadline, share(CONFIRM_SHARE))
+            CONFIRM_RESERVE
         };
+        let random_deadline = ahead_of(run_deadline, share(reserve));
         random_phase(
             cfg,
             &spaces,
+            &crate::seeds::float_constants(module, fid),
             &exe,
             &mut findings,
             random_deadline,
@@ -1367,9 +1375,11 @@ fn search_round(
 }
 
 /// Random inputs on the executable until `until`, traced where they raised something.
+#[allow(clippy::too_many_arguments)]
 fn random_phase(
     cfg: &ExceptionsConfig,
     spaces: &[InputSpace],
+    constants: &[f64],
     exe: &Executable,
     findings: &mut Findings,
     until: Option<Instant>,
@@ -1385,29 +1395,35 @@ fn random_phase(
     let mut alike: HashMap<NoveltyKey, usize> = HashMap::new();
     let pacer = Pacer::new(until).batches(RANDOM_FIRST_BATCH, RANDOM_LARGEST_BATCH);
     let mut draws = RandomBatches::new(spaces, cfg.common.seed, wanted, pacer);
-    // The baseline (`--random-only`) runs the same way: random testing at native speed.
+    // The baseline (`--random-only`) is plain random testing at native speed; the search
+    // draws half its coordinates where code changes behaviour (integers, constants).
+    if !cfg.common.random_only {
+        draws = draws.structured(constants.to_vec());
+    }
     while let Some(batch) = draws.next_batch() {
         let outs = exe.run_batch(&batch)?;
         summary.native_runs += outs.len();
         // Those that raised something and look new, traced: the trace says where. An
         // untraced run costs a fraction of a traced one, so tracing only the first few
         // inputs alike in flags, result and input binades explores more in the time.
-        let worth: Vec<Vec<ArgBits>> = batch
-            .iter()
-            .zip(&outs)
-            .filter(|(args, o)| {
-                let flags = outcome_flags(o);
-                if flags.is_empty() {
-                    return false;
-                }
-                let seen = alike
-                    .entry(novelty_key(spaces, args, o, exe.function().ret, flags))
-                    .or_insert(0);
-                *seen += 1;
-                *seen <= TRACED_PER_KIND_OF_INPUT
-            })
-            .map(|(a, _)| a.clone())
-            .collect();
+        let mut worth: Vec<Vec<ArgBits>> = Vec::new();
+        for (i, (args, o)) in batch.iter().zip(&outs).enumerate() {
+            let flags = outcome_flags(o);
+            if flags.is_empty() {
+                continue;
+            }
+            let seen = alike
+                .entry(novelty_key(spaces, args, o, exe.function().ret, flags))
+                .or_insert(0);
+            *seen += 1;
+            if *seen == 1 {
+                // New behaviour: its neighbourhood is worth exploring.
+                draws.adopt(i);
+            }
+            if *seen <= TRACED_PER_KIND_OF_INPUT {
+                worth.push(args.clone());
+            }
+        }
         let traced = exe.traced(&worth, until)?;
         summary.traced_runs += traced.len();
         for (args, t) in worth.iter().zip(&traced) {
