@@ -652,23 +652,27 @@ pub fn structured_input(
         if rng.gen_bool(0.5) {
             continue;
         }
-        let v = structured_value(rng, constants);
-        let fitted = match range {
-            Some((lo, hi)) if (*lo..=*hi).contains(&v) => fit_in_range(v, *ty, (*lo, *hi)),
-            Some(_) => None,
-            None => {
-                let x = match ty {
-                    FloatTy::F64 => v.to_bits(),
-                    FloatTy::F32 => u64::from((v as f32).to_bits()),
-                };
-                is_finite_bits(x, *ty).then_some(x)
-            }
-        };
-        if let Some(x) = fitted {
+        if let Some(x) = fit_value(structured_value(rng, constants), *ty, range) {
             *b = x;
         }
     }
     bits
+}
+
+/// The bits of `v` as a finite float of `ty` inside `range`, or `None` (outside it, or
+/// not finite in `ty`).
+fn fit_value(v: f64, ty: FloatTy, range: &Option<(f64, f64)>) -> Option<u64> {
+    match range {
+        Some((lo, hi)) if (*lo..=*hi).contains(&v) => fit_in_range(v, ty, (*lo, *hi)),
+        Some(_) => None,
+        None => {
+            let bits = match ty {
+                FloatTy::F64 => v.to_bits(),
+                FloatTy::F32 => u64::from((v as f32).to_bits()),
+            };
+            is_finite_bits(bits, ty).then_some(bits)
+        }
+    }
 }
 
 /// `parent` (float bits per input) with one coordinate, and each other with probability
@@ -717,20 +721,7 @@ pub fn mutated_input(
             3 => x * 2f64.powi(rng.gen_range(-64..=64)),
             _ => -x,
         };
-        let fitted = match &ranges[i] {
-            Some((lo, hi)) if (*lo..=*hi).contains(&changed) => {
-                fit_in_range(changed, ty, (*lo, *hi))
-            }
-            Some(_) => None,
-            None => {
-                let bits = match ty {
-                    FloatTy::F64 => changed.to_bits(),
-                    FloatTy::F32 => u64::from((changed as f32).to_bits()),
-                };
-                is_finite_bits(bits, ty).then_some(bits)
-            }
-        };
-        if let Some(bits) = fitted {
+        if let Some(bits) = fit_value(changed, ty, &ranges[i]) {
             out[i] = bits;
         }
     }

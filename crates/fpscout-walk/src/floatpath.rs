@@ -709,8 +709,6 @@ fn sign_bit(ty: FloatTy) -> u64 {
 }
 
 impl FloatPath {
-    /// The values `v + offset` takes on this path (the variable's current domain,
-    /// shifted), or `None` when its domain is empty.
     /// `ldexp(x, n)` (`scalbn`, `scalbln`) of a known `n` whose power of two is a normal
     /// float: the product `x · 2ⁿ`, which glibc rounds once as the multiplication does
     /// (IEEE mode only). `None` for other calls and exponents: a fresh variable then.
@@ -751,6 +749,8 @@ impl FloatPath {
             && self.few_values(s, crate::walker::SPLIT_VALUES)?.is_some())
     }
 
+    /// The values `v + offset` takes on this path (the variable's current domain,
+    /// shifted), or `None` when its domain is empty.
     fn value_range(&self, v: VarId, offset: i128) -> DResult<Option<(i128, i128)>> {
         let domain = self.network.int_domain(v).map_err(solver_error)?;
         Ok(domain

@@ -96,6 +96,7 @@ const REFINE_SHARE: f64 = 0.15;
 const TRACED_PER_CANDIDATE: usize = 4;
 /// The share of the budget left after random inputs, for the confirmation replays.
 const CONFIRM_RESERVE: f64 = 0.04;
+/// The baseline's (`--random-only`) reserve, as its benchmark tables were measured.
 const BASELINE_CONFIRM_RESERVE: f64 = 0.05;
 /// Time the confirmation replays get past the deadline at most, when it has passed.
 const CONFIRM_GRACE: Duration = Duration::from_secs(2);
