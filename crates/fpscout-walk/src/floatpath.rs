@@ -228,6 +228,17 @@ fn libm_function(func: MathFn) -> Option<LibmFunction> {
     })
 }
 
+/// The float solver's name for a two-argument libm function it models.
+fn libm_binary_function(func: MathFn) -> Option<LibmBinary> {
+    Some(match func {
+        MathFn::Pow => LibmBinary::Pow,
+        MathFn::Atan2 => LibmBinary::Atan2,
+        MathFn::Hypot => LibmBinary::Hypot,
+        MathFn::Fmod => LibmBinary::Fmod,
+        _ => return None,
+    })
+}
+
 /// The format of a float type.
 pub fn format_of(ty: FloatTy) -> Format {
     match ty {
@@ -741,6 +752,21 @@ impl FloatPath {
             .float_const_f64(format_of(ty), (n as f64).exp2());
         let product = self.network.fmul(x, power).map_err(solver_error)?;
         Ok(Some(PathScalar::Float(product)))
+    }
+
+    /// The result `r` of libm's `func` at `site`, recorded as unstated where watched: the
+    /// flags glibc raises (log(0), exp overflow) are not constraints.
+    fn libm_result(&mut self, func: MathFn, site: OpSite, r: VarId) -> PathScalar {
+        if self.watching(site) {
+            self.record(
+                site,
+                WatchedOp::Unstated(format!(
+                    "the exceptions of libm's '{}' are not modelled",
+                    func.c_name()
+                )),
+            );
+        }
+        PathScalar::Float(r)
     }
 
     /// Whether `s` is a symbolic integer the walker may fork over (see `few_values`).
@@ -1304,46 +1330,21 @@ impl Domain for FloatPath {
                 };
                 let x = self.float_var(ty, a)?;
                 let r = self.network.libm(function, x).map_err(solver_error)?;
-                if self.watching(site) {
-                    // Flags glibc raises (log(0), exp overflow) are not constraints.
-                    self.record(
-                        site,
-                        WatchedOp::Unstated(format!(
-                            "the exceptions of libm's '{}' are not modelled",
-                            func.c_name()
-                        )),
-                    );
-                }
-                Ok(PathScalar::Float(r))
+                Ok(self.libm_result(func, site, r))
             }
             (_, [a, b]) => {
-                let function = match func {
-                    MathFn::Pow => LibmBinary::Pow,
-                    MathFn::Atan2 => LibmBinary::Atan2,
-                    MathFn::Hypot => LibmBinary::Hypot,
-                    MathFn::Fmod => LibmBinary::Fmod,
-                    _ => {
-                        return Err(WalkError::unsupported(format!(
-                            "libm function '{}' ({ty:?}) of float inputs (the float solver models sqrt, fabs and {MODELLED_LIBM})",
-                            func.c_name()
-                        )))
-                    }
+                let Some(function) = libm_binary_function(func) else {
+                    return Err(WalkError::unsupported(format!(
+                        "libm function '{}' ({ty:?}) of float inputs (the float solver models sqrt, fabs and {MODELLED_LIBM})",
+                        func.c_name()
+                    )));
                 };
                 let (x, y) = (self.float_var(ty, a)?, self.float_var(ty, b)?);
                 let r = self
                     .network
                     .libm_binary(function, x, y)
                     .map_err(solver_error)?;
-                if self.watching(site) {
-                    self.record(
-                        site,
-                        WatchedOp::Unstated(format!(
-                            "the exceptions of libm's '{}' are not modelled",
-                            func.c_name()
-                        )),
-                    );
-                }
-                Ok(PathScalar::Float(r))
+                Ok(self.libm_result(func, site, r))
             }
             _ => Err(WalkError::unsupported(format!(
                 "libm function '{}' ({ty:?}) with {} arguments",

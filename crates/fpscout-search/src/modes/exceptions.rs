@@ -639,6 +639,8 @@ pub fn run_exceptions(
         verdicts: HashMap::new(),
     };
     let mut seen_targets = HashSet::new();
+    // The function's float constants: seed points, and the random phase's structured draws.
+    let constants = crate::seeds::float_constants(module, fid);
     let mut refinements: HashMap<(FpOpId, ExceptionKind), Refinement> = HashMap::new();
     // Each assignment of the sampled integer parameters in turn, with an equal share of
     // the time left for solving.
@@ -687,7 +689,6 @@ pub fn run_exceptions(
         summary.phases.solve += t.elapsed().as_secs_f64();
         // Seed points first: one run each, and on a slow function the search may not
         // get through every neighbourhood.
-        let constants = crate::seeds::float_constants(module, fid);
         let seeds = crate::seeds::seed_points(&space.tys, &space.ranges, &constants)
             .into_iter()
             .map(|point| Candidate {
@@ -861,7 +862,7 @@ pub fn run_exceptions(
         random_phase(
             cfg,
             &spaces,
-            &crate::seeds::float_constants(module, fid),
+            &constants,
             &exe,
             &mut findings,
             random_deadline,
