@@ -8,6 +8,9 @@
 #   FPSCOUT                the binary (default: $CARGO_TARGET_DIR/release/fpscout, built
 #                          when missing)
 #   FPSCOUT_BENCH_DIR      cache (default /var/tmp/fpscout-bench): $cache/glibc-double/NAME.json
+#   TABLE_ONLY=1           run nothing: the table of the cached records of the functions
+#                          matching FILTER_REGEX (e.g. after runs side by side on two
+#                          cores, each with its own filter)
 #
 # Needs python3 with mpmath. For each function: a wrapper `double fn_NAME(double x)`,
 #   fpscout error wrappers.c -f fn_NAME --reference EXPR --time-budget T --json
@@ -25,7 +28,8 @@ target_dir="${CARGO_TARGET_DIR:-$here/target}"
 fpscout="${FPSCOUT:-$target_dir/release/fpscout}"
 [[ "$t" =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "TIME_PER_FUNCTION must be seconds, not '$t'" >&2; exit 2; }
 python3 -c "import mpmath" 2>/dev/null || { echo "bench-glibc-double: python3's mpmath is needed (pip install mpmath)" >&2; exit 2; }
-if [ ! -x "$fpscout" ]; then
+table_only="${TABLE_ONLY:-0}"
+if [ "$table_only" != 1 ] && [ ! -x "$fpscout" ]; then
   (cd "$here" && cargo build --release -p fpscout >&2)
 fi
 cache="${FPSCOUT_BENCH_DIR:-/var/tmp/fpscout-bench}/glibc-double"
@@ -72,25 +76,32 @@ src="$cache/wrappers.c"
   done
 } >"$src"
 
-: >"$cache/functions.txt.$$"
+# This invocation's functions (invocations side by side each keep their own list).
+functions="$cache/functions.txt.$$"
+trap 'rm -f "$functions"' EXIT
+: >"$functions"
 printf '%s\n' "$table" | while IFS='|' read -r name ref mp; do
   [[ "$name" =~ $filter ]] || continue
-  "$fpscout" error "$src" -f "fn_$name" --reference "$ref" --time-budget "$t" \
-    --objective "$objective" --json \
-    >"$cache/$name.json" 2>"$cache/$name.err" || true
-  printf '%s|%s\n' "$name" "$mp" >>"$cache/functions.txt.$$"
-  echo "bench-glibc-double: $name done" >&2
+  if [ "$table_only" = 1 ]; then
+    [ -s "$cache/$name.json" ] || continue
+  else
+    "$fpscout" error "$src" -f "fn_$name" --reference "$ref" --time-budget "$t" \
+      --objective "$objective" --json \
+      >"$cache/$name.json" 2>"$cache/$name.err" || true
+    echo "bench-glibc-double: $name done" >&2
+  fi
+  printf '%s|%s\n' "$name" "$mp" >>"$functions"
 done
-[ -s "$cache/functions.txt.$$" ] || { echo "bench-glibc-double: no function matches '$filter'" >&2; rm -f "$cache/functions.txt.$$"; exit 2; }
-mv "$cache/functions.txt.$$" "$cache/functions.txt"
+[ -s "$functions" ] || { echo "bench-glibc-double: no function matches '$filter'" >&2; exit 2; }
 
-python3 - "$cache" "$here/bench/glibc/double-known-inputs.txt" "$t" "$(ldd --version | head -n 1)" "$objective" <<'PY'
+python3 - "$cache" "$here/bench/glibc/double-known-inputs.txt" "$t" "$(ldd --version | head -n 1)" "$objective" "$functions" <<'PY'
 import ctypes, json, sys
 from pathlib import Path
 import mpmath
 
-cache, known_file, budget, libc, objective = (
-    Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5])
+cache, known_file, budget, libc, objective, functions = (
+    Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5],
+    Path(sys.argv[6]))
 mpmath.mp.dps = 80
 libm = ctypes.CDLL("libm.so.6")
 known = {}
@@ -114,7 +125,7 @@ def ulps(computed, expr, x):
 print(f"libc: {libc}; fpscout error --reference --objective {objective}, {budget} s per function")
 print(f"{'function':<8} {'fpscout ulps':>12} {'at x':>24}  {'known input ulps':>16} {'at x':>24}  as bad")
 n = at_least = 0
-for entry in (cache / "functions.txt").read_text().splitlines():
+for entry in functions.read_text().splitlines():
     name, expr = entry.split("|", 1)
     record = None
     path = cache / f"{name}.json"

@@ -156,7 +156,7 @@ static double fps_estimate(float y, double r) {{
     return (double)(oy > oinf ? oy - oinf : oinf - oy);
   }}
   if (!isfinite(y)) return INFINITY;
-  if (y == rf) return 0.0;
+  if ((double)y == r) return 0.0;
   /* The ulp of the binade just below |r| when r sits at a power of two: the exact value
      may be on either side, and the estimate must not be the smaller one. */
   return fabs((double)y - r) / fps_ulp32(fabs(r) * (1.0 - 0x1p-40));
