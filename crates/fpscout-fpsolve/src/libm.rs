@@ -44,13 +44,26 @@ pub enum LibmFunction {
     Sin,
     Cos,
     Tan,
+    Erf,
+    Erfc,
+    /// log |Γ(x)|.
+    Lgamma,
+    Tgamma,
+    /// `modf`'s returned fractional part (the integral part is `Trunc`).
+    ModfFraction,
+    /// `frexp`'s returned significand, in [1/2, 1) with x's sign (x itself for zeros,
+    /// infinities and NaN).
+    FrexpSignificand,
 }
 
 /// glibc's maximal known error in ulps, x86_64, round-to-nearest: the larger of the
 /// `double` and `float` entries of the "Errors in Math Functions" table of the glibc
 /// manual (generated from `sysdeps/x86_64/fpu/libm-test-ulps`), at least 1 (entries the
-/// table leaves out are within 1 ulp there). The exact functions have 0.
-const GLIBC_ULPS: [(LibmFunction, u32); 22] = [
+/// table leaves out are within 1 ulp there). The exact functions (rounding, modf's and
+/// frexp's parts) have 0. erf, erfc, lgamma and tgamma exceed the manual's entries on this glibc (erfc 5.09 ulps, lgamma
+/// 10.8 in `bench/glibc`'s binary64 runs), so they take about twice the largest error
+/// measured there (exhaustive binary32, searched binary64).
+const GLIBC_ULPS: [(LibmFunction, u32); 28] = [
     (LibmFunction::Floor, 0),
     (LibmFunction::Ceil, 0),
     (LibmFunction::Trunc, 0),
@@ -73,6 +86,12 @@ const GLIBC_ULPS: [(LibmFunction, u32); 22] = [
     (LibmFunction::Sin, 1),
     (LibmFunction::Cos, 1),
     (LibmFunction::Tan, 1),
+    (LibmFunction::Erf, 2),
+    (LibmFunction::Erfc, 8),
+    (LibmFunction::Lgamma, 16),
+    (LibmFunction::Tgamma, 16),
+    (LibmFunction::ModfFraction, 0),
+    (LibmFunction::FrexpSignificand, 0),
 ];
 
 /// Which way a function goes on a monotone stretch.
@@ -83,7 +102,7 @@ pub(crate) enum Direction {
 }
 
 impl LibmFunction {
-    pub const ALL: [LibmFunction; 22] = [
+    pub const ALL: [LibmFunction; 28] = [
         LibmFunction::Floor,
         LibmFunction::Ceil,
         LibmFunction::Trunc,
@@ -106,6 +125,12 @@ impl LibmFunction {
         LibmFunction::Sin,
         LibmFunction::Cos,
         LibmFunction::Tan,
+        LibmFunction::Erf,
+        LibmFunction::Erfc,
+        LibmFunction::Lgamma,
+        LibmFunction::Tgamma,
+        LibmFunction::ModfFraction,
+        LibmFunction::FrexpSignificand,
     ];
 
     /// The C name of the double variant (the float variant appends `f`).
@@ -133,7 +158,22 @@ impl LibmFunction {
             LibmFunction::Sin => "sin",
             LibmFunction::Cos => "cos",
             LibmFunction::Tan => "tan",
+            LibmFunction::Erf => "erf",
+            LibmFunction::Erfc => "erfc",
+            LibmFunction::Lgamma => "lgamma",
+            LibmFunction::Tgamma => "tgamma",
+            LibmFunction::ModfFraction => "modf",
+            LibmFunction::FrexpSignificand => "frexp",
         }
+    }
+
+    /// Whether glibc's function also writes through a pointer (`modf`'s integral part,
+    /// `frexp`'s exponent): called with a scratch output.
+    fn writes_output(self) -> bool {
+        matches!(
+            self,
+            LibmFunction::ModfFraction | LibmFunction::FrexpSignificand
+        )
     }
 
     /// Whether glibc's result is the exact mathematical one (the rounding functions).
@@ -171,28 +211,53 @@ impl LibmFunction {
         }
     }
 
-    /// The finite arguments (symmetric around 0) on which the function is monotone on
-    /// each sign: sin and tan within ±1.5 < π/2, cos within ±3.14 < π; everywhere else.
+    /// Stretches of finite arguments, in order and disjoint, on each of which the
+    /// function is monotone (real bounds, `None`: the format's finite end): sin and tan
+    /// within ±1.5 < π/2, cos within ±3.14 < π turning at 0, cosh turning at 0, Γ and
+    /// log |Γ| on the positive side turning at their minimum x₀ ≈ 1.4616 (the bounds
+    /// enclose x₀ with a few floats between them). Arguments outside every stretch map
+    /// into the codomain, or to glibc's own values where they are few.
     // 3.14 is meant: a bound below π, not an approximation of it.
     #[allow(clippy::approx_constant)]
-    fn monotone_reach(self) -> Option<f64> {
+    pub(crate) fn stretches(self) -> &'static [Stretch] {
+        use Direction::{Decreasing, Increasing};
+        const fn stretch(lo: Option<f64>, hi: Option<f64>, direction: Direction) -> Stretch {
+            Stretch { lo, hi, direction }
+        }
+        // The minimum of Γ on the positive axis, x₀ = 1.46163214496836234126…
+        const BELOW_MINIMUM: f64 = 1.461_632_144_968_362;
+        const ABOVE_MINIMUM: f64 = 1.461_632_144_968_363;
+        const SINE: &[Stretch] = &[stretch(Some(-1.5), Some(1.5), Increasing)];
+        const COSINE: &[Stretch] = &[
+            stretch(Some(-3.14), Some(-0.0), Increasing),
+            stretch(Some(0.0), Some(3.14), Decreasing),
+        ];
+        const EVEN_GROWING: &[Stretch] = &[
+            stretch(None, Some(-0.0), Decreasing),
+            stretch(Some(0.0), None, Increasing),
+        ];
+        const DECREASING: &[Stretch] = &[stretch(None, None, Decreasing)];
+        const GAMMA: &[Stretch] = &[
+            stretch(Some(0.0), Some(BELOW_MINIMUM), Decreasing),
+            stretch(Some(ABOVE_MINIMUM), None, Increasing),
+        ];
+        const INCREASING: &[Stretch] = &[stretch(None, None, Increasing)];
         match self {
-            LibmFunction::Sin | LibmFunction::Tan => Some(1.5),
-            LibmFunction::Cos => Some(3.14),
-            _ => None,
+            // Sawtooths: increasing within each integer or binade, nowhere further.
+            LibmFunction::ModfFraction | LibmFunction::FrexpSignificand => &[],
+            LibmFunction::Sin | LibmFunction::Tan => SINE,
+            LibmFunction::Cos => COSINE,
+            LibmFunction::Cosh => EVEN_GROWING,
+            LibmFunction::Acos | LibmFunction::Erfc => DECREASING,
+            LibmFunction::Lgamma | LibmFunction::Tgamma => GAMMA,
+            _ => INCREASING,
         }
     }
 
-    /// The direction on finite arguments of one sign (`negative`), within
-    /// [`LibmFunction::monotone_reach`]: the even functions turn at 0 (cosh grows away
-    /// from it, cos shrinks away from it within ±π).
-    pub(crate) fn direction(self, negative: bool) -> Direction {
-        match (self, negative) {
-            (LibmFunction::Acos, _) | (LibmFunction::Cosh, true) | (LibmFunction::Cos, false) => {
-                Direction::Decreasing
-            }
-            _ => Direction::Increasing,
-        }
+    /// Whether arguments outside every stretch may give NaN inside the domain of
+    /// definition (tgamma at negative integers).
+    fn nan_between_stretches(self) -> bool {
+        self == LibmFunction::Tgamma
     }
 
     /// Values glibc's results certainly lie in, as real bounds (`None`: unbounded): the
@@ -203,7 +268,15 @@ impl LibmFunction {
             LibmFunction::Exp | LibmFunction::Exp2 => (Some(0.0), None),
             LibmFunction::Expm1 => (Some(-1.0), None),
             LibmFunction::Cosh => (Some(1.0), None),
-            LibmFunction::Tanh | LibmFunction::Sin | LibmFunction::Cos => (Some(-1.0), Some(1.0)),
+            LibmFunction::Tanh | LibmFunction::Sin | LibmFunction::Cos | LibmFunction::Erf => {
+                (Some(-1.0), Some(1.0))
+            }
+            LibmFunction::Erfc => (Some(0.0), Some(2.0)),
+            // Strictly inside ±1 (the bounds are rounded inward to the format).
+            LibmFunction::ModfFraction | LibmFunction::FrexpSignificand => {
+                const BELOW_ONE: f64 = 1.0 - f64::EPSILON / 2.0;
+                (Some(-BELOW_ONE), Some(BELOW_ONE))
+            }
             _ => (None, None),
         }
     }
@@ -223,15 +296,38 @@ fn key_of(format: Format, value: f64) -> Fp {
     }
 }
 
-/// The key ranges of a format's floats that matter to one function.
+/// Finite arguments `[lo, hi]` (real bounds; `None`: the format's finite end) on which a
+/// function is monotone in `direction`.
 #[derive(Clone, Copy, Debug)]
+pub(crate) struct Stretch {
+    lo: Option<f64>,
+    hi: Option<f64>,
+    direction: Direction,
+}
+
+/// The first key of `format` at or above the real `value` (`above`), or the last at or
+/// below it: a bound rounded inward, so that a stretch never reaches past its real end.
+fn key_inward(format: Format, value: f64, above: bool) -> Fp {
+    let nearest = key_of(format, value);
+    let at = format.to_f64(nearest);
+    match (above, at.partial_cmp(&value)) {
+        (true, Some(Ordering::Less)) => Fp(nearest.0 + 1),
+        (false, Some(Ordering::Greater)) => Fp(nearest.0 - 1),
+        _ => nearest,
+    }
+}
+
+/// The key ranges of a format's floats that matter to one function.
+#[derive(Clone, Debug)]
 pub(crate) struct Shape {
     /// Finite arguments where the function is defined (NaN outside).
     pub defined: (Fp, Fp),
-    /// Finite arguments where it is monotone on each sign.
-    pub monotone: (Fp, Fp),
+    /// Finite arguments where it is monotone, in order and disjoint.
+    pub monotone: Vec<((Fp, Fp), Direction)>,
     /// Keys glibc's results lie in, NaN aside.
     pub codomain: (Fp, Fp),
+    /// Whether defined arguments outside `monotone` may give NaN.
+    pub nan_between: bool,
 }
 
 impl Shape {
@@ -240,12 +336,25 @@ impl Shape {
             |value: Option<f64>, otherwise: Fp| value.map_or(otherwise, |v| key_of(format, v));
         let (lowest, highest) = (Fp(format.neg_inf().0 + 1), Fp(format.pos_inf().0 - 1));
         let (d_lo, d_hi) = function.definition();
-        let reach = function.monotone_reach();
         let (c_lo, c_hi) = function.codomain();
+        let monotone = function
+            .stretches()
+            .iter()
+            .map(|s| {
+                let lo = s.lo.map_or(lowest, |v| key_inward(format, v, true));
+                let hi = s.hi.map_or(highest, |v| key_inward(format, v, false));
+                ((lo, hi), s.direction)
+            })
+            .filter(|((lo, hi), _)| lo <= hi)
+            .collect();
         Shape {
             defined: (bound(d_lo, lowest), bound(d_hi, highest)),
-            monotone: (bound(reach.map(|r| -r), lowest), bound(reach, highest)),
-            codomain: (bound(c_lo, format.neg_inf()), bound(c_hi, format.pos_inf())),
+            monotone,
+            codomain: (
+                c_lo.map_or(format.neg_inf(), |v| key_inward(format, v, true)),
+                c_hi.map_or(format.pos_inf(), |v| key_inward(format, v, false)),
+            ),
+            nan_between: function.nan_between_stretches(),
         }
     }
 }
@@ -345,6 +454,22 @@ fn apply_mpfr(function: LibmFunction, value: &mut Float, round: Round) -> Orderi
         LibmFunction::Sin => value.sin_round(round),
         LibmFunction::Cos => value.cos_round(round),
         LibmFunction::Tan => value.tan_round(round),
+        LibmFunction::Erf => value.erf_round(round),
+        LibmFunction::Erfc => value.erfc_round(round),
+        LibmFunction::Lgamma => value.ln_abs_gamma_round(round).1,
+        LibmFunction::Tgamma => value.gamma_round(round),
+        // Exact at a float argument's working precision.
+        LibmFunction::ModfFraction => {
+            let integral = Float::with_val(value.prec(), value.trunc_ref());
+            *value -= integral;
+            Ordering::Equal
+        }
+        LibmFunction::FrexpSignificand => {
+            if let Some(e) = value.get_exp() {
+                *value >>= e;
+            }
+            Ordering::Equal
+        }
     }
 }
 
@@ -356,11 +481,18 @@ pub fn call_glibc(function: LibmFunction, format: Format, x: FloatValue) -> Floa
     let entry = glibc_entry(function, single)
         .unwrap_or_else(|| panic!("glibc's libm has no '{}'", function.c_name()));
     let bits = format.to_bits(x);
+    // modf's `double *` (or `float *`) and frexp's `int *` both fit a u64 scratch.
+    let mut scratch: u64 = 0;
     let result_bits = with_ieee_mxcsr(|| match entry {
         // SAFETY: glibc declares these symbols with exactly these C signatures and they
-        // are pure functions of their argument.
+        // are pure functions of their argument (writing only through the output pointer,
+        // here a local that outlives the call).
         Entry::Double(g) => unsafe { g(f64::from_bits(bits)) }.to_bits(),
         Entry::Single(g) => u64::from(unsafe { g(f32::from_bits(bits as u32)) }.to_bits()),
+        Entry::DoubleOut(g) => unsafe { g(f64::from_bits(bits), &mut scratch) }.to_bits(),
+        Entry::SingleOut(g) => {
+            u64::from(unsafe { g(f32::from_bits(bits as u32), &mut scratch) }.to_bits())
+        }
     });
     format.from_bits(result_bits)
 }
@@ -369,6 +501,9 @@ pub fn call_glibc(function: LibmFunction, format: Format, x: FloatValue) -> Floa
 enum Entry {
     Double(unsafe extern "C" fn(f64) -> f64),
     Single(unsafe extern "C" fn(f32) -> f32),
+    /// `double f(double, T *)` with a `T` of at most 8 bytes.
+    DoubleOut(unsafe extern "C" fn(f64, *mut u64) -> f64),
+    SingleOut(unsafe extern "C" fn(f32, *mut u64) -> f32),
 }
 
 /// Whether the process's glibc has `function` in `format` (checked when a network
@@ -385,17 +520,38 @@ fn glibc_entry(function: LibmFunction, single: bool) -> Option<Entry> {
         LibmFunction::ALL
             .iter()
             .map(|f| {
+                let out = f.writes_output();
                 let double = libm_symbol(f.c_name()).map(|p| {
-                    // SAFETY: glibc's `double f(double)` symbol.
-                    Entry::Double(unsafe {
-                        std::mem::transmute::<usize, unsafe extern "C" fn(f64) -> f64>(p)
-                    })
+                    // SAFETY: glibc's `double f(double)` or `double f(double, T *)`.
+                    unsafe {
+                        if out {
+                            Entry::DoubleOut(std::mem::transmute::<
+                                usize,
+                                unsafe extern "C" fn(f64, *mut u64) -> f64,
+                            >(p))
+                        } else {
+                            Entry::Double(std::mem::transmute::<
+                                usize,
+                                unsafe extern "C" fn(f64) -> f64,
+                            >(p))
+                        }
+                    }
                 });
                 let single = libm_symbol(&format!("{}f", f.c_name())).map(|p| {
-                    // SAFETY: glibc's `float f(float)` symbol.
-                    Entry::Single(unsafe {
-                        std::mem::transmute::<usize, unsafe extern "C" fn(f32) -> f32>(p)
-                    })
+                    // SAFETY: glibc's `float f(float)` or `float f(float, T *)`.
+                    unsafe {
+                        if out {
+                            Entry::SingleOut(std::mem::transmute::<
+                                usize,
+                                unsafe extern "C" fn(f32, *mut u64) -> f32,
+                            >(p))
+                        } else {
+                            Entry::Single(std::mem::transmute::<
+                                usize,
+                                unsafe extern "C" fn(f32) -> f32,
+                            >(p))
+                        }
+                    }
                 });
                 [double, single]
             })

@@ -1,9 +1,10 @@
-//! Two-argument libm functions (pow, atan2, hypot, fmod) as the process's glibc computes them, and sound enclosures of their results at a point.
+//! Two-argument libm functions (pow, atan2, hypot, fmod, remainder) as the process's glibc computes them, and sound enclosures of their results at a point.
 //
 // As for the one-argument functions (`crate::libm`), the solver relies only on
 // enclosures: glibc's result at floats `(x, y)` lies in the exact value rounded outward
 // and moved out by a number of floats derived from glibc's documented maximal error.
-// fmod is exact in glibc (and in IEEE 754); its projection needs no enclosure.
+// fmod and remainder are exact in glibc (and in IEEE 754); their projections need no
+// enclosure.
 
 use crate::format::{FloatValue, Format, Fp};
 use crate::libm::{libm_symbol, with_ieee_mxcsr};
@@ -18,14 +19,17 @@ pub enum LibmBinary {
     Atan2,
     Hypot,
     Fmod,
+    /// IEEE `remainder`: x − n·y for the integer n nearest x/y (ties to even).
+    Remainder,
 }
 
 impl LibmBinary {
-    pub const ALL: [LibmBinary; 4] = [
+    pub const ALL: [LibmBinary; 5] = [
         LibmBinary::Pow,
         LibmBinary::Atan2,
         LibmBinary::Hypot,
         LibmBinary::Fmod,
+        LibmBinary::Remainder,
     ];
 
     /// The C name of the double variant (the float variant appends `f`).
@@ -35,15 +39,16 @@ impl LibmBinary {
             LibmBinary::Atan2 => "atan2",
             LibmBinary::Hypot => "hypot",
             LibmBinary::Fmod => "fmod",
+            LibmBinary::Remainder => "remainder",
         }
     }
 
     /// glibc's maximal known error in ulps (the larger of the `double` and `float`
     /// entries of the glibc manual's "Errors in Math Functions", x86_64: pow 1, atan2 1,
-    /// hypot 1), doubled as a margin; fmod is exact.
+    /// hypot 1), doubled as a margin; fmod and remainder are exact.
     pub fn glibc_ulps(self) -> u32 {
         match self {
-            LibmBinary::Fmod => 0,
+            LibmBinary::Fmod | LibmBinary::Remainder => 0,
             LibmBinary::Pow | LibmBinary::Atan2 | LibmBinary::Hypot => 2,
         }
     }
@@ -61,7 +66,8 @@ impl LibmBinary {
 /// `[lo, hi]` (keys of `format`) containing glibc's `function(x, y)` for finite `x`,
 /// `y` where the exact result is a real number (pow: `x > 0`); the exact value rounded
 /// outward at a working precision, then moved out by the function's widening. `None`
-/// for fmod (exact: no enclosure needed) and for arguments MPFR finds undefined.
+/// for fmod and remainder (exact: no enclosure needed) and for arguments MPFR finds
+/// undefined.
 pub(crate) fn enclosure(function: LibmBinary, format: Format, x: Fp, y: Fp) -> Option<(Fp, Fp)> {
     let precision = format.precision() + 64;
     let (xf, yf) = (format.to_f64(x), format.to_f64(y));
@@ -72,7 +78,7 @@ pub(crate) fn enclosure(function: LibmBinary, format: Format, x: Fp, y: Fp) -> O
             LibmBinary::Pow => value.pow_assign_round(&other, round),
             LibmBinary::Atan2 => value.atan2_round(&other, round),
             LibmBinary::Hypot => value.hypot_round(&other, round),
-            LibmBinary::Fmod => return None,
+            LibmBinary::Fmod | LibmBinary::Remainder => return None,
         };
         if value.is_nan() {
             return None;

@@ -35,6 +35,18 @@ fn interesting_f32_centres(function: LibmFunction) -> Vec<f64> {
             vec![1.5, -1.5, 1.5707964, 3.14, -3.14, 3.1415927, 1e5]
         }
         LibmFunction::Round | LibmFunction::RoundEven => vec![2.5, -2.5, 8388608.0],
+        // erfc underflows past 9.19 and tends to 2 below -3.9.
+        LibmFunction::Erf | LibmFunction::Erfc => vec![9.19, 10.06, -3.9, 0.4769, 6.0],
+        // Γ's minimum, its overflow at 35.04, the zeros of log |Γ| and the poles.
+        LibmFunction::Lgamma | LibmFunction::Tgamma => {
+            vec![
+                1.4616321, 2.0, 35.04, -2.4570825, -2.5, -3.0, -0.5, 4.0e36, -40.0,
+            ]
+        }
+        // Where the fraction turns exact zero, and subnormal significands.
+        LibmFunction::ModfFraction | LibmFunction::FrexpSignificand => {
+            vec![8388608.0, -8388608.5, 2.0, -4.0, 1.0e-40, -1.0e-45]
+        }
         _ => vec![8.0, 10.0],
     });
     centres
@@ -158,6 +170,14 @@ fn projections_keep_every_sampled_binary64_solution() {
         2.5,
         -2.5,
         4503599627370496.0,
+        1.4616321449683622,
+        1.4616321449683625,
+        2.0,
+        171.62,
+        -2.457024738220800,
+        -3.5,
+        26.55,
+        -6.0,
     ];
     for function in LibmFunction::ALL {
         let mut samples: Vec<f64> = boundaries.iter().flat_map(|&b| [b, -b]).collect();
@@ -279,6 +299,63 @@ fn rounding_functions_project_exactly() {
         a,
         FloatDomain::new(format, key(format, 2.0), below_three, false)
     );
+}
+
+/// erf, erfc, Γ and the parts of modf and frexp: ranges refuted and arguments narrowed through their monotone
+/// stretches, and Γ's minimum (between two stretches) is glibc's own values.
+#[test]
+fn error_and_gamma_functions_narrow_on_their_monotone_stretches() {
+    let format = Format::F64;
+    let full = FloatDomain::full(format);
+    let between =
+        |lo: f64, hi: f64| FloatDomain::new(format, key(format, lo), key(format, hi), false);
+    // erf never exceeds 1, erfc is never negative nor above 2.
+    assert!(project_libm(LibmFunction::Erf, &full, &between(1.0000001, 5.0)).is_none());
+    assert!(project_libm(LibmFunction::Erfc, &full, &between(-5.0, -1e-300)).is_none());
+    assert!(project_libm(LibmFunction::Erfc, &full, &between(2.0000001, 5.0)).is_none());
+    // erfc(x) ≥ 1.5 only for x ≤ erfc⁻¹(1.5) ≈ -0.4769.
+    let (a, _) = project_libm(LibmFunction::Erfc, &full, &between(1.5, 2.0)).expect("x < -0.47");
+    let (_, hi) = a.range().unwrap();
+    assert!(
+        (format.to_f64(hi) + 0.476_936_276_204_47).abs() < 1e-12,
+        "{}",
+        format.to_f64(hi)
+    );
+    // Γ on [1, 3] is at least Γ(x₀) = 0.8856031944108887 (below it, refuted) and at
+    // most Γ(3) = 2; Γ(x) in [1.5, 1.6] only on the increasing stretch.
+    assert!(project_libm(
+        LibmFunction::Tgamma,
+        &between(1.0, 3.0),
+        &between(-1.0, 0.8856)
+    )
+    .is_none());
+    let (_, r) = project_libm(LibmFunction::Tgamma, &between(1.0, 3.0), &full).unwrap();
+    let (lo, hi) = r.range().unwrap();
+    assert!(
+        (0.885_603_194_410_88..=0.885_603_194_410_889).contains(&format.to_f64(lo))
+            && (2.0..2.000_001).contains(&format.to_f64(hi)),
+        "{r:?}"
+    );
+    let (a, _) = project_libm(LibmFunction::Tgamma, &between(1.0, 3.0), &between(1.5, 1.6))
+        .expect("Γ(x) in [1.5, 1.6] for x in [2.6628, 2.7436]");
+    let (lo, hi) = a.range().unwrap();
+    assert!(
+        (2.6627..2.6628).contains(&format.to_f64(lo))
+            && (2.7436..2.7437).contains(&format.to_f64(hi)),
+        "{a:?}"
+    );
+    // modf's fraction and frexp's significand lie strictly within ±1.
+    for function in [LibmFunction::ModfFraction, LibmFunction::FrexpSignificand] {
+        assert!(project_libm(function, &full, &between(1.0, 2.0)).is_none());
+        assert!(project_libm(function, &full, &between(-2.0, -1.0)).is_none());
+    }
+    // log |Γ| below its minimum -0.1214862905358496 on x > 0 is refuted.
+    assert!(project_libm(
+        LibmFunction::Lgamma,
+        &between(0.5, 10.0),
+        &between(-1.0, -0.1215)
+    )
+    .is_none());
 }
 
 /// Networks: propagation refutes what glibc never returns, `evaluate` and `check` use

@@ -165,6 +165,23 @@ fn images_refute_what_the_functions_cannot_give() {
         &between(2.5, 10.0)
     )
     .is_none());
+    // remainder of a nonnegative x by y in [1, 2] is within ±1 of either sign: -1 is
+    // possible (remainder(5, 2) = 1, remainder(3, 2) = -1), 1.5 is not.
+    let (_, _, r) = project_libm_binary(
+        LibmBinary::Remainder,
+        &nonnegative,
+        &between(1.0, 2.0),
+        &between(-5.0, -1e-300),
+    )
+    .expect("negative remainders");
+    assert_eq!(r.range().map(|(lo, _)| lo), Some(key(format, -1.0)));
+    assert!(project_libm_binary(
+        LibmBinary::Remainder,
+        &nonnegative,
+        &between(1.0, 2.0),
+        &between(1.0000001, 10.0)
+    )
+    .is_none());
 }
 
 #[test]

@@ -441,12 +441,19 @@ pub enum MathFn {
     Expm1,
     Log1p,
     Cbrt,
+    Erf,
+    Erfc,
+    /// `lgamma`: log |Γ(x)| (glibc also sets the global `signgam`, which the program's
+    /// own memory does not see).
+    Lgamma,
+    Tgamma,
+    Remainder,
 }
 
 impl MathFn {
     pub fn arity(self) -> usize {
         match self {
-            MathFn::Pow | MathFn::Atan2 | MathFn::Hypot | MathFn::Fmod => 2,
+            MathFn::Pow | MathFn::Atan2 | MathFn::Hypot | MathFn::Fmod | MathFn::Remainder => 2,
             _ => 1,
         }
     }
@@ -475,9 +482,14 @@ impl MathFn {
             MathFn::Expm1 => "expm1",
             MathFn::Log1p => "log1p",
             MathFn::Cbrt => "cbrt",
+            MathFn::Erf => "erf",
+            MathFn::Erfc => "erfc",
+            MathFn::Lgamma => "lgamma",
+            MathFn::Tgamma => "tgamma",
+            MathFn::Remainder => "remainder",
         }
     }
-    pub const ALL: [MathFn; 22] = [
+    pub const ALL: [MathFn; 27] = [
         MathFn::Sqrt,
         MathFn::Exp,
         MathFn::Exp2,
@@ -500,6 +512,11 @@ impl MathFn {
         MathFn::Expm1,
         MathFn::Log1p,
         MathFn::Cbrt,
+        MathFn::Erf,
+        MathFn::Erfc,
+        MathFn::Lgamma,
+        MathFn::Tgamma,
+        MathFn::Remainder,
     ];
     /// Looks up a libm symbol (`exp`, `expf`) by name.
     pub fn from_c_name(name: &str) -> Option<(MathFn, FloatTy)> {

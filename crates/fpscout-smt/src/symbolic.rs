@@ -1252,9 +1252,25 @@ impl Domain for SymReal {
             MathFn::Asin | MathFn::Acos => {
                 self.record(site, ExceptionKind::Invalid, abs(&x).gt(small_real(1, 1)));
             }
-            MathFn::Fmod => {
+            MathFn::Fmod | MathFn::Remainder => {
                 let y = self.real_of(&args[1])?;
                 self.record(site, ExceptionKind::Invalid, y.eq(zero()));
+            }
+            MathFn::Lgamma => {
+                // Poles at 0 and the negative integers.
+                self.record(
+                    site,
+                    ExceptionKind::DivByZero,
+                    Bool::and(&[x.le(zero()), x.is_int()]),
+                );
+            }
+            MathFn::Tgamma => {
+                self.record(site, ExceptionKind::DivByZero, x.eq(zero()));
+                self.record(
+                    site,
+                    ExceptionKind::Invalid,
+                    Bool::and(&[x.lt(zero()), x.is_int()]),
+                );
             }
             MathFn::Sinh | MathFn::Cosh => {
                 let ln2 = float_to_real(std::f64::consts::LN_2);
@@ -1267,7 +1283,9 @@ impl Domain for SymReal {
             | MathFn::Atan2
             | MathFn::Tanh
             | MathFn::Hypot
-            | MathFn::Cbrt => {}
+            | MathFn::Cbrt
+            | MathFn::Erf
+            | MathFn::Erfc => {}
         }
         let mut def_args = vec![x];
         for a in &args[1..func.arity().min(args.len())] {
@@ -1276,10 +1294,11 @@ impl Domain for SymReal {
         let r = self.fresh_real(func.c_name(), Some((func, def_args, ty)));
         match func {
             MathFn::Exp | MathFn::Exp2 | MathFn::Cosh => self.define(r.gt(zero())),
-            MathFn::Sin | MathFn::Cos | MathFn::Tanh => self.define(Bool::and(&[
+            MathFn::Sin | MathFn::Cos | MathFn::Tanh | MathFn::Erf => self.define(Bool::and(&[
                 r.ge(small_real(-1, 1)),
                 r.le(small_real(1, 1)),
             ])),
+            MathFn::Erfc => self.define(Bool::and(&[r.ge(zero()), r.le(small_real(2, 1))])),
             MathFn::Hypot => self.define(r.ge(zero())),
             _ => {}
         }

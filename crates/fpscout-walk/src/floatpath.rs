@@ -19,7 +19,8 @@ use fpscout_fpsolve::{
 };
 use fpscout_ir::{
     CastOp, CmpLowering, ExceptionSet, ExternalCall, FBinOp, FBinaryOp, FCmpPred, FUnaryOp,
-    FloatTy, FpClassMask, FpOpId, IBinOp, ICmpPred, MathFn, RoundingDirection, ScalarTy, Type,
+    FloatTy, FpClassMask, FpOpId, IBinOp, ICmpPred, MathFn, OutMathFn, RoundingDirection, ScalarTy,
+    Type,
 };
 use std::collections::HashSet;
 
@@ -202,7 +203,8 @@ const PURE_EXTERNALS: &[&str] = &[
 /// The libm functions the float solver models (glibc's results, widened
 /// by its documented error bounds), named for messages.
 const MODELLED_LIBM: &str = "exp, exp2, expm1, log, log2, log10, log1p, sin, cos, tan, \
-asin, acos, atan, sinh, cosh, tanh, cbrt, pow, atan2, hypot, fmod in IEEE mode";
+asin, acos, atan, sinh, cosh, tanh, cbrt, erf, erfc, lgamma, tgamma, pow, atan2, hypot, fmod, \
+remainder in IEEE mode";
 
 /// The float solver's name for a libm function it models.
 fn libm_function(func: MathFn) -> Option<LibmFunction> {
@@ -224,7 +226,16 @@ fn libm_function(func: MathFn) -> Option<LibmFunction> {
         MathFn::Cosh => LibmFunction::Cosh,
         MathFn::Tanh => LibmFunction::Tanh,
         MathFn::Cbrt => LibmFunction::Cbrt,
-        MathFn::Sqrt | MathFn::Pow | MathFn::Atan2 | MathFn::Hypot | MathFn::Fmod => return None,
+        MathFn::Erf => LibmFunction::Erf,
+        MathFn::Erfc => LibmFunction::Erfc,
+        MathFn::Lgamma => LibmFunction::Lgamma,
+        MathFn::Tgamma => LibmFunction::Tgamma,
+        MathFn::Sqrt
+        | MathFn::Pow
+        | MathFn::Atan2
+        | MathFn::Hypot
+        | MathFn::Fmod
+        | MathFn::Remainder => return None,
     })
 }
 
@@ -235,6 +246,7 @@ fn libm_binary_function(func: MathFn) -> Option<LibmBinary> {
         MathFn::Atan2 => LibmBinary::Atan2,
         MathFn::Hypot => LibmBinary::Hypot,
         MathFn::Fmod => LibmBinary::Fmod,
+        MathFn::Remainder => LibmBinary::Remainder,
         _ => return None,
     })
 }
@@ -756,17 +768,27 @@ impl FloatPath {
 
     /// The result `r` of libm's `func` at `site`, recorded as unstated where watched: the
     /// flags glibc raises (log(0), exp overflow) are not constraints.
-    fn libm_result(&mut self, func: MathFn, site: OpSite, r: VarId) -> PathScalar {
+    fn libm_result(&mut self, name: &str, site: OpSite, r: VarId) -> PathScalar {
         if self.watching(site) {
             self.record(
                 site,
                 WatchedOp::Unstated(format!(
-                    "the exceptions of libm's '{}' are not modelled",
-                    func.c_name()
+                    "the exceptions of libm's '{name}' are not modelled"
                 )),
             );
         }
         PathScalar::Float(r)
+    }
+
+    /// A C `int` written by a libm function that the float solver does not relate to its
+    /// arguments (frexp's exponent, lgamma_r's sign, remquo's quotient bits): a fresh
+    /// variable over every value glibc may write, so a refutation holds whatever it is
+    /// and a solution counts once it replays.
+    fn libm_int_output(&mut self, name: &str, lo: i128, hi: i128) -> DResult<PathScalar> {
+        self.external_results += 1;
+        let name = format!("{name}#{}", self.external_results);
+        let v = self.network.int_var(&name, lo, hi).map_err(solver_error)?;
+        Ok(PathScalar::Int(v, 32, 0))
     }
 
     /// Whether `s` is a symbolic integer the walker may fork over (see `few_values`).
@@ -1330,7 +1352,7 @@ impl Domain for FloatPath {
                 };
                 let x = self.float_var(ty, a)?;
                 let r = self.network.libm(function, x).map_err(solver_error)?;
-                Ok(self.libm_result(func, site, r))
+                Ok(self.libm_result(func.c_name(), site, r))
             }
             (_, [a, b]) => {
                 let Some(function) = libm_binary_function(func) else {
@@ -1344,11 +1366,102 @@ impl Domain for FloatPath {
                     .network
                     .libm_binary(function, x, y)
                     .map_err(solver_error)?;
-                Ok(self.libm_result(func, site, r))
+                Ok(self.libm_result(func.c_name(), site, r))
             }
             _ => Err(WalkError::unsupported(format!(
                 "libm function '{}' ({ty:?}) with {} arguments",
                 func.c_name(),
+                args.len()
+            ))),
+        }
+    }
+
+    /// modf is `trunc` and the exact fraction glibc returns; frexp the significand (its
+    /// exponent a fresh integer); sincos two constraints; lgamma_r and remquo lgamma and
+    /// remainder (their integer outputs fresh).
+    fn math_out(
+        &mut self,
+        func: OutMathFn,
+        ty: FloatTy,
+        args: &[PathScalar],
+        site: OpSite,
+    ) -> DResult<(Option<PathScalar>, Vec<Option<PathScalar>>)> {
+        let known = |r: Option<u64>, outs: Vec<Option<u64>>| {
+            (
+                r.map(PathScalar::Bits),
+                outs.into_iter().map(|o| o.map(PathScalar::Bits)).collect(),
+            )
+        };
+        let name = func.c_name(ty);
+        if let Some(bits) = args
+            .iter()
+            .map(|a| self.concrete_bits(a))
+            .collect::<Option<Vec<u64>>>()
+        {
+            let (r, outs) = self.known_at(site, |c| c.math_out(func, ty, &bits, site))?;
+            return Ok(known(r, outs));
+        }
+        if !self.rounds_to_nearest() {
+            let what = format!("libm function '{name}'");
+            let bits = args
+                .iter()
+                .map(|a| self.pinned(ty, a, &what))
+                .collect::<DResult<Vec<u64>>>()?;
+            let (r, outs) = self.known_at(site, |c| c.math_out(func, ty, &bits, site))?;
+            return Ok(known(r, outs));
+        }
+        let libm = |this: &mut Self, function: LibmFunction, x: VarId| {
+            this.network.libm(function, x).map_err(solver_error)
+        };
+        match (func, args) {
+            (OutMathFn::Modf, [a]) => {
+                let x = self.float_var(ty, a)?;
+                let fraction = libm(self, LibmFunction::ModfFraction, x)?;
+                let integral = libm(self, LibmFunction::Trunc, x)?;
+                Ok((
+                    Some(self.libm_result(name, site, fraction)),
+                    vec![Some(PathScalar::Float(integral))],
+                ))
+            }
+            (OutMathFn::Frexp, [a]) => {
+                let x = self.float_var(ty, a)?;
+                let significand = libm(self, LibmFunction::FrexpSignificand, x)?;
+                // From the smallest subnormal's exponent to the largest finite's.
+                let (lo, hi) = match ty {
+                    FloatTy::F64 => (-1073, 1024),
+                    FloatTy::F32 => (-148, 128),
+                };
+                let exponent = self.libm_int_output(name, lo, hi)?;
+                Ok((
+                    Some(self.libm_result(name, site, significand)),
+                    vec![Some(exponent)],
+                ))
+            }
+            (OutMathFn::Sincos, [a]) => {
+                let x = self.float_var(ty, a)?;
+                let sine = libm(self, LibmFunction::Sin, x)?;
+                let cosine = libm(self, LibmFunction::Cos, x)?;
+                let sine = self.libm_result(name, site, sine);
+                Ok((None, vec![Some(sine), Some(PathScalar::Float(cosine))]))
+            }
+            (OutMathFn::LgammaR, [a]) => {
+                let x = self.float_var(ty, a)?;
+                let r = libm(self, LibmFunction::Lgamma, x)?;
+                let sign = self.libm_int_output(name, -1, 1)?;
+                Ok((Some(self.libm_result(name, site, r)), vec![Some(sign)]))
+            }
+            (OutMathFn::Remquo, [a, b]) => {
+                let (x, y) = (self.float_var(ty, a)?, self.float_var(ty, b)?);
+                let r = self
+                    .network
+                    .libm_binary(LibmBinary::Remainder, x, y)
+                    .map_err(solver_error)?;
+                // glibc writes the quotient's low three bits with its sign.
+                let quotient = self.libm_int_output(name, -7, 7)?;
+                Ok((Some(self.libm_result(name, site, r)), vec![Some(quotient)]))
+            }
+            _ => Err(WalkError::unsupported(format!(
+                "libm function '{name}' with {} arguments",
                 args.len()
             ))),
         }

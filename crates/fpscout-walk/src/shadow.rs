@@ -265,6 +265,11 @@ impl Shadow {
             MathFn::Expm1 => x.exp_m1(),
             MathFn::Log1p => x.ln_1p(),
             MathFn::Cbrt => x.cbrt(),
+            MathFn::Erf => x.erf(),
+            MathFn::Erfc => x.erfc(),
+            MathFn::Lgamma => x.ln_abs_gamma().0,
+            MathFn::Tgamma => x.gamma(),
+            MathFn::Remainder => x.remainder(&y()),
         }
     }
 }

@@ -794,8 +794,8 @@ fn libm_results_out_of_reach_are_unreachable_and_unmodelled_libm_stays_unknown()
     let path = file("svcomp", "libm_log_unreachable.c");
     let (answer, witness, code) = reach(&[&path, "--time-budget", "60"]);
     assert_proved_unreachable(&answer, &witness, code);
-    // erf has no constraint: its paths are unknown, and so is the answer.
-    let path = file("svcomp", "libm_erf_unknown.c");
+    // Bessel functions have no constraint: their paths are unknown, and so is the answer.
+    let path = file("svcomp", "libm_bessel_unknown.c");
     let (answer, witness, code) = reach(&[&path, "--time-budget", "6"]);
     assert_eq!(answer["answer"], "unknown", "{answer}");
     assert_eq!(code, Some(3));
@@ -910,6 +910,37 @@ fn an_integer_of_few_values_converted_from_a_float_is_walked_one_value_at_a_time
         (3.0 * std::f64::consts::FRAC_PI_4..std::f64::consts::PI).contains(&x),
         "{answer} {witness}"
     );
+}
+
+#[test]
+fn erf_erfc_gamma_and_remainder_are_float_solver_constraints() {
+    // Each assertion is refuted by the image of its libm call over the path's box.
+    let (answer, witness, code) = reach(&[&file("svcomp", "libm_erf_gamma_unreachable.c")]);
+    assert_proved_unreachable(&answer, &witness, code);
+    assert_eq!(answer["method"], "float solver", "{answer}");
+    // Γ(x) > 1.99 on [1, 3] only above x ≈ 2.9946 (where erfc(x) < 0.0001 too).
+    let (answer, witness) = assert_reached_natively(&file("svcomp", "libm_erf_gamma_reachable.c"));
+    let x: f64 = witness["inputs"][0]["values"][0]["decimal"]
+        .as_str()
+        .and_then(|d| d.parse().ok())
+        .expect("a double input");
+    assert!((2.994..=3.0).contains(&x), "{answer} {witness}");
+}
+
+#[test]
+fn the_parts_modf_and_frexp_write_are_float_solver_constraints() {
+    // The fraction's and significand's images lie strictly inside ±1, the integral part
+    // is trunc(x) (exact): every assertion is refuted.
+    let (answer, witness, code) = reach(&[&file("svcomp", "libm_parts_unreachable.c")]);
+    assert_proved_unreachable(&answer, &witness, code);
+    assert_eq!(answer["method"], "float solver", "{answer}");
+    // trunc(x) = 3 and a fraction above 0.99: x in (3.99, 4).
+    let (answer, witness) = assert_reached_natively(&file("svcomp", "libm_parts_reachable.c"));
+    let x: f64 = witness["inputs"][0]["values"][0]["decimal"]
+        .as_str()
+        .and_then(|d| d.parse().ok())
+        .expect("a double input");
+    assert!(x > 3.99 && x < 4.0, "{answer} {witness}");
 }
 
 #[test]

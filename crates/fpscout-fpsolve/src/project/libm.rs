@@ -2,12 +2,14 @@
 
 // The argument's domain is cut into the usual sign pieces (`super::split`). Singletons
 // (±0, ±inf) are evaluated by glibc itself. A finite piece is cut further into the part
-// outside the function's domain of definition (NaN), the part where it is monotone, and
-// the rest (sin, cos, tan far from 0), which maps into the function's codomain and is
-// never narrowed. On the monotone part the enclosure's ends are monotone in the argument
-// (see `crate::libm::enclosure`), so the direct image is the enclosures of the part's
-// ends, and the arguments whose enclosure meets `r` form one interval, found by binary
-// search on the ordered line. No solution is ever lost: an argument is removed only when
+// outside the function's domain of definition (NaN), the parts where it is monotone (the
+// function's stretches), and the rest: a few floats (between the two stretches of Γ
+// around its minimum) are evaluated by glibc one by one; more (sin, cos, tan far from 0,
+// Γ on the negative axis) map into the function's codomain and are never narrowed. On a
+// monotone part the enclosure's ends are monotone in the argument (see
+// `crate::libm::enclosure`), so the direct image is the enclosures of the part's ends,
+// and the arguments whose enclosure meets `r` form one interval, found by binary search
+// on the ordered line. No solution is ever lost: an argument is removed only when
 // glibc's result provably lies outside `r`.
 
 use super::split;
@@ -17,6 +19,9 @@ use crate::format::{FloatValue, Fp};
 use crate::libm::{call_glibc, enclosure, Direction, LibmFunction, Shape};
 
 type Range = Option<(Fp, Fp)>;
+
+/// Floats outside every stretch evaluated one by one rather than mapped to the codomain.
+const FEW_FLOATS: i64 = 16;
 
 fn overlap(range: (Fp, Fp), lo: Fp, hi: Fp) -> Range {
     let (lo, hi) = (range.0.max(lo), range.1.min(hi));
@@ -50,20 +55,25 @@ pub fn project_libm(
         if part.undefined.0.is_some() || part.undefined.1.is_some() {
             reachable = reachable.with_nan(true);
         }
-        if part.unmonotone.0.is_some() || part.unmonotone.1.is_some() {
-            reachable = reachable.hull(&FloatDomain::new(
-                format,
-                shape.codomain.0,
-                shape.codomain.1,
-                false,
-            ));
+        for &(lo, hi) in &part.unmonotone {
+            if hi.0 - lo.0 < FEW_FLOATS {
+                for k in lo.0..=hi.0 {
+                    let y = call_glibc(function, format, FloatValue::Num(Fp(k)));
+                    reachable = reachable.hull(&FloatDomain::point(format, y));
+                }
+            } else {
+                reachable = reachable.hull(
+                    &FloatDomain::new(format, shape.codomain.0, shape.codomain.1, false)
+                        .with_nan(shape.nan_between),
+                );
+            }
         }
-        if let Some((lo, hi)) = part.monotone {
+        for &((lo, hi), direction) in &part.monotone {
             let (at_lo, at_hi) = (
                 enclosure(function, format, lo),
                 enclosure(function, format, hi),
             );
-            let (bottom, top) = match function.direction(part.negative) {
+            let (bottom, top) = match direction {
                 Direction::Increasing => (at_lo.0, at_hi.1),
                 Direction::Decreasing => (at_hi.0, at_lo.1),
             };
@@ -106,13 +116,22 @@ pub fn project_libm(
                 false,
             ))
             .is_empty();
-        if meets_codomain {
-            keep = hull_range(keep, part.unmonotone.0);
-            keep = hull_range(keep, part.unmonotone.1);
+        for &(lo, hi) in &part.unmonotone {
+            if hi.0 - lo.0 < FEW_FLOATS {
+                for k in lo.0..=hi.0 {
+                    if r.contains(call_glibc(function, format, FloatValue::Num(Fp(k)))) {
+                        keep = hull_range(keep, Some((Fp(k), Fp(k))));
+                    }
+                }
+            } else if meets_codomain || (r.may_be_nan() && shape.nan_between) {
+                keep = hull_range(keep, Some((lo, hi)));
+            }
         }
-        if let (Some(monotone), Some(target)) = (part.monotone, r.range()) {
-            let survivors = monotone_survivors(function, format, part.negative, monotone, target);
-            keep = hull_range(keep, survivors);
+        if let Some(target) = r.range() {
+            for &(monotone, direction) in &part.monotone {
+                let survivors = monotone_survivors(function, format, direction, monotone, target);
+                keep = hull_range(keep, survivors);
+            }
         }
     }
     let a = a.intersect(
@@ -125,33 +144,38 @@ pub fn project_libm(
 
 /// One finite piece of an argument domain, cut by the function's shape.
 struct FinitePart {
-    negative: bool,
     /// Arguments outside the domain of definition (below it, above it): NaN.
     undefined: (Range, Range),
-    /// Defined arguments where the function is monotone.
-    monotone: Range,
-    /// Defined arguments where it is not (below, above the monotone stretch).
-    unmonotone: (Range, Range),
+    /// Defined arguments where the function is monotone, with its direction there.
+    monotone: Vec<((Fp, Fp), Direction)>,
+    /// Defined arguments outside every monotone stretch.
+    unmonotone: Vec<(Fp, Fp)>,
 }
 
 impl FinitePart {
     fn of(shape: &Shape, lo: Fp, hi: Fp) -> FinitePart {
         let below = |edge: Fp| overlap((lo, hi), Fp(i64::MIN), Fp(edge.0 - 1));
         let above = |edge: Fp| overlap((lo, hi), Fp(edge.0 + 1), Fp(i64::MAX));
-        let defined = overlap((lo, hi), shape.defined.0, shape.defined.1);
-        let within = |range: Range, edges: (Fp, Fp)| {
-            range.and_then(|(l, h)| overlap((l, h), edges.0, edges.1))
-        };
-        let monotone = within(defined, shape.monotone);
-        let unmonotone = match defined {
-            Some((l, h)) => (
-                overlap((l, h), Fp(i64::MIN), Fp(shape.monotone.0 .0 - 1)),
-                overlap((l, h), Fp(shape.monotone.1 .0 + 1), Fp(i64::MAX)),
-            ),
-            None => (None, None),
-        };
+        let mut monotone = Vec::new();
+        let mut unmonotone = Vec::new();
+        if let Some((l, h)) = overlap((lo, hi), shape.defined.0, shape.defined.1) {
+            // Walk the stretches in order; what lies before each (and after the last) is
+            // outside every one of them.
+            let mut next = l;
+            for &((s_lo, s_hi), direction) in &shape.monotone {
+                if let Some(gap) = overlap((next, h), next, Fp(s_lo.0 - 1)) {
+                    unmonotone.push(gap);
+                }
+                if let Some(part) = overlap((l, h), s_lo, s_hi) {
+                    monotone.push((part, direction));
+                }
+                next = next.max(Fp(s_hi.0 + 1));
+            }
+            if next <= h {
+                unmonotone.push((next, h));
+            }
+        }
         FinitePart {
-            negative: lo.0 < 0,
             undefined: (below(shape.defined.0), above(shape.defined.1)),
             monotone,
             unmonotone,
@@ -164,7 +188,7 @@ impl FinitePart {
 fn monotone_survivors(
     function: LibmFunction,
     format: crate::format::Format,
-    negative: bool,
+    direction: Direction,
     (lo, hi): (Fp, Fp),
     (target_lo, target_hi): (Fp, Fp),
 ) -> Range {
@@ -194,7 +218,7 @@ fn monotone_survivors(
             Some(_) => None,
         }
     };
-    let (start, end) = match function.direction(negative) {
+    let (start, end) = match direction {
         Direction::Increasing => (
             first(&|x| high_end(x) >= target_lo)?,
             last_before(&|x| low_end(x) > target_hi)?.0,

@@ -1,8 +1,9 @@
-//! Projections of `r = f(a, b)` for pow, atan2, hypot and fmod as glibc computes them: the results the arguments' domains may give; the arguments are never narrowed.
+//! Projections of `r = f(a, b)` for pow, atan2, hypot, fmod and remainder as glibc computes them: the results the arguments' domains may give; the arguments are never narrowed.
 
 // Only the direct projection: each function's image of the two domains, from monotone
 // boxes (pow on a positive base, hypot on magnitudes: extremes at the corners, enclosed
-// as glibc may round them), ranges (atan2 within ±π, fmod within the smaller magnitude)
+// as glibc may round them), ranges (atan2 within ±π, fmod within the smaller magnitude,
+// remainder within half the divisor's)
 // and glibc's own value where both arguments are one special value. An argument is never
 // removed, so no solution is lost; a candidate's values are checked by calling glibc.
 
@@ -51,6 +52,7 @@ fn image(function: LibmBinary, a: &FloatDomain, b: &FloatDomain) -> Option<Float
             }
         }
         LibmBinary::Fmod => fmod_image(format, a, b),
+        LibmBinary::Remainder => remainder_image(format, a, b),
     })
 }
 
@@ -178,20 +180,40 @@ fn pow_image(format: Format, a: &FloatDomain, b: &FloatDomain) -> FloatDomain {
 
 /// fmod is exact: |fmod(x, y)| < |y| and ≤ |x|, with the sign of x; NaN when x is
 /// infinite or y is zero or either is NaN.
+/// Whether fmod or remainder may be NaN on `a × b`: a NaN argument, an infinite
+/// dividend or a zero divisor.
+fn remainder_may_be_nan(format: Format, a: &FloatDomain, b: &FloatDomain) -> bool {
+    a.may_be_nan()
+        || b.may_be_nan()
+        || a.contains(FloatValue::Num(format.pos_inf()))
+        || a.contains(FloatValue::Num(format.neg_inf()))
+        || b.contains(FloatValue::Num(format.pos_zero()))
+        || b.contains(FloatValue::Num(format.neg_zero()))
+}
+
+/// remainder(x, y): at most |x| (remainder(x, ±inf) is x) and at most |y|/2 (exact in
+/// both formats for a finite |y|), of either sign whatever x's.
+fn remainder_image(format: Format, a: &FloatDomain, b: &FloatDomain) -> FloatDomain {
+    let (Some((_, a_hi)), Some((_, b_hi))) = (magnitudes(format, a), magnitudes(format, b)) else {
+        return FloatDomain::nan_only(format);
+    };
+    let nan = remainder_may_be_nan(format, a, b);
+    let finite_top = |k: Fp| if format.is_finite(k) { k } else { Fp(k.0 - 1) };
+    // The result is a float: rounding |y|/2 (inexact only below the smallest normal)
+    // to a neighbour keeps every float at most |y|/2 below the bound.
+    let half_divisor = match format.from_f64(format.to_f64(b_hi) / 2.0) {
+        FloatValue::Num(k) if format.is_finite(b_hi) => k,
+        _ => format.max_finite(),
+    };
+    let bound = finite_top(a_hi).min(half_divisor);
+    FloatDomain::new(format, format.negate(bound), bound, nan)
+}
+
 fn fmod_image(format: Format, a: &FloatDomain, b: &FloatDomain) -> FloatDomain {
     let (Some((_, a_hi)), Some((_, b_hi))) = (magnitudes(format, a), magnitudes(format, b)) else {
         return FloatDomain::nan_only(format);
     };
-    let inf = FloatValue::Num(format.pos_inf());
-    let ninf = FloatValue::Num(format.neg_inf());
-    let zero = FloatValue::Num(format.pos_zero());
-    let nzero = FloatValue::Num(format.neg_zero());
-    let nan = a.may_be_nan()
-        || b.may_be_nan()
-        || a.contains(inf)
-        || a.contains(ninf)
-        || b.contains(zero)
-        || b.contains(nzero);
+    let nan = remainder_may_be_nan(format, a, b);
     // The finite magnitude bound: x's own (fmod(x, ±inf) is x) or below |y|.
     let finite_top = |k: Fp| if format.is_finite(k) { k } else { Fp(k.0 - 1) };
     let bound = finite_top(a_hi).min(if format.is_finite(b_hi) {
