@@ -356,6 +356,8 @@ struct Evaluator<'m> {
     /// Signs of the exact values of the last run: its outputs, then its add/subs.
     last_output_signs: Vec<Option<bool>>,
     last_add_sub_signs: Vec<Option<bool>>,
+    /// Whether the last run returned a finite float (`None`: no float returned).
+    last_result_finite: Option<bool>,
     best: Option<(Vec<u64>, ErrorMeasure, &'static str)>,
     /// The worst input with a finite result and exact value.
     best_finite: Option<(Vec<u64>, ErrorMeasure)>,
@@ -445,8 +447,12 @@ impl Evaluator<'_> {
         self.evaluations += 1;
         let args = self.space.assemble(floats);
         let mut signs = std::mem::take(&mut self.last_output_signs);
+        self.last_result_finite = None;
         let measured = match self.runner.eval(&args) {
             Ok(e) => {
+                if let (ShadowEnd::Returned(Some(s)), Some(ty)) = (&e.end, self.returns_float) {
+                    self.last_result_finite = Some(float_value(ty, s.bits).is_finite());
+                }
                 self.last_add_sub_signs.clear();
                 self.last_add_sub_signs
                     .extend(e.add_sub.iter().map(|r| r.exact_positive));
@@ -624,7 +630,13 @@ enum ZeroTarget {
 struct Moves<'a, 'm> {
     ev: &'a mut Evaluator<'m>,
     rng: rand_chacha::ChaCha8Rng,
+    /// Overflow edges found: (input, the order key of its last value with a finite
+    /// result, the direction of the keys toward the edge).
+    edges: Vec<(usize, i128, i128)>,
 }
+
+/// Inputs whose overflow edges are sought.
+const EDGE_INPUTS: usize = 8;
 
 impl Moves<'_, '_> {
     /// A value of input `i` with a random sign and an exponent anywhere from the
@@ -775,6 +787,61 @@ impl Moves<'_, '_> {
             2 if outputs > 1 => ZeroTarget::Output(self.rng.gen_range(0..outputs)),
             _ if add_subs > 0 => ZeroTarget::AddSub(self.rng.gen_range(0..add_subs)),
             _ => ZeroTarget::Output(worst),
+        }
+    }
+
+    /// Whether the result is finite with input `i` of `x` set to `bits` (false for
+    /// infinite, NaN or unmeasured results).
+    fn finite_at(&mut self, x: &mut [u64], i: usize, bits: u64) -> bool {
+        x[i] = bits;
+        self.ev.eval(x, "overflow edge");
+        self.ev.last_result_finite == Some(true)
+    }
+
+    /// The edges along input `i` (others as in `base`) where a finite result turns
+    /// infinite or undefined, toward either end of its range: bisections to adjacent
+    /// floats. libm's scaled code paths sit next to such a threshold, and so do some of
+    /// its largest errors (cosh and sinh just below ±710.48).
+    fn find_edges(&mut self, base: &[u64], i: usize) {
+        let ty = self.ev.ty(i);
+        let mut x = base.to_vec();
+        if !self.finite_at(&mut x, i, base[i]) {
+            return;
+        }
+        let (lo, hi) = self.ev.bounds[i];
+        for end in [lo, hi] {
+            let Some(end_bits) = self.ev.fit(i, end) else {
+                continue;
+            };
+            if self.ev.expired() || self.finite_at(&mut x, i, end_bits) {
+                continue;
+            }
+            let (mut finite, mut not) = (order_key(base[i], ty), order_key(end_bits, ty));
+            while (not - finite).abs() > 1 && !self.ev.expired() {
+                let middle = finite + (not - finite) / 2;
+                if self.finite_at(&mut x, i, from_order_key(middle, ty)) {
+                    finite = middle;
+                } else {
+                    not = middle;
+                }
+            }
+            self.edges.push((i, finite, (not - finite).signum()));
+        }
+    }
+
+    /// Input `i` of `x` a random distance below one of the edges found (2^k floats,
+    /// k up to the significand's width: from the edge's last floats to binades away).
+    fn near_edge(&mut self, x: &[u64]) {
+        let (i, key, toward) = self.edges[self.rng.gen_range(0..self.edges.len())];
+        let width = match self.ev.ty(i) {
+            FloatTy::F64 => 52.0,
+            FloatTy::F32 => 23.0,
+        };
+        let back = 2f64.powf(self.rng.gen_range(0.0..width)) as i128;
+        let mut y = x.to_vec();
+        y[i] = from_order_key(key - toward * back, self.ev.ty(i));
+        if is_finite_bits(y[i], self.ev.ty(i)) {
+            self.ev.eval(&y, "overflow edge");
         }
     }
 
@@ -954,6 +1021,7 @@ fn run_error_once(
         unmeasured: 0,
         first_failure: None,
         last_output_signs: Vec::new(),
+        last_result_finite: None,
         last_add_sub_signs: Vec::new(),
         best: None,
         best_finite: None,
@@ -973,7 +1041,11 @@ fn run_error_once(
     } else {
         let random_until = left.map(|l| search_started + l.mul_f64(RANDOM_SHARE));
         random_phase(&mut ev, &mut rng, random_until);
-        let mut moves = Moves { ev: &mut ev, rng };
+        let mut moves = Moves {
+            ev: &mut ev,
+            rng,
+            edges: Vec::new(),
+        };
         fpgen_and_local_search(&mut moves);
     }
     let mut report = ErrorReport {
@@ -1099,6 +1171,11 @@ fn random_phase(ev: &mut Evaluator, rng: &mut impl Rng, until: Option<Instant>) 
 /// FPGen's operand groups alternated with the local search until the deadline.
 fn fpgen_and_local_search(m: &mut Moves) {
     let n = m.ev.space.inputs.len();
+    if let Some(base) = m.ev.best_floats() {
+        for i in 0..n.min(EDGE_INPUTS) {
+            m.find_edges(&base, i);
+        }
+    }
     let mut group = (n / 4).max(1);
     while !m.ev.expired() {
         let Some(base) = m.ev.best_floats() else {
@@ -1132,7 +1209,8 @@ fn group_round(m: &mut Moves, base: &[u64], size: usize) -> bool {
     let kept = &order[..n / 2];
     while m.ev.evaluations - start < GROUP_ROUND_EVALS && !m.ev.expired() {
         let current = m.ev.best_floats().unwrap_or_else(|| base.to_vec());
-        match m.rng.gen_range(0..5) {
+        match m.rng.gen_range(0..6) {
+            5 if !m.edges.is_empty() => m.near_edge(&current),
             4 => {
                 let start = m.zero_hunt_start();
                 let i = m.rng.gen_range(0..n);
