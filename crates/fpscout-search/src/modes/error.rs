@@ -10,10 +10,11 @@
 //! add/sub, the searched group here is driven by concrete moves aimed at the same
 //! targets: bisection of one input for a sign change of the result (the exact result
 //! crosses zero, every leading bit cancels), pairs of inputs made to cancel, extreme
-//! exponents (large, tiny), inputs just below where the result overflows. A guided local search (exponent and sign mutations of the
-//! best inputs, hill climbing, restarts) shares the best input. The worst input is
-//! replayed on the executable; the diagnosis reruns it with each cancelling or
-//! precision-losing operation computed exactly and ranks them by the error left.
+//! exponents (large, tiny), inputs just below where the result overflows. A guided
+//! local search (exponent and sign mutations of the best inputs, hill climbing,
+//! restarts) shares the best input. The worst input is replayed on the executable; the
+//! diagnosis reruns it with each cancelling or precision-losing operation computed
+//! exactly and ranks them by the error left.
 
 use crate::config::{self, CommonConfig};
 use crate::executable::Executable;
