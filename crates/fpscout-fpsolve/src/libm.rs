@@ -60,9 +60,10 @@ pub enum LibmFunction {
 /// `double` and `float` entries of the "Errors in Math Functions" table of the glibc
 /// manual (generated from `sysdeps/x86_64/fpu/libm-test-ulps`), at least 1 (entries the
 /// table leaves out are within 1 ulp there). The exact functions (rounding, modf's and
-/// frexp's parts) have 0. erf, erfc, lgamma and tgamma exceed the manual's entries on this glibc (erfc 5.09 ulps, lgamma
-/// 10.8 in `bench/glibc`'s binary64 runs), so they take about twice the largest error
-/// measured there (exhaustive binary32, searched binary64).
+/// frexp's parts) have 0. erf, erfc, lgamma and tgamma exceed the manual's entries on
+/// this glibc (erfc 5.09 ulps, lgamma 10.8 in `bench/glibc`'s binary64 runs), so they
+/// take about twice the largest error measured there (exhaustive binary32, searched
+/// binary64).
 const GLIBC_ULPS: [(LibmFunction, u32); 28] = [
     (LibmFunction::Floor, 0),
     (LibmFunction::Ceil, 0),
