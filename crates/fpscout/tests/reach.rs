@@ -52,6 +52,14 @@ fn decimal_of(witness: &Value, k: usize) -> f64 {
         .expect("a decimal input")
 }
 
+/// Nondet value `k` of an SV-COMP witness, as a double.
+fn nondet_double(witness: &Value, k: usize) -> f64 {
+    witness["inputs"][0]["values"][k]["decimal"]
+        .as_str()
+        .and_then(|d| d.parse().ok())
+        .expect("a double input")
+}
+
 /// A proof: unreachable, exit 0, no witness, and no path left unknown.
 fn assert_proved_unreachable(answer: &Value, witness: &Option<Value>, code: Option<i32>) {
     assert_eq!(answer["answer"], "unreachable", "{answer}");
@@ -566,10 +574,7 @@ fn class_tests_are_solved_and_refuted_over_floats() {
     let witness = witness.expect("a witness");
     let p = replay(&path, "main", &witness);
     assert_eq!(p["native_end"], "fails assertion `reach_error()`", "{p}");
-    let x: f64 = witness["inputs"][0]["values"][0]["decimal"]
-        .as_str()
-        .and_then(|d| d.parse().ok())
-        .expect("the input's decimal");
+    let x = nondet_double(&witness, 0);
     assert!(x.abs() > 1.8e19, "{witness}");
     // …and refuted where no float passes them (normals start at 2^-126).
     let path = file("svcomp", "fpclass_unreachable.c");
@@ -638,10 +643,7 @@ fn libm_constructs_are_decided_exactly_over_floats() {
         assert_eq!(answer["answer"], "reachable", "{name}: {answer}");
         assert_eq!(code, Some(1), "{name}");
         let witness = witness.expect("a witness");
-        let x: f64 = witness["inputs"][0]["values"][0]["decimal"]
-            .as_str()
-            .and_then(|d| d.parse().ok())
-            .expect("the double");
+        let x = nondet_double(&witness, 0);
         assert_eq!(x.to_bits(), expected, "{name}: {witness}");
         let p = replay(&path, "main", &witness);
         assert_eq!(
@@ -660,13 +662,7 @@ fn two_floats_ordered_by_their_bits_are_decided_by_the_float_solver() {
     let (answer, witness) = assert_reached_natively(&file("svcomp", "two_floats_bits_reachable.c"));
     assert_eq!(answer["paths"]["unknown"], 0, "{answer}");
     assert_eq!(answer["method"], "float solver", "{answer}");
-    let double = |k: usize| -> f64 {
-        witness["inputs"][0]["values"][k]["decimal"]
-            .as_str()
-            .and_then(|d| d.parse().ok())
-            .expect("a double")
-    };
-    let (x, y) = (double(0), double(1));
+    let (x, y) = (nondet_double(&witness, 0), nondet_double(&witness, 1));
     let magnitude = |v: f64| v.to_bits() & (u64::MAX >> 1);
     assert!(magnitude(x) < magnitude(y) && x > 1.0 && y < 1.5, "{x} {y}");
     // Its `ex - ey` of the two exponent fields: a sum of the two numbers.
@@ -753,10 +749,7 @@ fn an_index_converted_from_a_float_is_compared_as_a_range() {
         assert_eq!(exit, Some(code), "{name}");
         assert_eq!(found["method"], "float solver", "{name}: {found}");
         if let Some(witness) = witness {
-            let x: f64 = witness["inputs"][0]["values"][0]["decimal"]
-                .as_str()
-                .and_then(|d| d.parse().ok())
-                .expect("the double");
+            let x = nondet_double(&witness, 0);
             assert!(x < 0.0 && x > -0.5, "{name}: {witness}");
             let p = replay(&path, "main", &witness);
             assert_eq!(p["native_end"], "fails assertion `reach_error()`", "{p}");
@@ -901,10 +894,7 @@ fn an_integer_of_few_values_converted_from_a_float_is_walked_one_value_at_a_time
     assert_proved_unreachable(&answer, &witness, code);
     assert_eq!(answer["method"], "float solver", "{answer}");
     let (answer, witness) = assert_reached_natively(&file("svcomp", "octant_parity_reachable.c"));
-    let x: f64 = witness["inputs"][0]["values"][0]["decimal"]
-        .as_str()
-        .and_then(|d| d.parse().ok())
-        .expect("a double input");
+    let x = nondet_double(&witness, 0);
     // Only the third octant, below π, leads there.
     assert!(
         (3.0 * std::f64::consts::FRAC_PI_4..std::f64::consts::PI).contains(&x),
@@ -920,10 +910,7 @@ fn erf_erfc_gamma_and_remainder_are_float_solver_constraints() {
     assert_eq!(answer["method"], "float solver", "{answer}");
     // Γ(x) > 1.99 on [1, 3] only above x ≈ 2.9946 (where erfc(x) < 0.0001 too).
     let (answer, witness) = assert_reached_natively(&file("svcomp", "libm_erf_gamma_reachable.c"));
-    let x: f64 = witness["inputs"][0]["values"][0]["decimal"]
-        .as_str()
-        .and_then(|d| d.parse().ok())
-        .expect("a double input");
+    let x = nondet_double(&witness, 0);
     assert!((2.994..=3.0).contains(&x), "{answer} {witness}");
 }
 
@@ -936,10 +923,7 @@ fn the_parts_modf_and_frexp_write_are_float_solver_constraints() {
     assert_eq!(answer["method"], "float solver", "{answer}");
     // trunc(x) = 3 and a fraction above 0.99: x in (3.99, 4).
     let (answer, witness) = assert_reached_natively(&file("svcomp", "libm_parts_reachable.c"));
-    let x: f64 = witness["inputs"][0]["values"][0]["decimal"]
-        .as_str()
-        .and_then(|d| d.parse().ok())
-        .expect("a double input");
+    let x = nondet_double(&witness, 0);
     assert!(x > 3.99 && x < 4.0, "{answer} {witness}");
 }
 
@@ -952,9 +936,6 @@ fn pow_atan2_hypot_and_fmod_are_float_solver_constraints() {
     // Only bases within 0.003 of 9 take pow past 242.9 (9^2.5 = 243).
     let (answer, witness) =
         assert_reached_natively(&file("svcomp", "libm_two_arguments_reachable.c"));
-    let x: f64 = witness["inputs"][0]["values"][0]["decimal"]
-        .as_str()
-        .and_then(|d| d.parse().ok())
-        .expect("a double input");
+    let x = nondet_double(&witness, 0);
     assert!((8.997..=9.0).contains(&x), "{answer} {witness}");
 }
