@@ -522,39 +522,36 @@ fn glibc_entry(function: LibmFunction, single: bool) -> Option<Entry> {
             .iter()
             .map(|f| {
                 let out = f.writes_output();
-                let double = libm_symbol(f.c_name()).map(|p| {
-                    // SAFETY: glibc's `double f(double)` or `double f(double, T *)`.
-                    unsafe {
-                        if out {
-                            Entry::DoubleOut(std::mem::transmute::<
-                                usize,
-                                unsafe extern "C" fn(f64, *mut u64) -> f64,
-                            >(p))
-                        } else {
-                            Entry::Double(std::mem::transmute::<
+                let entry = |single: bool| {
+                    let name = if single {
+                        format!("{}f", f.c_name())
+                    } else {
+                        f.c_name().to_string()
+                    };
+                    // SAFETY: glibc's `double f(double)`, `float f(float)`, or the same
+                    // with an output pointer `T *` (`writes_output`).
+                    libm_symbol(&name).map(|p| unsafe {
+                        match (single, out) {
+                            (false, false) => Entry::Double(std::mem::transmute::<
                                 usize,
                                 unsafe extern "C" fn(f64) -> f64,
-                            >(p))
-                        }
-                    }
-                });
-                let single = libm_symbol(&format!("{}f", f.c_name())).map(|p| {
-                    // SAFETY: glibc's `float f(float)` or `float f(float, T *)`.
-                    unsafe {
-                        if out {
-                            Entry::SingleOut(std::mem::transmute::<
-                                usize,
-                                unsafe extern "C" fn(f32, *mut u64) -> f32,
-                            >(p))
-                        } else {
-                            Entry::Single(std::mem::transmute::<
+                            >(p)),
+                            (true, false) => Entry::Single(std::mem::transmute::<
                                 usize,
                                 unsafe extern "C" fn(f32) -> f32,
-                            >(p))
+                            >(p)),
+                            (false, true) => Entry::DoubleOut(std::mem::transmute::<
+                                usize,
+                                unsafe extern "C" fn(f64, *mut u64) -> f64,
+                            >(p)),
+                            (true, true) => Entry::SingleOut(std::mem::transmute::<
+                                usize,
+                                unsafe extern "C" fn(f32, *mut u64) -> f32,
+                            >(p)),
                         }
-                    }
-                });
-                [double, single]
+                    })
+                };
+                [entry(false), entry(true)]
             })
             .collect()
     });
