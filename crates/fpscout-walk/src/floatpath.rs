@@ -780,15 +780,20 @@ impl FloatPath {
         PathScalar::Float(r)
     }
 
-    /// A C `int` written by a libm function that the float solver does not relate to its
-    /// arguments (frexp's exponent, lgamma_r's sign, remquo's quotient bits): a fresh
-    /// variable over every value glibc may write, so a refutation holds whatever it is
-    /// and a solution counts once it replays.
-    fn libm_int_output(&mut self, name: &str, lo: i128, hi: i128) -> DResult<PathScalar> {
+    /// A name for a fresh variable standing for what `what` returns or writes.
+    fn fresh_name(&mut self, what: &str) -> String {
         self.external_results += 1;
-        let name = format!("{name}#{}", self.external_results);
+        format!("{what}#{}", self.external_results)
+    }
+
+    /// An integer of `width` bits the float solver does not relate to anything (the
+    /// result of an integer-valued C function, frexp's exponent, lgamma_r's sign,
+    /// remquo's quotient bits): a fresh variable over every value `[lo, hi]` it may
+    /// take, so a refutation holds whatever it is and a solution counts once it replays.
+    fn fresh_int(&mut self, what: &str, width: u32, lo: i128, hi: i128) -> DResult<PathScalar> {
+        let name = self.fresh_name(what);
         let v = self.network.int_var(&name, lo, hi).map_err(solver_error)?;
-        Ok(PathScalar::Int(v, 32, 0))
+        Ok(PathScalar::Int(v, width, 0))
     }
 
     /// Whether `s` is a symbolic integer the walker may fork over (see `few_values`).
@@ -1008,8 +1013,7 @@ impl Domain for FloatPath {
 
     /// The network's NaN has no payload: any `nan(tag)` is a NaN, whatever the tag.
     fn nan_from_tag(&mut self, ty: FloatTy, _tag: Option<&[u8]>) -> DResult<PathScalar> {
-        self.external_results += 1;
-        let name = format!("nan#{}", self.external_results);
+        let name = self.fresh_name("nan");
         let format = format_of(ty);
         Ok(PathScalar::Float(
             self.network
@@ -1431,7 +1435,7 @@ impl Domain for FloatPath {
                     FloatTy::F64 => (-1073, 1024),
                     FloatTy::F32 => (-148, 128),
                 };
-                let exponent = self.libm_int_output(name, lo, hi)?;
+                let exponent = self.fresh_int(name, 32, lo, hi)?;
                 Ok((
                     Some(self.libm_result(name, site, significand)),
                     vec![Some(exponent)],
@@ -1447,7 +1451,7 @@ impl Domain for FloatPath {
             (OutMathFn::LgammaR, [a]) => {
                 let x = self.float_var(ty, a)?;
                 let r = libm(self, LibmFunction::Lgamma, x)?;
-                let sign = self.libm_int_output(name, -1, 1)?;
+                let sign = self.fresh_int(name, 32, -1, 1)?;
                 Ok((Some(self.libm_result(name, site, r)), vec![Some(sign)]))
             }
             (OutMathFn::Remquo, [a, b]) => {
@@ -1457,7 +1461,7 @@ impl Domain for FloatPath {
                     .libm_binary(LibmBinary::Remainder, x, y)
                     .map_err(solver_error)?;
                 // glibc writes the quotient's low three bits with its sign.
-                let quotient = self.libm_int_output(name, -7, 7)?;
+                let quotient = self.fresh_int(name, 32, -7, 7)?;
                 Ok((Some(self.libm_result(name, site, r)), vec![Some(quotient)]))
             }
             _ => Err(WalkError::unsupported(format!(
@@ -1943,19 +1947,16 @@ impl Domain for FloatPath {
                 call.name
             )));
         }
-        self.external_results += 1;
-        let name = format!("{}#{}", call.name, self.external_results);
         match call.ret {
-            Type::Scalar(ScalarTy::Float(t)) => Ok(Some(PathScalar::Float(
-                self.network.float_var(&name, format_of(t)),
-            ))),
+            Type::Scalar(ScalarTy::Float(t)) => {
+                let name = self.fresh_name(&call.name);
+                Ok(Some(PathScalar::Float(
+                    self.network.float_var(&name, format_of(t)),
+                )))
+            }
             Type::Scalar(ScalarTy::Int(width)) if (2..=64).contains(&width) => {
                 let half = 1i128 << (width - 1);
-                let v = self
-                    .network
-                    .int_var(&name, -half, half - 1)
-                    .map_err(solver_error)?;
-                Ok(Some(PathScalar::Int(v, width, 0)))
+                self.fresh_int(&call.name, width, -half, half - 1).map(Some)
             }
             _ => Err(WalkError::unsupported(format!(
                 "result of external function '{}' of type {}",
