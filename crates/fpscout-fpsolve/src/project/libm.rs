@@ -51,22 +51,18 @@ pub fn project_libm(
             reachable = reachable.hull(&image);
             continue;
         }
-        let part = FinitePart::of(&shape, piece.lo, piece.hi);
+        let part = FinitePart::of(function, format, &shape, piece.lo, piece.hi);
         if part.undefined.0.is_some() || part.undefined.1.is_some() {
             reachable = reachable.with_nan(true);
         }
-        for &(lo, hi) in &part.unmonotone {
-            if hi.0 - lo.0 < FEW_FLOATS {
-                for k in lo.0..=hi.0 {
-                    let y = call_glibc(function, format, FloatValue::Num(Fp(k)));
-                    reachable = reachable.hull(&FloatDomain::point(format, y));
-                }
-            } else {
-                reachable = reachable.hull(
-                    &FloatDomain::new(format, shape.codomain.0, shape.codomain.1, false)
-                        .with_nan(shape.nan_between),
-                );
-            }
+        for &(_, y) in &part.evaluated {
+            reachable = reachable.hull(&FloatDomain::point(format, y));
+        }
+        if !part.unmonotone.is_empty() {
+            reachable = reachable.hull(
+                &FloatDomain::new(format, shape.codomain.0, shape.codomain.1, false)
+                    .with_nan(shape.nan_between),
+            );
         }
         for &((lo, hi), direction) in &part.monotone {
             let (at_lo, at_hi) = (
@@ -116,15 +112,14 @@ pub fn project_libm(
                 false,
             ))
             .is_empty();
-        for &(lo, hi) in &part.unmonotone {
-            if hi.0 - lo.0 < FEW_FLOATS {
-                for k in lo.0..=hi.0 {
-                    if r.contains(call_glibc(function, format, FloatValue::Num(Fp(k)))) {
-                        keep = hull_range(keep, Some((Fp(k), Fp(k))));
-                    }
-                }
-            } else if meets_codomain || (r.may_be_nan() && shape.nan_between) {
-                keep = hull_range(keep, Some((lo, hi)));
+        for &(x, y) in &part.evaluated {
+            if r.contains(y) {
+                keep = hull_range(keep, Some((x, x)));
+            }
+        }
+        if meets_codomain || (r.may_be_nan() && shape.nan_between) {
+            for &gap in &part.unmonotone {
+                keep = hull_range(keep, Some(gap));
             }
         }
         if let Some(target) = r.range() {
@@ -148,38 +143,58 @@ struct FinitePart {
     undefined: (Range, Range),
     /// Defined arguments where the function is monotone, with its direction there.
     monotone: Vec<((Fp, Fp), Direction)>,
-    /// Defined arguments outside every monotone stretch.
+    /// Wide runs of defined arguments outside every monotone stretch.
     unmonotone: Vec<(Fp, Fp)>,
+    /// glibc's values at the arguments of the short runs outside every stretch.
+    evaluated: Vec<(Fp, FloatValue)>,
 }
 
 impl FinitePart {
-    fn of(shape: &Shape, lo: Fp, hi: Fp) -> FinitePart {
+    fn of(
+        function: LibmFunction,
+        format: crate::format::Format,
+        shape: &Shape,
+        lo: Fp,
+        hi: Fp,
+    ) -> FinitePart {
         let below = |edge: Fp| overlap((lo, hi), Fp(i64::MIN), Fp(edge.0 - 1));
         let above = |edge: Fp| overlap((lo, hi), Fp(edge.0 + 1), Fp(i64::MAX));
+        let mut part = FinitePart {
+            undefined: (below(shape.defined.0), above(shape.defined.1)),
+            monotone: Vec::new(),
+            unmonotone: Vec::new(),
+            evaluated: Vec::new(),
+        };
+        let mut outside = |(gap_lo, gap_hi): (Fp, Fp)| {
+            if gap_hi.0 - gap_lo.0 < FEW_FLOATS {
+                part.evaluated.extend(
+                    (gap_lo.0..=gap_hi.0)
+                        .map(|k| (Fp(k), call_glibc(function, format, FloatValue::Num(Fp(k))))),
+                );
+            } else {
+                part.unmonotone.push((gap_lo, gap_hi));
+            }
+        };
         let mut monotone = Vec::new();
-        let mut unmonotone = Vec::new();
         if let Some((l, h)) = overlap((lo, hi), shape.defined.0, shape.defined.1) {
             // Walk the stretches in order; what lies before each (and after the last) is
             // outside every one of them.
             let mut next = l;
             for &((s_lo, s_hi), direction) in &shape.monotone {
                 if let Some(gap) = overlap((next, h), next, Fp(s_lo.0 - 1)) {
-                    unmonotone.push(gap);
+                    outside(gap);
                 }
-                if let Some(part) = overlap((l, h), s_lo, s_hi) {
-                    monotone.push((part, direction));
+                if let Some(stretch) = overlap((l, h), s_lo, s_hi) {
+                    monotone.push((stretch, direction));
                 }
                 next = next.max(Fp(s_hi.0 + 1));
             }
             if next <= h {
-                unmonotone.push((next, h));
+                outside((next, h));
             }
         }
-        FinitePart {
-            undefined: (below(shape.defined.0), above(shape.defined.1)),
-            monotone,
-            unmonotone,
-        }
+        part.monotone = monotone;
+        part
     }
 }
 
