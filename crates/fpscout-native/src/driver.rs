@@ -40,6 +40,8 @@
 //! - `sweep` mode (`driver sweep <ftz> <first> <count> <threshold>`, the threshold as the
 //!   hex bits of a double): hands over to the exhaustive sweep linked in (module
 //!   `sweep`), which prints its own report.
+//! - `scan` mode (`driver scan <ftz> <seed> <count> <relative> <lo hi>...`, one order-key
+//!   interval per parameter): hands over to the native scan linked in (module `scan`).
 //!
 //! Program ends. The executable is linked with `--wrap` for `exit`, `_Exit`, `_exit`,
 //! `quick_exit`, `abort` and `__assert_fail` (see [`WRAP_LINK_FLAGS`]), so every call the
@@ -960,6 +962,9 @@ static uint64_t fps_arg(const char *s, int base, const char *what) {
 /* The exhaustive sweep (module `sweep`), linked in only when one is wanted. */
 extern int fps_sweep(uint64_t first, uint64_t count, double threshold, FILE *out)
     __attribute__((weak));
+/* The native scan (module `scan`), likewise. */
+extern int fps_scan(uint64_t seed, uint64_t count, int relative, const int64_t *lo,
+                    const int64_t *hi, FILE *out) __attribute__((weak));
 
 int main(int argc, char **argv) {
   /* Crashing vectors are expected: do not leave a core file for each of them. */
@@ -1020,6 +1025,24 @@ int main(int argc, char **argv) {
     double threshold;
     memcpy(&threshold, &threshold_bits, sizeof threshold);
     return fps_sweep(first, count, threshold, fps_out);
+  }
+  if (strcmp(argv[1], "scan") == 0 && argc >= 8 && argc % 2 == 0) {
+    if (fps_scan == NULL) fps_die("this driver was built without a scan");
+    const char *bad = "bad scan arguments";
+    uint64_t seed = fps_arg(argv[3], 10, bad), count = fps_arg(argv[4], 10, bad);
+    int relative = (int)fps_arg(argv[5], 10, bad);
+    int n = (argc - 6) / 2;
+    int64_t lo[64], hi[64];
+    if (n > 64) fps_die(bad);
+    for (int i = 0; i < n; i++) {
+      char *end;
+      errno = 0;
+      lo[i] = strtoll(argv[6 + 2 * i], &end, 10);
+      if (*end != 0 || errno != 0) fps_die(bad);
+      hi[i] = strtoll(argv[7 + 2 * i], &end, 10);
+      if (*end != 0 || errno != 0) fps_die(bad);
+    }
+    return fps_scan(seed, count, relative, lo, hi, fps_out);
   }
   fps_die("unknown mode");
   return 2;

@@ -20,9 +20,13 @@
 //! protocol.
 
 mod driver;
+mod scan;
 mod sweep;
 mod trace;
 
+pub use scan::{
+    order_key as scan_order_key, scan_unsupported, ScanCandidate, ScanOutcome, ScanScore, SCAN_KEEP,
+};
 pub use sweep::{
     SweepCandidate, SweepOutcome, SweepReference, KEEP as SWEEP_KEEP,
     SAMPLE_EVERY as SWEEP_SAMPLE_EVERY,
@@ -183,6 +187,8 @@ pub enum NativeError {
     BadInput { index: usize, reason: String },
     #[error("native driver protocol error: {0}")]
     Protocol(String),
+    #[error("a scan of {count} inputs ran past {seconds:.1} s")]
+    ScanTimeout { count: u64, seconds: f64 },
     #[error("native driver did not start: {0}")]
     Startup(String),
     #[error("native throughput measurement failed: {0}")]
@@ -371,7 +377,34 @@ impl NativeBuild {
                 reason: "the exhaustive sweep needs a function of one float returning float".into(),
             });
         }
-        NativeBuild::compile_with(tc, sources, build, flags, sig, Some(reference), work_dir)
+        let extra = (
+            sweep::sweep_source(&sig.symbol, reference),
+            "sweep",
+            "exhaustive sweep",
+        );
+        NativeBuild::compile_with(tc, sources, build, flags, sig, Some(extra), work_dir)
+    }
+
+    /// [`NativeBuild::compile_sources`] with the native scan against `long_double_c`
+    /// linked in (see [`NativeBuild::scan`]); the function must take floats and return
+    /// one.
+    pub fn compile_scan(
+        tc: &Toolchain,
+        sources: &SourceSet,
+        build: BuildKind,
+        flags: &BuildFlags,
+        sig: &NativeSignature,
+        long_double_c: &str,
+        work_dir: &Path,
+    ) -> Result<NativeBuild> {
+        let source = scan::scan_source(sig, long_double_c).map_err(|reason| {
+            NativeError::UnsupportedSignature {
+                function: sig.symbol.clone(),
+                reason,
+            }
+        })?;
+        let extra = (source, "scan", "native scan");
+        NativeBuild::compile_with(tc, sources, build, flags, sig, Some(extra), work_dir)
     }
 
     fn compile_with(
@@ -380,7 +413,7 @@ impl NativeBuild {
         build: BuildKind,
         flags: &BuildFlags,
         sig: &NativeSignature,
-        sweep: Option<&SweepReference>,
+        extra: Option<(String, &str, &str)>,
         work_dir: &Path,
     ) -> Result<NativeBuild> {
         let ret = sig
@@ -410,15 +443,17 @@ impl NativeBuild {
         compile_driver(tc, &driver_c, &driver_obj)?;
 
         let mut objects = vec![driver_obj];
-        if let Some(reference) = sweep {
-            let sweep_obj = dir.join("sweep.o");
+        // The sweep or scan: its own translation unit, compiled as C's arithmetic is
+        // written (its estimates must not be contracted or reassociated).
+        if let Some((source, stem, what)) = extra {
+            let obj = dir.join(format!("{stem}.o"));
             tc.compile_c_text(
-                &sweep::sweep_source(&sig.symbol, reference),
+                &source,
                 &["-std=gnu17", "-O2", "-fno-fast-math", "-ffp-contract=off"],
-                &sweep_obj,
-                "exhaustive sweep",
+                &obj,
+                what,
             )?;
-            objects.push(sweep_obj);
+            objects.push(obj);
         }
         for (index, file) in sources.files.iter().enumerate() {
             let target_obj = dir.join(format!("target{index}.o"));

@@ -1205,6 +1205,13 @@ pub struct ErrorData {
     pub bug_level_evaluations: u64,
     #[serde(default)]
     pub threshold: Option<AnyF64>,
+    /// Inputs the native scan scored against the reference in `long double` (its
+    /// highest scores were measured among `evaluations`).
+    #[serde(default)]
+    pub scanned: u64,
+    /// Whether the native scan ran and how it ended, or why not (with a reference).
+    #[serde(default)]
+    pub scan: Option<String>,
 }
 
 /// One measured input, with the same fields as the top-level record's worst input.
@@ -1335,6 +1342,8 @@ impl ErrorLine {
                 .collect(),
             bug_level_evaluations: report.bug_level_evaluations,
             threshold: Some(AnyF64(report.threshold)),
+            scanned: report.scanned,
+            scan: report.scan_note.clone(),
         })
     }
 }

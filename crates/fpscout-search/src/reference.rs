@@ -117,6 +117,19 @@ impl FunctionReference {
         })
     }
 
+    /// The reference as the `long double fps_ref_l(...)` of the native scan; an error
+    /// naming the operation when C's libm lacks one.
+    pub fn long_double_c(&self) -> Result<String, InputError> {
+        self.reference
+            .to_c("fps_ref_l", CFloat::LongDouble)
+            .map_err(|e| {
+                InputError(format!(
+                    "the reference {} has no C equivalent: {e}",
+                    self.text
+                ))
+            })
+    }
+
     /// The result type it is rounded to.
     pub fn ty(&self) -> FloatTy {
         self.ty

@@ -302,7 +302,7 @@ impl Session {
         func: FuncId,
         array_lens: &[Option<usize>],
     ) -> Result<NativeBuild, InputError> {
-        self.native_with(build, func, array_lens, &self.flags, None)
+        self.native_with(build, func, array_lens, &self.flags, Linked::Nothing)
     }
 
     /// [`Session::native`] compiled with other flags (another recipe of the same build,
@@ -314,7 +314,7 @@ impl Session {
         array_lens: &[Option<usize>],
         flags: &BuildFlags,
     ) -> Result<NativeBuild, InputError> {
-        self.native_with(build, func, array_lens, flags, None)
+        self.native_with(build, func, array_lens, flags, Linked::Nothing)
     }
 
     /// The flags both builds were compiled with.
@@ -330,7 +330,18 @@ impl Session {
         func: FuncId,
         reference: &SweepReference,
     ) -> Result<NativeBuild, InputError> {
-        self.native_with(build, func, &[], &self.flags, Some(reference))
+        self.native_with(build, func, &[], &self.flags, Linked::Sweep(reference))
+    }
+
+    /// [`Session::native`] of a function of floats returning a float, with the native
+    /// scan against `long_double_c` (a `long double fps_ref_l(...)`) linked in.
+    pub fn native_scan(
+        &self,
+        build: BuildKind,
+        func: FuncId,
+        long_double_c: &str,
+    ) -> Result<NativeBuild, InputError> {
+        self.native_with(build, func, &[], &self.flags, Linked::Scan(long_double_c))
     }
 
     fn native_with(
@@ -339,7 +350,7 @@ impl Session {
         func: FuncId,
         array_lens: &[Option<usize>],
         flags: &BuildFlags,
-        sweep: Option<&SweepReference>,
+        linked: Linked,
     ) -> Result<NativeBuild, InputError> {
         let f = self.module(build)?.function(func);
         let mut sig =
@@ -351,8 +362,8 @@ impl Session {
         ));
         std::fs::create_dir_all(&dir)
             .map_err(|e| InputError(format!("cannot create {}: {e}", dir.display())))?;
-        match sweep {
-            None => NativeBuild::compile_sources(
+        match linked {
+            Linked::Nothing => NativeBuild::compile_sources(
                 &self.toolchain,
                 &self.sources,
                 build,
@@ -360,7 +371,7 @@ impl Session {
                 &sig,
                 &dir,
             ),
-            Some(reference) => NativeBuild::compile_sweep(
+            Linked::Sweep(reference) => NativeBuild::compile_sweep(
                 &self.toolchain,
                 &self.sources,
                 build,
@@ -369,9 +380,25 @@ impl Session {
                 reference,
                 &dir,
             ),
+            Linked::Scan(long_double_c) => NativeBuild::compile_scan(
+                &self.toolchain,
+                &self.sources,
+                build,
+                flags,
+                &sig,
+                long_double_c,
+                &dir,
+            ),
         }
         .map_err(|e| InputError(with_link_hint(e.to_string())))
     }
+}
+
+/// What a native build links in besides the driver and the program.
+enum Linked<'a> {
+    Nothing,
+    Sweep(&'a SweepReference),
+    Scan(&'a str),
 }
 
 /// A link failure on undefined symbols, with what they are and what to do: a source

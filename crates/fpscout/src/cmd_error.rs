@@ -89,8 +89,9 @@ pub struct ErrorArgs {
     /// {"type":"total"} without --function)
     #[arg(long)]
     json: bool,
-    /// Without --function: functions analysed at once, in worker processes; with
-    /// --exhaustive: sweep processes (default: all cores)
+    /// Without --function: functions analysed at once, in worker processes (default: all
+    /// cores); with --exhaustive: sweep processes (default: all cores); otherwise the
+    /// native scan's processes with --reference (default 1)
     #[arg(long)]
     jobs: Option<usize>,
     #[command(flatten)]
@@ -173,6 +174,11 @@ impl ErrorArgs {
             ObjectiveChoice::Ulps => Objective::Ulps,
         };
         cfg.reference = ReferenceSpec::chosen(self.reference.as_deref(), core);
+        // One function: --jobs scan processes; a whole file runs --jobs functions at once,
+        // one scan process each.
+        if self.function.is_some() {
+            cfg.scan_jobs = self.jobs.unwrap_or(1).max(1);
+        }
         Ok(cfg)
     }
 }
@@ -413,6 +419,9 @@ fn print_text(out: &mut impl Write, report: &ErrorReport, cfg: &ErrorConfig, rep
     );
     let _ = writeln!(out, "  {}", coverage_text(&error_coverage(report)));
     let _ = writeln!(out, "  compared with: {}", report.compared_with);
+    if let Some(note) = &report.scan_note {
+        let _ = writeln!(out, "  native scan: {} inputs, {note}", report.scanned);
+    }
     if report.objective == Objective::Ulps {
         let _ = writeln!(out, "  worst: the largest error in ulps (--objective ulps)");
     }

@@ -640,3 +640,58 @@ fn the_exhaustive_search_refuses_what_it_cannot_enumerate() {
     assert_eq!(out.code, 2, "{}{}", out.stdout, out.stderr);
     assert!(out.stdout.contains("no input measured"), "{}", out.stdout);
 }
+
+#[test]
+fn the_native_scan_finds_a_narrow_stretch_the_measured_search_rarely_draws() {
+    // The error sits on 2^-20 of [1, 2]: the few thousand inputs a second the evaluator
+    // measures in MPFR draw it with probability about 2^-20 each, the millions the scan
+    // scores natively against the reference in long double draw it dozens of times.
+    let path = fixture("needle.c");
+    let common = [
+        "-f",
+        "needle",
+        "--range",
+        "x=1:2",
+        "--reference",
+        "x",
+        "--time-budget",
+        "4",
+        // Two scan processes per burst (--jobs with --function).
+        "--jobs",
+        "2",
+    ];
+    let mut args = vec![path.as_str()];
+    args.extend_from_slice(&common);
+    let measured = error_record(&args);
+    assert!(number(&measured["scanned"]) > 1e6, "{measured}");
+    assert_eq!(
+        measured["scan"],
+        "scored against the reference in long double"
+    );
+    let x = measured["inputs"][0]["value"]["hex"]
+        .as_str()
+        .expect("input");
+    let x = fpscout_report::args::parse_float(x, fpscout_ir::FloatTy::F64)
+        .map(f64::from_bits)
+        .expect("a float");
+    assert!(x > 1.7 && x < 1.7 + 2f64.powi(-20), "{measured}");
+    // The error is the one measured in MPFR: the result 2^-40 relative above x.
+    let y = x * (1.0 + 2f64.powi(-40));
+    assert_eq!(
+        number(&measured["max_rel_error"]),
+        (y - x) / x,
+        "{measured}"
+    );
+    assert_eq!(number(&measured["exact"]), x);
+    let p = replay(&path, "needle", &measured);
+    assert_eq!(p["result"], measured["computed"], "{measured}");
+    // The random baseline stays plain random testing; without a reference there is
+    // nothing to scan against.
+    args.push("--random-only");
+    let random = error_record(&args);
+    assert_eq!(random["scanned"], 0);
+    assert_eq!(random["scan"], "not used: --random-only");
+    let shadow = error_record(&[path.as_str(), "-f", "needle", "--time-budget", "1"]);
+    assert_eq!(shadow["scanned"], 0);
+    assert!(shadow["scan"].is_null(), "{shadow}");
+}

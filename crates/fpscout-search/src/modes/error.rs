@@ -34,6 +34,9 @@ use rand::{Rng, SeedableRng};
 use rug::Float;
 use std::time::{Duration, Instant};
 
+mod scan;
+use scan::Screen;
+
 /// Options of one `error` run.
 #[derive(Clone, Debug)]
 pub struct ErrorConfig {
@@ -52,6 +55,8 @@ pub struct ErrorConfig {
     pub threshold: f64,
     /// What the search maximises.
     pub objective: Objective,
+    /// Processes of each native-scan burst (with a reference).
+    pub scan_jobs: usize,
 }
 
 /// The error the search maximises: relative error (FPGen's, and FPCC's bug level), or
@@ -107,6 +112,7 @@ impl ErrorConfig {
             reference: None,
             threshold: 1e-3,
             objective: Objective::Relative,
+            scan_jobs: 1,
         }
     }
 }
@@ -318,6 +324,11 @@ pub struct ErrorReport {
     /// Evaluations that were bug-level (the same input counted each time).
     pub bug_level_evaluations: u64,
     pub threshold: f64,
+    /// Inputs the native scan scored (every one it kept was measured as an evaluation).
+    pub scanned: u64,
+    /// Whether the native scan ran and how it ended, or why it did not (with a reference
+    /// only).
+    pub scan_note: Option<String>,
 }
 
 /// The relative error along one input, the others held at the worst input.
@@ -370,6 +381,16 @@ struct Evaluator<'m> {
     reference: Option<FunctionReference>,
     progress: &'m mut dyn FnMut(&ErrorProgress),
     last_progress: Option<Instant>,
+    /// Improvements of the best input, by the native scan and by everything else.
+    improvements: Improvements,
+}
+
+/// How often each side of the search improved the best input (what shares the time
+/// between the native scan and the moves).
+#[derive(Clone, Copy, Debug, Default)]
+struct Improvements {
+    scan: u32,
+    moves: u32,
 }
 
 impl Evaluator<'_> {
@@ -500,6 +521,11 @@ impl Evaluator<'_> {
             .is_none_or(|(_, b, _)| objective.beats(&m, b))
         {
             self.best = Some((floats.to_vec(), m.clone(), strategy));
+            if strategy == scan::STRATEGY {
+                self.improvements.scan += 1;
+            } else {
+                self.improvements.moves += 1;
+            }
         }
         if m.finite() {
             if self
@@ -634,6 +660,8 @@ struct Moves<'a, 'm> {
     /// Overflow edges found: (input, the order key of its last value with a finite
     /// result, the direction of the keys toward the edge).
     edges: Vec<(usize, i128, i128)>,
+    /// The native scan, when the run has one.
+    screen: Option<Screen>,
 }
 
 /// Inputs whose overflow edges are sought.
@@ -938,7 +966,7 @@ pub fn run_error(
     }
     let count = assignments.len();
     let mut worst: Option<ErrorReport> = None;
-    let (mut evaluations, mut unmeasured) = (0, 0);
+    let (mut evaluations, mut unmeasured, mut scanned) = (0, 0, 0);
     for (k, common) in assignments.into_iter().enumerate() {
         let left = (cfg.common.time_budget_s - started.elapsed().as_secs_f64()).max(0.0);
         let one = ErrorConfig {
@@ -952,6 +980,7 @@ pub fn run_error(
         let report = run_error_once(session, &one, progress)?;
         evaluations += report.evaluations;
         unmeasured += report.unmeasured;
+        scanned += report.scanned;
         let error = |r: &ErrorReport| r.worst.as_ref().map(|(_, m)| cfg.objective.key(m));
         if worst.as_ref().is_none_or(|w| error(&report) > error(w)) {
             worst = Some(report);
@@ -961,6 +990,7 @@ pub fn run_error(
         worst.ok_or_else(|| InputError("no integer assignment was searched".into()))?;
     report.evaluations = evaluations;
     report.unmeasured = unmeasured;
+    report.scanned = scanned;
     report.wall_s = started.elapsed().as_secs_f64();
     Ok(report)
 }
@@ -1033,8 +1063,21 @@ fn run_error_once(
         reference: reference.clone(),
         progress,
         last_progress: None,
+        improvements: Improvements::default(),
     };
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(cfg.common.seed);
+    // The native scan: with a reference, for a function of floats (a random-only run is
+    // the baseline of plain random testing, and stays so).
+    let mut screen = None;
+    let mut scan_note = None;
+    match (&reference, cfg.common.random_only) {
+        (Some(r), false) => match Screen::open(session, cfg, func, r, &ev) {
+            Ok(s) => screen = Some(s),
+            Err(why) => scan_note = Some(format!("not used: {why}")),
+        },
+        (Some(_), true) => scan_note = Some("not used: --random-only".into()),
+        (None, _) => {}
+    }
     let search_started = Instant::now();
     let left = search_deadline.map(|d| d.saturating_duration_since(search_started));
     if cfg.common.random_only {
@@ -1042,12 +1085,25 @@ fn run_error_once(
     } else {
         let random_until = left.map(|l| search_started + l.mul_f64(RANDOM_SHARE));
         random_phase(&mut ev, &mut rng, random_until);
+        if let Some(s) = screen.as_mut() {
+            s.burst(&mut ev, &mut rng, scan::FIRST_BURST_S, true);
+            s.burst(&mut ev, &mut rng, scan::FIRST_BURST_S, true);
+        }
         let mut moves = Moves {
             ev: &mut ev,
             rng,
             edges: Vec::new(),
+            screen,
         };
         fpgen_and_local_search(&mut moves);
+        screen = moves.screen.take();
+    }
+    let scanned = screen.as_ref().map_or(0, |s| s.scanned);
+    if let Some(s) = &screen {
+        scan_note = Some(match &s.stopped {
+            Some(why) => format!("stopped early: {why}"),
+            None => "scored against the reference in long double".into(),
+        });
     }
     let mut report = ErrorReport {
         function: f.display_name.clone(),
@@ -1081,6 +1137,8 @@ fn run_error_once(
         bug_inputs: Vec::new(),
         bug_level_evaluations: 0,
         threshold: cfg.threshold,
+        scanned,
+        scan_note,
     };
     if let Some((floats, measure, found_by)) = ev.best.clone() {
         let input = ev.space.assemble(&floats);
@@ -1178,7 +1236,9 @@ fn fpgen_and_local_search(m: &mut Moves) {
         }
     }
     let mut group = (n / 4).max(1);
+    let at_start = m.ev.improvements;
     while !m.ev.expired() {
+        let round_started = Instant::now();
         let Some(base) = m.ev.best_floats() else {
             // Nothing measurable yet: keep trying random inputs.
             let x = random_input(&mut m.rng, &m.ev.space.inputs, &m.ev.space.ranges);
@@ -1194,6 +1254,17 @@ fn fpgen_and_local_search(m: &mut Moves) {
             (n / 4).max(1)
         };
         local_climb(m);
+        // The scan's share of the time follows which side has been improving the best
+        // input since the moves began (half each until one of them does).
+        if let Some(screen) = m.screen.as_mut() {
+            let took = round_started.elapsed().as_secs_f64();
+            let (s, o) = (
+                m.ev.improvements.scan - at_start.scan,
+                m.ev.improvements.moves - at_start.moves,
+            );
+            let share = scan::share(s, o);
+            screen.burst(m.ev, &mut m.rng, took * share / (1.0 - share), false);
+        }
     }
 }
 
