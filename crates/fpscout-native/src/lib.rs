@@ -24,9 +24,7 @@ mod scan;
 mod sweep;
 mod trace;
 
-pub use scan::{
-    order_key as scan_order_key, scan_unsupported, ScanCandidate, ScanOutcome, ScanScore, SCAN_KEEP,
-};
+pub use scan::{order_key as scan_order_key, ScanCandidate, ScanOutcome, ScanScore, SCAN_KEEP};
 pub use sweep::{
     SweepCandidate, SweepOutcome, SweepReference, KEEP as SWEEP_KEEP,
     SAMPLE_EVERY as SWEEP_SAMPLE_EVERY,

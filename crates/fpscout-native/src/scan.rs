@@ -399,11 +399,6 @@ fn parse_scan(text: &str, n: usize) -> Option<ScanOutcome> {
     ended.then_some(out)
 }
 
-/// Whether `sig` is a function the scan can drive, and why not.
-pub fn scan_unsupported(sig: &NativeSignature) -> Option<String> {
-    scan_types(sig).err()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -766,6 +766,49 @@ impl FloatPath {
         Ok(Some(PathScalar::Float(product)))
     }
 
+    /// `ilogb(x)` as x's exponent field less the bias, exactly, when every value x may
+    /// take on this path is a normal float (zeros, subnormals, infinities and NaN have
+    /// other results there: then the call stays a fresh integer).
+    fn exact_ilogb(&mut self, name: &str, args: &[PathScalar]) -> DResult<Option<PathScalar>> {
+        let ty = match name {
+            "ilogb" => FloatTy::F64,
+            "ilogbf" => FloatTy::F32,
+            _ => return Ok(None),
+        };
+        let [PathScalar::Float(x)] = args else {
+            return Ok(None);
+        };
+        Ok(self
+            .exponent_view(ty, *x, 0)?
+            .map(|view| PathScalar::View(*x, view)))
+    }
+
+    /// The unbiased exponent of `x` plus `offset`, as a 32-bit view of x's bits (`ilogb`
+    /// is offset 0, frexp's exponent 1), when every value x may take on this path is a
+    /// normal float of one sign; `None` otherwise.
+    fn exponent_view(&self, ty: FloatTy, x: VarId, offset: i64) -> DResult<Option<BitView>> {
+        let domain = self.network.float_domain(x).map_err(solver_error)?;
+        let format = domain.format();
+        let Some((lo, hi)) = domain.range() else {
+            return Ok(None);
+        };
+        let (min, max) = (format.min_normal(), format.max_finite());
+        let positive = min <= lo && hi <= max;
+        let negative = format.negate(max) <= lo && hi <= format.negate(min);
+        if domain.may_be_nan() || !(positive || negative) {
+            return Ok(None);
+        }
+        let (fraction_bits, field) = match ty {
+            FloatTy::F64 => (52, 0x7ff),
+            FloatTy::F32 => (23, 0xff),
+        };
+        Ok(BitView::of(format)
+            .lshr(fraction_bits)
+            .and_then(|v| v.and(field))
+            .and_then(|v| v.trunc(32))
+            .and_then(|v| v.plus((offset - format.bias()) as u64)))
+    }
+
     /// The result `r` of libm's `func` at `site`, recorded as unstated where watched: the
     /// flags glibc raises (log(0), exp overflow) are not constraints.
     fn libm_result(&mut self, name: &str, site: OpSite, r: VarId) -> PathScalar {
@@ -1381,7 +1424,7 @@ impl Domain for FloatPath {
     }
 
     /// modf is `trunc` and the exact fraction glibc returns; frexp the significand (its
-    /// exponent a fresh integer); sincos two constraints; lgamma_r and remquo lgamma and
+    /// exponent exact for a normal argument, else a fresh integer); sincos two constraints; lgamma_r and remquo lgamma and
     /// remainder (their integer outputs fresh).
     fn math_out(
         &mut self,
@@ -1430,12 +1473,19 @@ impl Domain for FloatPath {
             (OutMathFn::Frexp, [a]) => {
                 let x = self.float_var(ty, a)?;
                 let significand = libm(self, LibmFunction::FrexpSignificand, x)?;
-                // From the smallest subnormal's exponent to the largest finite's.
-                let (lo, hi) = match ty {
-                    FloatTy::F64 => (-1073, 1024),
-                    FloatTy::F32 => (-148, 128),
+                // x = significand * 2^e with the significand in [1/2, 1): for a normal x,
+                // its exponent field less the bias, plus one.
+                let exponent = match self.exponent_view(ty, x, 1)? {
+                    Some(view) => PathScalar::View(x, view),
+                    None => {
+                        // From the smallest subnormal's exponent to the largest finite's.
+                        let (lo, hi) = match ty {
+                            FloatTy::F64 => (-1073, 1024),
+                            FloatTy::F32 => (-148, 128),
+                        };
+                        self.fresh_int(name, 32, lo, hi)?
+                    }
                 };
-                let exponent = self.fresh_int(name, 32, lo, hi)?;
                 Ok((
                     Some(self.libm_result(name, site, significand)),
                     vec![Some(exponent)],
@@ -1940,6 +1990,9 @@ impl Domain for FloatPath {
         let _ = site;
         if let Some(scaled) = self.exact_scaling(&call.name, args)? {
             return Ok(Some(scaled));
+        }
+        if let Some(exponent) = self.exact_ilogb(&call.name, args)? {
+            return Ok(Some(exponent));
         }
         if !PURE_EXTERNALS.contains(&call.name.as_str()) {
             return Err(WalkError::unsupported(format!(

@@ -928,6 +928,20 @@ fn the_parts_modf_and_frexp_write_are_float_solver_constraints() {
 }
 
 #[test]
+fn ilogb_and_the_exponent_frexp_writes_are_exact_for_normal_arguments() {
+    // Both are x's exponent field once the path keeps x normal and of one sign.
+    let (answer, witness, code) = reach(&[&file("svcomp", "libm_exponents_unreachable.c")]);
+    assert_proved_unreachable(&answer, &witness, code);
+    assert_eq!(answer["method"], "float solver", "{answer}");
+    let (answer, witness) = assert_reached_natively(&file("svcomp", "libm_exponents_reachable.c"));
+    let x = nondet_double(&witness, 0);
+    assert!(
+        (2f64.powi(700)..2f64.powi(701)).contains(&x),
+        "{answer} {witness}"
+    );
+}
+
+#[test]
 fn pow_atan2_hypot_and_fmod_are_float_solver_constraints() {
     // Each assertion is refuted by the image of its libm call over the path's box.
     let (answer, witness, code) = reach(&[&file("svcomp", "libm_two_arguments_unreachable.c")]);
