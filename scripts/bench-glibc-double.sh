@@ -5,6 +5,8 @@
 #   TIME_PER_FUNCTION=600  --time-budget of each error run (issue #32's goal: 10 minutes)
 #   OBJECTIVE=ulps         error's --objective: ulps (what the accuracy tables measure), or
 #                          relative
+#   JOBS=1                 error's --jobs: native-scan processes per function (functions
+#                          run one after another)
 #   FPSCOUT                the binary (default: $CARGO_TARGET_DIR/release/fpscout, built
 #                          when missing)
 #   FPSCOUT_BENCH_DIR      cache (default /var/tmp/fpscout-bench): $cache/glibc-double/NAME.json
@@ -13,7 +15,7 @@
 #                          cores, each with its own filter)
 #
 # Needs python3 with mpmath. For each function: a wrapper `double fn_NAME(double x)`,
-#   fpscout error wrappers.c -f fn_NAME --reference EXPR --time-budget T --json
+#   fpscout error wrappers.c -f fn_NAME --reference EXPR --time-budget T --jobs J --json
 # and the table: fpscout's worst finite error (ulps of binary64, re-measured with mpmath at
 # 80 digits from the result the JSON reports), and the error of this glibc at the known
 # input (glibc called through ctypes, mpmath for the exact value).
@@ -23,6 +25,8 @@ here="$(cd "$(dirname "$0")/.." && pwd)"
 filter="${1:-.}"
 t="${TIME_PER_FUNCTION:-600}"
 objective="${OBJECTIVE:-ulps}"
+jobs="${JOBS:-1}"
+[[ "$jobs" =~ ^[1-9][0-9]*$ ]] || { echo "JOBS must be a positive integer, not '$jobs'" >&2; exit 2; }
 [[ "$objective" =~ ^(ulps|relative)$ ]] || { echo "OBJECTIVE must be ulps or relative, not '$objective'" >&2; exit 2; }
 target_dir="${CARGO_TARGET_DIR:-$here/target}"
 fpscout="${FPSCOUT:-$target_dir/release/fpscout}"
@@ -86,7 +90,7 @@ printf '%s\n' "$table" | while IFS='|' read -r name ref mp; do
     [ -s "$cache/$name.json" ] || continue
   else
     "$fpscout" error "$src" -f "fn_$name" --reference "$ref" --time-budget "$t" \
-      --objective "$objective" --json \
+      --objective "$objective" --jobs "$jobs" --json \
       >"$cache/$name.json" 2>"$cache/$name.err" || true
     echo "bench-glibc-double: $name done" >&2
   fi
