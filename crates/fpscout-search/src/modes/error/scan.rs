@@ -6,7 +6,7 @@
 //! one polynomial is weak) are found by sampling far more of the input space. Nothing is
 //! concluded from a score: every input the search keeps was measured by the evaluator.
 
-use super::{ErrorConfig, Evaluator, Objective};
+use super::{ErrorConfig, ErrorMeasure, Evaluator, Objective};
 use crate::reference::FunctionReference;
 use crate::session::{native_ftz, Session};
 use fpscout_ir::{FloatTy, FuncId, ScalarTy, Type};
@@ -197,24 +197,35 @@ impl Screen {
         // Per process: each draws `count` inputs.
         self.rate = out.evaluated as f64 / self.jobs as f64 / took;
         self.scanned += out.evaluated;
-        let mut measured: Vec<&ScanCandidate> = Vec::new();
-        let most = |set: &'_ [ScanCandidate]| -> Vec<usize> {
-            (0..set.len().min(MEASURED_PER_SET))
-                .filter(|&k| set[k].estimate > 0.0)
-                .collect()
+        // The two sets' highest scores in turn, each only while it may still beat the
+        // best measured input of its set (a score is an estimate: a hundredth of slack),
+        // and only within the burst's time: measuring is the expensive half (a shadow run
+        // and a correctly rounded reference each; milliseconds where the reference needs
+        // a large precision, as sin of a huge argument does).
+        let key = |m: &ErrorMeasure| ev.objective.key(m).0;
+        let beats_best = ev.best.as_ref().map(|(_, m, _)| key(m));
+        let beats_finite = ev.best_finite.as_ref().map(|(_, m)| key(m));
+        let promising = |c: &ScanCandidate, best: Option<f64>| {
+            c.estimate > 0.0 && best.is_none_or(|b| c.estimate >= 0.99 * b)
         };
-        for k in most(&out.worst) {
-            measured.push(&out.worst[k]);
-        }
-        for k in most(&out.worst_finite) {
-            if measured
-                .iter()
-                .all(|c| c.inputs != out.worst_finite[k].inputs)
-            {
-                measured.push(&out.worst_finite[k]);
+        let mut measured: Vec<&ScanCandidate> = Vec::new();
+        for k in 0..MEASURED_PER_SET {
+            let pair = [
+                out.worst.get(k).filter(|c| promising(c, beats_best)),
+                out.worst_finite
+                    .get(k)
+                    .filter(|c| promising(c, beats_finite)),
+            ];
+            for c in pair.into_iter().flatten() {
+                if measured.iter().all(|d| d.inputs != c.inputs) {
+                    measured.push(c);
+                }
             }
         }
-        for c in measured {
+        for (k, c) in measured.into_iter().enumerate() {
+            if k > 0 && (started.elapsed().as_secs_f64() >= seconds || ev.expired()) {
+                break;
+            }
             ev.eval(&c.inputs, STRATEGY);
         }
     }
