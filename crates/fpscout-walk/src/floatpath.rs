@@ -1424,8 +1424,9 @@ impl Domain for FloatPath {
     }
 
     /// modf is `trunc` and the exact fraction glibc returns; frexp the significand (its
-    /// exponent exact for a normal argument, else a fresh integer); sincos two constraints; lgamma_r and remquo lgamma and
-    /// remainder (their integer outputs fresh).
+    /// exponent exact for a normal argument, else a fresh integer); sincos two
+    /// constraints; lgamma_r and remquo lgamma and remainder (their integer outputs
+    /// fresh).
     fn math_out(
         &mut self,
         func: OutMathFn,
