@@ -770,23 +770,21 @@ impl FloatPath {
     /// take on this path is a normal float (zeros, subnormals, infinities and NaN have
     /// other results there: then the call stays a fresh integer).
     fn exact_ilogb(&mut self, name: &str, args: &[PathScalar]) -> DResult<Option<PathScalar>> {
-        let ty = match name {
-            "ilogb" => FloatTy::F64,
-            "ilogbf" => FloatTy::F32,
-            _ => return Ok(None),
-        };
+        if !matches!(name, "ilogb" | "ilogbf") {
+            return Ok(None);
+        }
         let [PathScalar::Float(x)] = args else {
             return Ok(None);
         };
         Ok(self
-            .exponent_view(ty, *x, 0)?
+            .exponent_view(*x, 0)?
             .map(|view| PathScalar::View(*x, view)))
     }
 
     /// The unbiased exponent of `x` plus `offset`, as a 32-bit view of x's bits (`ilogb`
     /// is offset 0, frexp's exponent 1), when every value x may take on this path is a
     /// normal float of one sign; `None` otherwise.
-    fn exponent_view(&self, ty: FloatTy, x: VarId, offset: i64) -> DResult<Option<BitView>> {
+    fn exponent_view(&self, x: VarId, offset: i64) -> DResult<Option<BitView>> {
         let domain = self.network.float_domain(x).map_err(solver_error)?;
         let format = domain.format();
         let Some((lo, hi)) = domain.range() else {
@@ -798,13 +796,9 @@ impl FloatPath {
         if domain.may_be_nan() || !(positive || negative) {
             return Ok(None);
         }
-        let (fraction_bits, field) = match ty {
-            FloatTy::F64 => (52, 0x7ff),
-            FloatTy::F32 => (23, 0xff),
-        };
         Ok(BitView::of(format)
-            .lshr(fraction_bits)
-            .and_then(|v| v.and(field))
+            .lshr(u64::from(format.fraction_bits()))
+            .and_then(|v| v.and((1 << format.exponent_bits()) - 1))
             .and_then(|v| v.trunc(32))
             .and_then(|v| v.plus((offset - format.bias()) as u64)))
     }
@@ -1476,7 +1470,7 @@ impl Domain for FloatPath {
                 let significand = libm(self, LibmFunction::FrexpSignificand, x)?;
                 // x = significand * 2^e with the significand in [1/2, 1): for a normal x,
                 // its exponent field less the bias, plus one.
-                let exponent = match self.exponent_view(ty, x, 1)? {
+                let exponent = match self.exponent_view(x, 1)? {
                     Some(view) => PathScalar::View(x, view),
                     None => {
                         // From the smallest subnormal's exponent to the largest finite's.

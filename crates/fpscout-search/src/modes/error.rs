@@ -624,15 +624,7 @@ impl Evaluator<'_> {
 /// Floats of a format in order: a signed integer key monotone in the value (wide
 /// enough that differences of keys never overflow).
 fn order_key(bits: u64, ty: FloatTy) -> i128 {
-    let (sign, mag) = match ty {
-        FloatTy::F64 => (bits >> 63, i128::from(bits & !(1 << 63))),
-        FloatTy::F32 => ((bits >> 31) & 1, i128::from(bits & 0x7fff_ffff)),
-    };
-    if sign == 1 {
-        -mag
-    } else {
-        mag
-    }
+    i128::from(fpscout_native::scan_order_key(bits, ty))
 }
 
 fn from_order_key(key: i128, ty: FloatTy) -> u64 {

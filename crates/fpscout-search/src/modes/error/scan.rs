@@ -232,13 +232,14 @@ impl Screen {
 
     /// The boxes cut to 2^k floats either side of `center` (the same k for every input).
     fn window(&self, center: &[u64], rng: &mut impl Rng) -> Vec<(i64, i64)> {
+        let fraction_bits = |t: FloatTy| match t {
+            FloatTy::F64 => 52,
+            FloatTy::F32 => 23,
+        };
         let widest = self
             .tys
             .iter()
-            .map(|t| match t {
-                FloatTy::F64 => 52,
-                FloatTy::F32 => 23,
-            })
+            .map(|&t| fraction_bits(t))
             .max()
             .unwrap_or(23);
         let k = rng.gen_range(0..=widest);
@@ -248,11 +249,7 @@ impl Screen {
             .zip(&self.tys)
             .map(|((&(lo, hi), &bits), &ty)| {
                 let c = scan_order_key(bits, ty).clamp(lo, hi);
-                let half = 1i64
-                    << k.min(match ty {
-                        FloatTy::F64 => 52,
-                        FloatTy::F32 => 23,
-                    });
+                let half = 1i64 << k.min(fraction_bits(ty));
                 (
                     c.saturating_sub(half).max(lo),
                     c.saturating_add(half).min(hi),
